@@ -3,6 +3,9 @@
 //! Run `cargo xtask --help` for the list.
 
 mod data;
+// --- prove: load/soak/fault suites and fuzzing ---
+mod loadtest;
+// --- end prove ---
 mod serve;
 mod test;
 #[cfg(test)]
@@ -29,6 +32,8 @@ enum Cmd {
     Serve(serve::ServeArgs),
     /// Run every check CI runs: fmt, clippy, all tests (with the full data), docs, benches compiled.
     Test(test::TestArgs),
+    /// Load test the release server on loopback (`--soak`, `--faults`); writes BENCHMARKS.md.
+    Loadtest(loadtest::LoadtestArgs),
 }
 
 fn main() -> Result<()> {
@@ -36,6 +41,7 @@ fn main() -> Result<()> {
         Cmd::Data(a) => data::run(&a),
         Cmd::Serve(a) => serve::run(&a),
         Cmd::Test(a) => test::run(&a),
+        Cmd::Loadtest(a) => loadtest::run(&a),
     }
 }
 

@@ -1,0 +1,494 @@
+//! `cargo xtask loadtest`: load, soak and fault suites against the release
+//! server on loopback, with the figures written into BENCHMARKS.md.
+//!
+//! - default: a bare actix-web handler (`crates/server/examples/bare.rs`)
+//!   is measured first as the baseline, then each workload class alone, then
+//!   the mix; requests/s (and the ratio to bare), p50/p99/p99.9, errors and
+//!   the server's peak RSS.
+//! - `--soak [--minutes N]`: the mix for N minutes; passes when the RSS grows
+//!   by at most 10 % after the warm-up (the first fifth) and no 5xx or
+//!   dropped request was seen.
+//! - `--faults`: the mix runs while other clients point the server at
+//!   avatar hosts that stall, reset, drip, redirect in loops, send garbage or
+//!   pixel bombs; then the server is killed mid-load and restarted.
+//!
+//! Everything runs on 127.0.0.1; every loop is bounded in count and time.
+
+mod client;
+mod hosts;
+mod report;
+mod workload;
+
+use std::net::{SocketAddr, TcpListener};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+
+use crate::{cargo, data, repo_root, run_cmd};
+use client::Conn;
+use hosts::AvatarHost;
+use report::{Machine, Row};
+use workload::{Outcome, Plan, RunLimits};
+
+/// Arguments of `cargo xtask loadtest`.
+#[derive(Debug, clap::Args)]
+pub struct LoadtestArgs {
+    /// Soak mode: the mixed load for `--minutes`, pass/fail on memory growth and 5xx.
+    #[arg(long, conflicts_with = "faults")]
+    pub soak: bool,
+    /// Soak duration in minutes.
+    #[arg(long, default_value_t = 10)]
+    pub minutes: u64,
+    /// Fault mode: hostile avatar hosts during load, then kill and restart the server.
+    #[arg(long)]
+    pub faults: bool,
+    /// Seconds each measured scenario runs (the mix runs twice as long).
+    #[arg(long, default_value_t = 10)]
+    pub seconds: u64,
+    /// Concurrent keep-alive connections of the load generator.
+    #[arg(long, default_value_t = 16)]
+    pub connections: usize,
+    /// Upper bound on requests per scenario.
+    #[arg(long, default_value_t = 5_000_000)]
+    pub max_requests: u64,
+    /// Server worker threads (default: one per core, as in production).
+    #[arg(long)]
+    pub workers: Option<usize>,
+    /// Do not build: use the release binaries already in the target directory.
+    #[arg(long)]
+    pub no_build: bool,
+    /// Print the tables only; leave BENCHMARKS.md alone.
+    #[arg(long)]
+    pub no_write: bool,
+}
+
+/// Runs the selected suite.
+pub fn run(args: &LoadtestArgs) -> Result<()> {
+    if args.seconds == 0 || args.connections == 0 || args.minutes == 0 {
+        bail!("--seconds, --connections and --minutes must be positive");
+    }
+    if !args.no_build {
+        run_cmd(cargo().args([
+            "build",
+            "--release",
+            "--package",
+            "server",
+            "--bin",
+            "menagerie",
+            "--example",
+            "bare",
+        ]))?;
+    }
+    let data_dir = loadtest_data()?;
+    let host = AvatarHost::start().context("starting the loopback avatar host")?;
+    eprintln!("loadtest: avatar host on {}", host.addr);
+    let machine = Machine::detect();
+    if args.soak {
+        soak(args, &data_dir, &host, &machine)
+    } else if args.faults {
+        faults(args, &data_dir, &host, &machine)
+    } else {
+        load(args, &data_dir, &host, &machine)
+    }
+}
+
+/// The data directory the load test serves: the full data when the source
+/// is present, else the fixtures.
+fn loadtest_data() -> Result<PathBuf> {
+    match data::resolve_source(None) {
+        Some(src) => {
+            let out = target_dir().join("loadtest-data");
+            data::run(&data::DataArgs {
+                source: Some(src),
+                out: out.clone(),
+            })?;
+            Ok(out)
+        }
+        None => {
+            eprintln!(
+                "loadtest: no source data found; serving the fixtures (figures not comparable)"
+            );
+            Ok(repo_root().join("fixtures/data"))
+        }
+    }
+}
+
+/// The cargo target directory (honours `CARGO_TARGET_DIR`).
+fn target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(d) => {
+            let p = PathBuf::from(d);
+            if p.is_absolute() {
+                p
+            } else {
+                repo_root().join(p)
+            }
+        }
+        None => repo_root().join("target"),
+    }
+}
+
+/// A child process killed (by its own handle) when dropped.
+#[derive(Debug)]
+struct Proc {
+    child: Child,
+    addr: SocketAddr,
+    name: &'static str,
+}
+
+impl Proc {
+    fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// SIGKILL and reap.
+    fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A free loopback port (bound then released).
+fn free_addr() -> Result<SocketAddr> {
+    let l = TcpListener::bind("127.0.0.1:0")?;
+    Ok(l.local_addr()?)
+}
+
+fn release_bin(name: &str) -> PathBuf {
+    target_dir().join("release").join(name)
+}
+
+/// Whether `menagerie --help` lists `flag`.
+fn server_has_flag(flag: &str) -> bool {
+    Command::new(release_bin("menagerie"))
+        .arg("--help")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).contains(flag))
+        .unwrap_or(false)
+}
+
+/// Starts the release `menagerie` on `addr` and waits until /health answers.
+fn start_server(
+    addr: SocketAddr,
+    data_dir: &Path,
+    workers: Option<usize>,
+) -> Result<(Proc, Duration)> {
+    let bin = release_bin("menagerie");
+    let mut cmd = Command::new(&bin);
+    cmd.arg("--bind")
+        .arg(addr.to_string())
+        .arg("--data-dir")
+        .arg(data_dir)
+        .args(["--log-level", "warn"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null());
+    if server_has_flag("--allow-private-avatars") {
+        cmd.arg("--allow-private-avatars");
+    }
+    if let Some(w) = workers {
+        cmd.arg("--workers").arg(w.to_string());
+    }
+    let t = Instant::now();
+    let child = cmd
+        .spawn()
+        .with_context(|| format!("starting {} (build it or drop --no-build)", bin.display()))?;
+    let p = Proc {
+        child,
+        addr,
+        name: "menagerie",
+    };
+    wait_ready(&p, "/health")?;
+    Ok((p, t.elapsed()))
+}
+
+/// Starts the bare actix-web example and waits until it answers.
+fn start_bare(addr: SocketAddr, workers: Option<usize>) -> Result<Proc> {
+    let bin = release_bin("examples/bare");
+    let mut cmd = Command::new(&bin);
+    cmd.arg(addr.to_string())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null());
+    cmd.arg(workers.unwrap_or_else(cores).to_string());
+    let child = cmd
+        .spawn()
+        .with_context(|| format!("starting {}", bin.display()))?;
+    let p = Proc {
+        child,
+        addr,
+        name: "bare",
+    };
+    wait_ready(&p, "/")?;
+    Ok(p)
+}
+
+fn cores() -> usize {
+    thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Polls `path` every 5 ms for up to 60 s until it answers 200.
+fn wait_ready(p: &Proc, path: &str) -> Result<()> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < deadline {
+        let mut c = Conn::new(p.addr, Duration::from_secs(2));
+        if c.get(path).is_ok_and(|r| r.status == 200) {
+            return Ok(());
+        }
+        thread::sleep(Duration::from_millis(5));
+    }
+    bail!("{} did not answer {path} within 60 s", p.name)
+}
+
+/// A process's resident set size now (`VmRSS`) and at its peak (`VmHWM`), in KiB.
+fn rss_kib(pid: u32) -> Option<(u64, u64)> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let field = |name: &str| {
+        s.lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse().ok())
+    };
+    Some((field("VmRSS:")?, field("VmHWM:")?))
+}
+
+fn limits(args: &LoadtestArgs, secs: u64) -> RunLimits {
+    RunLimits {
+        connections: args.connections,
+        duration: Duration::from_secs(secs),
+        max_requests: args.max_requests,
+        timeout: Duration::from_secs(30),
+    }
+}
+
+fn row(name: &str, o: &Outcome, bare_rps: Option<f64>, rss: Option<(u64, u64)>) -> Row {
+    Row::from_outcome(name, o, bare_rps, rss)
+}
+
+// ---------------------------------------------------------------- load ---
+
+fn load(args: &LoadtestArgs, data_dir: &Path, host: &AvatarHost, machine: &Machine) -> Result<()> {
+    let secs = args.seconds;
+    let mut rows = Vec::new();
+
+    eprintln!("loadtest: bare actix-web baseline, {secs} s");
+    let bare = start_bare(free_addr()?, args.workers)?;
+    let bare_plan = Plan::single("bare actix-web (GET / -> JSON)", "/", 200);
+    let o = workload::run(bare.addr, &bare_plan, &limits(args, secs));
+    let bare_rss = rss_kib(bare.pid());
+    bare.kill();
+    let bare_rps = o.rps();
+    rows.push(row("bare actix-web handler", &o, Some(bare_rps), bare_rss));
+
+    let (srv, startup) = start_server(free_addr()?, data_dir, args.workers)?;
+    eprintln!("loadtest: menagerie ready in {startup:?}");
+    let mut plan = workload::mixed(host);
+    let skipped = plan.probe(srv.addr);
+    for class in plan.class_names() {
+        eprintln!("loadtest: {class}, {secs} s");
+        let only = plan.only(&class);
+        let o = workload::run(srv.addr, &only, &limits(args, secs));
+        rows.push(row(&class, &o, Some(bare_rps), rss_kib(srv.pid())));
+    }
+    eprintln!("loadtest: the mix, {} s", 2 * secs);
+    let o = workload::run(srv.addr, &plan, &limits(args, 2 * secs));
+    let rss = rss_kib(srv.pid());
+    rows.push(row(
+        &format!("mix ({})", plan.weights_text()),
+        &o,
+        Some(bare_rps),
+        rss,
+    ));
+    let per_class = report::class_table(&o);
+    srv.kill();
+    let notes = format!(
+        "Server ready {:.0} ms after spawn. The mix opened {} TCP connections for {} requests; \
+         the avatar host served {} avatar PNGs over the whole run.",
+        startup.as_secs_f64() * 1000.0,
+        o.connects,
+        o.total().latencies_us.len(),
+        host.stats.avatars.load(Ordering::Relaxed)
+    );
+
+    let cmd = format!(
+        "cargo xtask loadtest --seconds {secs} --connections {}",
+        args.connections
+    );
+    let text = report::load_section(machine, &cmd, args, &rows, &per_class, &skipped, &notes);
+    println!("{text}");
+    if !args.no_write {
+        report::write_section("loadtest", "loadtest", &text)?;
+        eprintln!("loadtest: BENCHMARKS.md updated (## loadtest)");
+    }
+    let bad: u64 = rows.iter().map(|r| r.s5xx + r.io_errors).sum();
+    if bad > 0 {
+        bail!("{bad} server errors or dropped requests during the load test");
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- soak ---
+
+fn soak(args: &LoadtestArgs, data_dir: &Path, host: &AvatarHost, machine: &Machine) -> Result<()> {
+    let total = Duration::from_secs(args.minutes * 60);
+    let (srv, _) = start_server(free_addr()?, data_dir, args.workers)?;
+    let mut plan = workload::mixed(host);
+    let skipped = plan.probe(srv.addr);
+    let pid = srv.pid();
+    let stop = Arc::new(AtomicBool::new(false));
+    let sampler = {
+        let stop = stop.clone();
+        thread::spawn(move || {
+            let t = Instant::now();
+            let mut samples = Vec::new();
+            // Bounded: one sample a second, at most the soak length plus a minute.
+            while !stop.load(Ordering::Relaxed) && t.elapsed() < total + Duration::from_secs(60) {
+                if let Some((rss, _)) = rss_kib(pid) {
+                    samples.push((t.elapsed().as_secs_f64(), rss));
+                }
+                thread::sleep(Duration::from_secs(1));
+            }
+            samples
+        })
+    };
+    eprintln!("soak: the mix for {} min", args.minutes);
+    let lim = RunLimits {
+        connections: args.connections,
+        duration: total,
+        max_requests: u64::MAX / 2,
+        timeout: Duration::from_secs(30),
+    };
+    let o = workload::run(srv.addr, &plan, &lim);
+    stop.store(true, Ordering::Relaxed);
+    let samples = sampler.join().expect("sampler thread");
+    let peak = rss_kib(pid);
+    srv.kill();
+
+    let verdict = report::soak_verdict(&samples, total.as_secs_f64(), &o);
+    let cmd = format!(
+        "cargo xtask loadtest --soak --minutes {} --connections {}",
+        args.minutes, args.connections
+    );
+    let r = row(&format!("mix ({})", plan.weights_text()), &o, None, peak);
+    let text = report::soak_section(machine, &cmd, &r, &verdict, &skipped);
+    println!("{text}");
+    if !args.no_write {
+        report::write_section("soak", "soak", &text)?;
+        eprintln!("soak: BENCHMARKS.md updated (## soak)");
+    }
+    if !verdict.pass {
+        bail!("soak FAILED: {}", verdict.summary);
+    }
+    eprintln!("soak: PASS ({})", verdict.summary);
+    Ok(())
+}
+
+// -------------------------------------------------------------- faults ---
+
+fn faults(
+    args: &LoadtestArgs,
+    data_dir: &Path,
+    host: &AvatarHost,
+    machine: &Machine,
+) -> Result<()> {
+    let secs = args.seconds;
+    let addr = free_addr()?;
+    let (srv, _) = start_server(addr, data_dir, args.workers)?;
+    let mut plan = workload::mixed(host);
+    let skipped = plan.probe(srv.addr);
+    let mut fault_plan = workload::faults(host);
+    let fault_skipped = fault_plan.probe_faults(srv.addr);
+
+    eprintln!("faults: the mix alone, {secs} s (reference)");
+    let calm = workload::run(srv.addr, &plan, &limits(args, secs));
+    eprintln!("faults: the mix with hostile avatar hosts, {secs} s");
+    let fault_limits = RunLimits {
+        connections: 8,
+        duration: Duration::from_secs(secs),
+        max_requests: args.max_requests,
+        timeout: Duration::from_secs(60),
+    };
+    let (stormy, hostile) = thread::scope(|s| {
+        let h = s.spawn(|| workload::run(srv.addr, &fault_plan, &fault_limits));
+        let m = workload::run(srv.addr, &plan, &limits(args, secs));
+        (m, h.join().expect("fault clients"))
+    });
+    let rss = rss_kib(srv.pid());
+
+    // Kill mid-load, restart on the same address, time the first answer.
+    eprintln!("faults: SIGKILL mid-load and restart");
+    let stop = Arc::new(AtomicBool::new(false));
+    let restart = thread::scope(|s| -> Result<(Duration, Outcome)> {
+        let bg_limits = RunLimits {
+            connections: 4,
+            duration: Duration::from_secs(secs + 30),
+            max_requests: args.max_requests,
+            timeout: Duration::from_secs(5),
+        };
+        let plan_ref = &plan;
+        let stop_ref = &stop;
+        let bg = s.spawn(move || workload::run_until(addr, plan_ref, &bg_limits, stop_ref));
+        thread::sleep(Duration::from_secs(2));
+        srv.kill();
+        let (srv2, up) = start_server(addr, data_dir, args.workers)?;
+        // After the restart the mix must see no errors at all.
+        let after = workload::run(addr, &plan, &limits(args, secs.min(5)));
+        stop.store(true, Ordering::Relaxed);
+        let _during = bg.join().expect("background load");
+        srv2.kill();
+        Ok((up, after))
+    })?;
+    let (restart_time, after) = restart;
+
+    let rows = vec![
+        row("mix alone (reference)", &calm, None, None),
+        row(
+            "mix while hostile hosts are hit",
+            &stormy,
+            Some(calm.rps()),
+            rss,
+        ),
+        row(
+            "mix right after kill -9 + restart",
+            &after,
+            Some(calm.rps()),
+            None,
+        ),
+    ];
+    let fault_rows = report::fault_rows(&hostile);
+    eprintln!(
+        "faults: the avatar host saw {} fault requests",
+        host.stats.faults.load(Ordering::Relaxed)
+    );
+    let cmd = format!("cargo xtask loadtest --faults --seconds {secs}");
+    let verdict = report::fault_verdict(&stormy, &hostile, &after, restart_time);
+    let text = report::fault_section(
+        machine,
+        &cmd,
+        &rows,
+        &fault_rows,
+        restart_time,
+        &verdict,
+        &[skipped, fault_skipped].concat(),
+    );
+    println!("{text}");
+    if !args.no_write {
+        report::write_section("faults", "loadtest --faults", &text)?;
+        eprintln!("faults: BENCHMARKS.md updated (## loadtest --faults)");
+    }
+    if !verdict.pass {
+        bail!("faults FAILED: {}", verdict.summary);
+    }
+    eprintln!("faults: PASS ({})", verdict.summary);
+    Ok(())
+}

@@ -1,0 +1,447 @@
+//! Tables for the terminal and BENCHMARKS.md, and the pass/fail verdicts.
+
+use std::fmt::Write as _;
+use std::process::Command;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+
+use super::LoadtestArgs;
+use super::workload::{ClassOutcome, Outcome};
+use crate::repo_root;
+
+/// Where and when the figures were taken.
+#[derive(Debug)]
+pub struct Machine {
+    /// UTC date and time.
+    pub date: String,
+    /// CPU model, core count and memory.
+    pub description: String,
+    /// The commit measured.
+    pub commit: String,
+}
+
+impl Machine {
+    /// Reads /proc and git.
+    pub fn detect() -> Self {
+        let out = |cmd: &mut Command| {
+            cmd.output()
+                .ok()
+                .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+                .unwrap_or_default()
+        };
+        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        let model = cpuinfo
+            .lines()
+            .find(|l| l.starts_with("model name"))
+            .and_then(|l| l.split(':').nth(1))
+            .map_or("unknown CPU", str::trim)
+            .to_owned();
+        let mem_kib: u64 = std::fs::read_to_string("/proc/meminfo")
+            .unwrap_or_default()
+            .lines()
+            .find(|l| l.starts_with("MemTotal:"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Self {
+            date: out(Command::new("date").args(["-u", "+%Y-%m-%d %H:%M UTC"])),
+            description: format!(
+                "{model}, {cores} cores, {:.0} GiB, {}",
+                mem_kib as f64 / 1024.0 / 1024.0,
+                out(Command::new("uname").args(["-sr"]))
+            ),
+            commit: out(Command::new("git")
+                .args(["rev-parse", "--short", "HEAD"])
+                .current_dir(repo_root())),
+        }
+    }
+}
+
+/// One line of a results table.
+#[derive(Debug)]
+pub struct Row {
+    name: String,
+    requests: u64,
+    rps: f64,
+    ratio: Option<f64>,
+    p50: f64,
+    p99: f64,
+    p999: f64,
+    max: f64,
+    /// Responses that were not as expected (5xx included).
+    pub unexpected: u64,
+    /// 5xx responses.
+    pub s5xx: u64,
+    /// Requests without a response.
+    pub io_errors: u64,
+    rss: Option<(u64, u64)>,
+}
+
+/// Latency percentile in ms (nearest rank) of sorted µs values.
+fn pct(sorted: &[u32], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = ((p * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    f64::from(sorted[rank - 1]) / 1000.0
+}
+
+impl Row {
+    /// Summarises an outcome; `base_rps` gives the ratio column.
+    pub fn from_outcome(
+        name: &str,
+        o: &Outcome,
+        base_rps: Option<f64>,
+        rss: Option<(u64, u64)>,
+    ) -> Self {
+        Self::from_class(name, &o.total(), o.rps(), base_rps, rss)
+    }
+
+    fn from_class(
+        name: &str,
+        c: &ClassOutcome,
+        rps: f64,
+        base_rps: Option<f64>,
+        rss: Option<(u64, u64)>,
+    ) -> Self {
+        let mut l = c.latencies_us.clone();
+        l.sort_unstable();
+        Self {
+            name: name.to_owned(),
+            requests: l.len() as u64 + c.io_errors,
+            rps,
+            ratio: base_rps.filter(|b| *b > 0.0).map(|b| rps / b),
+            p50: pct(&l, 0.50),
+            p99: pct(&l, 0.99),
+            p999: pct(&l, 0.999),
+            max: l.last().map_or(0.0, |v| f64::from(*v) / 1000.0),
+            unexpected: c.unexpected,
+            s5xx: c.s5xx,
+            io_errors: c.io_errors,
+            rss,
+        }
+    }
+}
+
+fn mib(kib: u64) -> String {
+    format!("{:.1}", kib as f64 / 1024.0)
+}
+
+fn table(rows: &[Row]) -> String {
+    let mut s = String::from(
+        "| scenario | requests | req/s | vs bare | p50 ms | p99 ms | p99.9 ms | max ms | unexpected | 5xx | no answer | RSS / peak MiB |\n\
+         |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
+    );
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {:.0} | {} | {:.2} | {:.2} | {:.2} | {:.1} | {} | {} | {} | {} |",
+            r.name,
+            r.requests,
+            r.rps,
+            r.ratio.map_or("".into(), |x| format!("{x:.2}")),
+            r.p50,
+            r.p99,
+            r.p999,
+            r.max,
+            r.unexpected,
+            r.s5xx,
+            r.io_errors,
+            r.rss.map_or("".into(), |(now, peak)| format!(
+                "{} / {}",
+                mib(now),
+                mib(peak)
+            )),
+        );
+    }
+    s
+}
+
+/// Per-class figures of the mixed run.
+pub fn class_table(o: &Outcome) -> Vec<Row> {
+    let secs = o.elapsed.as_secs_f64().max(1e-9);
+    o.classes
+        .iter()
+        .map(|c| {
+            Row::from_class(
+                &format!("mix: {}", c.name),
+                c,
+                c.latencies_us.len() as f64 / secs,
+                None,
+                None,
+            )
+        })
+        .collect()
+}
+
+fn header(m: &Machine, cmd: &str) -> String {
+    format!(
+        "Measured {} on {} (commit `{}`).\nRerun: `{cmd}` (release build, loopback only).\n\n",
+        m.date, m.description, m.commit
+    )
+}
+
+fn skipped_text(skipped: &[String]) -> String {
+    if skipped.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from(
+        "\nLeft out of this run (the server did not answer them as expected when probed; routes not yet built or data absent):\n\n",
+    );
+    for k in skipped {
+        let _ = writeln!(s, "- {k}");
+    }
+    s
+}
+
+/// The `## loadtest` section.
+pub fn load_section(
+    m: &Machine,
+    cmd: &str,
+    args: &LoadtestArgs,
+    rows: &[Row],
+    per_class: &[Row],
+    skipped: &[String],
+    notes: &str,
+) -> String {
+    let mut s = header(m, cmd);
+    let _ = writeln!(
+        s,
+        "Load generator: `xtask/src/loadtest/` (closed loop, {} keep-alive HTTP/1.1 connections on \
+         std threads, same machine as the server). Server: release `menagerie`, {} workers, \
+         `--log-level warn`, full data. Baseline: `crates/server/examples/bare.rs` (same actix-web, \
+         same workers, one JSON handler) measured in the same run; \"vs bare\" is req/s divided by \
+         its req/s. \"unexpected\" counts answers with the wrong \
+         status or media type; \"no answer\" counts refused/reset/timed-out requests.\n",
+        args.connections,
+        args.workers
+            .map_or("one per core".to_owned(), |w| w.to_string()),
+    );
+    s.push_str(&table(rows));
+    s.push_str("\nThe mix, per class:\n\n");
+    s.push_str(&table(per_class));
+    let _ = writeln!(s, "\n{notes}");
+    s.push_str(&skipped_text(skipped));
+    s
+}
+
+/// The soak verdict.
+#[derive(Debug)]
+pub struct Verdict {
+    /// Passed.
+    pub pass: bool,
+    /// One line for the terminal and the report.
+    pub summary: String,
+}
+
+/// Memory growth after the warm-up (the first fifth of the run): the peak
+/// RSS after the warm-up against the RSS at its end; at most 10 %. Also no
+/// 5xx and no dropped request.
+pub fn soak_verdict(samples: &[(f64, u64)], total_secs: f64, o: &Outcome) -> Verdict {
+    let warm = total_secs / 5.0;
+    let at_warm = samples
+        .iter()
+        .rev()
+        .find(|(t, _)| *t <= warm)
+        .map(|(_, r)| *r);
+    let peak_after = samples
+        .iter()
+        .filter(|(t, _)| *t > warm)
+        .map(|(_, r)| *r)
+        .max();
+    let last = samples.last().map(|(_, r)| *r);
+    let total = o.total();
+    let (growth, mem_ok) = match (at_warm, peak_after) {
+        (Some(a), Some(p)) if a > 0 => {
+            let g = (p as f64 - a as f64) / a as f64 * 100.0;
+            (g, g <= 10.0)
+        }
+        _ => (f64::NAN, false),
+    };
+    let errors_ok = total.s5xx == 0 && total.io_errors == 0;
+    let pass = mem_ok && errors_ok && !total.latencies_us.is_empty();
+    Verdict {
+        pass,
+        summary: format!(
+            "RSS {} MiB at the end of the warm-up ({:.0} s), peak {} MiB after it, {} MiB at the end: growth {:+.1} % (limit +10 %); {} requests, {} 5xx, {} without answer",
+            at_warm.map_or("?".into(), mib),
+            warm,
+            peak_after.map_or("?".into(), mib),
+            last.map_or("?".into(), mib),
+            growth,
+            total.latencies_us.len() as u64 + total.io_errors,
+            total.s5xx,
+            total.io_errors,
+        ),
+    }
+}
+
+/// The `## soak` section.
+pub fn soak_section(m: &Machine, cmd: &str, r: &Row, v: &Verdict, skipped: &[String]) -> String {
+    let mut s = header(m, cmd);
+    let _ = writeln!(
+        s,
+        "**{}**: {}.\n",
+        if v.pass { "PASS" } else { "FAIL" },
+        v.summary
+    );
+    s.push_str(&table(std::slice::from_ref(r)));
+    s.push_str(&skipped_text(skipped));
+    s
+}
+
+/// One row per fault kind.
+pub fn fault_rows(o: &Outcome) -> Vec<Row> {
+    let secs = o.elapsed.as_secs_f64().max(1e-9);
+    o.classes
+        .iter()
+        .map(|c| {
+            Row::from_class(
+                &format!("avatar host: {}", c.name),
+                c,
+                c.latencies_us.len() as f64 / secs,
+                None,
+                None,
+            )
+        })
+        .collect()
+}
+
+/// Faults pass when the mix saw no 5xx and no dropped request during the
+/// faults and after the restart, every hostile request got a JSON error
+/// (not 500) within 30 s, and the restarted server answered within 2 s.
+pub fn fault_verdict(
+    stormy: &Outcome,
+    hostile: &Outcome,
+    after: &Outcome,
+    restart: Duration,
+) -> Verdict {
+    let s = stormy.total();
+    let h = hostile.total();
+    let a = after.total();
+    let slowest_hostile = h.latencies_us.iter().max().copied().unwrap_or(0);
+    let mut problems = Vec::new();
+    if s.s5xx + s.io_errors + s.unexpected > 0 {
+        problems.push(format!(
+            "mix during faults: {} 5xx, {} unexpected, {} without answer",
+            s.s5xx, s.unexpected, s.io_errors
+        ));
+    }
+    if h.unexpected + h.io_errors > 0 {
+        problems.push(format!(
+            "hostile requests: {} not a JSON error (or a 500), {} without answer; e.g. {:?}",
+            h.unexpected, h.io_errors, h.examples
+        ));
+    }
+    if slowest_hostile > 30_000_000 {
+        problems.push(format!(
+            "a hostile request took {} ms",
+            slowest_hostile / 1000
+        ));
+    }
+    if a.s5xx + a.io_errors + a.unexpected > 0 || a.latencies_us.is_empty() {
+        problems.push(format!(
+            "mix after restart: {} 5xx, {} unexpected, {} without answer",
+            a.s5xx, a.unexpected, a.io_errors
+        ));
+    }
+    if restart > Duration::from_secs(2) {
+        problems.push(format!("restart took {restart:?}"));
+    }
+    let pass = problems.is_empty();
+    Verdict {
+        pass,
+        summary: if pass {
+            format!(
+                "{} hostile requests all answered with JSON errors (slowest {:.1} s), mix unharmed, restart to first answer {:.0} ms",
+                h.latencies_us.len(),
+                f64::from(slowest_hostile) / 1e6,
+                restart.as_secs_f64() * 1000.0
+            )
+        } else {
+            problems.join("; ")
+        },
+    }
+}
+
+/// The `## loadtest --faults` section.
+pub fn fault_section(
+    m: &Machine,
+    cmd: &str,
+    rows: &[Row],
+    fault_rows: &[Row],
+    restart: Duration,
+    v: &Verdict,
+    skipped: &[String],
+) -> String {
+    let mut s = header(m, cmd);
+    let _ = writeln!(
+        s,
+        "**{}**: {}.\n\nThe mix (as in `## loadtest`) runs alone, then again while 8 more \
+         connections ask for canvas images whose avatar host stalls (30 s), resets, drips one \
+         byte per 100 ms, redirects forever, sends garbage, a 60000×60000 PNG header, or 1 GiB; \
+         then the server is killed with SIGKILL under load and restarted on the same port \
+         (first answer {:.0} ms after spawn). \"vs bare\" here is against the mix alone.\n",
+        if v.pass { "PASS" } else { "FAIL" },
+        v.summary,
+        restart.as_secs_f64() * 1000.0
+    );
+    s.push_str(&table(rows));
+    s.push_str("\nThe hostile requests (each must get a JSON error, never a 500 or a dropped connection):\n\n");
+    s.push_str(&table(fault_rows));
+    s.push_str(&skipped_text(skipped));
+    s
+}
+
+/// Replaces the text between `<!-- KEY:begin -->` and `<!-- KEY:end -->`
+/// in BENCHMARKS.md, adding a `## TITLE` section with the markers when absent.
+pub fn write_section(key: &str, title: &str, body: &str) -> Result<()> {
+    let path = repo_root().join("BENCHMARKS.md");
+    let old = std::fs::read_to_string(&path).unwrap_or_else(|_| "# Benchmarks\n".to_owned());
+    let begin = format!("<!-- {key}:begin -->");
+    let end = format!("<!-- {key}:end -->");
+    let new = match (old.find(&begin), old.find(&end)) {
+        (Some(b), Some(e)) if e > b => {
+            format!("{}{begin}\n{body}{}", &old[..b], &old[e..])
+        }
+        _ => format!(
+            "{}\n## {title}\n\n{begin}\n{body}{end}\n",
+            old.trim_end().to_owned() + "\n"
+        ),
+    };
+    std::fs::write(&path, new).with_context(|| format!("writing {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_use_nearest_rank() {
+        let v: Vec<u32> = (1..=1000).map(|x| x * 1000).collect();
+        assert_eq!(pct(&v, 0.5), 500.0);
+        assert_eq!(pct(&v, 0.99), 990.0);
+        assert_eq!(pct(&v, 0.999), 999.0);
+        assert_eq!(pct(&[], 0.5), 0.0);
+    }
+
+    #[test]
+    fn soak_fails_on_growth_and_passes_when_flat() {
+        let o = Outcome {
+            classes: vec![ClassOutcome {
+                latencies_us: vec![1, 2, 3],
+                ..ClassOutcome::default()
+            }],
+            elapsed: Duration::from_secs(100),
+            connects: 1,
+        };
+        let flat: Vec<(f64, u64)> = (0..100).map(|t| (f64::from(t), 100_000)).collect();
+        assert!(soak_verdict(&flat, 100.0, &o).pass);
+        let growing: Vec<(f64, u64)> = (0..100)
+            .map(|t| (f64::from(t), 100_000 + t as u64 * 1000))
+            .collect();
+        assert!(!soak_verdict(&growing, 100.0, &o).pass);
+    }
+}
