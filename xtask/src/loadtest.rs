@@ -14,7 +14,7 @@
 //!
 //! Everything runs on 127.0.0.1; every loop is bounded in count and time.
 
-mod client;
+pub(crate) mod client;
 mod hosts;
 mod report;
 mod workload;
@@ -59,6 +59,9 @@ pub struct LoadtestArgs {
     /// Server worker threads (default: one per core, as in production).
     #[arg(long)]
     pub workers: Option<usize>,
+    /// Use debug builds (to check the harness quickly; the figures mean nothing).
+    #[arg(long)]
+    pub dev: bool,
     /// Do not build: use the release binaries already in the target directory.
     #[arg(long)]
     pub no_build: bool,
@@ -72,10 +75,14 @@ pub fn run(args: &LoadtestArgs) -> Result<()> {
     if args.seconds == 0 || args.connections == 0 || args.minutes == 0 {
         bail!("--seconds, --connections and --minutes must be positive");
     }
+    let _ = DEV.set(args.dev);
     if !args.no_build {
-        run_cmd(cargo().args([
-            "build",
-            "--release",
+        let mut b = cargo();
+        b.arg("build");
+        if !args.dev {
+            b.arg("--release");
+        }
+        run_cmd(b.args([
             "--package",
             "server",
             "--bin",
@@ -119,7 +126,7 @@ fn loadtest_data() -> Result<PathBuf> {
 }
 
 /// The cargo target directory (honours `CARGO_TARGET_DIR`).
-fn target_dir() -> PathBuf {
+pub(crate) fn target_dir() -> PathBuf {
     match std::env::var_os("CARGO_TARGET_DIR") {
         Some(d) => {
             let p = PathBuf::from(d);
@@ -166,8 +173,12 @@ fn free_addr() -> Result<SocketAddr> {
     Ok(l.local_addr()?)
 }
 
+/// Debug builds instead of release ones (`--dev`), set once at start.
+static DEV: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+
 fn release_bin(name: &str) -> PathBuf {
-    target_dir().join("release").join(name)
+    let profile = if DEV.get().copied().unwrap_or(false) { "debug" } else { "release" };
+    target_dir().join(profile).join(name)
 }
 
 /// Whether `menagerie --help` lists `flag`.
@@ -326,7 +337,7 @@ fn load(args: &LoadtestArgs, data_dir: &Path, host: &AvatarHost, machine: &Machi
     );
     let text = report::load_section(machine, &cmd, args, &rows, &per_class, &skipped, &notes);
     println!("{text}");
-    if !args.no_write {
+    if !args.no_write && !args.dev {
         report::write_section("loadtest", "loadtest", &text)?;
         eprintln!("loadtest: BENCHMARKS.md updated (## loadtest)");
     }
@@ -382,7 +393,7 @@ fn soak(args: &LoadtestArgs, data_dir: &Path, host: &AvatarHost, machine: &Machi
     let r = row(&format!("mix ({})", plan.weights_text()), &o, None, peak);
     let text = report::soak_section(machine, &cmd, &r, &verdict, &skipped);
     println!("{text}");
-    if !args.no_write {
+    if !args.no_write && !args.dev {
         report::write_section("soak", "soak", &text)?;
         eprintln!("soak: BENCHMARKS.md updated (## soak)");
     }
@@ -482,7 +493,7 @@ fn faults(
         &[skipped, fault_skipped].concat(),
     );
     println!("{text}");
-    if !args.no_write {
+    if !args.no_write && !args.dev {
         report::write_section("faults", "loadtest --faults", &text)?;
         eprintln!("faults: BENCHMARKS.md updated (## loadtest --faults)");
     }

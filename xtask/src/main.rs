@@ -4,6 +4,7 @@
 
 mod data;
 // --- prove: load/soak/fault suites and fuzzing ---
+mod conformance;
 mod loadtest;
 // --- end prove ---
 mod serve;

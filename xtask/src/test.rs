@@ -8,7 +8,9 @@
 //!    source is absent) and exported as `MENAGERIE_FULL_DATA`
 //! 4. `cargo test` on every target (benches run once in test mode, so they
 //!    are compiled and smoke-tested without a release build), then doc tests
-//! 5. `cargo doc`, warnings denied
+//! 5. Schemathesis against `/openapi.json` of a debug server
+//!    (`scripts/schemathesis.sh`; see `conformance.rs`)
+//! 6. `cargo doc`, warnings denied
 
 use anyhow::{Result, bail};
 
@@ -60,6 +62,9 @@ pub fn run(args: &TestArgs) -> Result<()> {
     }
     run_cmd(&mut t)?;
     run_cmd(cargo().args(["test", "--workspace", "--doc"]))?;
+    // prove: Schemathesis against the debug server's /openapi.json.
+    let st_data = if have_full { full_data.clone() } else { repo_root().join("fixtures/data") };
+    crate::conformance::run(&st_data, ci)?;
     run_cmd(
         cargo()
             .args(["doc", "--workspace", "--no-deps"])

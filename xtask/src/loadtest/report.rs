@@ -210,7 +210,7 @@ pub fn load_section(
     let _ = writeln!(
         s,
         "Load generator: `xtask/src/loadtest/` (closed loop, {} keep-alive HTTP/1.1 connections on \
-         std threads, same machine as the server). Server: release `menagerie`, {} workers, \
+         std threads, same machine as the server). Server: release `menagerie`, workers: {}, \
          `--log-level warn`, full data. Baseline: `crates/server/examples/bare.rs` (same actix-web, \
          same workers, one JSON handler) measured in the same run; \"vs bare\" is req/s divided by \
          its req/s. \"unexpected\" counts answers with the wrong \
@@ -328,6 +328,9 @@ pub fn fault_verdict(
             "mix during faults: {} 5xx, {} unexpected, {} without answer",
             s.s5xx, s.unexpected, s.io_errors
         ));
+    }
+    if hostile.classes.is_empty() {
+        problems.push("the hostile avatar hosts were not exercised (no canvas route answered a good avatar)".to_owned());
     }
     if h.unexpected + h.io_errors > 0 {
         problems.push(format!(

@@ -19,6 +19,8 @@ pub enum Expect {
     Status(u16, &'static str),
     /// A JSON error: any 4xx or 5xx except 500, with a JSON body.
     JsonError,
+    /// A creature miss: 404 JSON with `error` and a `dym` array.
+    Dym,
 }
 
 impl Expect {
@@ -32,6 +34,12 @@ impl Expect {
                     && ct.starts_with("application/json")
                     && serde_json::from_slice::<serde_json::Value>(&r.body)
                         .is_ok_and(|v| v["error"].is_string())
+            }
+            Expect::Dym => {
+                r.status == 404
+                    && ct.starts_with("application/json")
+                    && serde_json::from_slice::<serde_json::Value>(&r.body)
+                        .is_ok_and(|v| v["error"].is_string() && v["dym"].is_array())
             }
         }
     }
@@ -252,10 +260,7 @@ pub fn mixed(host: &AvatarHost) -> Plan {
                     t("/creature/moves?move=tackle", JSON),
                     t("/creature/abilities?ability=overgrow", JSON),
                     t("/creature/items?item=potion", JSON),
-                    t(
-                        "/creature/moves?move=thundrbolt",
-                        Expect::Status(404, "application/json"),
-                    ),
+                    t("/creature/moves?move=thundrbolt", Expect::Dym),
                 ],
             ),
             (
