@@ -4,7 +4,9 @@
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use fixture_host::FixtureHost;
 use image::ImageFormat;
-use remote_image::{AvatarFetcher, FetchConfig, ImageLimits, decode_image, is_public_ip, normalize};
+use remote_image::{
+    AvatarFetcher, FetchConfig, ImageLimits, decode_image, is_public_ip, normalize,
+};
 
 fn cache_hit(c: &mut Criterion) {
     let host = FixtureHost::start();
@@ -36,12 +38,22 @@ fn decode(c: &mut Criterion) {
 }
 
 fn address_check(c: &mut Criterion) {
-    let addrs: Vec<std::net::IpAddr> = ["8.8.8.8", "10.1.2.3", "2606:4700::1111", "::ffff:192.168.1.1"]
-        .iter()
-        .map(|s| s.parse().expect("ip"))
-        .collect();
+    let addrs: Vec<std::net::IpAddr> = [
+        "8.8.8.8",
+        "10.1.2.3",
+        "2606:4700::1111",
+        "::ffff:192.168.1.1",
+    ]
+    .iter()
+    .map(|s| s.parse().expect("ip"))
+    .collect();
     c.bench_function("is_public_ip_x4", |b| {
-        b.iter(|| addrs.iter().filter(|a| is_public_ip(black_box(**a))).count())
+        b.iter(|| {
+            addrs
+                .iter()
+                .filter(|a| is_public_ip(black_box(**a)))
+                .count()
+        })
     });
 }
 

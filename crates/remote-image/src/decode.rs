@@ -64,7 +64,11 @@ fn is_other_image(bytes: &[u8]) -> bool {
         || bytes.starts_with(b"II*\0")
         || bytes.starts_with(b"MM\0*")
         || bytes.starts_with(&[0, 0, 1, 0])
-        || (ftyp && matches!(&bytes[8..12], b"avif" | b"avis" | b"heic" | b"heix" | b"mif1"))
+        || (ftyp
+            && matches!(
+                &bytes[8..12],
+                b"avif" | b"avis" | b"heic" | b"heix" | b"mif1"
+            ))
         || bytes.starts_with(&[0xff, 0x0a])
         || bytes.starts_with(b"\0\0\0\x0cJXL ")
         || bytes.starts_with(b"qoif")
@@ -208,12 +212,24 @@ mod tests {
     #[test]
     fn sniffs_every_format() {
         assert_eq!(sniff_format(&png(1, 1)), Ok(AvatarFormat::Png));
-        assert_eq!(sniff_format(&[0xff, 0xd8, 0xff, 0xe0]), Ok(AvatarFormat::Jpeg));
+        assert_eq!(
+            sniff_format(&[0xff, 0xd8, 0xff, 0xe0]),
+            Ok(AvatarFormat::Jpeg)
+        );
         assert_eq!(sniff_format(b"GIF87a"), Ok(AvatarFormat::Gif));
-        assert_eq!(sniff_format(b"RIFF\0\0\0\0WEBPVP8 "), Ok(AvatarFormat::WebP));
-        assert_eq!(sniff_format(b"RIFF\0\0\0\0WAVE"), Err(FetchError::NotAnImage));
+        assert_eq!(
+            sniff_format(b"RIFF\0\0\0\0WEBPVP8 "),
+            Ok(AvatarFormat::WebP)
+        );
+        assert_eq!(
+            sniff_format(b"RIFF\0\0\0\0WAVE"),
+            Err(FetchError::NotAnImage)
+        );
         assert_eq!(sniff_format(b"II*\0"), Err(FetchError::UnsupportedFormat));
-        assert_eq!(sniff_format(b"<svg xmlns="), Err(FetchError::UnsupportedFormat));
+        assert_eq!(
+            sniff_format(b"<svg xmlns="),
+            Err(FetchError::UnsupportedFormat)
+        );
         assert_eq!(sniff_format(b""), Err(FetchError::NotAnImage));
     }
 

@@ -13,9 +13,9 @@ use ureq::http::Uri;
 use ureq::unversioned::resolver::{DefaultResolver, Resolver};
 use ureq::unversioned::transport::DefaultConnector;
 
+use crate::FetchError;
 use crate::decode::{ImageLimits, decode_image, normalize};
 use crate::resolver::{AddressPolicy, BadHop, GuardedResolver, Refused, check_uri};
-use crate::FetchError;
 
 /// Everything an [`AvatarFetcher`] can be told. `Default` gives the
 /// production values documented on each field.
@@ -132,7 +132,10 @@ impl AvatarFetcher {
             .timeout_global(Some(config.overall_timeout))
             .timeout_resolve(Some(config.connect_timeout))
             .timeout_connect(Some(config.connect_timeout))
-            .user_agent(concat!("menagerie-avatar-fetcher/", env!("CARGO_PKG_VERSION")))
+            .user_agent(concat!(
+                "menagerie-avatar-fetcher/",
+                env!("CARGO_PKG_VERSION")
+            ))
             .accept("image/png,image/jpeg,image/gif,image/webp;q=0.9,*/*;q=0.1")
             .build();
         let agent = ureq::Agent::with_parts(agent_config, DefaultConnector::new(), guard);
@@ -235,7 +238,10 @@ impl AvatarFetcher {
         let capacity = body.content_length().unwrap_or(64 << 10).min(max);
         // The raw limit bounds the wire bytes; `take` bounds the decoded
         // bytes, which is what a gzip bomb inflates.
-        let reader = body.into_with_config().limit(max.saturating_add(1)).reader();
+        let reader = body
+            .into_with_config()
+            .limit(max.saturating_add(1))
+            .reader();
         let mut bytes = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
         reader
             .take(max.saturating_add(1))

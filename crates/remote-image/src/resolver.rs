@@ -115,7 +115,10 @@ impl Resolver for GuardedResolver {
             return Err(ureq::Error::HostNotFound);
         }
         if addrs.iter().any(|a| !self.policy.permits(a.ip())) {
-            tracing::warn!(host = uri.host().unwrap_or(""), "refused avatar host: non-public address");
+            tracing::warn!(
+                host = uri.host().unwrap_or(""),
+                "refused avatar host: non-public address"
+            );
             return Err(ureq::Error::Io(std::io::Error::other(Refused)));
         }
         Ok(addrs)

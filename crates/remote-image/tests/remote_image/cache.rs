@@ -44,9 +44,16 @@ fn concurrent_requests_for_one_url_fetch_it_once() {
             })
         })
         .collect();
-    let digests: Vec<u64> = handles.into_iter().map(|h| h.join().unwrap().unwrap()).collect();
+    let digests: Vec<u64> = handles
+        .into_iter()
+        .map(|h| h.join().unwrap().unwrap())
+        .collect();
     assert!(digests.windows(2).all(|w| w[0] == w[1]));
-    assert_eq!(host.hits("/delayed.png"), 1, "single flight fetched more than once");
+    assert_eq!(
+        host.hits("/delayed.png"),
+        1,
+        "single flight fetched more than once"
+    );
     assert_eq!(host.connections(), 1);
     assert_eq!(fetcher.network_fetches(), 1);
 }

@@ -23,8 +23,14 @@ fn names_resolving_to_private_addresses_are_refused_without_connecting() {
         .answer("sixtofour.test", &[sock("2002:7f00:1::1", port)])
         .answer("cgnat.test", &[sock("100.64.1.1", 80)])
         .answer("ula.test", &[sock("fd00::1", 80)])
-        .answer("mixed.test", &[sock("8.8.8.8", 80), sock("127.0.0.1", port)])
-        .answer("mixed-v6.test", &[sock("2606:4700::1", 80), sock("::1", port)]);
+        .answer(
+            "mixed.test",
+            &[sock("8.8.8.8", 80), sock("127.0.0.1", port)],
+        )
+        .answer(
+            "mixed-v6.test",
+            &[sock("2606:4700::1", 80), sock("::1", port)],
+        );
     let fetcher = strict_with(resolver);
     for name in [
         "loopback.test",
@@ -38,7 +44,9 @@ fn names_resolving_to_private_addresses_are_refused_without_connecting() {
         "mixed.test",
         "mixed-v6.test",
     ] {
-        let err = fetcher.load(&format!("http://{name}:{port}/ok.png")).unwrap_err();
+        let err = fetcher
+            .load(&format!("http://{name}:{port}/ok.png"))
+            .unwrap_err();
         assert_eq!(err, FetchError::RefusedAddress, "{name}");
     }
     assert_eq!(host.connections(), 0, "a refused address was connected to");
@@ -90,8 +98,14 @@ fn every_redirect_hop_is_checked() {
         .load("http://avatars.test/redirect-to?http://internal.test/ok.png")
         .unwrap_err();
     assert_eq!(err, FetchError::RefusedAddress);
-    let literal = format!("http://avatars.test/redirect-to?http://{}/ok.png", internal.addr());
-    assert_eq!(fetcher.load(&literal).unwrap_err(), FetchError::RefusedAddress);
+    let literal = format!(
+        "http://avatars.test/redirect-to?http://{}/ok.png",
+        internal.addr()
+    );
+    assert_eq!(
+        fetcher.load(&literal).unwrap_err(),
+        FetchError::RefusedAddress
+    );
     assert_eq!(internal.connections(), 0, "the internal host was reached");
 }
 

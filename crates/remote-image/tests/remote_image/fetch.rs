@@ -12,7 +12,9 @@ fn decodes_every_accepted_format() {
     let host = FixtureHost::start();
     let fetcher = permissive();
     for path in ["/ok.png", "/ok.jpg", "/ok.webp", "/ok.gif", "/gzip.png"] {
-        let avatar = fetcher.load(&host.url(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let avatar = fetcher
+            .load(&host.url(path))
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
         assert_eq!(avatar.image.dimensions(), (64, 48), "{path}");
     }
 }
@@ -47,7 +49,10 @@ fn bad_bodies_are_refused_with_the_right_error() {
         ("/ok.bmp", FetchError::UnsupportedFormat),
         ("/truncated.png", FetchError::Corrupt),
         ("/bomb.png", FetchError::TooManyBytes { max: 1 << 20 }),
-        ("/announce-huge.png", FetchError::TooManyBytes { max: 1 << 20 }),
+        (
+            "/announce-huge.png",
+            FetchError::TooManyBytes { max: 1 << 20 },
+        ),
         ("/status/404", FetchError::UpstreamRejected { status: 404 }),
         ("/status/403", FetchError::UpstreamRejected { status: 403 }),
         ("/status/500", FetchError::UpstreamFailed { status: 500 }),
@@ -147,7 +152,10 @@ fn a_closed_port_is_unreachable() {
 fn urls_are_checked_before_any_request() {
     let fetcher = permissive();
     let long = format!("http://example.com/{}", "a".repeat(2048));
-    assert_eq!(fetcher.load(&long).unwrap_err(), FetchError::UrlTooLong { max: 2048 });
+    assert_eq!(
+        fetcher.load(&long).unwrap_err(),
+        FetchError::UrlTooLong { max: 2048 }
+    );
     for bad in [
         "",
         "example.com/a.png",
@@ -172,7 +180,10 @@ fn error_messages_never_echo_bodies_or_addresses() {
     let fetcher = permissive();
     for path in ["/html.png", "/status/500", "/status/404", "/truncated.png"] {
         let msg = fetcher.load(&host.url(path)).unwrap_err().to_string();
-        assert!(!msg.contains("secret") && !msg.contains("10.0.0.7"), "{msg}");
+        assert!(
+            !msg.contains("secret") && !msg.contains("10.0.0.7"),
+            "{msg}"
+        );
         assert!(!msg.contains("127.0.0.1"), "{msg}");
     }
     let strict = AvatarFetcher::new(config());
