@@ -26,7 +26,7 @@
 //! | [`Brightness(f)`](Filter::Brightness) | `(min(255, round(f·R)), …)`: every channel multiplied by `f` (as CSS `brightness()`); `1` is unchanged |
 //! | [`Color([r, g, b])`](Filter::Color) | `(round(R·r/255), round(G·g/255), round(B·b/255))`: the image seen through glass of that colour (a "multiply" blend); white becomes the colour, black stays black |
 //! | [`Blur`](Filter::Blur) | a Gaussian blur (three box passes) with σ = shorter side / 100 (5.12 px on a 512 px avatar), at least 1 px |
-//! | [`Pixelate`](Filter::Pixelate) | the mean colour of square blocks of side `max(2, shorter side / 64)` (8 px on a 512 px avatar); blocks start at the top-left corner, the last row and column of blocks may be narrower |
+//! | [`Pixelate`](Filter::Pixelate) | the mean colour of square blocks of side `max(2, shorter side / 32)` (16 px on a 512 px avatar, 32 blocks across); blocks start at the top-left corner, the last row and column of blocks may be narrower |
 //!
 //! The blurple ramps map `L = 0` to a deep shade of the brand colour (the
 //! brand colour × 0.2), `L = 128` to the brand colour and `L = 255` to white,
@@ -71,7 +71,7 @@ pub enum Filter {
     Blurple2,
     /// Gaussian blur, σ = shorter side / 100 (at least 1 px).
     Blur,
-    /// Mean colour of square blocks of side `max(2, shorter side / 64)`.
+    /// Mean colour of square blocks of side `max(2, shorter side / 32)`.
     Pixelate,
     /// Every colour channel multiplied by a factor; `1` is unchanged.
     Brightness(Brightness),
@@ -437,11 +437,11 @@ fn point(filter: &Filter, src: Option<&[u8]>, dst: &mut [u8]) {
             [mul_div255(r, tr), mul_div255(g, tg), mul_div255(b, tb), a]
         }),
         Filter::Sepia => map_pixels(src, dst, |[r, g, b, a]| {
-            // The matrix in 10-bit fixed point, rounded.
+            // The matrix in 16-bit fixed point, rounded.
             let (r, g, b) = (u32::from(r), u32::from(g), u32::from(b));
-            let nr = (r * 402 + g * 787 + b * 194 + 512) >> 10;
-            let ng = (r * 357 + g * 702 + b * 172 + 512) >> 10;
-            let nb = (r * 279 + g * 547 + b * 134 + 512) >> 10;
+            let nr = (r * 25756 + g * 50397 + b * 12386 + 0x8000) >> 16;
+            let ng = (r * 22872 + g * 44958 + b * 11010 + 0x8000) >> 16;
+            let nb = (r * 17826 + g * 34996 + b * 8585 + 0x8000) >> 16;
             [nr.min(255) as u8, ng.min(255) as u8, nb.min(255) as u8, a]
         }),
         Filter::Blur | Filter::Pixelate => unreachable!("not a point filter"),
@@ -454,7 +454,7 @@ fn is_opaque(src: &[u8]) -> bool {
 
 /// The block side of [`Filter::Pixelate`] for an image of this size.
 fn pixel_block(w: usize, h: usize) -> usize {
-    (w.min(h) / 64).max(2)
+    (w.min(h) / 32).max(2)
 }
 
 fn pixelate(src: &[u8], dst: &mut [u8], w: usize, h: usize) {
@@ -694,7 +694,8 @@ mod tests {
 
     #[test]
     fn pixel_block_and_sigma_scale_with_size() {
-        assert_eq!(pixel_block(512, 512), 8);
+        assert_eq!(pixel_block(512, 512), 16);
+        assert_eq!(pixel_block(128, 100), 3);
         assert_eq!(pixel_block(10, 3000), 2);
         assert_eq!(blur_sigma(512, 700), 5.12);
         assert_eq!(blur_sigma(20, 20), 1.0);
