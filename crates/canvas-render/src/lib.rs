@@ -13,6 +13,9 @@
 
 mod encode;
 mod error;
+// canvas-scenes
+pub mod scene;
+pub mod text;
 
 pub use encode::encode_png;
 pub use error::RenderError;
