@@ -582,6 +582,19 @@ pub fn fit_text(text: &str, style: &TextStyle, area: TextBox, min_size: f32) -> 
     Ok(layout_clean(&clean, style, min_size, width, max_lines))
 }
 
+/// Lays `text` out on one line (newlines become spaces) at `style.size`,
+/// cutting it with "…" when wider than `max_width`.
+pub(crate) fn fit_single_line(text: &str, style: &TextStyle, max_width: f32) -> Result<TextLayout, RenderError> {
+    style.validate()?;
+    if !(max_width.is_finite() && max_width > 0.0 && max_width <= crate::MAX_DIMENSION as f32) {
+        return Err(RenderError::InvalidTextBox);
+    }
+    let clean = sanitize(text).replace('\n', " ");
+    check_length("text", &clean, MAX_LAYOUT_CHARS)?;
+    let outline = style.outline.map(|o| o.width * 2.0).unwrap_or(0.0);
+    Ok(layout_clean(&clean, style, style.size, (max_width - outline).max(1.0), 1))
+}
+
 // ---------------------------------------------------------------------------
 // Drawing
 
