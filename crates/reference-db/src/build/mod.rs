@@ -14,10 +14,14 @@
 //! - `effect` (moves, abilities, items): the English *short* effect; a
 //!   move's effect chance is filled in (`$effect_chance` is replaced, or
 //!   "a chance" becomes "a 10% chance");
+//! - a slug repeated in the data (two `roseli-berry` items) keeps its
+//!   lowest-id record; the others are dropped and reported;
 //! - `descriptions`: one English flavor text per version group, oldest first;
-//! - evolution families come from `pokemon_species.evolves_from_species_id`
-//!   grouped by `evolution_chain_id`; a stage is the depth from the family's
-//!   root + 1 (babies are roots, so stage 1).
+//! - evolution families come from `pokemon_species.evolves_from_species_id`:
+//!   the species sharing a root form one family (the data's
+//!   `evolution_chain_id` splits some, e.g. Meltan/Melmetal); a stage is the
+//!   depth below the root + 1 (babies are roots, so stage 1); the line lists
+//!   the family by stage, then species order.
 
 mod table;
 
@@ -114,6 +118,22 @@ impl Builder<'_> {
         Ok(out)
     }
 
+    /// Keeps the first (lowest-id) record of each slug, so slugs are unique.
+    fn drop_duplicate_slugs<T>(&mut self, file: &str, records: &mut Vec<T>, key: impl Fn(&T) -> (u32, &String)) {
+        let mut seen = std::collections::HashSet::new();
+        let mut keep = Vec::with_capacity(records.len());
+        for record in records.iter() {
+            let (id, slug) = key(record);
+            let first = seen.insert(slug.clone());
+            if !first {
+                (self.progress)(Progress::DuplicateSlug { file, slug, id });
+            }
+            keep.push(first);
+        }
+        let mut flags = keep.into_iter();
+        records.retain(|_| flags.next().unwrap_or(true));
+    }
+
     fn common(&mut self) -> Result<Common, BuildError> {
         let type_slugs = self.slugs("types.csv")?;
         let mut version_groups = HashMap::new();
@@ -136,18 +156,17 @@ impl Builder<'_> {
             slug: String,
             generation: u8,
             evolves_from: Option<u32>,
-            chain: Option<u32>,
             gender_rate: i8,
             order: i64,
         }
         let mut species: BTreeMap<u32, Species> = BTreeMap::new();
         self.read(
             "pokemon_species.csv",
-            &["id", "identifier", "generation_id", "evolves_from_species_id", "evolution_chain_id", "gender_rate", "order"],
+            &["id", "identifier", "generation_id", "evolves_from_species_id", "gender_rate", "order"],
             |r| {
-                let gender_rate: i8 = r.num(5)?;
+                let gender_rate: i8 = r.num(4)?;
                 if !(-1..=8).contains(&gender_rate) {
-                    return Err(r.error(5, format!("gender rate {gender_rate} is outside -1..=8")));
+                    return Err(r.error(4, format!("gender rate {gender_rate} is outside -1..=8")));
                 }
                 species.insert(
                     r.num(0)?,
@@ -155,9 +174,8 @@ impl Builder<'_> {
                         slug: r.str(1).to_owned(),
                         generation: r.num(2)?,
                         evolves_from: r.opt_num(3)?,
-                        chain: r.opt_num(4)?,
                         gender_rate,
-                        order: r.opt_num(6)?.unwrap_or(i64::MAX),
+                        order: r.opt_num(5)?.unwrap_or(i64::MAX),
                     },
                 );
                 Ok(())
@@ -202,8 +220,11 @@ impl Builder<'_> {
             Ok(())
         })?;
 
-        // evolution: stage per species and the family line
+        // evolution: stage per species and the family line. Families are
+        // the species sharing a root (following evolves_from), which holds
+        // even where the data splits one family over two chain ids.
         let mut stage: HashMap<u32, u8> = HashMap::new();
+        let mut families: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
         for &id in species.keys() {
             let mut depth = 1u8;
             let mut at = id;
@@ -215,12 +236,7 @@ impl Builder<'_> {
                 at = parent;
             }
             stage.insert(id, depth);
-        }
-        let mut families: HashMap<u32, Vec<u32>> = HashMap::new();
-        for (&id, s) in &species {
-            if let Some(chain) = s.chain {
-                families.entry(chain).or_default().push(id);
-            }
+            families.entry(at).or_default().push(id);
         }
         let mut lines: HashMap<u32, Vec<String>> = HashMap::new();
         for members in families.values_mut() {
@@ -440,6 +456,7 @@ impl Builder<'_> {
             },
         )?;
         moves.sort_by_key(|m| m.id);
+        self.drop_duplicate_slugs("moves.csv", &mut moves, |m| (m.id, &m.slug));
         let position: HashMap<u32, usize> = moves.iter().enumerate().map(|(i, m)| (m.id, i)).collect();
         self.read("pokemon_moves.csv", &["pokemon_id", "move_id"], |r| {
             let pokemon: u32 = r.num(0)?;
@@ -495,6 +512,7 @@ impl Builder<'_> {
             });
         }
         abilities.sort_by_key(|a| a.id);
+        self.drop_duplicate_slugs("abilities.csv", &mut abilities, |a| (a.id, &a.slug));
         Ok(abilities)
     }
 
@@ -531,6 +549,7 @@ impl Builder<'_> {
             Ok(())
         })?;
         items.sort_by_key(|i| i.id);
+        self.drop_duplicate_slugs("items.csv", &mut items, |i| (i.id, &i.slug));
         Ok(items)
     }
 }

@@ -15,6 +15,16 @@ pub enum Progress<'a> {
         /// Its size.
         bytes: u64,
     },
+    /// A record was dropped because an earlier (lower) id has its slug; the
+    /// data has such repeats (e.g. two `roseli-berry` items).
+    DuplicateSlug {
+        /// File name within the source directory.
+        file: &'a str,
+        /// The repeated slug.
+        slug: &'a str,
+        /// Id of the dropped record.
+        id: u32,
+    },
     /// Finished a file.
     Read {
         /// File name within the source directory.

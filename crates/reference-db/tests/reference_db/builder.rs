@@ -23,6 +23,7 @@ fn counts_and_progress() {
     let dataset = build_dataset(&fixture_dir(), &mut |p: Progress<'_>| match p {
         Progress::Reading { file, .. } => reading.push(file.to_owned()),
         Progress::Read { rows, .. } => read_rows += rows,
+        Progress::DuplicateSlug { slug, .. } => panic!("the fixtures repeat no slug, got {slug}"),
     })
     .unwrap();
     assert!(reading.iter().any(|f| f == "pokemon_moves.csv"));
