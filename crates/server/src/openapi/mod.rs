@@ -106,7 +106,6 @@ pub fn document(registered: &[String]) -> Value {
         "components": {
             "schemas": schemas::all(),
             "responses": error_responses(),
-            "headers": headers(),
             "securitySchemes": {
                 "apiKey": {
                     "type": "http",
@@ -166,12 +165,7 @@ fn operation(e: &Endpoint) -> Value {
     };
     let mut ok = json!({ "description": desc, "content": content });
     if headers {
-        ok["headers"] = json!({
-            "ETag": { "$ref": "#/components/headers/ETag" },
-            "Cache-Control": { "$ref": "#/components/headers/Cache-Control" },
-            "RateLimit": { "$ref": "#/components/headers/RateLimit" },
-            "RateLimit-Policy": { "$ref": "#/components/headers/RateLimit-Policy" },
-        });
+        ok["headers"] = header_set(&["ETag", "Cache-Control", "RateLimit", "RateLimit-Policy"]);
     }
     responses.insert("200".into(), ok);
     if headers {
@@ -288,7 +282,7 @@ fn error_ref(k: ErrorKind) -> (&'static str, &'static str) {
 fn error_response(description: &str, schema: &str, example: Value) -> Value {
     json!({
         "description": description,
-        "headers": { "Cache-Control": { "$ref": "#/components/headers/Cache-Control" } },
+        "headers": header_set(&["Cache-Control"]),
         "content": { "application/json": {
             "schema": { "$ref": format!("#/components/schemas/{schema}") },
             "example": example,
@@ -303,17 +297,13 @@ fn error_responses() -> Value {
         "Error",
         err("rate limit exceeded for the `default` budget; retry in 3 s"),
     );
-    limited["headers"] = json!({
-        "Retry-After": { "$ref": "#/components/headers/Retry-After" },
-        "RateLimit": { "$ref": "#/components/headers/RateLimit" },
-        "RateLimit-Policy": { "$ref": "#/components/headers/RateLimit-Policy" },
-    });
+    limited["headers"] = header_set(&["Retry-After", "RateLimit", "RateLimit-Policy", "Cache-Control"]);
     let mut overloaded = error_response(
         "Too many image jobs in flight; retry shortly",
         "Error",
         err("the server is busy rendering; retry in 1 s"),
     );
-    overloaded["headers"] = json!({ "Retry-After": { "$ref": "#/components/headers/Retry-After" } });
+    overloaded["headers"] = header_set(&["Retry-After", "Cache-Control"]);
     let mut unauthorized = error_response(
         "The `Authorization` header names no known API key (only when API keys are configured)",
         "Error",
@@ -375,6 +365,17 @@ fn error_responses() -> Value {
             err("request headers larger than 16384 bytes"),
         ),
     })
+}
+
+/// The named response headers, inlined (utoipa's model has no header refs).
+fn header_set(names: &[&str]) -> Value {
+    let all = headers();
+    Value::Object(
+        names
+            .iter()
+            .filter_map(|n| all.get(*n).map(|h| ((*n).to_owned(), h.clone())))
+            .collect(),
+    )
 }
 
 fn headers() -> Value {
