@@ -36,6 +36,37 @@ pub struct Settings {
     /// Seconds to let in-flight requests finish after SIGTERM/SIGINT.
     #[arg(long, env = "MENAGERIE_SHUTDOWN_TIMEOUT", default_value_t = 10)]
     pub shutdown_timeout: u64,
+
+    // --- production surface (prod): limits, rate limiting, API keys ---
+    /// Longest accepted request target (path and query), in bytes; longer → 414 JSON.
+    #[arg(long, env = "MENAGERIE_MAX_URI_BYTES", default_value_t = 8192)]
+    pub max_uri_bytes: usize,
+
+    /// Turns rate limiting on: requests per minute per client for every
+    /// endpoint except the canvas images (off when absent).
+    #[arg(long, env = "MENAGERIE_RATE_LIMIT", value_parser = clap::value_parser!(u32).range(1..))]
+    pub rate_limit: Option<u32>,
+
+    /// Requests per minute per client for the canvas image endpoints
+    /// (`/canvas/misc/*`, `/canvas/filter/*`, `/canvas/colorviewer`), a budget
+    /// of its own (default: a fifth of `--rate-limit`, at least 1).
+    #[arg(long, env = "MENAGERIE_CANVAS_RATE_LIMIT", value_parser = clap::value_parser!(u32).range(1..))]
+    pub canvas_rate_limit: Option<u32>,
+
+    /// Most clients the rate limiter remembers at once (bounds its memory).
+    #[arg(long, env = "MENAGERIE_RATE_LIMIT_CLIENTS", default_value_t = 100_000)]
+    pub rate_limit_clients: usize,
+
+    /// A proxy (CIDR, repeatable or comma-separated) whose `X-Forwarded-For`
+    /// is believed; from any other peer the header is ignored.
+    #[arg(long = "trusted-proxy", env = "MENAGERIE_TRUSTED_PROXIES", value_delimiter = ',')]
+    pub trusted_proxies: Vec<crate::ratelimit::Cidr>,
+
+    /// File of API keys with their own limits, one per line:
+    /// `<key> <per-minute> [<canvas-per-minute>]` (needs `--rate-limit`).
+    #[arg(long, env = "MENAGERIE_API_KEYS")]
+    pub api_keys: Option<PathBuf>,
+    // --- end production surface ---
 }
 
 /// How log lines are written.

@@ -48,6 +48,31 @@ pub enum ApiError {
     /// Rendering an image failed.
     #[error("could not render the image: {0}")]
     Render(#[from] canvas_render::RenderError),
+    // --- production surface (prod) ---
+    /// The client spent its rate-limit budget.
+    #[error("rate limit exceeded for the `{budget}` budget; retry in {retry_after_secs} s")]
+    RateLimited {
+        /// Whole seconds until one more request is allowed (at least 1).
+        retry_after_secs: u64,
+        /// The budget: `default`, `canvas` or `api-key`.
+        budget: &'static str,
+    },
+    /// An `Authorization` header names no known API key.
+    #[error("unknown API key")]
+    InvalidApiKey,
+    /// The request target (path and query) is too long.
+    #[error("request target longer than {max} bytes")]
+    UriTooLong {
+        /// The limit in bytes.
+        max: usize,
+    },
+    /// The request headers are too large in total.
+    #[error("request headers larger than {max} bytes")]
+    HeadersTooLarge {
+        /// The limit in bytes.
+        max: usize,
+    },
+    // --- end production surface ---
 }
 
 impl ApiError {
@@ -68,6 +93,10 @@ impl ResponseError for ApiError {
             MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             Render(canvas_render::RenderError::Encode(_)) => StatusCode::INTERNAL_SERVER_ERROR,
             Render(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            InvalidApiKey => StatusCode::UNAUTHORIZED,
+            UriTooLong { .. } => StatusCode::URI_TOO_LONG,
+            HeadersTooLarge { .. } => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
         }
     }
 
@@ -84,6 +113,18 @@ impl ResponseError for ApiError {
         res.insert_header((header::CACHE_CONTROL, HeaderValue::from_static("no-store")));
         if matches!(self, ApiError::MethodNotAllowed(_)) {
             res.insert_header((header::ALLOW, HeaderValue::from_static("GET, HEAD")));
+        }
+        // production surface (prod): headers some errors require
+        match self {
+            ApiError::RateLimited {
+                retry_after_secs, ..
+            } => {
+                res.insert_header((header::RETRY_AFTER, (*retry_after_secs).max(1)));
+            }
+            ApiError::InvalidApiKey => {
+                res.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
+            }
+            _ => {}
         }
         res.json(body)
     }

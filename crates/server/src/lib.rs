@@ -8,6 +8,12 @@ pub mod error;
 pub mod routes;
 pub mod state;
 pub mod telemetry;
+// production surface (prod)
+pub mod metrics;
+pub mod middleware;
+pub mod openapi;
+pub mod playground;
+pub mod ratelimit;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
@@ -37,6 +43,12 @@ pub fn create_app(
         .app_data(routes::path_config())
         .configure(routes::configure)
         .default_service(web::to(routes::not_found))
+        // production surface (prod): innermost first
+        .wrap(from_fn(ratelimit::limit))
+        .wrap(from_fn(middleware::hygiene))
+        .wrap(actix_web::middleware::Compress::default())
+        .wrap(from_fn(middleware::observe))
+        // end production surface
         .wrap(from_fn(telemetry::log_request))
 }
 

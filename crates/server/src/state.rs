@@ -9,6 +9,12 @@ use crate::config::Settings;
 pub struct AppState {
     /// The settings the server was started with.
     pub settings: Arc<Settings>,
+    // --- production surface (prod) ---
+    /// The metrics registry (see [`crate::metrics`]).
+    pub metrics: Arc<crate::metrics::Metrics>,
+    /// The rate limiter; `None` when `--rate-limit` is not given.
+    pub rate_limiter: Option<Arc<crate::ratelimit::RateLimiter>>,
+    // --- end production surface ---
 }
 
 impl AppState {
@@ -17,8 +23,13 @@ impl AppState {
     /// Fails only on data that exists but is unusable; absent optional data
     /// is logged and the server runs without it.
     pub fn load(settings: Settings) -> Result<Self, StartupError> {
+        let rate_limiter = crate::ratelimit::RateLimiter::from_settings(&settings)
+            .map_err(|e| StartupError::Limits(e.to_string()))?
+            .map(Arc::new);
         Ok(Self {
             settings: Arc::new(settings),
+            metrics: Arc::default(),
+            rate_limiter,
         })
     }
 }
@@ -34,4 +45,7 @@ pub enum StartupError {
         /// Why.
         reason: String,
     },
+    /// The rate-limit or API-key configuration is unusable.
+    #[error("rate limiting: {0}")]
+    Limits(String),
 }

@@ -11,7 +11,25 @@ pub mod health;
 pub fn configure(cfg: &mut web::ServiceConfig) {
     health::configure(cfg);
     colour::configure(cfg);
+    // production surface (prod)
+    crate::openapi::configure(cfg);
+    crate::metrics::configure(cfg);
+    crate::playground::configure(cfg);
 }
+
+/// Every path pattern registered through [`get`] so far in this process
+/// (the OpenAPI drift test and `/openapi.json` read it).
+pub fn registered() -> Vec<String> {
+    REGISTERED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .cloned()
+        .collect()
+}
+
+static REGISTERED: std::sync::Mutex<std::collections::BTreeSet<String>> =
+    std::sync::Mutex::new(std::collections::BTreeSet::new());
 
 /// A resource at `path` answering GET and HEAD with `handler`, and 405 JSON
 /// (with `Allow`) for every other method.
@@ -21,7 +39,13 @@ where
     Args: actix_web::FromRequest + 'static,
     F::Output: actix_web::Responder + 'static,
 {
+    REGISTERED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(path.to_owned());
+    // Named by its path so metrics read the pattern without allocating.
     web::resource(path)
+        .name(path)
         .route(
             web::route()
                 .guard(guard::Any(guard::Get()).or(guard::Head()))

@@ -4,3 +4,10 @@
 mod colour;
 mod errors;
 mod support;
+// production surface (prod)
+mod harness;
+mod hygiene;
+mod metrics;
+mod openapi;
+mod playground;
+mod ratelimit;

@@ -1,0 +1,258 @@
+//! HTTP hygiene shared by every route, as two cheap `from_fn` middlewares.
+//!
+//! [`observe`] (outermost) counts every request in [`Metrics`](crate::metrics::Metrics)
+//! by route pattern and status, with its latency.
+//!
+//! [`hygiene`] (inside compression, outside rate limiting and routing):
+//! * refuses a request target longer than `--max-uri-bytes` (414 JSON) and
+//!   request headers above [`MAX_HEADER_BYTES`] in total (431 JSON); the HTTP
+//!   codec itself closes connections whose head exceeds 128 KiB or 96 headers;
+//! * answers CORS preflights (`OPTIONS`) with 204 for any origin: the API is
+//!   public and read-only, so `Access-Control-Allow-Origin: *` on everything;
+//! * gives deterministic responses (`Cache-Control: public…`, 200, GET/HEAD)
+//!   an `ETag` computed from the body when the handler set none (weak for
+//!   compressible bodies, since gzip/brotli change the bytes; strong for
+//!   images), and answers a matching `If-None-Match` with 304;
+//! * adds security headers: `X-Content-Type-Options: nosniff`,
+//!   `Referrer-Policy: no-referrer`, `X-Frame-Options: DENY`,
+//!   `Cross-Origin-Resource-Policy: cross-origin` (images are meant to be
+//!   embedded elsewhere) and, unless the handler chose one (the playground
+//!   does), `Content-Security-Policy: default-src 'none'; frame-ancestors 'none'`.
+//!
+//! Compression (gzip/brotli for JSON and text, never PNG) is actix's own
+//! `Compress`, wrapped outside `hygiene` so that ETags hash the identity body.
+//! Each header is a static value: no allocation per request except the
+//! ETag's few bytes on deterministic responses.
+
+use std::hash::{DefaultHasher, Hasher};
+use std::time::Instant;
+
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
+use actix_web::http::{Method, StatusCode};
+use actix_web::middleware::Next;
+use actix_web::{HttpResponse, ResponseError, web};
+
+use crate::error::ApiError;
+use crate::metrics::UNMATCHED;
+use crate::state::AppState;
+
+/// Most bytes of request headers (names and values) accepted in total.
+pub const MAX_HEADER_BYTES: usize = 16 * 1024;
+
+/// Headers a browser may read from a cross-origin response.
+const EXPOSED: &str = "ETag, RateLimit, RateLimit-Policy, Retry-After";
+
+/// Counts the request in the metrics registry by route pattern and status.
+pub async fn observe(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
+        return next.call(req).await;
+    };
+    let m = &state.metrics;
+    let start = Instant::now();
+    m.request_started();
+    let res = next.call(req).await;
+    m.request_finished();
+    let elapsed = start.elapsed();
+    match &res {
+        Ok(r) => {
+            let rq = r.request();
+            let status = r.status().as_u16();
+            match rq.match_name() {
+                Some(name) => m.record_request(name, status, elapsed),
+                None => match rq.match_pattern() {
+                    Some(p) => m.record_request(&p, status, elapsed),
+                    None => m.record_request(UNMATCHED, status, elapsed),
+                },
+            }
+        }
+        Err(e) => m.record_request(
+            UNMATCHED,
+            e.as_response_error().status_code().as_u16(),
+            elapsed,
+        ),
+    }
+    res
+}
+
+/// Size limits, CORS, ETag/304 and security headers (see the module docs).
+pub async fn hygiene(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let max_uri = req
+        .app_data::<web::Data<AppState>>()
+        .map(|s| s.settings.max_uri_bytes)
+        .unwrap_or(8192);
+    let target_len = req
+        .uri()
+        .path_and_query()
+        .map(|p| p.as_str().len())
+        .unwrap_or(0);
+    if target_len > max_uri {
+        let res = ApiError::UriTooLong { max: max_uri }.error_response();
+        return Ok(finish(req.into_response(res)));
+    }
+    let header_bytes: usize = req
+        .headers()
+        .iter()
+        .map(|(k, v)| k.as_str().len() + v.len())
+        .sum();
+    if header_bytes > MAX_HEADER_BYTES {
+        let res = ApiError::HeadersTooLarge {
+            max: MAX_HEADER_BYTES,
+        }
+        .error_response();
+        return Ok(finish(req.into_response(res)));
+    }
+    if req.method() == Method::OPTIONS {
+        let res = preflight(&req);
+        return Ok(finish(req.into_response(res)));
+    }
+
+    let if_none_match = req.headers().get(header::IF_NONE_MATCH).cloned();
+    let conditional = matches!(*req.method(), Method::GET | Method::HEAD);
+    let res = next.call(req).await?;
+    let res = if conditional && res.status() == StatusCode::OK {
+        with_etag(res, if_none_match.as_ref())
+    } else {
+        res.map_into_boxed_body()
+    };
+    Ok(finish(res))
+}
+
+/// Adds an ETag to deterministic responses and turns a matching
+/// `If-None-Match` into 304.
+fn with_etag(
+    res: ServiceResponse<impl MessageBody + 'static>,
+    if_none_match: Option<&HeaderValue>,
+) -> ServiceResponse<BoxBody> {
+    let h = res.headers();
+    let has_etag = h.contains_key(header::ETAG);
+    let deterministic = h
+        .get(header::CACHE_CONTROL)
+        .is_some_and(|v| v.as_bytes().starts_with(b"public"));
+    if !has_etag && !deterministic {
+        return res.map_into_boxed_body();
+    }
+    let res = if has_etag {
+        res.map_into_boxed_body()
+    } else {
+        let image = h
+            .get(header::CONTENT_TYPE)
+            .is_some_and(|v| v.as_bytes().starts_with(b"image/"));
+        let (req, resp) = res.into_parts();
+        let (head, body) = resp.into_parts();
+        match body.try_into_bytes() {
+            Ok(bytes) => {
+                let mut hasher = DefaultHasher::new();
+                hasher.write(&bytes);
+                let tag = format!(
+                    "{}\"{:016x}-{:x}\"",
+                    if image { "" } else { "W/" },
+                    hasher.finish(),
+                    bytes.len()
+                );
+                let mut resp = head.set_body(bytes).map_into_boxed_body();
+                if let Ok(v) = HeaderValue::from_str(&tag) {
+                    resp.headers_mut().insert(header::ETAG, v);
+                }
+                ServiceResponse::new(req, resp)
+            }
+            Err(body) => ServiceResponse::new(req, head.set_body(body).map_into_boxed_body()),
+        }
+    };
+    let matches = match (if_none_match, res.headers().get(header::ETAG)) {
+        (Some(inm), Some(etag)) => etag_matches(inm, etag),
+        _ => false,
+    };
+    if !matches {
+        return res;
+    }
+    let (req, resp) = res.into_parts();
+    let mut not_modified = HttpResponse::NotModified().finish();
+    for name in [header::ETAG, header::CACHE_CONTROL, header::VARY] {
+        if let Some(v) = resp.headers().get(&name) {
+            not_modified.headers_mut().insert(name, v.clone());
+        }
+    }
+    ServiceResponse::new(req, not_modified)
+}
+
+/// Weak comparison (RFC 9110 §13.1.2): `W/` prefixes are ignored.
+fn etag_matches(if_none_match: &HeaderValue, etag: &HeaderValue) -> bool {
+    let (Ok(inm), Ok(etag)) = (if_none_match.to_str(), etag.to_str()) else {
+        return false;
+    };
+    let bare = |t: &str| t.trim().trim_start_matches("W/").to_owned();
+    let etag = bare(etag);
+    inm.split(',')
+        .any(|t| t.trim() == "*" || bare(t) == etag)
+}
+
+fn preflight(req: &ServiceRequest) -> HttpResponse {
+    let mut res = HttpResponse::NoContent();
+    res.insert_header((header::ALLOW, "GET, HEAD, OPTIONS"))
+        .insert_header((header::ACCESS_CONTROL_ALLOW_METHODS, "GET, HEAD, OPTIONS"))
+        .insert_header((header::ACCESS_CONTROL_MAX_AGE, "86400"));
+    let asked = req
+        .headers()
+        .get(header::ACCESS_CONTROL_REQUEST_HEADERS)
+        .filter(|v| {
+            v.len() <= 512
+                && v.as_bytes()
+                    .iter()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-_, ".contains(b))
+        })
+        .cloned();
+    res.insert_header((
+        header::ACCESS_CONTROL_ALLOW_HEADERS,
+        asked.unwrap_or(HeaderValue::from_static("Authorization, If-None-Match")),
+    ));
+    res.finish()
+}
+
+/// Adds the CORS and security headers every response carries.
+fn finish(mut res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
+    let h = res.headers_mut();
+    set_default(h, header::ACCESS_CONTROL_ALLOW_ORIGIN, "*");
+    set_default(h, header::ACCESS_CONTROL_EXPOSE_HEADERS, EXPOSED);
+    set_default(h, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
+    set_default(h, header::REFERRER_POLICY, "no-referrer");
+    set_default(h, header::X_FRAME_OPTIONS, "DENY");
+    set_default(
+        h,
+        HeaderName::from_static("cross-origin-resource-policy"),
+        "cross-origin",
+    );
+    set_default(
+        h,
+        header::CONTENT_SECURITY_POLICY,
+        "default-src 'none'; frame-ancestors 'none'",
+    );
+    res
+}
+
+fn set_default(h: &mut HeaderMap, name: HeaderName, value: &'static str) {
+    if !h.contains_key(&name) {
+        h.insert(name, HeaderValue::from_static(value));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn if_none_match_uses_weak_comparison() {
+        let e = HeaderValue::from_static("W/\"abc\"");
+        for inm in ["\"abc\"", "W/\"abc\"", "\"x\", W/\"abc\"", "*"] {
+            assert!(etag_matches(&HeaderValue::from_static(inm), &e), "{inm}");
+        }
+        assert!(!etag_matches(&HeaderValue::from_static("\"abd\""), &e));
+    }
+}

@@ -1,0 +1,643 @@
+//! The endpoint catalogue: every endpoint of the service with its
+//! parameters, success body and error responses, as data.
+//!
+//! [`super::document`] turns it into the OpenAPI document; the drift tests
+//! compare it with the routes actually registered (`routes::registered`).
+//! Adding a route means adding an [`Endpoint`] here, or the test
+//! `every_registered_route_is_documented` fails.
+
+/// One endpoint (one path, method GET/HEAD).
+#[derive(Debug)]
+pub struct Endpoint {
+    /// OpenAPI path template (`/animu/{type}`).
+    pub path: &'static str,
+    /// Group shown in the playground.
+    pub tag: &'static str,
+    /// One line.
+    pub summary: &'static str,
+    /// Longer text (Markdown), may be empty.
+    pub description: &'static str,
+    /// Query and path parameters.
+    pub params: &'static [Param],
+    /// What a success looks like.
+    pub ok: Success,
+    /// Error responses beside the ones every endpoint may give
+    /// (401, 414, 429, 431).
+    pub errors: &'static [ErrorKind],
+}
+
+/// A success body.
+#[derive(Debug, Clone, Copy)]
+pub enum Success {
+    /// `application/json` with the named component schema.
+    Json(&'static str),
+    /// `image/png`, cacheable, with an ETag.
+    Png,
+    /// Any image type (self-hosted media).
+    Image,
+    /// The playground page.
+    Html,
+    /// Playground assets (JavaScript or CSS).
+    Asset,
+    /// Prometheus text.
+    Metrics,
+}
+
+/// Error responses, each a component in `#/components/responses`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// 400 `{"error"}`.
+    BadRequest,
+    /// 404 `{"error"}` (unknown `:type` or record).
+    NotFound,
+    /// 404 with `dym` move suggestions.
+    MoveNotFound,
+    /// 404 with `dym` ability suggestions.
+    AbilityNotFound,
+    /// 404 with `dym` item suggestions.
+    ItemNotFound,
+    /// 422: the avatar is not a usable image.
+    Unprocessable,
+    /// 502: the avatar host failed.
+    BadGateway,
+    /// 503: too many image jobs in flight.
+    Overloaded,
+    /// 504: the avatar host was too slow.
+    GatewayTimeout,
+}
+
+/// Where a parameter travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum In {
+    /// Query string.
+    Query,
+    /// Path segment.
+    Path,
+}
+
+/// A parameter's accepted values.
+#[derive(Debug, Clone, Copy)]
+pub enum Kind {
+    /// Free text of at most this many characters.
+    Text(u32),
+    /// `RRGGBB` (also `RGB`, either case, optional leading `#`).
+    Hex,
+    /// `r,g,b` decimal integers 0–255.
+    Triple,
+    /// An absolute http(s) URL of an image.
+    AvatarUrl,
+    /// A number in `[min, max]`.
+    Number(f64, f64),
+    /// One of these strings.
+    Enum(&'static [&'static str]),
+}
+
+/// One parameter.
+#[derive(Debug, Clone, Copy)]
+pub struct Param {
+    /// Exact name.
+    pub name: &'static str,
+    /// Query or path.
+    pub location: In,
+    /// Whether a request without it is refused (400).
+    pub required: bool,
+    /// Accepted values.
+    pub kind: Kind,
+    /// One line for the document and the playground.
+    pub description: &'static str,
+    /// A value that works (the playground pre-fills it).
+    pub example: &'static str,
+    /// The value used when absent, if any.
+    pub default: Option<&'static str>,
+}
+
+/// Longest accepted avatar URL, in bytes.
+pub const AVATAR_URL_MAX: u32 = 2048;
+/// Longest accepted free text, in characters.
+pub const TEXT_MAX: u32 = 500;
+
+const AVATAR: Param = Param {
+    name: "avatar",
+    location: In::Query,
+    required: true,
+    kind: Kind::AvatarUrl,
+    description: "URL of the avatar image (http or https; PNG, JPEG, GIF first frame or WebP; at most 4096×4096 pixels)",
+    example: "https://example.com/avatar.png",
+    default: None,
+};
+
+const fn text(name: &'static str, description: &'static str, example: &'static str) -> Param {
+    Param {
+        name,
+        location: In::Query,
+        required: false,
+        kind: Kind::Text(TEXT_MAX),
+        description,
+        example,
+        default: None,
+    }
+}
+
+const HEX: Param = Param {
+    name: "hex",
+    location: In::Query,
+    required: true,
+    kind: Kind::Hex,
+    description: "a colour as six hexadecimal digits `RRGGBB` (either case; `#` and the 3-digit shorthand tolerated)",
+    example: "4B007D",
+    default: None,
+};
+
+const CANVAS_ERRORS: &[ErrorKind] = &[
+    ErrorKind::BadRequest,
+    ErrorKind::Unprocessable,
+    ErrorKind::BadGateway,
+    ErrorKind::Overloaded,
+    ErrorKind::GatewayTimeout,
+];
+
+/// Anime gif types, in the spec's order.
+pub const ANIMU_TYPES: &[&str] = &[
+    "nom",
+    "poke",
+    "cry",
+    "kiss",
+    "pat",
+    "hug",
+    "wink",
+    "face-palm",
+];
+/// `/animal/:type` types, in the spec's order.
+pub const ANIMAL_TYPES: &[&str] = &[
+    "fox",
+    "cat",
+    "birb",
+    "panda",
+    "red_panda",
+    "racoon",
+    "koala",
+    "kangaroo",
+    "whale",
+    "dog",
+    "bird",
+];
+/// `/facts/:type` types, in the spec's order.
+pub const FACT_TYPES: &[&str] = &[
+    "cat",
+    "fox",
+    "birb",
+    "panda",
+    "koala",
+    "kangaroo",
+    "racoon",
+    "giraffe",
+    "whale",
+    "elephant",
+    "dog",
+    "bird",
+    "red_panda",
+];
+/// `/img/:type` types, in the spec's order.
+pub const IMG_TYPES: &[&str] = &[
+    "fox",
+    "cat",
+    "birb",
+    "panda",
+    "red_panda",
+    "mouse_creature",
+    "racoon",
+    "koala",
+    "kangaroo",
+    "whale",
+    "dog",
+    "bird",
+];
+
+const fn type_param(values: &'static [&'static str], description: &'static str) -> Param {
+    Param {
+        name: "type",
+        location: In::Path,
+        required: true,
+        kind: Kind::Enum(values),
+        description,
+        example: values[0],
+        default: None,
+    }
+}
+
+const fn misc(
+    path: &'static str,
+    summary: &'static str,
+    params: &'static [Param],
+) -> Endpoint {
+    Endpoint {
+        path,
+        tag: "canvas: misc",
+        summary,
+        description: "",
+        params,
+        ok: Success::Png,
+        errors: CANVAS_ERRORS,
+    }
+}
+
+const fn filter(path: &'static str, summary: &'static str, params: &'static [Param]) -> Endpoint {
+    Endpoint {
+        path,
+        tag: "canvas: filters",
+        summary,
+        description: "",
+        params,
+        ok: Success::Png,
+        errors: CANVAS_ERRORS,
+    }
+}
+
+const fn lookup(
+    path: &'static str,
+    summary: &'static str,
+    param: &'static [Param],
+    schema: &'static str,
+    miss: ErrorKind,
+) -> Endpoint {
+    Endpoint {
+        path,
+        tag: "creature",
+        summary,
+        description: "Lookup is forgiving: case-insensitive; spaces, underscores and hyphens are equivalent; accents are folded; display names and slugs both work.",
+        params: param,
+        ok: Success::Json(schema),
+        errors: match miss {
+            ErrorKind::NotFound => &[ErrorKind::BadRequest, ErrorKind::NotFound],
+            ErrorKind::MoveNotFound => &[ErrorKind::BadRequest, ErrorKind::MoveNotFound],
+            ErrorKind::AbilityNotFound => &[ErrorKind::BadRequest, ErrorKind::AbilityNotFound],
+            _ => &[ErrorKind::BadRequest, ErrorKind::ItemNotFound],
+        },
+    }
+}
+
+const fn name_param(
+    name: &'static str,
+    description: &'static str,
+    example: &'static str,
+) -> Param {
+    Param {
+        name,
+        location: In::Query,
+        required: true,
+        kind: Kind::Text(100),
+        description,
+        example,
+        default: None,
+    }
+}
+
+const fn json(
+    path: &'static str,
+    tag: &'static str,
+    summary: &'static str,
+    params: &'static [Param],
+    schema: &'static str,
+    errors: &'static [ErrorKind],
+) -> Endpoint {
+    Endpoint {
+        path,
+        tag,
+        summary,
+        description: "",
+        params,
+        ok: Success::Json(schema),
+        errors,
+    }
+}
+
+const NOT_FOUND: &[ErrorKind] = &[ErrorKind::NotFound];
+const NONE: &[ErrorKind] = &[];
+
+/// Every endpoint of the service, in the order the playground lists them.
+pub const ENDPOINTS: &[Endpoint] = &[
+    // --- canvas tools ---
+    json(
+        "/canvas/hex",
+        "canvas: colour",
+        "RGB → hex",
+        &[Param {
+            name: "rgb",
+            location: In::Query,
+            required: true,
+            kind: Kind::Triple,
+            description: "three decimal integers 0–255 separated by commas, `r,g,b` (spaces tolerated)",
+            example: "75,0,125",
+            default: None,
+        }],
+        "HexConversion",
+        &[ErrorKind::BadRequest],
+    ),
+    json(
+        "/canvas/rgb",
+        "canvas: colour",
+        "hex → RGB",
+        &[HEX],
+        "RgbConversion",
+        &[ErrorKind::BadRequest],
+    ),
+    Endpoint {
+        path: "/canvas/colorviewer",
+        tag: "canvas: colour",
+        summary: "A 256×256 PNG square of one colour",
+        description: "",
+        params: &[HEX],
+        ok: Success::Png,
+        errors: &[ErrorKind::BadRequest],
+    },
+    // --- canvas misc ---
+    misc("/canvas/misc/bisexual", "Avatar with a bisexual-flag overlay", &[AVATAR]),
+    misc("/canvas/misc/circle", "Avatar cropped to a circle", &[AVATAR]),
+    misc("/canvas/misc/heart", "Avatar cropped to a heart", &[AVATAR]),
+    misc("/canvas/misc/horny", "A 'horny licence' card with the avatar", &[AVATAR]),
+    misc(
+        "/canvas/misc/its-so-stupid",
+        "A sign held up saying the text",
+        &[AVATAR, text("dog", "the text on the sign", "I like pineapple on pizza")],
+    ),
+    misc("/canvas/misc/lesbian", "Avatar with a lesbian-flag overlay", &[AVATAR]),
+    misc("/canvas/misc/lgbt", "Avatar with a rainbow-flag overlay", &[AVATAR]),
+    misc("/canvas/misc/lied", "A 'lied' meme with the avatar", &[AVATAR]),
+    misc("/canvas/misc/lolice", "A police-badge meme with the avatar", &[AVATAR]),
+    misc(
+        "/canvas/misc/namecard",
+        "A name card with avatar, name, birthday and description",
+        &[
+            AVATAR,
+            text("username", "the name on the card", "Ada"),
+            text("birthday", "the birthday, shown as given", "10 December"),
+            text("description", "a line about the person", "Writes the first programs"),
+        ],
+    ),
+    misc(
+        "/canvas/misc/nobitches",
+        "A two-line caption meme (no avatar)",
+        &[
+            text("no", "the top text", "no bugs?"),
+            text("bottomtext", "the bottom text", "ship it"),
+        ],
+    ),
+    misc("/canvas/misc/nonbinary", "Avatar with a non-binary-flag overlay", &[AVATAR]),
+    misc(
+        "/canvas/misc/sage",
+        "A character-quote card with the avatar",
+        &[AVATAR, text("quote", "the quote", "Patience is a form of action.")],
+    ),
+    misc(
+        "/canvas/misc/sage2",
+        "A second character-quote card layout",
+        &[AVATAR, text("quote", "the quote", "Patience is a form of action.")],
+    ),
+    misc("/canvas/misc/pansexual", "Avatar with a pansexual-flag overlay", &[AVATAR]),
+    misc("/canvas/misc/simpcard", "A 'simp card' with the avatar", &[AVATAR]),
+    misc("/canvas/misc/series", "A series title card with the avatar", &[AVATAR]),
+    misc("/canvas/misc/transgender", "Avatar with a transgender-flag overlay", &[AVATAR]),
+    misc(
+        "/canvas/misc/post",
+        "A microblog post with avatar, names and text",
+        &[
+            AVATAR,
+            text("username", "the handle, without @", "ada"),
+            text("displayname", "the display name", "Ada Lovelace"),
+            text("comment", "the post text", "The engine weaves algebraic patterns."),
+            Param {
+                name: "theme",
+                location: In::Query,
+                required: false,
+                kind: Kind::Enum(&["light", "dim", "dark"]),
+                description: "colour theme of the card",
+                example: "light",
+                default: Some("light"),
+            },
+        ],
+    ),
+    misc(
+        "/canvas/misc/video-comment",
+        "A video-site comment with avatar, name and text",
+        &[
+            AVATAR,
+            text("username", "the commenter's name", "ada"),
+            text("comment", "the comment", "First!"),
+        ],
+    ),
+    // --- canvas filters ---
+    filter("/canvas/filter/blue", "Blue tint", &[AVATAR]),
+    filter("/canvas/filter/blurple", "Blurple tint", &[AVATAR]),
+    filter("/canvas/filter/blurple2", "Blurple tint, second variant", &[AVATAR]),
+    filter("/canvas/filter/blur", "Gaussian blur", &[AVATAR]),
+    filter("/canvas/filter/pixelate", "Pixelate", &[AVATAR]),
+    filter(
+        "/canvas/filter/brightness",
+        "Brightness factor (CSS `brightness()`: 1 unchanged)",
+        &[
+            AVATAR,
+            Param {
+                name: "brightness",
+                location: In::Query,
+                required: false,
+                kind: Kind::Number(0.0, 5.0),
+                description: "brightness factor; 1 leaves the image unchanged",
+                example: "1.5",
+                default: Some("1.5"),
+            },
+        ],
+    ),
+    filter(
+        "/canvas/filter/color",
+        "Tint with a colour",
+        &[
+            AVATAR,
+            Param {
+                name: "color",
+                location: In::Query,
+                required: true,
+                kind: Kind::Hex,
+                description: "the tint as six hexadecimal digits `RRGGBB`",
+                example: "4B007D",
+                default: None,
+            },
+        ],
+    ),
+    filter("/canvas/filter/green", "Green tint", &[AVATAR]),
+    filter("/canvas/filter/greyscale", "Greyscale", &[AVATAR]),
+    filter("/canvas/filter/invert", "Invert colours", &[AVATAR]),
+    filter("/canvas/filter/invertgreyscale", "Invert, then greyscale", &[AVATAR]),
+    filter("/canvas/filter/red", "Red tint", &[AVATAR]),
+    filter("/canvas/filter/sepia", "Sepia tone", &[AVATAR]),
+    filter(
+        "/canvas/filter/threshold",
+        "Black and white at a threshold",
+        &[
+            AVATAR,
+            Param {
+                name: "threshold",
+                location: In::Query,
+                required: false,
+                kind: Kind::Number(0.0, 255.0),
+                description: "luminance level 0–255 below which pixels turn black",
+                example: "128",
+                default: Some("128"),
+            },
+        ],
+    ),
+    // --- anime ---
+    json("/animu", "anime", "List the anime gif types", &[], "AnimuTypes", NONE),
+    json("/animu/quote", "anime", "A random anime quote", &[], "AnimuQuote", NONE),
+    json(
+        "/animu/{type}",
+        "anime",
+        "A random anime reaction gif of a type",
+        &[type_param(ANIMU_TYPES, "the reaction")],
+        "AnimuLink",
+        NOT_FOUND,
+    ),
+    // --- creature reference ---
+    lookup(
+        "/creature/dex",
+        "A creature's dex record by number or name",
+        &[name_param(
+            "id",
+            "dex number (`25`, `025`) or name (`pikachu`, `raichu-alola`)",
+            "25",
+        )],
+        "DexRecord",
+        ErrorKind::NotFound,
+    ),
+    lookup(
+        "/creature/moves",
+        "A move record, with suggestions on a miss",
+        &[name_param("move", "move name or slug", "karate-chop")],
+        "Move",
+        ErrorKind::MoveNotFound,
+    ),
+    lookup(
+        "/creature/abilities",
+        "An ability record, with suggestions on a miss",
+        &[name_param("ability", "ability name or slug", "stench")],
+        "Ability",
+        ErrorKind::AbilityNotFound,
+    ),
+    lookup(
+        "/creature/items",
+        "An item record, with suggestions on a miss",
+        &[name_param("item", "item name or slug", "master-ball")],
+        "Item",
+        ErrorKind::ItemNotFound,
+    ),
+    // --- animals, facts, images ---
+    json("/animal", "animals", "List the animal types", &[], "Endpoints", NONE),
+    json(
+        "/animal/{type}",
+        "animals",
+        "A random picture and fact of an animal",
+        &[type_param(ANIMAL_TYPES, "the animal")],
+        "AnimalPick",
+        NOT_FOUND,
+    ),
+    json("/facts", "facts", "List the fact types", &[], "Endpoints", NONE),
+    json(
+        "/facts/{type}",
+        "facts",
+        "A random fact",
+        &[type_param(FACT_TYPES, "the subject")],
+        "Fact",
+        NOT_FOUND,
+    ),
+    json("/img", "images", "List the image types", &[], "Endpoints", NONE),
+    json(
+        "/img/{type}",
+        "images",
+        "A random image link",
+        &[type_param(IMG_TYPES, "the subject")],
+        "ImageLink",
+        NOT_FOUND,
+    ),
+    Endpoint {
+        path: "/media/{group}/{type}/{file}",
+        tag: "images",
+        summary: "A self-hosted picture (only with `--media-dir`)",
+        description: "Files under `DIR/<group>/<type>/` of `--media-dir`, also listed among that type's links.",
+        params: &[
+            Param {
+                name: "group",
+                location: In::Path,
+                required: true,
+                kind: Kind::Enum(&["img", "animal", "animu"]),
+                description: "the endpoint group",
+                example: "img",
+                default: None,
+            },
+            Param {
+                name: "type",
+                location: In::Path,
+                required: true,
+                kind: Kind::Text(64),
+                description: "a type of that group",
+                example: "cat",
+                default: None,
+            },
+            Param {
+                name: "file",
+                location: In::Path,
+                required: true,
+                kind: Kind::Text(100),
+                description: "the file name",
+                example: "1.png",
+                default: None,
+            },
+        ],
+        ok: Success::Image,
+        errors: NOT_FOUND,
+    },
+    // --- the service itself ---
+    json("/health", "service", "Liveness and version", &[], "Health", NONE),
+    Endpoint {
+        path: "/metrics",
+        tag: "service",
+        summary: "Prometheus metrics (text exposition format 0.0.4)",
+        description: "",
+        params: &[],
+        ok: Success::Metrics,
+        errors: NONE,
+    },
+    Endpoint {
+        path: "/openapi.json",
+        tag: "service",
+        summary: "This document",
+        description: "",
+        params: &[],
+        ok: Success::Json("OpenApiDocument"),
+        errors: NONE,
+    },
+    Endpoint {
+        path: "/",
+        tag: "service",
+        summary: "The playground page",
+        description: "",
+        params: &[],
+        ok: Success::Html,
+        errors: NONE,
+    },
+    Endpoint {
+        path: "/playground/{asset}",
+        tag: "service",
+        summary: "The playground's script and style sheet",
+        description: "",
+        params: &[Param {
+            name: "asset",
+            location: In::Path,
+            required: true,
+            kind: Kind::Enum(&["app.js", "style.css"]),
+            description: "the asset",
+            example: "app.js",
+            default: None,
+        }],
+        ok: Success::Asset,
+        errors: NOT_FOUND,
+    },
+];

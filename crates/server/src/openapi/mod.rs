@@ -1,0 +1,406 @@
+//! The OpenAPI 3.1 document served at `/openapi.json`.
+//!
+//! Built from one table, [`catalogue::ENDPOINTS`], plus the component
+//! schemas in [`schemas`]. The served document lists only the endpoints
+//! whose route is registered in this binary, so it never promises a path
+//! that answers 404; the tests in `tests/http/openapi.rs` fail when a
+//! registered route has no catalogue entry, and call every documented
+//! endpoint with its example values to check status, media type and the
+//! body's fields against the schema.
+//!
+//! The document is built once per process (on first request) and served
+//! from memory with an ETag.
+
+pub mod catalogue;
+mod schemas;
+
+use std::sync::OnceLock;
+
+use actix_web::dev::ResourceDef;
+use actix_web::http::header;
+use actix_web::{HttpResponse, web};
+use serde_json::{Map, Value, json};
+
+use catalogue::{ENDPOINTS, Endpoint, ErrorKind, In, Kind, Param, Success};
+
+/// Registers `GET /openapi.json`.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(crate::routes::get("/openapi.json", serve));
+}
+
+async fn serve() -> HttpResponse {
+    static DOC: OnceLock<String> = OnceLock::new();
+    let body = DOC.get_or_init(|| {
+        serde_json::to_string(&document(&crate::routes::registered())).unwrap_or_default()
+    });
+    HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "public, max-age=300"))
+        .content_type("application/json")
+        .body(body.as_str())
+}
+
+/// A path with every `{param}` replaced by `{}` (parameter names differ
+/// between route patterns and the document without meaning anything).
+pub fn normalise(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut depth = 0;
+    for c in path.chars() {
+        match c {
+            '{' => {
+                depth += 1;
+                if depth == 1 {
+                    out.push_str("{}");
+                }
+            }
+            '}' => depth -= 1,
+            _ if depth > 0 => {}
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The endpoint's path with every path parameter replaced by its example.
+pub fn concrete_path(e: &Endpoint) -> String {
+    let mut p = e.path.to_owned();
+    for param in e.params.iter().filter(|p| p.location == In::Path) {
+        p = p.replace(&format!("{{{}}}", param.name), param.example);
+    }
+    p
+}
+
+/// Whether the route pattern `route` serves the endpoint `e`.
+pub fn serves(route: &str, e: &Endpoint) -> bool {
+    normalise(route) == normalise(e.path) || ResourceDef::new(route).is_match(&concrete_path(e))
+}
+
+/// The catalogue entries that some registered route serves.
+pub fn served<'a>(registered: &'a [String]) -> impl Iterator<Item = &'static Endpoint> + 'a {
+    ENDPOINTS
+        .iter()
+        .filter(move |e| registered.iter().any(|r| serves(r, e)))
+}
+
+/// The whole document, listing the endpoints `registered` routes serve.
+pub fn document(registered: &[String]) -> Value {
+    let mut paths = Map::new();
+    let mut tags: Vec<&str> = Vec::new();
+    for e in served(registered) {
+        if !tags.contains(&e.tag) {
+            tags.push(e.tag);
+        }
+        paths.insert(e.path.to_owned(), json!({ "get": operation(e) }));
+    }
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Menagerie",
+            "version": env!("CARGO_PKG_VERSION"),
+            "summary": "Avatar images, colour tools, anime gifs and quotes, a creature reference with did-you-mean search, animal pictures and facts.",
+            "description": DESCRIPTION,
+            "license": { "name": "MIT OR Apache-2.0", "identifier": "MIT OR Apache-2.0" },
+        },
+        "servers": [{ "url": "/" }],
+        "tags": tags.iter().map(|t| json!({ "name": t })).collect::<Vec<_>>(),
+        "paths": paths,
+        "components": {
+            "schemas": schemas::all(),
+            "responses": error_responses(),
+            "securitySchemes": {
+                "apiKey": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "Optional. When the operator configured API keys, a known key gets its own rate limits; an unknown key is 401."
+                }
+            }
+        },
+        "security": [{}, { "apiKey": [] }],
+    })
+}
+
+const DESCRIPTION: &str = "Read-only, GET (and HEAD) only. Every error is JSON `{\"error\": \"...\"}` \
+(creature misses add `dym` suggestions). Responses that depend only on the URL carry \
+`Cache-Control: public, max-age=…` and an `ETag` (304 on `If-None-Match`). CORS is open to every \
+origin. When the operator enables rate limiting, every response carries `RateLimit-Policy` and \
+`RateLimit` headers and a refused request gets 429 with `Retry-After`.";
+
+fn operation(e: &Endpoint) -> Value {
+    let mut responses = Map::new();
+    let (desc, content, headers) = match e.ok {
+        Success::Json(schema) => {
+            let mut media = json!({ "schema": { "$ref": format!("#/components/schemas/{schema}") } });
+            if let Some(ex) = schemas::example(schema) {
+                media["example"] = ex;
+            }
+            ("OK", json!({ "application/json": media }), true)
+        }
+        Success::Png => (
+            "The image (deterministic for a given URL: cacheable, with an ETag)",
+            json!({ "image/png": { "schema": { "type": "string", "contentMediaType": "image/png" } } }),
+            true,
+        ),
+        Success::Image => (
+            "The picture, with the media type of its file",
+            json!({ "image/*": { "schema": { "type": "string", "contentMediaType": "image/*" } } }),
+            false,
+        ),
+        Success::Html => (
+            "The playground page",
+            json!({ "text/html": { "schema": { "type": "string" } } }),
+            false,
+        ),
+        Success::Asset => (
+            "The asset",
+            json!({
+                "text/javascript": { "schema": { "type": "string" } },
+                "text/css": { "schema": { "type": "string" } },
+            }),
+            false,
+        ),
+        Success::Metrics => (
+            "Prometheus text exposition format 0.0.4",
+            json!({ "text/plain": { "schema": { "type": "string" } } }),
+            false,
+        ),
+    };
+    let mut ok = json!({ "description": desc, "content": content });
+    if headers {
+        ok["headers"] = header_set(&["ETag", "Cache-Control", "RateLimit", "RateLimit-Policy"]);
+    }
+    responses.insert("200".into(), ok);
+    if headers {
+        responses.insert(
+            "304".into(),
+            json!({ "description": "Not modified: the `If-None-Match` tag matches" }),
+        );
+    }
+    for k in e.errors {
+        let (status, name) = error_ref(*k);
+        responses.insert(
+            status.into(),
+            json!({ "$ref": format!("#/components/responses/{name}") }),
+        );
+    }
+    for (status, name) in [
+        ("401", "Unauthorized"),
+        ("414", "UriTooLong"),
+        ("429", "RateLimited"),
+        ("431", "HeadersTooLarge"),
+    ] {
+        responses.insert(
+            status.into(),
+            json!({ "$ref": format!("#/components/responses/{name}") }),
+        );
+    }
+    let mut op = json!({
+        "tags": [e.tag],
+        "summary": e.summary,
+        "operationId": operation_id(e.path),
+        "parameters": e.params.iter().map(parameter).collect::<Vec<_>>(),
+        "responses": responses,
+    });
+    if !e.description.is_empty() {
+        op["description"] = json!(e.description);
+    }
+    op
+}
+
+/// `get` + the path in camel case: `/canvas/misc/its-so-stupid` → `getCanvasMiscItsSoStupid`.
+fn operation_id(path: &str) -> String {
+    let mut out = String::from("get");
+    let mut upper = true;
+    for c in path.chars() {
+        if c.is_ascii_alphanumeric() {
+            if upper {
+                out.extend(c.to_uppercase());
+            } else {
+                out.push(c);
+            }
+            upper = false;
+        } else {
+            upper = true;
+        }
+    }
+    if path == "/" {
+        out.push_str("Playground");
+    }
+    out
+}
+
+fn parameter(p: &Param) -> Value {
+    let mut schema = match p.kind {
+        Kind::Text(max) => json!({ "type": "string", "minLength": 1, "maxLength": max }),
+        Kind::Hex => json!({
+            "type": "string",
+            "pattern": "^#?([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})$",
+        }),
+        Kind::Triple => json!({
+            "type": "string",
+            "pattern": "^ *[0-9]{1,3} *, *[0-9]{1,3} *, *[0-9]{1,3} *$",
+        }),
+        Kind::AvatarUrl => json!({
+            "type": "string",
+            "format": "uri",
+            "maxLength": catalogue::AVATAR_URL_MAX,
+        }),
+        Kind::Number(min, max) => json!({ "type": "number", "minimum": min, "maximum": max }),
+        Kind::Enum(values) => json!({ "type": "string", "enum": values }),
+    };
+    if let Some(d) = p.default {
+        schema["default"] = match p.kind {
+            Kind::Number(..) => d.parse::<f64>().map(Value::from).unwrap_or(json!(d)),
+            _ => json!(d),
+        };
+    }
+    json!({
+        "name": p.name,
+        "in": match p.location { In::Query => "query", In::Path => "path" },
+        "required": p.required || p.location == In::Path,
+        "description": p.description,
+        "schema": schema,
+        "example": match p.kind {
+            Kind::Number(..) => p.example.parse::<f64>().map(Value::from).unwrap_or(json!(p.example)),
+            _ => json!(p.example),
+        },
+    })
+}
+
+fn error_ref(k: ErrorKind) -> (&'static str, &'static str) {
+    match k {
+        ErrorKind::BadRequest => ("400", "BadRequest"),
+        ErrorKind::NotFound => ("404", "NotFound"),
+        ErrorKind::MoveNotFound => ("404", "MoveNotFound"),
+        ErrorKind::AbilityNotFound => ("404", "AbilityNotFound"),
+        ErrorKind::ItemNotFound => ("404", "ItemNotFound"),
+        ErrorKind::Unprocessable => ("422", "Unprocessable"),
+        ErrorKind::BadGateway => ("502", "BadGateway"),
+        ErrorKind::Overloaded => ("503", "Overloaded"),
+        ErrorKind::GatewayTimeout => ("504", "GatewayTimeout"),
+    }
+}
+
+fn error_response(description: &str, schema: &str, example: Value) -> Value {
+    json!({
+        "description": description,
+        "headers": header_set(&["Cache-Control"]),
+        "content": { "application/json": {
+            "schema": { "$ref": format!("#/components/schemas/{schema}") },
+            "example": example,
+        } },
+    })
+}
+
+fn error_responses() -> Value {
+    let err = |m: &str| json!({ "error": m });
+    let mut limited = error_response(
+        "Rate limit exceeded (only when the operator enabled rate limiting)",
+        "Error",
+        err("rate limit exceeded for the `default` budget; retry in 3 s"),
+    );
+    limited["headers"] = header_set(&["Retry-After", "RateLimit", "RateLimit-Policy", "Cache-Control"]);
+    let mut overloaded = error_response(
+        "Too many image jobs in flight; retry shortly",
+        "Error",
+        err("the server is busy rendering; retry in 1 s"),
+    );
+    overloaded["headers"] = header_set(&["Retry-After", "Cache-Control"]);
+    let mut unauthorized = error_response(
+        "The `Authorization` header names no known API key (only when API keys are configured)",
+        "Error",
+        err("unknown API key"),
+    );
+    unauthorized["headers"] = json!({ "WWW-Authenticate": { "schema": { "type": "string", "const": "Bearer" } } });
+    json!({
+        "BadRequest": error_response(
+            "A parameter is missing, empty or malformed; the message names it and the accepted form or range",
+            "Error",
+            err("missing query parameter `hex`: expected RRGGBB"),
+        ),
+        "NotFound": error_response(
+            "Unknown type or record; the message names the valid types where there is a fixed set",
+            "Error",
+            err("no such endpoint: /facts/unicorn"),
+        ),
+        "MoveNotFound": error_response(
+            "No such move; `dym` holds up to 5 similar names, best first",
+            "MoveNotFound",
+            schemas::example("MoveNotFound").unwrap_or_default(),
+        ),
+        "AbilityNotFound": error_response(
+            "No such ability; `dym` holds up to 5 similar names, best first",
+            "AbilityNotFound",
+            schemas::example("AbilityNotFound").unwrap_or_default(),
+        ),
+        "ItemNotFound": error_response(
+            "No such item; `dym` holds up to 5 similar names, best first",
+            "ItemNotFound",
+            schemas::example("ItemNotFound").unwrap_or_default(),
+        ),
+        "Unprocessable": error_response(
+            "The avatar is not a usable image: not an image, an unsupported format, too many bytes or pixels, or its host answered 4xx",
+            "Error",
+            err("the avatar is not a supported image (PNG, JPEG, GIF or WebP)"),
+        ),
+        "BadGateway": error_response(
+            "The avatar host is unreachable or answered 5xx",
+            "Error",
+            err("the avatar host could not be reached"),
+        ),
+        "Overloaded": overloaded,
+        "GatewayTimeout": error_response(
+            "The avatar host was too slow",
+            "Error",
+            err("the avatar host did not answer in time"),
+        ),
+        "Unauthorized": unauthorized,
+        "UriTooLong": error_response(
+            "The request target is longer than the server's limit (8 KiB by default)",
+            "Error",
+            err("request target longer than 8192 bytes"),
+        ),
+        "RateLimited": limited,
+        "HeadersTooLarge": error_response(
+            "The request headers exceed 16 KiB in total",
+            "Error",
+            err("request headers larger than 16384 bytes"),
+        ),
+    })
+}
+
+/// The named response headers, inlined (utoipa's model has no header refs).
+fn header_set(names: &[&str]) -> Value {
+    let all = headers();
+    Value::Object(
+        names
+            .iter()
+            .filter_map(|n| all.get(*n).map(|h| ((*n).to_owned(), h.clone())))
+            .collect(),
+    )
+}
+
+fn headers() -> Value {
+    json!({
+        "ETag": {
+            "description": "Validator of a deterministic response (weak for compressible bodies)",
+            "schema": { "type": "string" },
+        },
+        "Cache-Control": {
+            "description": "`public, max-age=…` on deterministic responses, `no-store` on errors and random picks",
+            "schema": { "type": "string" },
+        },
+        "Retry-After": {
+            "description": "Whole seconds to wait, at least 1",
+            "schema": { "type": "integer", "minimum": 1 },
+        },
+        "RateLimit": {
+            "description": "Remaining quota: `\"<budget>\";r=<remaining>;t=<seconds until full>` (only with rate limiting on)",
+            "schema": { "type": "string" },
+            "example": "\"default\";r=599;t=1",
+        },
+        "RateLimit-Policy": {
+            "description": "The quota: `\"<budget>\";q=<requests>;w=60` (only with rate limiting on)",
+            "schema": { "type": "string" },
+            "example": "\"default\";q=600;w=60",
+        },
+    })
+}

@@ -1,0 +1,585 @@
+//! Per-client rate limiting, trusted proxies and API keys.
+//!
+//! Off unless `--rate-limit N` is given. Each client has two token buckets,
+//! checked with GCRA (one `u64` per client and budget):
+//!
+//! * `default`: `--rate-limit` requests per minute, for every endpoint
+//!   except the canvas images;
+//! * `canvas`: `--canvas-rate-limit` requests per minute (default a fifth of
+//!   `--rate-limit`) for `/canvas/misc/*`, `/canvas/filter/*` and
+//!   `/canvas/colorviewer`, which cost far more than the JSON endpoints.
+//!
+//! A bucket holds a whole minute's quota, so a quiet client may burst it.
+//! `/health` and `/metrics` are never limited.
+//!
+//! **Who is the client.** The peer address, unless the peer is inside a
+//! `--trusted-proxy` CIDR: then the right-most `X-Forwarded-For` entry that
+//! is not itself a trusted proxy. IPv6 clients are grouped by their /64
+//! (one host usually owns a whole /64). With an API key (`Authorization:
+//! Bearer <key>`, keys from `--api-keys FILE`), the key is the client and
+//! its own limits apply (budget `api-key`); an unknown key is 401.
+//!
+//! **Bounded memory.** The table is split in 16 shards, each holding at most
+//! `--rate-limit-clients / 16` clients. A full shard first drops every idle
+//! client (bucket full again, so forgetting it changes nothing), then, if a
+//! flood of distinct clients still fills it, forgets arbitrary clients down to
+//! 7/8 of its capacity. A forgotten client starts again with a full bucket.
+//!
+//! **Headers** (draft-ietf-httpapi-ratelimit-headers, structured-field form):
+//! every limited response carries `RateLimit-Policy: "<budget>";q=<quota>;w=60`
+//! and `RateLimit: "<budget>";r=<remaining>;t=<seconds until full>`; a 429
+//! adds `Retry-After` (whole seconds, at least 1).
+
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hash};
+use std::net::{IpAddr, Ipv6Addr};
+use std::path::Path;
+use std::str::FromStr;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use actix_web::body::{EitherBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::{self, HeaderName, HeaderValue};
+use actix_web::middleware::Next;
+use actix_web::{ResponseError, web};
+
+use crate::config::Settings;
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// The window every quota is expressed over.
+pub const WINDOW_SECS: u64 = 60;
+const WINDOW_NANOS: u64 = WINDOW_SECS * 1_000_000_000;
+const SHARDS: usize = 16;
+
+/// An address range in CIDR notation (`10.0.0.0/8`, `::1/128`, or a bare
+/// address meaning a single host).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cidr {
+    addr: IpAddr,
+    prefix: u8,
+}
+
+impl FromStr for Cidr {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.trim();
+        let (a, p) = match s.split_once('/') {
+            Some((a, p)) => (a, Some(p)),
+            None => (s, None),
+        };
+        let addr: IpAddr = a
+            .parse()
+            .map_err(|_| format!("`{s}` is not an IP address or CIDR range"))?;
+        let max = if addr.is_ipv4() { 32 } else { 128 };
+        let prefix = match p {
+            Some(p) => p
+                .parse::<u8>()
+                .ok()
+                .filter(|p| *p <= max)
+                .ok_or_else(|| format!("`{s}`: the prefix length must be 0..={max}"))?,
+            None => max,
+        };
+        Ok(Self { addr, prefix })
+    }
+}
+
+impl Cidr {
+    /// Whether `ip` lies in this range (IPv4-mapped IPv6 counts as IPv4).
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        let ip = canonical(ip);
+        match (self.addr, ip) {
+            (IpAddr::V4(net), IpAddr::V4(ip)) => {
+                let mask = u32::MAX.checked_shl(32 - u32::from(self.prefix)).unwrap_or(0);
+                u32::from(net) & mask == u32::from(ip) & mask
+            }
+            (IpAddr::V6(net), IpAddr::V6(ip)) => {
+                let mask = u128::MAX
+                    .checked_shl(128 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u128::from(net) & mask == u128::from(ip) & mask
+            }
+            _ => false,
+        }
+    }
+}
+
+fn canonical(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => v6
+            .to_ipv4_mapped()
+            .map(IpAddr::V4)
+            .unwrap_or(IpAddr::V6(v6)),
+        v4 => v4,
+    }
+}
+
+/// Per-minute quotas of one client class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Quota {
+    /// Requests per minute, every endpoint but the canvas images.
+    pub default: u32,
+    /// Requests per minute on the canvas images.
+    pub canvas: u32,
+}
+
+/// Why the rate-limit configuration was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum LimitConfigError {
+    /// The API key file could not be read.
+    #[error("could not read the API key file {path}: {reason}")]
+    Read {
+        /// The file.
+        path: String,
+        /// The IO error.
+        reason: String,
+    },
+    /// A line of the key file is malformed.
+    #[error("{path}:{line}: {reason}")]
+    Line {
+        /// The file.
+        path: String,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// `--api-keys` without `--rate-limit`.
+    #[error("--api-keys needs --rate-limit (keys only change limits)")]
+    KeysWithoutLimit,
+}
+
+/// Parses an API key file: `<key> <per-minute> [<canvas-per-minute>]` per
+/// line; blank lines and `#` comments ignored; keys at least 16 characters.
+pub fn parse_keys(path: &Path, text: &str) -> Result<HashMap<String, Quota>, LimitConfigError> {
+    let mut keys = HashMap::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let err = |reason: &str| LimitConfigError::Line {
+            path: path.display().to_string(),
+            line: i + 1,
+            reason: reason.to_owned(),
+        };
+        let mut parts = line.split_whitespace();
+        let key = parts.next().unwrap_or_default();
+        if key.len() < 16 || !key.bytes().all(|b| b.is_ascii_graphic()) {
+            return Err(err("a key is at least 16 printable ASCII characters"));
+        }
+        let num = |p: Option<&str>| p.map(|p| p.parse::<u32>().ok().filter(|n| *n > 0));
+        let default = match num(parts.next()) {
+            Some(Some(n)) => n,
+            _ => return Err(err("expected `<key> <per-minute> [<canvas-per-minute>]`")),
+        };
+        let canvas = match num(parts.next()) {
+            None => (default / 5).max(1),
+            Some(Some(n)) => n,
+            Some(None) => return Err(err("the canvas quota must be a positive integer")),
+        };
+        if parts.next().is_some() {
+            return Err(err("too many fields"));
+        }
+        if keys
+            .insert(key.to_owned(), Quota { default, canvas })
+            .is_some()
+        {
+            return Err(err("duplicate key"));
+        }
+    }
+    Ok(keys)
+}
+
+/// Who a request is counted against.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum ClientKey {
+    Ip(IpAddr),
+    Key(Box<str>),
+}
+
+/// Which bucket a request draws from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Budget {
+    Default,
+    Canvas,
+}
+
+/// The outcome of one check.
+#[derive(Debug, Clone, Copy)]
+struct Decision {
+    allowed: bool,
+    quota: u32,
+    remaining: u32,
+    /// Seconds until the bucket is full again.
+    reset_secs: u64,
+    /// Seconds until one more request is allowed (meaningful when denied).
+    retry_after_secs: u64,
+}
+
+/// The limiter: quotas, proxies, keys and the bounded client table.
+#[derive(Debug)]
+pub struct RateLimiter {
+    anonymous: Quota,
+    keys: HashMap<String, Quota>,
+    trusted: Vec<Cidr>,
+    shard_capacity: usize,
+    shards: Vec<Mutex<HashMap<(ClientKey, Budget), u64>>>,
+    hasher: std::hash::RandomState,
+    epoch: Instant,
+}
+
+impl RateLimiter {
+    /// Builds the limiter the settings ask for; `None` when rate limiting is
+    /// off.
+    pub fn from_settings(s: &Settings) -> Result<Option<Self>, LimitConfigError> {
+        let Some(default) = s.rate_limit else {
+            return if s.api_keys.is_some() {
+                Err(LimitConfigError::KeysWithoutLimit)
+            } else {
+                Ok(None)
+            };
+        };
+        let keys = match &s.api_keys {
+            Some(p) => {
+                let text = std::fs::read_to_string(p).map_err(|e| LimitConfigError::Read {
+                    path: p.display().to_string(),
+                    reason: e.to_string(),
+                })?;
+                parse_keys(p, &text)?
+            }
+            None => HashMap::new(),
+        };
+        let canvas = s.canvas_rate_limit.unwrap_or((default / 5).max(1));
+        Ok(Some(Self::new(
+            Quota { default, canvas },
+            keys,
+            s.trusted_proxies.clone(),
+            s.rate_limit_clients,
+        )))
+    }
+
+    /// A limiter with explicit parts (tests use this).
+    pub fn new(
+        anonymous: Quota,
+        keys: HashMap<String, Quota>,
+        trusted: Vec<Cidr>,
+        max_clients: usize,
+    ) -> Self {
+        Self {
+            anonymous,
+            keys,
+            trusted,
+            shard_capacity: (max_clients / SHARDS).max(8),
+            shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
+            hasher: std::hash::RandomState::new(),
+            epoch: Instant::now(),
+        }
+    }
+
+    /// How many (client, budget) entries are tracked now.
+    pub fn tracked(&self) -> usize {
+        self.shards
+            .iter()
+            .map(|s| s.lock().unwrap_or_else(|e| e.into_inner()).len())
+            .sum()
+    }
+
+    /// The client address after applying the trusted-proxy rule.
+    pub fn client_ip(&self, peer: Option<IpAddr>, forwarded_for: Option<&str>) -> Option<IpAddr> {
+        let peer = canonical(peer?);
+        if !self.trusted.iter().any(|c| c.contains(peer)) {
+            return Some(peer);
+        }
+        let Some(xff) = forwarded_for else {
+            return Some(peer);
+        };
+        let mut client = peer;
+        for hop in xff.rsplit(',') {
+            match parse_forwarded_ip(hop) {
+                Some(ip) => {
+                    client = ip;
+                    if !self.trusted.iter().any(|c| c.contains(ip)) {
+                        break;
+                    }
+                }
+                None => break,
+            }
+        }
+        Some(client)
+    }
+
+    fn check(&self, client: ClientKey, budget: Budget, quota: u32, now: u64) -> Decision {
+        let t = WINDOW_NANOS / u64::from(quota.max(1));
+        let key = (client, budget);
+        let shard = &self.shards[(self.hasher.hash_one(&key) as usize) % SHARDS];
+        let mut map = shard.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() >= self.shard_capacity && !map.contains_key(&key) {
+            map.retain(|_, tat| *tat > now);
+            let keep = self.shard_capacity * 7 / 8;
+            if map.len() > keep {
+                let drop: Vec<_> = map.keys().take(map.len() - keep).cloned().collect();
+                for k in drop {
+                    map.remove(&k);
+                }
+            }
+        }
+        let tat = map.get(&key).copied().unwrap_or(now).max(now);
+        let new_tat = tat + t;
+        let ceil_secs = |n: u64| n.div_ceil(1_000_000_000);
+        if new_tat - now > WINDOW_NANOS {
+            let wait = new_tat - now - WINDOW_NANOS;
+            Decision {
+                allowed: false,
+                quota,
+                remaining: 0,
+                reset_secs: ceil_secs(tat - now),
+                retry_after_secs: ceil_secs(wait).max(1),
+            }
+        } else {
+            map.insert(key, new_tat);
+            let used = new_tat - now;
+            Decision {
+                allowed: true,
+                quota,
+                remaining: ((WINDOW_NANOS - used) / t) as u32,
+                reset_secs: ceil_secs(used),
+                retry_after_secs: 0,
+            }
+        }
+    }
+
+    fn now(&self) -> u64 {
+        // Offset by a window so that "now" is never below a fresh TAT.
+        self.epoch.elapsed().as_nanos() as u64 + WINDOW_NANOS
+    }
+}
+
+fn parse_forwarded_ip(hop: &str) -> Option<IpAddr> {
+    let hop = hop.trim();
+    if let Ok(ip) = hop.parse::<IpAddr>() {
+        return Some(canonical(ip));
+    }
+    // `[v6]:port` or `v4:port`
+    if let Ok(sa) = hop.parse::<std::net::SocketAddr>() {
+        return Some(canonical(sa.ip()));
+    }
+    None
+}
+
+/// Groups an IPv6 client by its /64.
+fn client_bucket(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => {
+            let bits = u128::from(v6) & (u128::MAX << 64);
+            IpAddr::V6(Ipv6Addr::from(bits))
+        }
+        v4 => v4,
+    }
+}
+
+/// Whether `path` draws from the canvas budget.
+pub fn is_canvas_path(path: &str) -> bool {
+    path.starts_with("/canvas/misc/")
+        || path.starts_with("/canvas/filter/")
+        || path == "/canvas/colorviewer"
+}
+
+fn is_exempt(path: &str) -> bool {
+    path == "/health" || path == "/metrics"
+}
+
+fn bearer(req: &ServiceRequest) -> Option<&str> {
+    let v = req.headers().get(header::AUTHORIZATION)?.to_str().ok()?.trim();
+    Some(
+        v.strip_prefix("Bearer ")
+            .or_else(|| v.strip_prefix("bearer "))
+            .unwrap_or(v)
+            .trim(),
+    )
+}
+
+/// The rate-limit middleware. A no-op when the limiter is off.
+pub async fn limit(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
+    let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
+        return next.call(req).await.map(ServiceResponse::map_into_left_body);
+    };
+    let Some(limiter) = state.rate_limiter.as_deref() else {
+        return next.call(req).await.map(ServiceResponse::map_into_left_body);
+    };
+    if is_exempt(req.path()) || req.method() == actix_web::http::Method::OPTIONS {
+        return next.call(req).await.map(ServiceResponse::map_into_left_body);
+    }
+    let budget = if is_canvas_path(req.path()) {
+        Budget::Canvas
+    } else {
+        Budget::Default
+    };
+    let (client, quota, label) = match bearer(&req).filter(|k| !k.is_empty()) {
+        Some(k) if !limiter.keys.is_empty() => match limiter.keys.get(k) {
+            Some(q) => (ClientKey::Key(k.into()), *q, "api-key"),
+            None => {
+                let res = ApiError::InvalidApiKey.error_response();
+                return Ok(req.into_response(res).map_into_right_body());
+            }
+        },
+        _ => {
+            let xff = req
+                .headers()
+                .get("x-forwarded-for")
+                .and_then(|v| v.to_str().ok());
+            let peer = req.peer_addr().map(|a| a.ip());
+            let ip = limiter
+                .client_ip(peer, xff)
+                .map(client_bucket)
+                .unwrap_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED));
+            let label = match budget {
+                Budget::Default => "default",
+                Budget::Canvas => "canvas",
+            };
+            (ClientKey::Ip(ip), limiter.anonymous, label)
+        }
+    };
+    let q = match budget {
+        Budget::Default => quota.default,
+        Budget::Canvas => quota.canvas,
+    };
+    let d = limiter.check(client, budget, q, limiter.now());
+    let policy = format!("\"{label}\";q={};w={WINDOW_SECS}", d.quota);
+    let current = format!("\"{label}\";r={};t={}", d.remaining, d.reset_secs);
+    if !d.allowed {
+        state.metrics.rate_limited(label);
+        state.metrics.set_rate_limit_clients(limiter.tracked() as u64);
+        let mut res = ApiError::RateLimited {
+            retry_after_secs: d.retry_after_secs,
+            budget: label,
+        }
+        .error_response();
+        set_headers(res.headers_mut(), &policy, &current);
+        return Ok(req.into_response(res).map_into_right_body());
+    }
+    let mut res = next.call(req).await?;
+    set_headers(res.headers_mut(), &policy, &current);
+    Ok(res.map_into_left_body())
+}
+
+fn set_headers(h: &mut header::HeaderMap, policy: &str, current: &str) {
+    if let Ok(v) = HeaderValue::from_str(policy) {
+        h.insert(HeaderName::from_static("ratelimit-policy"), v);
+    }
+    if let Ok(v) = HeaderValue::from_str(current) {
+        h.insert(HeaderName::from_static("ratelimit"), v);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cidr_parsing_and_matching() {
+        let c: Cidr = "10.0.0.0/8".parse().unwrap();
+        assert!(c.contains("10.1.2.3".parse().unwrap()));
+        assert!(c.contains("::ffff:10.1.2.3".parse().unwrap()));
+        assert!(!c.contains("11.0.0.1".parse().unwrap()));
+        let one: Cidr = "::1".parse().unwrap();
+        assert!(one.contains("::1".parse().unwrap()));
+        assert!(!one.contains("::2".parse().unwrap()));
+        let all: Cidr = "0.0.0.0/0".parse().unwrap();
+        assert!(all.contains("8.8.8.8".parse().unwrap()));
+        assert!("10.0.0.0/33".parse::<Cidr>().is_err());
+        assert!("example.com".parse::<Cidr>().is_err());
+    }
+
+    fn limiter(trusted: &[&str], max: usize) -> RateLimiter {
+        RateLimiter::new(
+            Quota {
+                default: 3,
+                canvas: 1,
+            },
+            HashMap::new(),
+            trusted.iter().map(|c| c.parse().unwrap()).collect(),
+            max,
+        )
+    }
+
+    #[test]
+    fn forwarded_for_is_believed_only_from_trusted_proxies() {
+        let l = limiter(&["127.0.0.1", "10.0.0.0/8"], 1000);
+        let proxy = Some("127.0.0.1".parse().unwrap());
+        let stranger = Some("203.0.113.9".parse().unwrap());
+        let xff = Some("198.51.100.1, 10.0.0.2");
+        assert_eq!(
+            l.client_ip(proxy, xff),
+            Some("198.51.100.1".parse().unwrap())
+        );
+        assert_eq!(l.client_ip(stranger, xff), stranger);
+        // A spoofed left-most entry is ignored: the right-most untrusted wins.
+        assert_eq!(
+            l.client_ip(proxy, Some("1.2.3.4, 198.51.100.7")),
+            Some("198.51.100.7".parse().unwrap())
+        );
+        // Garbage stops the walk at the last good hop.
+        assert_eq!(l.client_ip(proxy, Some("nonsense")), proxy);
+    }
+
+    #[test]
+    fn gcra_allows_the_quota_then_refuses_with_retry_after() {
+        let l = limiter(&[], 1000);
+        let c = || ClientKey::Ip("192.0.2.1".parse().unwrap());
+        let now = l.now();
+        for i in 0..3 {
+            let d = l.check(c(), Budget::Default, 3, now);
+            assert!(d.allowed, "request {i}");
+            assert_eq!(d.remaining, 2 - i);
+        }
+        let d = l.check(c(), Budget::Default, 3, now);
+        assert!(!d.allowed);
+        assert_eq!(d.retry_after_secs, 20, "one token every 20 s");
+        // The canvas budget is separate.
+        assert!(l.check(c(), Budget::Canvas, 1, now).allowed);
+        // After 20 s one more request passes.
+        assert!(
+            l.check(c(), Budget::Default, 3, now + 20 * 1_000_000_000)
+                .allowed
+        );
+    }
+
+    #[test]
+    fn the_client_table_stays_bounded() {
+        let l = limiter(&[], 16 * 8);
+        let now = l.now();
+        for i in 0..10_000u32 {
+            let ip = IpAddr::V4(std::net::Ipv4Addr::from(i));
+            l.check(ClientKey::Ip(ip), Budget::Default, 3, now);
+        }
+        assert!(l.tracked() <= 16 * 8, "{}", l.tracked());
+    }
+
+    #[test]
+    fn key_file_format() {
+        let p = Path::new("keys.txt");
+        let k = parse_keys(
+            p,
+            "# comment\n\nabcdefghijklmnop 600\nqrstuvwxyz0123456789 100 50 # inline\n",
+        )
+        .unwrap();
+        assert_eq!(
+            k["abcdefghijklmnop"],
+            Quota {
+                default: 600,
+                canvas: 120
+            }
+        );
+        assert_eq!(k["qrstuvwxyz0123456789"].canvas, 50);
+        let e = parse_keys(p, "short 10\n").unwrap_err().to_string();
+        assert!(e.starts_with("keys.txt:1:"), "{e}");
+        assert!(parse_keys(p, "abcdefghijklmnop x\n").is_err());
+        assert!(parse_keys(p, "abcdefghijklmnop 1\nabcdefghijklmnop 2\n").is_err());
+    }
+}

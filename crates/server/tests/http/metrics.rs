@@ -1,0 +1,101 @@
+//! `/metrics`: Prometheus text with requests by route pattern and status.
+
+use actix_web::test::init_service;
+use server::create_app;
+
+use crate::harness::{req, send, state};
+use crate::support::settings;
+
+#[actix_rt::test]
+async fn requests_are_counted_by_route_pattern_and_status() {
+    let st = state(settings());
+    let metrics = st.metrics.clone();
+    let app = init_service(create_app(st)).await;
+    for _ in 0..3 {
+        send(&app, req("/canvas/rgb?hex=4B007D")).await;
+    }
+    send(&app, req("/canvas/rgb?hex=zz")).await;
+    send(&app, req("/no-such-path-4711")).await;
+    send(&app, req("/playground/app.js")).await;
+    metrics.avatar_cache_hit();
+    metrics.record_fetch(server::metrics::FetchOutcome::Timeout);
+
+    let r = send(&app, req("/metrics")).await;
+    assert_eq!(r.status, 200);
+    assert!(r.header("content-type").unwrap().starts_with("text/plain; version=0.0.4"));
+    let text = String::from_utf8(r.body).unwrap();
+    for want in [
+        "menagerie_http_requests_total{route=\"/canvas/rgb\",status=\"200\"} 3",
+        "menagerie_http_requests_total{route=\"/canvas/rgb\",status=\"400\"} 1",
+        "menagerie_http_requests_total{route=\"unmatched\",status=\"404\"} 1",
+        // a parameterised route is labelled by its pattern, not the raw path
+        "menagerie_http_requests_total{route=\"/playground/{asset}\",status=\"200\"} 1",
+        "menagerie_http_request_duration_seconds_bucket{route=\"/canvas/rgb\",le=\"+Inf\"} 4",
+        "menagerie_http_request_duration_seconds_count{route=\"/canvas/rgb\"} 4",
+        "menagerie_avatar_cache_hits_total 1",
+        "menagerie_avatar_fetches_total{outcome=\"timeout\"} 1",
+        "menagerie_render_jobs_in_flight 0",
+        "# TYPE menagerie_http_request_duration_seconds histogram",
+    ] {
+        assert!(text.contains(want), "missing `{want}` in\n{text}");
+    }
+    assert!(!text.contains("4711"), "raw paths never become labels");
+    assert!(!text.contains("hex="), "queries never become labels");
+}
+
+#[actix_rt::test]
+async fn exposition_is_well_formed() {
+    let st = state(settings());
+    let app = init_service(create_app(st)).await;
+    send(&app, req("/health")).await;
+    let text = String::from_utf8(send(&app, req("/metrics")).await.body).unwrap();
+    let mut typed = std::collections::HashSet::new();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("# TYPE ") {
+            let mut p = rest.split(' ');
+            typed.insert(p.next().unwrap().to_owned());
+            assert!(
+                matches!(p.next(), Some("counter" | "gauge" | "histogram")),
+                "{line}"
+            );
+            continue;
+        }
+        if line.starts_with("# HELP ") {
+            continue;
+        }
+        let (series, value) = line.rsplit_once(' ').expect(line);
+        value.parse::<f64>().unwrap_or_else(|_| panic!("value of {line}"));
+        let name = series.split('{').next().unwrap();
+        let family = name
+            .trim_end_matches("_bucket")
+            .trim_end_matches("_sum")
+            .trim_end_matches("_count");
+        assert!(
+            typed.contains(name) || typed.contains(family),
+            "{name} has a TYPE line before it"
+        );
+        assert!(
+            name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'),
+            "{name}"
+        );
+    }
+}
+
+#[actix_rt::test]
+async fn histogram_buckets_are_cumulative() {
+    let m = server::metrics::Metrics::default();
+    m.record_request("/x", 200, std::time::Duration::from_micros(50));
+    m.record_request("/x", 200, std::time::Duration::from_millis(3));
+    m.record_request("/x", 500, std::time::Duration::from_secs(30));
+    let t = m.render();
+    assert!(t.contains("_bucket{route=\"/x\",le=\"0.0001\"} 1"), "{t}");
+    assert!(t.contains("_bucket{route=\"/x\",le=\"0.005\"} 2"), "{t}");
+    assert!(t.contains("_bucket{route=\"/x\",le=\"5\"} 2"), "{t}");
+    assert!(t.contains("_bucket{route=\"/x\",le=\"+Inf\"} 3"), "{t}");
+    assert!(t.contains("menagerie_http_requests_total{route=\"/x\",status=\"500\"} 1"));
+    {
+        let _job = m.job_started();
+        assert!(m.render().contains("menagerie_render_jobs_in_flight 1"));
+    }
+    assert!(m.render().contains("menagerie_render_jobs_in_flight 0"));
+}

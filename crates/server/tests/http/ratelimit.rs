@@ -1,0 +1,135 @@
+//! Rate limiting: off by default, per-client budgets, canvas budget,
+//! trusted proxies, API keys.
+
+use actix_web::test::init_service;
+use server::{AppState, create_app};
+
+use crate::harness::{req, send, settings_with, state};
+use crate::support::settings;
+
+#[actix_rt::test]
+async fn off_unless_asked() {
+    let app = init_service(create_app(state(settings()))).await;
+    for _ in 0..50 {
+        let r = send(&app, req("/canvas/rgb?hex=4B007D")).await;
+        assert_eq!(r.status, 200);
+        assert!(r.header("ratelimit").is_none());
+    }
+}
+
+#[actix_rt::test]
+async fn over_budget_is_429_json_with_retry_after_and_headers() {
+    let app = init_service(create_app(state(settings_with(&["--rate-limit", "3"])))).await;
+    for left in (0..3).rev() {
+        let r = send(&app, req("/canvas/rgb?hex=4B007D").peer("192.0.2.1")).await;
+        assert_eq!(r.status, 200);
+        assert_eq!(r.header("ratelimit-policy"), Some("\"default\";q=3;w=60"));
+        let rl = r.header("ratelimit").unwrap();
+        assert!(rl.starts_with(&format!("\"default\";r={left};t=")), "{rl}");
+    }
+    let r = send(&app, req("/canvas/rgb?hex=4B007D").peer("192.0.2.1")).await;
+    let msg = r.assert_error(429);
+    assert!(msg.contains("rate limit"), "{msg}");
+    let retry: u64 = r.header("retry-after").unwrap().parse().unwrap();
+    assert!((1..=20).contains(&retry), "{retry}");
+    assert!(r.header("ratelimit").unwrap().contains("r=0"));
+    assert_eq!(r.header("access-control-allow-origin"), Some("*"), "CORS on 429 too");
+    // Another client is unaffected; /health and /metrics are never limited.
+    let other = send(&app, req("/canvas/rgb?hex=4B007D").peer("192.0.2.2")).await;
+    assert_eq!(other.status, 200);
+    for _ in 0..5 {
+        assert_eq!(send(&app, req("/health").peer("192.0.2.1")).await.status, 200);
+    }
+}
+
+#[actix_rt::test]
+async fn canvas_images_have_their_own_budget() {
+    let st = state(settings_with(&["--rate-limit", "5", "--canvas-rate-limit", "1"]));
+    let app = init_service(create_app(st)).await;
+    let img = || req("/canvas/colorviewer?hex=4B007D").peer("192.0.2.7");
+    let r = send(&app, img()).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("ratelimit-policy"), Some("\"canvas\";q=1;w=60"));
+    send(&app, img()).await.assert_error(429);
+    // The JSON budget is untouched.
+    let j = send(&app, req("/canvas/rgb?hex=4B007D").peer("192.0.2.7")).await;
+    assert_eq!(j.status, 200);
+    assert!(j.header("ratelimit").unwrap().contains("r=4"));
+}
+
+#[actix_rt::test]
+async fn forwarded_for_only_from_trusted_proxies() {
+    let st = state(settings_with(&[
+        "--rate-limit",
+        "1",
+        "--trusted-proxy",
+        "127.0.0.0/8",
+    ]));
+    let app = init_service(create_app(st)).await;
+    let via_proxy = |client: &str| {
+        req("/canvas/rgb?hex=4B007D")
+            .peer("127.0.0.1")
+            .header("x-forwarded-for", client)
+    };
+    // Two clients behind the trusted proxy: separate budgets.
+    assert_eq!(send(&app, via_proxy("198.51.100.1")).await.status, 200);
+    assert_eq!(send(&app, via_proxy("198.51.100.2")).await.status, 200);
+    send(&app, via_proxy("198.51.100.1")).await.assert_error(429);
+    // An untrusted peer cannot pick its identity with the header.
+    let spoof = |client: &str| {
+        req("/canvas/rgb?hex=4B007D")
+            .peer("203.0.113.5")
+            .header("x-forwarded-for", client)
+    };
+    assert_eq!(send(&app, spoof("198.51.100.3")).await.status, 200);
+    send(&app, spoof("198.51.100.4")).await.assert_error(429);
+}
+
+#[actix_rt::test]
+async fn api_keys_have_their_own_limits() {
+    let dir = std::env::temp_dir().join(format!("menagerie-keys-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("keys.txt");
+    std::fs::write(&file, "# partner\npartner-key-0123456789 4 2\n").unwrap();
+    let st = state(settings_with(&[
+        "--rate-limit",
+        "1",
+        "--api-keys",
+        file.to_str().unwrap(),
+    ]));
+    let app = init_service(create_app(st)).await;
+    let keyed = || {
+        req("/canvas/rgb?hex=4B007D")
+            .peer("192.0.2.9")
+            .header("authorization", "Bearer partner-key-0123456789")
+    };
+    for _ in 0..4 {
+        let r = send(&app, keyed()).await;
+        assert_eq!(r.status, 200);
+        assert_eq!(r.header("ratelimit-policy"), Some("\"api-key\";q=4;w=60"));
+    }
+    send(&app, keyed()).await.assert_error(429);
+    // The same address without the key still has its anonymous budget.
+    assert_eq!(
+        send(&app, req("/canvas/rgb?hex=4B007D").peer("192.0.2.9")).await.status,
+        200
+    );
+    let bad = send(
+        &app,
+        req("/canvas/rgb?hex=4B007D").header("authorization", "Bearer not-a-known-key-at-all"),
+    )
+    .await;
+    let msg = bad.assert_error(401);
+    assert!(msg.contains("API key"));
+    assert_eq!(bad.header("www-authenticate"), Some("Bearer"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn keys_without_rate_limit_or_a_bad_file_refuse_to_start() {
+    let e = AppState::load(settings_with(&["--api-keys", "/nonexistent"])).unwrap_err();
+    assert!(e.to_string().contains("--rate-limit"), "{e}");
+    let e = AppState::load(settings_with(&["--rate-limit", "5", "--api-keys", "/nonexistent/k"]))
+        .unwrap_err();
+    assert!(e.to_string().contains("/nonexistent/k"), "{e}");
+}
