@@ -25,6 +25,9 @@ if [ ! -x "$venv/bin/st" ] || ! cmp -s "$req" "$stamp"; then
     cp "$req" "$stamp"
 fi
 
+# Run from the report directory so nothing lands in the work tree.
+mkdir -p "$root/target/schemathesis"
+cd "$root/target/schemathesis"
 exec "$venv/bin/st" run "$base/openapi.json" \
     --url "$base" \
     --checks all \

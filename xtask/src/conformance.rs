@@ -75,7 +75,9 @@ pub fn run(data_dir: &Path, ci: bool) -> Result<()> {
     }
     let spec = Conn::new(addr, Duration::from_secs(10)).get("/openapi.json")?;
     if spec.status == 404 {
-        eprintln!("\ntest: the server publishes no /openapi.json yet; Schemathesis conformance skipped");
+        eprintln!(
+            "\ntest: the server publishes no /openapi.json yet; Schemathesis conformance skipped"
+        );
         return Ok(());
     }
     let base = format!("http://{addr}");
@@ -94,7 +96,10 @@ pub fn run(data_dir: &Path, ci: bool) -> Result<()> {
             if !status.success() {
                 bail!("Schemathesis found problems ({status}); see its report above");
             }
-            eprintln!("test: Schemathesis passed in {:.0} s", t.elapsed().as_secs_f64());
+            eprintln!(
+                "test: Schemathesis passed in {:.0} s",
+                t.elapsed().as_secs_f64()
+            );
             return Ok(());
         }
         if t.elapsed() > BUDGET {

@@ -91,17 +91,22 @@ pub fn run(args: &LoadtestArgs) -> Result<()> {
             "bare",
         ]))?;
     }
+    snapshot_bins()?;
     let data_dir = loadtest_data()?;
     let host = AvatarHost::start().context("starting the loopback avatar host")?;
     eprintln!("loadtest: avatar host on {}", host.addr);
     let machine = Machine::detect();
-    if args.soak {
+    let result = if args.soak {
         soak(args, &data_dir, &host, &machine)
     } else if args.faults {
         faults(args, &data_dir, &host, &machine)
     } else {
         load(args, &data_dir, &host, &machine)
+    };
+    if let Some(d) = BIN_DIR.get() {
+        let _ = std::fs::remove_dir_all(d);
     }
+    result
 }
 
 /// The data directory the load test serves: the full data when the source
@@ -175,10 +180,38 @@ fn free_addr() -> Result<SocketAddr> {
 
 /// Debug builds instead of release ones (`--dev`), set once at start.
 static DEV: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+/// Private copies of the binaries under test (see [`snapshot_bins`]).
+static BIN_DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+fn built_bin(name: &str) -> PathBuf {
+    let profile = if DEV.get().copied().unwrap_or(false) {
+        "debug"
+    } else {
+        "release"
+    };
+    target_dir().join(profile).join(name)
+}
+
+/// Copies the freshly built binaries to a private directory, so that a
+/// build from another work tree sharing the target directory cannot swap
+/// them mid-run.
+fn snapshot_bins() -> Result<()> {
+    let dir = std::env::temp_dir().join(format!("menagerie-loadtest-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("examples"))?;
+    for name in ["menagerie", "examples/bare"] {
+        let from = built_bin(name);
+        std::fs::copy(&from, dir.join(name))
+            .with_context(|| format!("copying {} (build it or drop --no-build)", from.display()))?;
+    }
+    let _ = BIN_DIR.set(dir);
+    Ok(())
+}
 
 fn release_bin(name: &str) -> PathBuf {
-    let profile = if DEV.get().copied().unwrap_or(false) { "debug" } else { "release" };
-    target_dir().join(profile).join(name)
+    match BIN_DIR.get() {
+        Some(d) => d.join(name),
+        None => built_bin(name),
+    }
 }
 
 /// Whether `menagerie --help` lists `flag`.

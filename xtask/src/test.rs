@@ -63,7 +63,11 @@ pub fn run(args: &TestArgs) -> Result<()> {
     run_cmd(&mut t)?;
     run_cmd(cargo().args(["test", "--workspace", "--doc"]))?;
     // prove: Schemathesis against the debug server's /openapi.json.
-    let st_data = if have_full { full_data.clone() } else { repo_root().join("fixtures/data") };
+    let st_data = if have_full {
+        full_data.clone()
+    } else {
+        repo_root().join("fixtures/data")
+    };
     crate::conformance::run(&st_data, ci)?;
     run_cmd(
         cargo()

@@ -330,7 +330,10 @@ pub fn fault_verdict(
         ));
     }
     if hostile.classes.is_empty() {
-        problems.push("the hostile avatar hosts were not exercised (no canvas route answered a good avatar)".to_owned());
+        problems.push(
+            "the hostile avatar hosts were not exercised (no canvas route answered a good avatar)"
+                .to_owned(),
+        );
     }
     if h.unexpected + h.io_errors > 0 {
         problems.push(format!(
