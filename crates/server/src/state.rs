@@ -9,6 +9,10 @@ use crate::config::Settings;
 pub struct AppState {
     /// The settings the server was started with.
     pub settings: Arc<Settings>,
+    // --- canvas (owner: fetch) ---
+    /// Avatar fetcher, its cache and the canvas job limit.
+    pub canvas: Arc<crate::routes::canvas::CanvasEngine>,
+    // --- end canvas ---
 }
 
 impl AppState {
@@ -18,6 +22,9 @@ impl AppState {
     /// is logged and the server runs without it.
     pub fn load(settings: Settings) -> Result<Self, StartupError> {
         Ok(Self {
+            // --- canvas (owner: fetch) ---
+            canvas: Arc::new(crate::routes::canvas::CanvasEngine::new(&settings)),
+            // --- end canvas ---
             settings: Arc::new(settings),
         })
     }

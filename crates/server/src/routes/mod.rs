@@ -4,6 +4,7 @@ use actix_web::{HttpRequest, HttpResponse, Resource, guard, web};
 
 use crate::error::ApiError;
 
+pub mod canvas;
 pub mod colour;
 pub mod health;
 
@@ -11,6 +12,7 @@ pub mod health;
 pub fn configure(cfg: &mut web::ServiceConfig) {
     health::configure(cfg);
     colour::configure(cfg);
+    canvas::configure(cfg);
 }
 
 /// A resource at `path` answering GET and HEAD with `handler`, and 405 JSON
