@@ -15,6 +15,10 @@ pub struct AppState {
     /// The rate limiter; `None` when `--rate-limit` is not given.
     pub rate_limiter: Option<Arc<crate::ratelimit::RateLimiter>>,
     // --- end production surface ---
+    // --- canvas (owner: fetch) ---
+    /// Avatar fetcher, its cache and the canvas job limit.
+    pub canvas: Arc<crate::routes::canvas::CanvasEngine>,
+    // --- end canvas ---
 }
 
 impl AppState {
@@ -27,6 +31,9 @@ impl AppState {
             .map_err(|e| StartupError::Limits(e.to_string()))?
             .map(Arc::new);
         Ok(Self {
+            // --- canvas (owner: fetch) ---
+            canvas: Arc::new(crate::routes::canvas::CanvasEngine::new(&settings)),
+            // --- end canvas ---
             settings: Arc::new(settings),
             metrics: Arc::default(),
             rate_limiter,

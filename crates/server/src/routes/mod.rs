@@ -4,6 +4,7 @@ use actix_web::{HttpRequest, HttpResponse, Resource, guard, web};
 
 use crate::error::ApiError;
 
+pub mod canvas;
 pub mod colour;
 pub mod health;
 
@@ -15,6 +16,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     crate::openapi::configure(cfg);
     crate::metrics::configure(cfg);
     crate::playground::configure(cfg);
+    canvas::configure(cfg);
 }
 
 /// Every path pattern registered through [`get`] so far in this process
