@@ -24,7 +24,8 @@
 //! for creatures the national dex number of the species' default form
 //! (`25`, `025`) or a PokeAPI pokemon id of an alternate form (`10100`);
 //! for moves, abilities and items their PokeAPI id. Misses of moves,
-//! abilities and items carry suggestions ([`suggest`]).
+//! abilities and items carry suggestions ([`suggest`]). Queries longer than
+//! [`MAX_QUERY_LEN`] bytes miss without suggestions.
 
 #![forbid(unsafe_code)]
 
@@ -48,6 +49,20 @@ pub use record::{Ability, AbilityHolder, Creature, CreatureSprites, Gender, Item
 pub use suggest::{MAX_SUGGESTIONS, SUGGESTION_FLOOR, Suggestion};
 
 use suggest::SuggestionIndex;
+
+/// Longest query (in bytes) the engine considers; a longer one is a miss
+/// with no suggestions, and its echo in the error is cut to this length.
+/// No name in the data comes near it (the longest slugs have ~40 bytes).
+pub const MAX_QUERY_LEN: usize = 100;
+
+/// A miss for an over-long query: no suggestions, query cut for the echo.
+fn too_long(kind: RecordKind, query: &str) -> LookupError {
+    let mut end = MAX_QUERY_LEN;
+    while !query.is_char_boundary(end) {
+        end -= 1;
+    }
+    LookupError::NotFound { kind, query: format!("{}…", &query[..end]), suggestions: Vec::new() }
+}
 
 /// Lookup-key → record index, plus id → record index.
 #[derive(Debug, Default)]
@@ -193,6 +208,9 @@ impl ReferenceDb {
         if query.is_empty() {
             return Err(LookupError::EmptyQuery { kind: RecordKind::Creature });
         }
+        if query.len() > MAX_QUERY_LEN {
+            return Err(too_long(RecordKind::Creature, query));
+        }
         match self.creatures.find(query) {
             Some(i) => Ok(&self.data.creatures[i]),
             None => Err(LookupError::NotFound { kind: RecordKind::Creature, query: query.to_owned(), suggestions: Vec::new() }),
@@ -226,6 +244,9 @@ fn lookup<'a, T>(
     let query = query.trim();
     if query.is_empty() {
         return Err(LookupError::EmptyQuery { kind });
+    }
+    if query.len() > MAX_QUERY_LEN {
+        return Err(too_long(kind, query));
     }
     if let Some(i) = index.find(query) {
         return Ok(&records[i]);

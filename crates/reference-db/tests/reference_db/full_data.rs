@@ -1,51 +1,40 @@
 //! Checks over the full PokeAPI data: known records field by field and
 //! invariants over every record.
 //!
-//! Where the data is: `MENAGERIE_FULL_DATA` names the source data directory
-//! (the one holding `pokeapi/`); `cargo xtask test` sets it. When it is set
-//! and the data is missing, these tests FAIL. When it is unset, the
-//! checks use `../shared/data` beside the workspace if it exists, and
-//! otherwise say on stderr that they did not run.
+//! `cargo xtask test` builds the full data (`cargo xtask data`) into a
+//! directory and names it in `MENAGERIE_FULL_DATA`. When the variable is set
+//! and the dataset there is missing or unusable, these tests FAIL. When it is
+//! unset (a plain `cargo test`), they say so on stderr and check nothing.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use reference_db::{Gender, LookupError, ReferenceDb, Stats};
+use reference_db::{DATASET_FILE_NAME, Gender, LookupError, ReferenceDb, Stats};
 
 use crate::support::build;
 
-/// The full source's `pokeapi/` folder, or `None` when there is none to use.
-fn full_source() -> Option<PathBuf> {
-    match std::env::var_os("MENAGERIE_FULL_DATA") {
-        Some(dir) => {
-            let pokeapi = PathBuf::from(dir).join("pokeapi");
-            assert!(
-                pokeapi.join("pokemon.csv").is_file(),
-                "MENAGERIE_FULL_DATA is set but {} holds no PokeAPI CSVs",
-                pokeapi.display()
-            );
-            Some(pokeapi)
-        }
+/// The built full data directory, when the test run has one.
+fn full_data_dir() -> Option<PathBuf> {
+    match std::env::var_os("MENAGERIE_FULL_DATA").filter(|v| !v.is_empty()) {
+        Some(dir) => Some(PathBuf::from(dir)),
         None => {
-            let beside = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pokeapi");
-            if beside.join("pokemon.csv").is_file() {
-                Some(beside)
-            } else {
-                eprintln!("full-data checks not run: MENAGERIE_FULL_DATA is unset and ../shared/data is absent");
-                None
-            }
+            eprintln!("full-data checks not run: MENAGERIE_FULL_DATA is unset (`cargo xtask test` sets it)");
+            None
         }
     }
 }
 
-/// The full dataset's file bytes and the database loaded from them, built once.
+/// The full dataset's file bytes and the database loaded from them.
 fn full() -> Option<&'static (Vec<u8>, ReferenceDb)> {
     static DB: OnceLock<Option<(Vec<u8>, ReferenceDb)>> = OnceLock::new();
     DB.get_or_init(|| {
-        full_source().map(|dir| {
-            let bytes = build(&dir).to_bytes();
-            let db = ReferenceDb::from_bytes(&bytes).expect("full dataset loads");
+        full_data_dir().map(|dir| {
+            let path = dir.join(DATASET_FILE_NAME);
+            let bytes = std::fs::read(&path)
+                .unwrap_or_else(|e| panic!("MENAGERIE_FULL_DATA is set but {} is unreadable: {e}", path.display()));
+            let db = ReferenceDb::from_bytes(&bytes)
+                .unwrap_or_else(|e| panic!("{} does not load: {e}", path.display()));
             (bytes, db)
         })
     })
@@ -56,10 +45,24 @@ fn full_db() -> Option<&'static ReferenceDb> {
     full().map(|(_, db)| db)
 }
 
+/// The source CSVs the full data was built from: `MENAGERIE_DATA_SOURCE`,
+/// else `../shared/data` beside the repository (as `cargo xtask data` finds
+/// them).
+fn full_source() -> PathBuf {
+    let root = std::env::var_os("MENAGERIE_DATA_SOURCE")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
+    root.join("pokeapi")
+}
+
+/// A build in this process gives the very bytes `cargo xtask data` wrote.
 #[test]
 fn full_build_is_deterministic() {
-    let (Some(dir), Some((bytes, _))) = (full_source(), full()) else { return };
-    assert!(build(&dir).to_bytes() == *bytes, "two builds of the same CSVs differ");
+    let Some((bytes, _)) = full() else { return };
+    let source = full_source();
+    assert!(source.join("pokemon.csv").is_file(), "full data is set but its source {} is missing", source.display());
+    assert!(build(&source).to_bytes() == *bytes, "a rebuild differs from the file `cargo xtask data` wrote");
 }
 
 #[test]

@@ -180,6 +180,11 @@ fn move_miss_suggests() {
     let Err(LookupError::NotFound { suggestions, .. }) = db.lookup_move("xyzzy") else { panic!() };
     assert!(suggestions.is_empty(), "nothing above the floor: {suggestions:?}");
     assert_eq!(db.lookup_move(""), Err(LookupError::EmptyQuery { kind: RecordKind::Move }));
+    let long = "é".repeat(400);
+    let Err(LookupError::NotFound { query, suggestions, .. }) = db.lookup_move(&long) else { panic!() };
+    assert!(suggestions.is_empty());
+    assert!(query.len() <= reference_db::MAX_QUERY_LEN + "…".len(), "{}", query.len());
+    assert!(db.lookup_creature(&"1".repeat(500)).is_err());
 }
 
 #[test]

@@ -3,6 +3,8 @@
 
 mod canvas;
 mod colour;
+mod creature;
+mod creature_full;
 mod errors;
 mod support;
 // production surface (prod)
