@@ -36,6 +36,18 @@ pub struct Settings {
     /// Seconds to let in-flight requests finish after SIGTERM/SIGINT.
     #[arg(long, env = "MENAGERIE_SHUTDOWN_TIMEOUT", default_value_t = 10)]
     pub shutdown_timeout: u64,
+
+    // content (engineer "content")
+    /// Directory of self-hosted images: files under `DIR/<group>/<type>/`
+    /// (group `img`, `animal` or `animu`) are served at
+    /// `/media/<group>/<type>/<file>` and added to that type's links.
+    #[arg(long, env = "MENAGERIE_MEDIA_DIR", requires = "public_url")]
+    pub media_dir: Option<PathBuf>,
+
+    /// Public base URL of this server (e.g. `https://menagerie.example.org`),
+    /// on which the links to `--media-dir` files are built.
+    #[arg(long, env = "MENAGERIE_PUBLIC_URL")]
+    pub public_url: Option<String>,
 }
 
 /// How log lines are written.

@@ -45,6 +45,16 @@ pub enum ApiError {
     /// The route exists but not for this method.
     #[error("method {0} is not allowed here; use GET or HEAD")]
     MethodNotAllowed(String),
+    /// A `:type` path segment (or media group) that names no known type;
+    /// the message lists the valid ones.
+    #[error("{0}")]
+    UnknownType(#[from] content::UnknownType),
+    /// `/media/<group>/<type>/<file>` names no file served for that type.
+    #[error("no such media file in /media/{0}")]
+    UnknownMedia(String),
+    /// A listed media file could not be read.
+    #[error("could not read the media file: {0}")]
+    MediaRead(std::io::Error),
     /// Rendering an image failed.
     #[error("could not render the image: {0}")]
     Render(#[from] canvas_render::RenderError),
@@ -64,7 +74,8 @@ impl ResponseError for ApiError {
             MissingParam { .. } | InvalidParam { .. } | Colour { .. } | MalformedQuery(_) => {
                 StatusCode::BAD_REQUEST
             }
-            UnknownPath(_) => StatusCode::NOT_FOUND,
+            UnknownPath(_) | UnknownType(_) | UnknownMedia(_) => StatusCode::NOT_FOUND,
+            MediaRead(_) => StatusCode::INTERNAL_SERVER_ERROR,
             MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             Render(canvas_render::RenderError::Encode(_)) => StatusCode::INTERNAL_SERVER_ERROR,
             Render(_) => StatusCode::UNPROCESSABLE_ENTITY,

@@ -3,12 +3,15 @@
 use std::sync::Arc;
 
 use crate::config::Settings;
+use crate::routes::content::ContentState;
 
 /// Everything a handler may read. Cheap to clone (all `Arc`s).
 #[derive(Debug, Clone)]
 pub struct AppState {
     /// The settings the server was started with.
     pub settings: Arc<Settings>,
+    /// Facts, links, quotes and self-hosted media (`routes::content`).
+    pub content: Arc<ContentState>,
 }
 
 impl AppState {
@@ -17,8 +20,10 @@ impl AppState {
     /// Fails only on data that exists but is unusable; absent optional data
     /// is logged and the server runs without it.
     pub fn load(settings: Settings) -> Result<Self, StartupError> {
+        let content = Arc::new(ContentState::load(&settings)?);
         Ok(Self {
             settings: Arc::new(settings),
+            content,
         })
     }
 }

@@ -37,8 +37,17 @@ pub struct Step {
     pub build: fn(source: &Path, out: &Path) -> Result<()>,
 }
 
+pub mod content;
+
 /// Every dataset, in build order.
-pub const STEPS: &[Step] = &[];
+pub const STEPS: &[Step] = &[
+    // content (engineer "content")
+    Step {
+        name: "content",
+        source_subdir: "content",
+        build: content::build,
+    },
+];
 
 /// Finds the source directory: the flag, else `MENAGERIE_DATA_SOURCE`, else
 /// `../shared/data` beside the repository when it exists.

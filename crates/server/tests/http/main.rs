@@ -2,5 +2,6 @@
 //! through `actix_web::test`, asserting status, headers and JSON.
 
 mod colour;
+mod content;
 mod errors;
 mod support;
