@@ -11,7 +11,9 @@ use actix_web::{App, HttpResponse, HttpServer, web};
 const BODY: &str = r#"{"fact":"A cat normally keeps its claws sheathed while walking, which keeps them sharp and makes its steps quiet."}"#;
 
 async fn fixed() -> HttpResponse {
-    HttpResponse::Ok().content_type("application/json").body(BODY)
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .body(BODY)
 }
 
 #[actix_web::main]

@@ -11,7 +11,8 @@ use std::time::Instant;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, HttpResponseBuilder, web};
 use content::{
-    AnimalType, AnimuType, ContentPack, DirPack, FactType, Group, ImgType, LinkSlot, MediaLibrary, embedded_pack,
+    AnimalType, AnimuType, ContentPack, DirPack, FactType, Group, ImgType, LinkSlot, MediaLibrary,
+    embedded_pack,
 };
 use serde::Serialize;
 
@@ -40,7 +41,10 @@ impl ContentState {
             tracing::info!(dir = %generated.display(), "no generated content pack; using the embedded one");
             ContentPack::load(&embedded_pack())
         };
-        let mut pack = pack.map_err(|e| StartupError::Data { what: "content pack", reason: e.to_string() })?;
+        let mut pack = pack.map_err(|e| StartupError::Data {
+            what: "content pack",
+            reason: e.to_string(),
+        })?;
         let media = match &settings.media_dir {
             None => MediaLibrary::default(),
             Some(dir) => {
@@ -51,8 +55,11 @@ impl ContentState {
                             .to_owned(),
                     });
                 };
-                let media = MediaLibrary::scan(dir, public_url)
-                    .map_err(|e| StartupError::Data { what: "media dir", reason: e.to_string() })?;
+                let media =
+                    MediaLibrary::scan(dir, public_url).map_err(|e| StartupError::Data {
+                        what: "media dir",
+                        reason: e.to_string(),
+                    })?;
                 for skipped in media.skipped() {
                     tracing::warn!(path = %skipped.path.display(), reason = skipped.reason, "media file not served");
                 }
@@ -149,26 +156,44 @@ pub struct LinkBody<'a> {
 }
 
 fn paths(group: Group, names: &[&str]) -> Vec<String> {
-    names.iter().map(|t| format!("/{}/{t}", group.as_str())).collect()
+    names
+        .iter()
+        .map(|t| format!("/{}/{t}", group.as_str()))
+        .collect()
 }
 
 fn to_json<T: Serialize>(body: &T) -> String {
     serde_json::to_string(body).unwrap_or_default()
 }
 
-static ANIMU_LISTING: LazyLock<String> =
-    LazyLock::new(|| to_json(&TypesListing { types: paths(Group::Animu, AnimuType::NAMES) }));
-static ANIMAL_LISTING: LazyLock<String> =
-    LazyLock::new(|| to_json(&EndpointsListing { endpoints: paths(Group::Animal, AnimalType::NAMES) }));
-static FACTS_LISTING: LazyLock<String> =
-    LazyLock::new(|| to_json(&EndpointsListing { endpoints: paths(Group::Facts, FactType::NAMES) }));
-static IMG_LISTING: LazyLock<String> =
-    LazyLock::new(|| to_json(&EndpointsListing { endpoints: paths(Group::Img, ImgType::NAMES) }));
+static ANIMU_LISTING: LazyLock<String> = LazyLock::new(|| {
+    to_json(&TypesListing {
+        types: paths(Group::Animu, AnimuType::NAMES),
+    })
+});
+static ANIMAL_LISTING: LazyLock<String> = LazyLock::new(|| {
+    to_json(&EndpointsListing {
+        endpoints: paths(Group::Animal, AnimalType::NAMES),
+    })
+});
+static FACTS_LISTING: LazyLock<String> = LazyLock::new(|| {
+    to_json(&EndpointsListing {
+        endpoints: paths(Group::Facts, FactType::NAMES),
+    })
+});
+static IMG_LISTING: LazyLock<String> = LazyLock::new(|| {
+    to_json(&EndpointsListing {
+        endpoints: paths(Group::Img, ImgType::NAMES),
+    })
+});
 
 /// A listing: fixed JSON, cacheable.
 fn listing(body: &'static str) -> HttpResponse {
     HttpResponse::Ok()
-        .insert_header((header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=86400")))
+        .insert_header((
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("public, max-age=86400"),
+        ))
         .content_type("application/json")
         .body(body)
 }
@@ -196,30 +221,53 @@ async fn img_listing() -> HttpResponse {
     listing(&IMG_LISTING)
 }
 
-async fn animu_link(state: web::Data<AppState>, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
+async fn animu_link(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
     let t = AnimuType::parse(&path)?;
     let link = state.content.pack.random_animu(t, &mut rand::rng());
-    Ok(random().json(AnimuBody { link, kind: t.as_str() }))
+    Ok(random().json(AnimuBody {
+        link,
+        kind: t.as_str(),
+    }))
 }
 
 async fn animu_quote(state: web::Data<AppState>) -> HttpResponse {
     let q = state.content.pack.random_quote(&mut rand::rng());
-    random().json(QuoteBody { quote: q.quote(), anime: q.anime(), id: q.id(), name: q.name() })
+    random().json(QuoteBody {
+        quote: q.quote(),
+        anime: q.anime(),
+        id: q.id(),
+        name: q.name(),
+    })
 }
 
-async fn animal(state: web::Data<AppState>, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
+async fn animal(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
     let t = AnimalType::parse(&path)?;
     let entry = state.content.pack.random_animal(t, &mut rand::rng());
-    Ok(random().json(AnimalBody { image: entry.image, fact: entry.fact }))
+    Ok(random().json(AnimalBody {
+        image: entry.image,
+        fact: entry.fact,
+    }))
 }
 
-async fn fact(state: web::Data<AppState>, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
+async fn fact(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
     let t = FactType::parse(&path)?;
     let fact = state.content.pack.random_fact(t, &mut rand::rng());
     Ok(random().json(FactBody { fact }))
 }
 
-async fn img(state: web::Data<AppState>, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
+async fn img(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
     let t = ImgType::parse(&path)?;
     let link = state.content.pack.random_img(t, &mut rand::rng());
     Ok(random().json(LinkBody { link }))
@@ -227,7 +275,10 @@ async fn img(state: web::Data<AppState>, path: web::Path<String>) -> Result<Http
 
 /// `/media/{group}/{type}/{file}`: a file found by the start-up scan, looked
 /// up by name (never joined to a path), served with its own image type.
-async fn media(state: web::Data<AppState>, path: web::Path<(String, String, String)>) -> Result<HttpResponse, ApiError> {
+async fn media(
+    state: web::Data<AppState>,
+    path: web::Path<(String, String, String)>,
+) -> Result<HttpResponse, ApiError> {
     let (group, type_segment, name) = path.into_inner();
     let slot = LinkSlot::parse(&group, &type_segment)?;
     let content = Arc::clone(&state.content);
@@ -243,8 +294,14 @@ async fn media(state: web::Data<AppState>, path: web::Path<(String, String, Stri
             _ => ApiError::MediaRead(e),
         })?;
     Ok(HttpResponse::Ok()
-        .insert_header((header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=86400")))
-        .insert_header((header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
+        .insert_header((
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("public, max-age=86400"),
+        ))
+        .insert_header((
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
         .content_type(mime)
         .body(bytes))
 }

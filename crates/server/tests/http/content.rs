@@ -21,11 +21,19 @@ async fn get(uri: &str) -> Reply {
 }
 
 fn fixture_pack() -> content::ContentPack {
-    AppState::load(fixture_settings()).unwrap().content.pack.clone()
+    AppState::load(fixture_settings())
+        .unwrap()
+        .content
+        .pack
+        .clone()
 }
 
 fn keys(v: &Value) -> Vec<&str> {
-    v.as_object().expect("an object").keys().map(String::as_str).collect()
+    v.as_object()
+        .expect("an object")
+        .keys()
+        .map(String::as_str)
+        .collect()
 }
 
 #[actix_rt::test]
@@ -75,13 +83,19 @@ async fn every_type_answers_the_right_shape() {
         let v = assert_random(&get(&uri).await, &uri);
         assert_eq!(keys(&v), ["link", "type"], "{uri}");
         assert_eq!(v["type"], t.as_str());
-        assert!(has(pack.links(LinkSlot::Animu(t)), &v["link"]), "{uri}: {v}");
+        assert!(
+            has(pack.links(LinkSlot::Animu(t)), &v["link"]),
+            "{uri}: {v}"
+        );
     }
     for &t in AnimalType::ALL {
         let uri = format!("/animal/{t}");
         let v = assert_random(&get(&uri).await, &uri);
         assert_eq!(keys(&v), ["image", "fact"], "{uri}");
-        assert!(has(pack.links(LinkSlot::Animal(t)), &v["image"]), "{uri}: {v}");
+        assert!(
+            has(pack.links(LinkSlot::Animal(t)), &v["image"]),
+            "{uri}: {v}"
+        );
         assert!(has(pack.facts(t.fact_type()), &v["fact"]), "{uri}: {v}");
     }
     for &t in FactType::ALL {
@@ -105,17 +119,36 @@ async fn quote_has_the_spec_fields_with_an_integer_id() {
     assert_eq!(keys(&v), ["quote", "anime", "id", "name"]);
     let id = v["id"].as_u64().expect("id is an integer");
     let pack = fixture_pack();
-    let q = pack.quotes().iter().find(|q| u64::from(q.id()) == id).expect("a fixture quote");
-    assert_eq!(v, json!({"quote": q.quote(), "anime": q.anime(), "id": id, "name": q.name()}));
+    let q = pack
+        .quotes()
+        .iter()
+        .find(|q| u64::from(q.id()) == id)
+        .expect("a fixture quote");
+    assert_eq!(
+        v,
+        json!({"quote": q.quote(), "anime": q.anime(), "id": id, "name": q.name()})
+    );
 }
 
 #[actix_rt::test]
 async fn unknown_types_are_404_naming_the_valid_ones() {
     let cases = [
-        ("/animu/dance", "nom, poke, cry, kiss, pat, hug, wink, face-palm"),
-        ("/animal/giraffe", "fox, cat, birb, panda, red_panda, racoon, koala, kangaroo, whale, dog, bird"),
-        ("/facts/mouse_creature", "cat, fox, birb, panda, koala, kangaroo, racoon, giraffe, whale, elephant, dog"),
-        ("/img/elephant", "fox, cat, birb, panda, red_panda, mouse_creature, racoon"),
+        (
+            "/animu/dance",
+            "nom, poke, cry, kiss, pat, hug, wink, face-palm",
+        ),
+        (
+            "/animal/giraffe",
+            "fox, cat, birb, panda, red_panda, racoon, koala, kangaroo, whale, dog, bird",
+        ),
+        (
+            "/facts/mouse_creature",
+            "cat, fox, birb, panda, koala, kangaroo, racoon, giraffe, whale, elephant, dog",
+        ),
+        (
+            "/img/elephant",
+            "fox, cat, birb, panda, red_panda, mouse_creature, racoon",
+        ),
         ("/facts/CAT", "cat, fox"),
         ("/img/..%2F..%2Fetc%2Fpasswd", "fox, cat"),
         ("/facts/%2e%2e", "cat, fox"),
@@ -137,7 +170,12 @@ async fn unknown_types_are_404_naming_the_valid_ones() {
 
 #[actix_rt::test]
 async fn other_methods_are_405() {
-    for uri in ["/facts/cat", "/animu", "/animu/quote", "/media/img/cat/a.png"] {
+    for uri in [
+        "/facts/cat",
+        "/animu",
+        "/animu/quote",
+        "/media/img/cat/a.png",
+    ] {
         let r = request_with(fixture_settings(), Method::POST, uri).await;
         r.assert_error(405);
     }
@@ -148,19 +186,39 @@ async fn without_a_generated_pack_the_embedded_one_answers() {
     let empty = tempfile::tempdir().unwrap();
     let state = AppState::load(Settings::for_tests(empty.path())).unwrap();
     assert_eq!(state.content.pack.origin(), &content::PackOrigin::Embedded);
-    let r = request_with(Settings::for_tests(empty.path()), Method::GET, "/animu/quote").await;
+    let r = request_with(
+        Settings::for_tests(empty.path()),
+        Method::GET,
+        "/animu/quote",
+    )
+    .await;
     let id = assert_random(&r, "/animu/quote")["id"].as_u64().unwrap();
     assert!((1..=13_438).contains(&id), "{id}");
-    let r = request_with(Settings::for_tests(empty.path()), Method::GET, "/img/mouse_creature").await;
-    assert!(assert_random(&r, "/img/mouse_creature")["link"].as_str().unwrap().starts_with("https://"));
+    let r = request_with(
+        Settings::for_tests(empty.path()),
+        Method::GET,
+        "/img/mouse_creature",
+    )
+    .await;
+    assert!(
+        assert_random(&r, "/img/mouse_creature")["link"]
+            .as_str()
+            .unwrap()
+            .starts_with("https://")
+    );
 }
 
 #[actix_rt::test]
 async fn a_broken_generated_pack_stops_the_start() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("content")).unwrap();
-    let err = AppState::load(Settings::for_tests(dir.path())).unwrap_err().to_string();
-    assert!(err.contains("content pack") && err.contains("`facts/cat.txt` is missing"), "{err}");
+    let err = AppState::load(Settings::for_tests(dir.path()))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("content pack") && err.contains("`facts/cat.txt` is missing"),
+        "{err}"
+    );
 }
 
 fn media_dir() -> tempfile::TempDir {
@@ -189,15 +247,35 @@ async fn media_files_are_served_and_linked() {
     let dir = media_dir();
     let state = AppState::load(media_settings(dir.path())).unwrap();
     let links = state.content.pack.links(LinkSlot::Img(ImgType::Cat));
-    assert_eq!(&*links[links.len() - 1], "https://menagerie.example.org/media/img/cat/our-cat.png");
-    assert!(state.content.pack.links(LinkSlot::Animu(AnimuType::FacePalm)).iter().any(|l| l.ends_with("/fp.gif")));
+    assert_eq!(
+        &*links[links.len() - 1],
+        "https://menagerie.example.org/media/img/cat/our-cat.png"
+    );
+    assert!(
+        state
+            .content
+            .pack
+            .links(LinkSlot::Animu(AnimuType::FacePalm))
+            .iter()
+            .any(|l| l.ends_with("/fp.gif"))
+    );
 
-    let r = request_with(media_settings(dir.path()), Method::GET, "/media/img/cat/our-cat.png").await;
+    let r = request_with(
+        media_settings(dir.path()),
+        Method::GET,
+        "/media/img/cat/our-cat.png",
+    )
+    .await;
     assert_eq!(r.status, 200);
     assert_eq!(r.body, b"\x89PNG fake");
     assert_eq!(r.header("content-type"), Some("image/png"));
     assert_eq!(r.header("x-content-type-options"), Some("nosniff"));
-    let r = request_with(media_settings(dir.path()), Method::GET, "/media/animu/face-palm/fp.gif").await;
+    let r = request_with(
+        media_settings(dir.path()),
+        Method::GET,
+        "/media/animu/face-palm/fp.gif",
+    )
+    .await;
     assert_eq!(r.header("content-type"), Some("image/gif"));
 }
 
@@ -217,10 +295,19 @@ async fn media_requests_reach_only_listed_files() {
     ] {
         let r = request_with(media_settings(dir.path()), Method::GET, uri).await;
         let msg = r.assert_error(404);
-        assert!(!msg.contains(&dir.path().display().to_string()), "{uri} leaks the path: {msg}");
+        assert!(
+            !msg.contains(&dir.path().display().to_string()),
+            "{uri} leaks the path: {msg}"
+        );
     }
-    for uri in ["/media/img/cat/../../secret.png", "/media/secret.png", "/media/img/cat"] {
-        request_with(media_settings(dir.path()), Method::GET, uri).await.assert_error(404);
+    for uri in [
+        "/media/img/cat/../../secret.png",
+        "/media/secret.png",
+        "/media/img/cat",
+    ] {
+        request_with(media_settings(dir.path()), Method::GET, uri)
+            .await
+            .assert_error(404);
     }
     // Without --media-dir nothing is served.
     get("/media/img/cat/our-cat.png").await.assert_error(404);
@@ -235,5 +322,10 @@ async fn media_dir_needs_a_public_url() {
     assert!(err.contains("--public-url"), "{err}");
     let mut s = media_settings(dir.path());
     s.public_url = Some("ftp://x.example.org".to_owned());
-    assert!(AppState::load(s).unwrap_err().to_string().contains("not usable for media links"));
+    assert!(
+        AppState::load(s)
+            .unwrap_err()
+            .to_string()
+            .contains("not usable for media links")
+    );
 }
