@@ -35,6 +35,10 @@ enum Cmd {
     Test(test::TestArgs),
     /// Load test the release server on loopback (`--soak`, `--faults`); writes BENCHMARKS.md.
     Loadtest(loadtest::LoadtestArgs),
+    /// Rewrite the committed default content pack (assets/content) from the may-commit sources.
+    ContentAssets(data::content::AssetsArgs),
+    /// Report dead links of the content pack (needs network; never run in CI).
+    CheckLinks(data::content::CheckLinksArgs),
 }
 
 fn main() -> Result<()> {
@@ -43,6 +47,8 @@ fn main() -> Result<()> {
         Cmd::Serve(a) => serve::run(&a),
         Cmd::Test(a) => test::run(&a),
         Cmd::Loadtest(a) => loadtest::run(&a),
+        Cmd::ContentAssets(a) => data::content::run_assets(&a),
+        Cmd::CheckLinks(a) => data::content::run_check_links(&a),
     }
 }
 

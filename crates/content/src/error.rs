@@ -36,11 +36,21 @@ impl UnknownType {
             Group::Facts => "fact type",
             Group::Img => "img type",
         };
-        Self { what, group: Some(group), given: excerpt(given), valid }
+        Self {
+            what,
+            group: Some(group),
+            given: excerpt(given),
+            valid,
+        }
     }
 
     pub(crate) fn media_group(given: &str) -> Self {
-        Self { what: "media group", group: None, given: excerpt(given), valid: MediaGroup::NAMES }
+        Self {
+            what: "media group",
+            group: None,
+            given: excerpt(given),
+            valid: MediaGroup::NAMES,
+        }
     }
 
     /// The group whose type was unknown (`None` for an unknown media group).
@@ -100,7 +110,9 @@ pub enum PackError {
         file: String,
     },
     /// A type of a group has no entries at all.
-    #[error("content pack {pack}: `{file}` has no entries, but /{group}/{type_name} needs at least one")]
+    #[error(
+        "content pack {pack}: `{file}` has no entries, but /{group}/{type_name} needs at least one"
+    )]
     EmptyType {
         /// Where the pack comes from.
         pack: String,
@@ -152,7 +164,9 @@ pub enum PackError {
         reason: &'static str,
     },
     /// Two quotes share an id.
-    #[error("content pack {pack}: `{file}` line {line}: quote id {id} already used on line {first_line}")]
+    #[error(
+        "content pack {pack}: `{file}` line {line}: quote id {id} already used on line {first_line}"
+    )]
     DuplicateQuoteId {
         /// Where the pack comes from.
         pack: String,

@@ -50,7 +50,9 @@ impl MediaKind {
     pub fn from_file_name(name: &str) -> Option<Self> {
         let well_formed = !name.is_empty()
             && name.len() <= MAX_MEDIA_NAME_BYTES
-            && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
             && name.as_bytes()[0].is_ascii_alphanumeric()
             && !name.contains("..");
         if !well_formed {
@@ -105,22 +107,37 @@ impl MediaLibrary {
             reason: e.to_string(),
         })?;
         if !meta.is_dir() {
-            return Err(MediaError::BadRoot { path: root.to_owned(), reason: "not a directory".to_owned() });
+            return Err(MediaError::BadRoot {
+                path: root.to_owned(),
+                reason: "not a directory".to_owned(),
+            });
         }
-        let mut library = Self { base_url, ..Self::default() };
+        let mut library = Self {
+            base_url,
+            ..Self::default()
+        };
         for slot in LinkSlot::all() {
             let dir = root.join(slot.group().as_str()).join(slot.type_name());
             match std::fs::symlink_metadata(&dir) {
                 Ok(m) if m.is_dir() => {}
                 Ok(_) => {
-                    library.skipped.push(SkippedMedia { path: dir, reason: "not a directory" });
+                    library.skipped.push(SkippedMedia {
+                        path: dir,
+                        reason: "not a directory",
+                    });
                     continue;
                 }
                 Err(_) => continue,
             }
-            let entries = std::fs::read_dir(&dir).map_err(|source| MediaError::Io { path: dir.clone(), source })?;
+            let entries = std::fs::read_dir(&dir).map_err(|source| MediaError::Io {
+                path: dir.clone(),
+                source,
+            })?;
             for entry in entries {
-                let entry = entry.map_err(|source| MediaError::Io { path: dir.clone(), source })?;
+                let entry = entry.map_err(|source| MediaError::Io {
+                    path: dir.clone(),
+                    source,
+                })?;
                 library.consider(slot, entry);
             }
         }
@@ -129,13 +146,18 @@ impl MediaLibrary {
 
     fn consider(&mut self, slot: LinkSlot, entry: std::fs::DirEntry) {
         let path = entry.path();
-        let skip = |reason| SkippedMedia { path: path.clone(), reason };
+        let skip = |reason| SkippedMedia {
+            path: path.clone(),
+            reason,
+        };
         let Some(name) = entry.file_name().to_str().map(str::to_owned) else {
             self.skipped.push(skip("file name is not UTF-8"));
             return;
         };
         let Some(kind) = MediaKind::from_file_name(&name) else {
-            self.skipped.push(skip("file name is not a safe image name (png, jpg, jpeg, gif, webp)"));
+            self.skipped.push(skip(
+                "file name is not a safe image name (png, jpg, jpeg, gif, webp)",
+            ));
             return;
         };
         let meta = match std::fs::symlink_metadata(&path) {
@@ -146,17 +168,22 @@ impl MediaLibrary {
             }
         };
         if !meta.file_type().is_file() {
-            self.skipped.push(skip("not a regular file (symlinks are not followed)"));
+            self.skipped
+                .push(skip("not a regular file (symlinks are not followed)"));
             return;
         }
         if meta.len() > MAX_MEDIA_FILE_BYTES {
             self.skipped.push(skip("larger than 32 MiB"));
             return;
         }
-        self.files
-            .entry(slot)
-            .or_default()
-            .insert(name.into_boxed_str(), MediaFile { path, kind, len: meta.len() });
+        self.files.entry(slot).or_default().insert(
+            name.into_boxed_str(),
+            MediaFile {
+                path,
+                kind,
+                len: meta.len(),
+            },
+        );
     }
 
     /// The listed file `name` of `slot`, if any.
@@ -168,7 +195,13 @@ impl MediaLibrary {
     pub fn links(&self, slot: LinkSlot) -> impl Iterator<Item = String> + '_ {
         self.files.get(&slot).into_iter().flat_map(move |files| {
             files.keys().map(move |name| {
-                format!("{}/media/{}/{}/{}", self.base_url, slot.group().as_str(), slot.type_name(), name)
+                format!(
+                    "{}/media/{}/{}/{}",
+                    self.base_url,
+                    slot.group().as_str(),
+                    slot.type_name(),
+                    name
+                )
             })
         })
     }
@@ -196,7 +229,10 @@ impl MediaLibrary {
 
 /// Validates the public base URL and returns it without a trailing `/`.
 fn check_public_url(public_url: &str) -> Result<String, MediaError> {
-    let bad = |reason| MediaError::BadPublicUrl { url: excerpt(public_url), reason };
+    let bad = |reason| MediaError::BadPublicUrl {
+        url: excerpt(public_url),
+        reason,
+    };
     let url = url::Url::parse(public_url).map_err(|_| bad("not an absolute URL"))?;
     if !matches!(url.scheme(), "http" | "https") {
         return Err(bad("scheme is not http or https"));

@@ -33,7 +33,12 @@ impl Quote {
 
     fn from_parts(id: u32, text: Box<str>, anime_end: usize, name_end: usize) -> Self {
         let to_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        Self { id, text, anime_end: to_u32(anime_end), name_end: to_u32(name_end) }
+        Self {
+            id,
+            text,
+            anime_end: to_u32(anime_end),
+            name_end: to_u32(name_end),
+        }
     }
 
     /// The quote's id, unique within its pack.
@@ -68,6 +73,9 @@ pub struct AnimalEntry<'a> {
 
 type List = Vec<Box<str>>;
 
+/// A validity check applied to each entry of a file (links).
+type EntryCheck = fn(&str) -> Result<(), String>;
+
 /// All content, validated: every type has at least one entry, every link is
 /// an absolute http(s) URL, no entry repeats within a type, quote ids are
 /// unique. Immutable once built except for [`ContentPack::add_media`].
@@ -96,7 +104,10 @@ impl ContentPack {
     /// Loads and validates the pack held by `source`.
     pub fn load(source: &dyn PackSource) -> Result<Self, PackError> {
         let pack_name = source.origin().to_string();
-        let loader = Loader { source, pack: &pack_name };
+        let loader = Loader {
+            source,
+            pack: &pack_name,
+        };
 
         let mut facts: [List; FactType::COUNT] = std::array::from_fn(|_| Vec::new());
         for &t in FactType::ALL {
@@ -128,7 +139,14 @@ impl ContentPack {
         }
 
         let quotes = loader.read_quotes()?;
-        Ok(Self { origin: source.origin(), facts, img, animal, animu, quotes })
+        Ok(Self {
+            origin: source.origin(),
+            facts,
+            img,
+            animal,
+            animu,
+            quotes,
+        })
     }
 
     /// Where the pack was loaded from.
@@ -248,12 +266,17 @@ struct Loader<'a> {
 }
 
 impl Loader<'_> {
-    fn read(&self, file: &str, required: bool) -> Result<Option<std::borrow::Cow<'_, str>>, PackError> {
+    fn read(
+        &self,
+        file: &str,
+        required: bool,
+    ) -> Result<Option<std::borrow::Cow<'_, str>>, PackError> {
         match self.source.read(file)? {
             Some(text) => Ok(Some(text)),
-            None if required => {
-                Err(PackError::MissingFile { pack: self.pack.to_owned(), file: file.to_owned() })
-            }
+            None if required => Err(PackError::MissingFile {
+                pack: self.pack.to_owned(),
+                file: file.to_owned(),
+            }),
             None => Ok(None),
         }
     }
@@ -266,7 +289,7 @@ impl Loader<'_> {
         required: bool,
         list: &mut List,
         seen: &mut HashMap<Box<str>, usize>,
-        check: Option<fn(&str) -> Result<(), String>>,
+        check: Option<EntryCheck>,
     ) -> Result<(), PackError> {
         let Some(text) = self.read(file, required)? else {
             return Ok(());
@@ -305,7 +328,12 @@ impl Loader<'_> {
     }
 
     fn empty(&self, file: String, group: Group, type_name: &'static str) -> PackError {
-        PackError::EmptyType { pack: self.pack.to_owned(), file, group, type_name }
+        PackError::EmptyType {
+            pack: self.pack.to_owned(),
+            file,
+            group,
+            type_name,
+        }
     }
 
     fn read_quotes(&self) -> Result<Vec<Quote>, PackError> {
@@ -325,10 +353,16 @@ impl Loader<'_> {
                 entry: excerpt(raw),
                 reason,
             };
-            let (id, rest) = raw.split_once('\t').ok_or_else(|| malformed("expected 4 tab-separated fields"))?;
-            let id: u32 = id.parse().map_err(|_| malformed("id is not a non-negative integer"))?;
+            let (id, rest) = raw
+                .split_once('\t')
+                .ok_or_else(|| malformed("expected 4 tab-separated fields"))?;
+            let id: u32 = id
+                .parse()
+                .map_err(|_| malformed("id is not a non-negative integer"))?;
             let mut fields = rest.splitn(3, '\t');
-            let (Some(anime), Some(name), Some(quote)) = (fields.next(), fields.next(), fields.next()) else {
+            let (Some(anime), Some(name), Some(quote)) =
+                (fields.next(), fields.next(), fields.next())
+            else {
                 return Err(malformed("expected 4 tab-separated fields"));
             };
             if quote.contains('\t') {
@@ -352,7 +386,12 @@ impl Loader<'_> {
                 }
             }
             let quote_text: Box<str> = rest.trim_end_matches('\r').into();
-            quotes.push(Quote::from_parts(id, quote_text, anime.len(), anime.len() + 1 + name.len()));
+            quotes.push(Quote::from_parts(
+                id,
+                quote_text,
+                anime.len(),
+                anime.len() + 1 + name.len(),
+            ));
         }
         if quotes.is_empty() {
             return Err(PackError::EmptyType {

@@ -56,11 +56,18 @@ pub struct MemoryPack {
 impl MemoryPack {
     /// An empty pack called `name`.
     pub fn new(name: impl Into<String>) -> Self {
-        Self { name: name.into(), files: BTreeMap::new() }
+        Self {
+            name: name.into(),
+            files: BTreeMap::new(),
+        }
     }
 
     /// Adds or replaces a file.
-    pub fn insert(&mut self, file: impl Into<String>, text: impl Into<Cow<'static, str>>) -> &mut Self {
+    pub fn insert(
+        &mut self,
+        file: impl Into<String>,
+        text: impl Into<Cow<'static, str>>,
+    ) -> &mut Self {
         self.files.insert(file.into(), text.into());
         self
     }
@@ -127,7 +134,10 @@ impl PackSource for DirPack {
             Err(e) => return Err(io_err(e)),
         };
         let mut bytes = Vec::new();
-        handle.take(MAX_PACK_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(io_err)?;
+        handle
+            .take(MAX_PACK_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io_err)?;
         if bytes.len() as u64 > MAX_PACK_FILE_BYTES {
             return Err(PackError::TooLarge {
                 pack: self.root.display().to_string(),
@@ -135,9 +145,11 @@ impl PackSource for DirPack {
                 limit: MAX_PACK_FILE_BYTES,
             });
         }
-        String::from_utf8(bytes).map(|s| Some(Cow::Owned(s))).map_err(|_| PackError::NotUtf8 {
-            pack: self.root.display().to_string(),
-            file: file.to_owned(),
-        })
+        String::from_utf8(bytes)
+            .map(|s| Some(Cow::Owned(s)))
+            .map_err(|_| PackError::NotUtf8 {
+                pack: self.root.display().to_string(),
+                file: file.to_owned(),
+            })
     }
 }

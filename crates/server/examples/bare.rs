@@ -1,30 +1,29 @@
-//! A bare actix-web server: one handler answering a fixed small JSON body.
+//! Baseline for the content benchmark (`scripts/bench-content.sh`): a bare
+//! actix-web server whose only handler returns a fixed JSON body of the
+//! size of a typical `/facts/cat` answer. No state, no routing table, no
+//! middleware.
 //!
-//! It is the baseline of `cargo xtask loadtest`: the same HTTP stack and
-//! worker count as `menagerie`, with none of its work, so the load test can
-//! report each route's throughput as a ratio of what actix itself manages on
-//! the same machine in the same run.
-//!
-//! ```sh
-//! cargo run --release -p server --example bare -- 127.0.0.1:8091 2
-//! ```
-//! Arguments: the address to bind (default `127.0.0.1:8091`) and the number
-//! of workers (default: one per core).
+//! `cargo run --release -p server --example bare -- 127.0.0.1:18081 1`
+//! (address, worker count).
 
 use actix_web::{App, HttpResponse, HttpServer, web};
 
-async fn hello() -> HttpResponse {
-    HttpResponse::Ok().json(serde_json::json!({ "status": "ok" }))
+const BODY: &str = r#"{"fact":"A cat normally keeps its claws sheathed while walking, which keeps them sharp and makes its steps quiet."}"#;
+
+async fn fixed() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .body(BODY)
 }
 
 #[actix_web::main]
 async fn main() -> std::io::Result<()> {
     let mut args = std::env::args().skip(1);
-    let bind = args.next().unwrap_or_else(|| "127.0.0.1:8091".to_owned());
-    let workers = args.next().and_then(|w| w.parse::<usize>().ok());
-    let mut server = HttpServer::new(|| App::new().route("/", web::get().to(hello))).bind(bind)?;
-    if let Some(w) = workers {
-        server = server.workers(w.max(1));
-    }
-    server.run().await
+    let bind = args.next().unwrap_or_else(|| "127.0.0.1:18081".to_owned());
+    let workers: usize = args.next().and_then(|w| w.parse().ok()).unwrap_or(1);
+    HttpServer::new(|| App::new().route("/facts/cat", web::get().to(fixed)))
+        .workers(workers.max(1))
+        .bind(bind)?
+        .run()
+        .await
 }

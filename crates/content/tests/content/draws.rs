@@ -13,13 +13,20 @@ fn all_reachable(entries: &[Box<str>], mut draw: impl FnMut() -> String) {
     let mut seen: HashMap<String, usize> = HashMap::new();
     for _ in 0..cap {
         let got = draw();
-        assert!(entries.iter().any(|e| **e == *got), "drew {got:?}, not an entry");
+        assert!(
+            entries.iter().any(|e| **e == *got),
+            "drew {got:?}, not an entry"
+        );
         *seen.entry(got).or_default() += 1;
         if seen.len() == entries.len() {
             return;
         }
     }
-    panic!("only {} of {} entries reached in {cap} draws", seen.len(), entries.len());
+    panic!(
+        "only {} of {} entries reached in {cap} draws",
+        seen.len(),
+        entries.len()
+    );
 }
 
 fn check_pack(pack: &ContentPack, seed: u64) {
@@ -28,14 +35,22 @@ fn check_pack(pack: &ContentPack, seed: u64) {
         all_reachable(pack.facts(t), || pack.random_fact(t, &mut rng).to_owned());
     }
     for &t in ImgType::ALL {
-        all_reachable(pack.links(LinkSlot::Img(t)), || pack.random_img(t, &mut rng).to_owned());
+        all_reachable(pack.links(LinkSlot::Img(t)), || {
+            pack.random_img(t, &mut rng).to_owned()
+        });
     }
     for &t in AnimuType::ALL {
-        all_reachable(pack.links(LinkSlot::Animu(t)), || pack.random_animu(t, &mut rng).to_owned());
+        all_reachable(pack.links(LinkSlot::Animu(t)), || {
+            pack.random_animu(t, &mut rng).to_owned()
+        });
     }
     for &t in AnimalType::ALL {
-        all_reachable(pack.links(LinkSlot::Animal(t)), || pack.random_animal(t, &mut rng).image.to_owned());
-        all_reachable(pack.facts(t.fact_type()), || pack.random_animal(t, &mut rng).fact.to_owned());
+        all_reachable(pack.links(LinkSlot::Animal(t)), || {
+            pack.random_animal(t, &mut rng).image.to_owned()
+        });
+        all_reachable(pack.facts(t.fact_type()), || {
+            pack.random_animal(t, &mut rng).fact.to_owned()
+        });
     }
 }
 
@@ -44,7 +59,11 @@ fn every_fixture_entry_is_reachable() {
     let pack = fixture_pack();
     check_pack(&pack, 1);
     let mut rng = StdRng::seed_from_u64(2);
-    let ids: Vec<Box<str>> = pack.quotes().iter().map(|q| q.id().to_string().into()).collect();
+    let ids: Vec<Box<str>> = pack
+        .quotes()
+        .iter()
+        .map(|q| q.id().to_string().into())
+        .collect();
     all_reachable(&ids, || pack.random_quote(&mut rng).id().to_string());
 }
 
@@ -60,7 +79,12 @@ fn every_embedded_quote_is_reachable() {
     let mut rng = StdRng::seed_from_u64(4);
     let mut seen = vec![false; pack.quotes().len()];
     let mut left = seen.len();
-    let index: HashMap<u32, usize> = pack.quotes().iter().enumerate().map(|(i, q)| (q.id(), i)).collect();
+    let index: HashMap<u32, usize> = pack
+        .quotes()
+        .iter()
+        .enumerate()
+        .map(|(i, q)| (q.id(), i))
+        .collect();
     for _ in 0..pack.quotes().len() * 20 {
         let i = index[&pack.random_quote(&mut rng).id()];
         if !seen[i] {
@@ -97,7 +121,9 @@ fn seeded_draws_repeat() {
     let pack = fixture_pack();
     let run = |seed| {
         let mut rng = StdRng::seed_from_u64(seed);
-        (0..50).map(|_| pack.random_fact(FactType::Dog, &mut rng).to_owned()).collect::<Vec<_>>()
+        (0..50)
+            .map(|_| pack.random_fact(FactType::Dog, &mut rng).to_owned())
+            .collect::<Vec<_>>()
     };
     assert_eq!(run(9), run(9));
     assert_ne!(run(9), run(10));
@@ -109,7 +135,15 @@ fn an_animal_pairs_its_own_picture_and_fact() {
     let mut rng = StdRng::seed_from_u64(6);
     for &t in AnimalType::ALL {
         let entry = pack.random_animal(t, &mut rng);
-        assert!(pack.links(LinkSlot::Animal(t)).iter().any(|l| **l == *entry.image));
-        assert!(entry.fact.contains(&format!("the {}", t.as_str())), "{t}: {}", entry.fact);
+        assert!(
+            pack.links(LinkSlot::Animal(t))
+                .iter()
+                .any(|l| **l == *entry.image)
+        );
+        assert!(
+            entry.fact.contains(&format!("the {}", t.as_str())),
+            "{t}: {}",
+            entry.fact
+        );
     }
 }

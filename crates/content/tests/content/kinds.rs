@@ -2,23 +2,68 @@ use content::{AnimalType, AnimuType, FactType, Group, ImgType, LinkSlot, MediaGr
 
 #[test]
 fn types_are_listed_in_spec_order() {
-    assert_eq!(AnimuType::NAMES, ["nom", "poke", "cry", "kiss", "pat", "hug", "wink", "face-palm"]);
+    assert_eq!(
+        AnimuType::NAMES,
+        [
+            "nom",
+            "poke",
+            "cry",
+            "kiss",
+            "pat",
+            "hug",
+            "wink",
+            "face-palm"
+        ]
+    );
     assert_eq!(
         AnimalType::NAMES,
-        ["fox", "cat", "birb", "panda", "red_panda", "racoon", "koala", "kangaroo", "whale", "dog", "bird"]
+        [
+            "fox",
+            "cat",
+            "birb",
+            "panda",
+            "red_panda",
+            "racoon",
+            "koala",
+            "kangaroo",
+            "whale",
+            "dog",
+            "bird"
+        ]
     );
     assert_eq!(
         FactType::NAMES,
         [
-            "cat", "fox", "birb", "panda", "koala", "kangaroo", "racoon", "giraffe", "whale", "elephant", "dog",
-            "bird", "red_panda"
+            "cat",
+            "fox",
+            "birb",
+            "panda",
+            "koala",
+            "kangaroo",
+            "racoon",
+            "giraffe",
+            "whale",
+            "elephant",
+            "dog",
+            "bird",
+            "red_panda"
         ]
     );
     assert_eq!(
         ImgType::NAMES,
         [
-            "fox", "cat", "birb", "panda", "red_panda", "mouse_creature", "racoon", "koala", "kangaroo", "whale",
-            "dog", "bird"
+            "fox",
+            "cat",
+            "birb",
+            "panda",
+            "red_panda",
+            "mouse_creature",
+            "racoon",
+            "koala",
+            "kangaroo",
+            "whale",
+            "dog",
+            "bird"
         ]
     );
 }
@@ -34,7 +79,11 @@ fn every_name_round_trips() {
     }
     for t in AnimalType::ALL {
         assert_eq!(AnimalType::parse(&t.to_string()), Ok(*t));
-        assert_eq!(t.fact_type().as_str(), t.as_str(), "an animal's facts are the facts of the same name");
+        assert_eq!(
+            t.fact_type().as_str(),
+            t.as_str(),
+            "an animal's facts are the facts of the same name"
+        );
     }
     for t in AnimuType::ALL {
         assert_eq!(AnimuType::parse(t.as_str()), Ok(*t));
@@ -53,12 +102,27 @@ fn unknown_type_names_the_valid_ones() {
          giraffe, whale, elephant, dog, bird, red_panda"
     );
     let err = AnimuType::parse("quote").unwrap_err();
-    assert!(err.to_string().contains("nom, poke, cry, kiss, pat, hug, wink, face-palm"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("nom, poke, cry, kiss, pat, hug, wink, face-palm"),
+        "{err}"
+    );
 }
 
 #[test]
 fn parsing_is_exact() {
-    for bad in ["Cat", "cat ", " cat", "cat/", "../cat", "cat\0", "", "red-panda", "facepalm", "mouse creature"] {
+    for bad in [
+        "Cat",
+        "cat ",
+        " cat",
+        "cat/",
+        "../cat",
+        "cat\0",
+        "",
+        "red-panda",
+        "facepalm",
+        "mouse creature",
+    ] {
         assert!(FactType::parse(bad).is_err(), "{bad:?}");
         assert!(ImgType::parse(bad).is_err(), "{bad:?}");
         assert!(AnimuType::parse(bad).is_err(), "{bad:?}");
@@ -75,12 +139,24 @@ fn long_input_is_shortened_in_the_message() {
 
 #[test]
 fn link_slots_parse_group_then_type() {
-    assert_eq!(LinkSlot::parse("img", "mouse_creature"), Ok(LinkSlot::Img(ImgType::MouseCreature)));
-    assert_eq!(LinkSlot::parse("animu", "face-palm"), Ok(LinkSlot::Animu(AnimuType::FacePalm)));
-    assert_eq!(LinkSlot::parse("animal", "cat"), Ok(LinkSlot::Animal(AnimalType::Cat)));
+    assert_eq!(
+        LinkSlot::parse("img", "mouse_creature"),
+        Ok(LinkSlot::Img(ImgType::MouseCreature))
+    );
+    assert_eq!(
+        LinkSlot::parse("animu", "face-palm"),
+        Ok(LinkSlot::Animu(AnimuType::FacePalm))
+    );
+    assert_eq!(
+        LinkSlot::parse("animal", "cat"),
+        Ok(LinkSlot::Animal(AnimalType::Cat))
+    );
     assert!(LinkSlot::parse("animal", "mouse_creature").is_err());
     let err = LinkSlot::parse("facts", "cat").unwrap_err();
     assert_eq!(err.valid(), MediaGroup::NAMES);
-    assert_eq!(LinkSlot::all().count(), ImgType::COUNT + AnimalType::COUNT + AnimuType::COUNT);
+    assert_eq!(
+        LinkSlot::all().count(),
+        ImgType::COUNT + AnimalType::COUNT + AnimuType::COUNT
+    );
     assert_eq!(LinkSlot::Animu(AnimuType::Hug).to_string(), "animu/hug");
 }

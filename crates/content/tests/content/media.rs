@@ -1,7 +1,7 @@
 use std::path::Path;
 
 use content::{
-    ContentPack, ImgType, LinkSlot, MediaError, MediaKind, MediaLibrary, AnimuType, AnimalType,
+    AnimalType, AnimuType, ContentPack, ImgType, LinkSlot, MediaError, MediaKind, MediaLibrary,
 };
 
 use crate::fixture_pack;
@@ -20,12 +20,29 @@ fn file_names_are_checked() {
     assert_eq!(MediaKind::from_file_name("hug.gif"), Some(MediaKind::Gif));
     assert_eq!(MediaKind::from_file_name("w.webp"), Some(MediaKind::Webp));
     for bad in [
-        "", ".png", ".hidden.png", "..png", "a..png", "../a.png", "a/b.png", "a\\b.png", "a b.png", "a.svg",
-        "a.html", "a", "a.png.exe", "ä.png", "a%2e.png", "-a.png",
+        "",
+        ".png",
+        ".hidden.png",
+        "..png",
+        "a..png",
+        "../a.png",
+        "a/b.png",
+        "a\\b.png",
+        "a b.png",
+        "a.svg",
+        "a.html",
+        "a",
+        "a.png.exe",
+        "ä.png",
+        "a%2e.png",
+        "-a.png",
     ] {
         assert_eq!(MediaKind::from_file_name(bad), None, "{bad:?}");
     }
-    assert_eq!(MediaKind::from_file_name(&format!("{}.png", "a".repeat(200))), None);
+    assert_eq!(
+        MediaKind::from_file_name(&format!("{}.png", "a".repeat(200))),
+        None
+    );
     assert_eq!(MediaKind::Webp.mime(), "image/webp");
 }
 
@@ -59,16 +76,35 @@ fn scan_lists_only_safe_files_of_known_types() {
     let file = lib.get(cat, "b.png").unwrap();
     assert_eq!((file.kind, file.len), (MediaKind::Png, 3));
     assert_eq!(std::fs::read(&file.path).unwrap(), b"png");
-    for missing in ["notes.txt", ".hidden.png", "link.png", "../cat/b.png", "sub", "B.png"] {
+    for missing in [
+        "notes.txt",
+        ".hidden.png",
+        "link.png",
+        "../cat/b.png",
+        "sub",
+        "B.png",
+    ] {
         assert!(lib.get(cat, missing).is_none(), "{missing}");
     }
     assert!(lib.get(LinkSlot::Img(ImgType::Dog), "b.png").is_none());
-    assert!(lib.get(LinkSlot::Animu(AnimuType::FacePalm), "fp.gif").is_some());
-    assert!(lib.get(LinkSlot::Animal(AnimalType::RedPanda), "r.webp").is_some());
-    let skipped: Vec<String> =
-        lib.skipped().iter().map(|s| s.path.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    assert!(
+        lib.get(LinkSlot::Animu(AnimuType::FacePalm), "fp.gif")
+            .is_some()
+    );
+    assert!(
+        lib.get(LinkSlot::Animal(AnimalType::RedPanda), "r.webp")
+            .is_some()
+    );
+    let skipped: Vec<String> = lib
+        .skipped()
+        .iter()
+        .map(|s| s.path.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
     for name in ["notes.txt", ".hidden.png", "sub"] {
-        assert!(skipped.contains(&name.to_owned()), "{name} not reported: {skipped:?}");
+        assert!(
+            skipped.contains(&name.to_owned()),
+            "{name} not reported: {skipped:?}"
+        );
     }
     #[cfg(unix)]
     assert!(skipped.contains(&"link.png".to_owned()));
@@ -85,16 +121,28 @@ fn media_links_join_their_type() {
     pack.add_media(&lib);
     pack.add_media(&lib);
     assert_eq!(pack.links(slot).len(), before + 1);
-    assert_eq!(&*pack.links(slot)[before], "http://127.0.0.1:8080/media/animu/hug/mine.gif");
+    assert_eq!(
+        &*pack.links(slot)[before],
+        "http://127.0.0.1:8080/media/animu/hug/mine.gif"
+    );
     assert_eq!(pack.summary().links, fixture_pack().summary().links + 1);
 }
 
 #[test]
 fn bad_settings_are_refused() {
     let dir = tempfile::tempdir().unwrap();
-    for url in ["ftp://x.org", "/media", "https://x.org/?a=1", "https://u:p@x.org", "not a url"] {
+    for url in [
+        "ftp://x.org",
+        "/media",
+        "https://x.org/?a=1",
+        "https://u:p@x.org",
+        "not a url",
+    ] {
         let err = MediaLibrary::scan(dir.path(), url).unwrap_err();
-        assert!(matches!(err, MediaError::BadPublicUrl { .. }), "{url}: {err}");
+        assert!(
+            matches!(err, MediaError::BadPublicUrl { .. }),
+            "{url}: {err}"
+        );
     }
     let err = MediaLibrary::scan(&dir.path().join("absent"), "https://x.org").unwrap_err();
     assert!(err.to_string().starts_with("media dir "), "{err}");

@@ -7,6 +7,7 @@ use crate::error::ApiError;
 pub mod canvas;
 pub mod colour;
 pub mod creature;
+pub mod content;
 pub mod health;
 
 /// Registers every route of the service.
@@ -19,6 +20,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     crate::playground::configure(cfg);
     canvas::configure(cfg);
     creature::configure(cfg);
+    content::configure(cfg);
 }
 
 /// Every path pattern registered through [`get`] so far in this process

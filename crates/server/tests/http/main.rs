@@ -5,6 +5,7 @@ mod canvas;
 mod colour;
 mod creature;
 mod creature_full;
+mod content;
 mod errors;
 mod support;
 // production surface (prod)
