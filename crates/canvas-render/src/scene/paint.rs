@@ -178,7 +178,7 @@ impl Avatar {
         shader_paint(Pattern::new(
             self.pixmap.as_ref(),
             SpreadMode::Pad,
-            FilterQuality::Bicubic,
+            FilterQuality::Bilinear,
             1.0,
             t,
         ))
@@ -213,6 +213,11 @@ pub(crate) struct Canvas {
 }
 
 impl Canvas {
+    /// A canvas starting as a copy of a cached layer.
+    pub(crate) fn from_layer(layer: &Pixmap) -> Canvas {
+        Canvas { pixmap: layer.clone() }
+    }
+
     pub(crate) fn new(width: u32, height: u32) -> Result<Canvas, RenderError> {
         crate::check_size(width, height)?;
         Ok(Canvas {
@@ -320,6 +325,11 @@ impl Canvas {
         );
     }
 
+    /// Composites a cached full-size layer over this canvas.
+    pub(crate) fn draw_layer(&mut self, layer: &Pixmap) {
+        self.pixmap.draw_pixmap(0, 0, layer.as_ref(), &tiny_skia::PixmapPaint::default(), Transform::identity(), None);
+    }
+
     /// Renders parsed SVG art with `transform`.
     pub(crate) fn svg(&mut self, tree: &resvg::usvg::Tree, transform: Transform) {
         resvg::render(tree, transform, &mut self.pixmap.as_mut());
@@ -339,6 +349,12 @@ impl Canvas {
         }
         RgbaImage::from_raw(w, h, data).expect("buffer matches size")
     }
+}
+
+/// Unwraps the canvas of a static layer: its size is a constant, so failure
+/// is a bug caught by every scene test.
+pub(crate) fn base_layer(canvas: Result<Canvas, RenderError>) -> Pixmap {
+    canvas.expect("static scene layer renders").pixmap
 }
 
 /// Parses bundled SVG art once.
