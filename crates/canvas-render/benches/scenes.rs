@@ -28,7 +28,9 @@ fn avatar() -> RgbaImage {
             return img.to_rgba8();
         }
     }
-    RgbaImage::from_fn(512, 512, |x, y| image::Rgba([(x / 2) as u8, 90, (y / 2) as u8, 255]))
+    RgbaImage::from_fn(512, 512, |x, y| {
+        image::Rgba([(x / 2) as u8, 90, (y / 2) as u8, 255])
+    })
 }
 
 fn scenes() -> Vec<Scene> {
@@ -64,17 +66,31 @@ fn scenes() -> Vec<Scene> {
 fn bench_scenes(c: &mut Criterion) {
     let avatar = avatar();
     let mut group = c.benchmark_group("scene");
-    group.sample_size(20).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
     for scene in scenes() {
-        group.bench_function(scene.name(), |b| b.iter(|| render_scene(black_box(&scene), Some(black_box(&avatar))).unwrap()));
+        group.bench_function(scene.name(), |b| {
+            b.iter(|| render_scene(black_box(&scene), Some(black_box(&avatar))).unwrap())
+        });
     }
     group.finish();
 
     let mut group = c.benchmark_group("scene+png");
-    group.sample_size(20).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
-    for scene in scenes().into_iter().filter(|s| matches!(s.name(), "post" | "namecard")) {
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    for scene in scenes()
+        .into_iter()
+        .filter(|s| matches!(s.name(), "post" | "namecard"))
+    {
         group.bench_function(scene.name(), |b| {
-            b.iter(|| encode_png(&render_scene(black_box(&scene), Some(black_box(&avatar))).unwrap()).unwrap())
+            b.iter(|| {
+                encode_png(&render_scene(black_box(&scene), Some(black_box(&avatar))).unwrap())
+                    .unwrap()
+            })
         });
     }
     group.finish();

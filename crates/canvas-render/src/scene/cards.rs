@@ -6,9 +6,9 @@ use std::sync::LazyLock;
 
 use tiny_skia::Pixmap;
 
-use super::paint::{base_layer, 
-    Avatar, Canvas, circle_path, linear, poly, radial, rect_path, rgba, rrect_path, shader_paint,
-    text_rgb,
+use super::paint::{
+    Avatar, Canvas, base_layer, circle_path, linear, poly, radial, rect_path, rgba, rrect_path,
+    shader_paint, text_rgb,
 };
 use crate::RenderError;
 use crate::RgbaImage;
@@ -70,7 +70,10 @@ pub(super) fn licence(kind: Card, avatar: Option<&RgbaImage>) -> Result<Canvas, 
     });
     let (px, py, ps) = PHOTO;
     let av = Avatar::prepare(avatar, ps as u32, false)?;
-    c.fill(&rrect_path(px, py, ps, ps, 14.0), &av.paint(px, py, ps, 0.0));
+    c.fill(
+        &rrect_path(px, py, ps, ps, 14.0),
+        &av.paint(px, py, ps, 0.0),
+    );
     Ok(c)
 }
 
@@ -241,7 +244,10 @@ pub(super) fn namecard(
     let mut c = Canvas::from_layer(&NAMECARD_BASE);
     let (cx, cy, r) = NAMECARD_AVATAR;
     let av = Avatar::prepare(avatar, (2.0 * r) as u32, false)?;
-    c.fill(&circle_path(cx, cy, r), &av.paint(cx - r, cy - r, 2.0 * r, 0.0));
+    c.fill(
+        &circle_path(cx, cy, r),
+        &av.paint(cx - r, cy - r, 2.0 * r, 0.0),
+    );
     let x = 720.0;
     let tw = 860.0;
     let name_style = TextStyle::new(FontFace::Bold, 96.0)
@@ -249,10 +255,27 @@ pub(super) fn namecard(
         .valign(VAlign::Bottom);
     let name_box = TextBox::new(x, 120.0, tw, 140.0);
     c.text(username, &name_style.line_spacing(0.9), name_box, 36.0)?;
-    let bday = if birthday.trim().is_empty() { "Birthday not set" } else { birthday };
-    c.line(bday, &TextStyle::new(FontFace::Bold, 44.0).color([0xf5, 0xf3, 0xff, 255]), x + 72.0, 312.0, tw - 72.0)?;
-    let desc_style = TextStyle::new(FontFace::Regular, 44.0).color([0xe0, 0xe7, 0xff, 235]).line_spacing(1.1);
-    c.text(description, &desc_style, TextBox::new(x, 410.0, tw, 280.0), 20.0)?;
+    let bday = if birthday.trim().is_empty() {
+        "Birthday not set"
+    } else {
+        birthday
+    };
+    c.line(
+        bday,
+        &TextStyle::new(FontFace::Bold, 44.0).color([0xf5, 0xf3, 0xff, 255]),
+        x + 72.0,
+        312.0,
+        tw - 72.0,
+    )?;
+    let desc_style = TextStyle::new(FontFace::Regular, 44.0)
+        .color([0xe0, 0xe7, 0xff, 235])
+        .line_spacing(1.1);
+    c.text(
+        description,
+        &desc_style,
+        TextBox::new(x, 410.0, tw, 280.0),
+        20.0,
+    )?;
     Ok(c)
 }
 
@@ -342,4 +365,3 @@ fn namecard_base() -> Result<Canvas, RenderError> {
     );
     Ok(c)
 }
-

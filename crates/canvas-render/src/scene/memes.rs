@@ -4,9 +4,9 @@ use std::sync::LazyLock;
 
 use tiny_skia::{Color, PathBuilder, Pixmap, Transform};
 
-use super::paint::{base_layer, 
-    Avatar, Canvas, circle_path, linear, paint, radial, rect_path, rgba, rrect_path, shader_paint,
-    text_rgb,
+use super::paint::{
+    Avatar, Canvas, base_layer, circle_path, linear, paint, radial, rect_path, rgba, rrect_path,
+    shader_paint, text_rgb,
 };
 use crate::RenderError;
 use crate::RgbaImage;
@@ -507,8 +507,18 @@ static NOBITCHES_BASE: LazyLock<Pixmap> = LazyLock::new(|| base_layer(nobitches_
 pub(super) fn nobitches(no: &str, bottomtext: &str) -> Result<Canvas, RenderError> {
     let mut c = Canvas::from_layer(&NOBITCHES_BASE);
     let style = TextStyle::meme(104.0);
-    c.text(&no.to_uppercase(), &style, TextBox::new(20.0, 14.0, 760.0, 200.0), 28.0)?;
-    c.text(&bottomtext.to_uppercase(), &style.valign(VAlign::Bottom), TextBox::new(20.0, 586.0, 760.0, 200.0), 28.0)?;
+    c.text(
+        &no.to_uppercase(),
+        &style,
+        TextBox::new(20.0, 14.0, 760.0, 200.0),
+        28.0,
+    )?;
+    c.text(
+        &bottomtext.to_uppercase(),
+        &style.valign(VAlign::Bottom),
+        TextBox::new(20.0, 586.0, 760.0, 200.0),
+        28.0,
+    )?;
     Ok(c)
 }
 

@@ -215,7 +215,9 @@ pub(crate) struct Canvas {
 impl Canvas {
     /// A canvas starting as a copy of a cached layer.
     pub(crate) fn from_layer(layer: &Pixmap) -> Canvas {
-        Canvas { pixmap: layer.clone() }
+        Canvas {
+            pixmap: layer.clone(),
+        }
     }
 
     pub(crate) fn new(width: u32, height: u32) -> Result<Canvas, RenderError> {
@@ -327,7 +329,14 @@ impl Canvas {
 
     /// Composites a cached full-size layer over this canvas.
     pub(crate) fn draw_layer(&mut self, layer: &Pixmap) {
-        self.pixmap.draw_pixmap(0, 0, layer.as_ref(), &tiny_skia::PixmapPaint::default(), Transform::identity(), None);
+        self.pixmap.draw_pixmap(
+            0,
+            0,
+            layer.as_ref(),
+            &tiny_skia::PixmapPaint::default(),
+            Transform::identity(),
+            None,
+        );
     }
 
     /// Renders parsed SVG art with `transform`.

@@ -4,8 +4,9 @@ use std::sync::LazyLock;
 
 use tiny_skia::{Color, PathBuilder, Pixmap, Transform};
 
-use super::paint::{base_layer, 
-    Canvas, TURTLE, circle_path, linear, radial, rect_path, rgba, rrect_path, shader_paint,
+use super::paint::{
+    Canvas, TURTLE, base_layer, circle_path, linear, radial, rect_path, rgba, rrect_path,
+    shader_paint,
 };
 use crate::RenderError;
 use crate::text::{Align, FontFace, TextBox, TextStyle, VAlign};
@@ -19,7 +20,12 @@ pub(super) fn sage(quote: &str) -> Result<Canvas, RenderError> {
         .color([0x3b, 0x25, 0x10, 255])
         .valign(VAlign::Middle)
         .line_spacing(1.05);
-    c.text(quote, &style, TextBox::new(610.0, 150.0, 510.0, 330.0), 18.0)?;
+    c.text(
+        quote,
+        &style,
+        TextBox::new(610.0, 150.0, 510.0, 330.0),
+        18.0,
+    )?;
     Ok(c)
 }
 
