@@ -2,6 +2,7 @@
 //!
 //! Run `cargo xtask --help` for the list.
 
+mod browser;
 mod data;
 mod serve;
 mod test;

@@ -9,6 +9,8 @@
 //! 4. `cargo test` on every target (benches run once in test mode, so they
 //!    are compiled and smoke-tested without a release build), then doc tests
 //! 5. `cargo doc`, warnings denied
+//! 6. the playground's browser test in headless Chromium (`browser.rs`;
+//!    required in CI, skipped with a notice elsewhere when Chromium is absent)
 
 use anyhow::{Result, bail};
 
@@ -65,6 +67,7 @@ pub fn run(args: &TestArgs) -> Result<()> {
             .args(["doc", "--workspace", "--no-deps"])
             .env("RUSTDOCFLAGS", "-D warnings"),
     )?;
+    crate::browser::run(ci)?; // production surface (prod): e2e/ in headless Chromium
     eprintln!("\ntest: all checks passed");
     Ok(())
 }
