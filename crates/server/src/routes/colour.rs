@@ -3,8 +3,7 @@
 use actix_web::http::header;
 use actix_web::{HttpResponse, web};
 use colour::{HEX_FORMS, Rgb, TRIPLE_FORMS};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 
 use super::required;
 use crate::error::ApiError;
@@ -29,6 +28,37 @@ struct HexQuery {
     hex: Option<String>,
 }
 
+/// Body of `/canvas/hex`.
+#[derive(Debug, Serialize)]
+pub struct HexBody {
+    /// `#RRGGBB`, upper case.
+    pub hex: String,
+    /// The input channels as decimal text.
+    pub original: OriginalRgb,
+}
+
+/// The `original` member of [`HexBody`].
+#[derive(Debug, Serialize)]
+pub struct OriginalRgb {
+    /// Red, decimal text.
+    pub red: String,
+    /// Green, decimal text.
+    pub green: String,
+    /// Blue, decimal text.
+    pub blue: String,
+}
+
+/// Body of `/canvas/rgb`.
+#[derive(Debug, Serialize)]
+pub struct RgbBody {
+    /// Red, 0–255.
+    pub r: u8,
+    /// Green, 0–255.
+    pub g: u8,
+    /// Blue, 0–255.
+    pub b: u8,
+}
+
 fn parse_hex(q: &HexQuery) -> Result<Rgb, ApiError> {
     let raw = required(&q.hex, "hex", HEX_FORMS)?;
     Rgb::parse_hex(raw).map_err(|source| ApiError::Colour {
@@ -43,19 +73,23 @@ async fn to_hex(q: web::Query<RgbQuery>) -> Result<HttpResponse, ApiError> {
         name: "rgb",
         source,
     })?;
-    Ok(deterministic(HttpResponse::Ok()).json(json!({
-        "hex": c.to_hex(),
-        "original": {
-            "red": c.r.to_string(),
-            "green": c.g.to_string(),
-            "blue": c.b.to_string(),
-        }
-    })))
+    Ok(deterministic(HttpResponse::Ok()).json(HexBody {
+        hex: c.to_hex(),
+        original: OriginalRgb {
+            red: c.r.to_string(),
+            green: c.g.to_string(),
+            blue: c.b.to_string(),
+        },
+    }))
 }
 
 async fn to_rgb(q: web::Query<HexQuery>) -> Result<HttpResponse, ApiError> {
     let c = parse_hex(&q)?;
-    Ok(deterministic(HttpResponse::Ok()).json(json!({ "r": c.r, "g": c.g, "b": c.b })))
+    Ok(deterministic(HttpResponse::Ok()).json(RgbBody {
+        r: c.r,
+        g: c.g,
+        b: c.b,
+    }))
 }
 
 async fn colorviewer(q: web::Query<HexQuery>) -> Result<HttpResponse, ApiError> {

@@ -13,6 +13,15 @@ async fn hex_from_rgb() {
 }
 
 #[actix_rt::test]
+async fn hex_body_keeps_the_documented_member_order() {
+    let r = get("/canvas/hex?rgb=75,0,125").await;
+    assert_eq!(
+        String::from_utf8(r.body).unwrap(),
+        r##"{"hex":"#4B007D","original":{"red":"75","green":"0","blue":"125"}}"##
+    );
+}
+
+#[actix_rt::test]
 async fn hex_from_rgb_tolerates_spaces() {
     let r = get("/canvas/hex?rgb=%2075%20,%200,125").await;
     assert_eq!(r.status, 200);
