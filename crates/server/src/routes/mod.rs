@@ -5,6 +5,7 @@ use actix_web::{HttpRequest, HttpResponse, Resource, guard, web};
 use crate::error::ApiError;
 
 pub mod colour;
+pub mod creature;
 pub mod health;
 
 /// Registers every route of the service.
@@ -15,6 +16,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     crate::openapi::configure(cfg);
     crate::metrics::configure(cfg);
     crate::playground::configure(cfg);
+    creature::configure(cfg);
 }
 
 /// Every path pattern registered through [`get`] so far in this process

@@ -2,6 +2,8 @@
 //! through `actix_web::test`, asserting status, headers and JSON.
 
 mod colour;
+mod creature;
+mod creature_full;
 mod errors;
 mod support;
 // production surface (prod)
