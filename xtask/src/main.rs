@@ -30,6 +30,10 @@ enum Cmd {
     Serve(serve::ServeArgs),
     /// Run every check CI runs: fmt, clippy, all tests (with the full data), docs, benches compiled.
     Test(test::TestArgs),
+    /// Rewrite the committed default content pack (assets/content) from the may-commit sources.
+    ContentAssets(data::content::AssetsArgs),
+    /// Report dead links of the content pack (needs network; never run in CI).
+    CheckLinks(data::content::CheckLinksArgs),
 }
 
 fn main() -> Result<()> {
@@ -37,6 +41,8 @@ fn main() -> Result<()> {
         Cmd::Data(a) => data::run(&a),
         Cmd::Serve(a) => serve::run(&a),
         Cmd::Test(a) => test::run(&a),
+        Cmd::ContentAssets(a) => data::content::run_assets(&a),
+        Cmd::CheckLinks(a) => data::content::run_check_links(&a),
     }
 }
 

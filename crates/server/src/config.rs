@@ -79,6 +79,17 @@ pub struct Settings {
     #[arg(long, env = "MENAGERIE_API_KEYS")]
     pub api_keys: Option<PathBuf>,
     // --- end production surface ---
+    // content (engineer "content")
+    /// Directory of self-hosted images: files under `DIR/<group>/<type>/`
+    /// (group `img`, `animal` or `animu`) are served at
+    /// `/media/<group>/<type>/<file>` and added to that type's links.
+    #[arg(long, env = "MENAGERIE_MEDIA_DIR", requires = "public_url")]
+    pub media_dir: Option<PathBuf>,
+
+    /// Public base URL of this server (e.g. `https://menagerie.example.org`),
+    /// on which the links to `--media-dir` files are built.
+    #[arg(long, env = "MENAGERIE_PUBLIC_URL")]
+    pub public_url: Option<String>,
 }
 
 /// Default of `--sprite-base-url`: the PokeAPI sprites repository.

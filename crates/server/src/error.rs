@@ -55,6 +55,16 @@ pub enum ApiError {
     #[error("{0}")]
     Lookup(#[from] reference_db::LookupError),
     // -- end creature reference --
+    /// A `:type` path segment (or media group) that names no known type;
+    /// the message lists the valid ones.
+    #[error("{0}")]
+    UnknownType(#[from] content::UnknownType),
+    /// `/media/<group>/<type>/<file>` names no file served for that type.
+    #[error("no such media file in /media/{0}")]
+    UnknownMedia(String),
+    /// A listed media file could not be read.
+    #[error("could not read the media file: {0}")]
+    MediaRead(std::io::Error),
     /// Rendering an image failed.
     #[error("could not render the image: {0}")]
     Render(#[from] canvas_render::RenderError),
@@ -118,7 +128,8 @@ impl ResponseError for ApiError {
             MissingParam { .. } | InvalidParam { .. } | Colour { .. } | MalformedQuery(_) => {
                 StatusCode::BAD_REQUEST
             }
-            UnknownPath(_) => StatusCode::NOT_FOUND,
+            UnknownPath(_) | UnknownType(_) | UnknownMedia(_) => StatusCode::NOT_FOUND,
+            MediaRead(_) => StatusCode::INTERNAL_SERVER_ERROR,
             MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             Lookup(reference_db::LookupError::EmptyQuery { .. }) => StatusCode::BAD_REQUEST,
             Lookup(reference_db::LookupError::NotFound { .. }) => StatusCode::NOT_FOUND,

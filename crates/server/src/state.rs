@@ -5,6 +5,7 @@ use std::sync::Arc;
 use reference_db::{LoadError, ReferenceDb};
 
 use crate::config::Settings;
+use crate::routes::content::ContentState;
 
 /// Everything a handler may read. Cheap to clone (all `Arc`s).
 #[derive(Debug, Clone)]
@@ -20,6 +21,8 @@ pub struct AppState {
     /// The creature reference; `None` when the data dir has no dataset
     /// (then `/creature/*` answers 503).
     pub reference: Option<Arc<ReferenceDb>>,
+    /// Facts, links, quotes and self-hosted media (`routes::content`).
+    pub content: Arc<ContentState>,
 }
 
 impl AppState {
@@ -32,11 +35,13 @@ impl AppState {
             .map_err(|e| StartupError::Limits(e.to_string()))?
             .map(Arc::new);
         let reference = load_reference(&settings)?;
+        let content = Arc::new(ContentState::load(&settings)?);
         Ok(Self {
             settings: Arc::new(settings),
             metrics: Arc::default(),
             rate_limiter,
             reference,
+            content,
         })
     }
 }

@@ -39,11 +39,19 @@ pub struct Step {
     pub build: fn(source: &Path, out: &Path) -> Result<()>,
 }
 
+pub mod content;
+
 /// Every dataset, in build order.
 pub const STEPS: &[Step] = &[
     // -- creature reference (owner: creature) --
     pokeapi::STEP,
     // -- end creature reference --
+    // content (engineer "content")
+    Step {
+        name: "content",
+        source_subdir: "content",
+        build: content::build,
+    },
 ];
 
 /// Finds the source directory: the flag, else `MENAGERIE_DATA_SOURCE`, else

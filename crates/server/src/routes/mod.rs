@@ -6,6 +6,7 @@ use crate::error::ApiError;
 
 pub mod colour;
 pub mod creature;
+pub mod content;
 pub mod health;
 
 /// Registers every route of the service.
@@ -17,6 +18,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     crate::metrics::configure(cfg);
     crate::playground::configure(cfg);
     creature::configure(cfg);
+    content::configure(cfg);
 }
 
 /// Every path pattern registered through [`get`] so far in this process

@@ -4,6 +4,7 @@
 mod colour;
 mod creature;
 mod creature_full;
+mod content;
 mod errors;
 mod support;
 // production surface (prod)

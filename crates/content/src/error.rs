@@ -1,0 +1,212 @@
+//! Errors of the content crate: one enum per concern.
+
+use std::path::PathBuf;
+
+use crate::kind::{Group, MediaGroup};
+
+/// The longest excerpt of user input or pack entry quoted back in a message.
+const MAX_QUOTED_CHARS: usize = 80;
+
+/// Shortens `text` to at most [`MAX_QUOTED_CHARS`] characters for a message.
+pub(crate) fn excerpt(text: &str) -> String {
+    let mut chars = text.chars();
+    let head: String = chars.by_ref().take(MAX_QUOTED_CHARS).collect();
+    if chars.next().is_some() {
+        format!("{head}…")
+    } else {
+        head
+    }
+}
+
+/// A path segment that names no known type of its group.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} {given:?}; valid {what}s: {}", valid.join(", "))]
+pub struct UnknownType {
+    what: &'static str,
+    group: Option<Group>,
+    given: String,
+    valid: &'static [&'static str],
+}
+
+impl UnknownType {
+    pub(crate) fn new(group: Group, given: &str, valid: &'static [&'static str]) -> Self {
+        let what = match group {
+            Group::Animu => "animu type",
+            Group::Animal => "animal type",
+            Group::Facts => "fact type",
+            Group::Img => "img type",
+        };
+        Self {
+            what,
+            group: Some(group),
+            given: excerpt(given),
+            valid,
+        }
+    }
+
+    pub(crate) fn media_group(given: &str) -> Self {
+        Self {
+            what: "media group",
+            group: None,
+            given: excerpt(given),
+            valid: MediaGroup::NAMES,
+        }
+    }
+
+    /// The group whose type was unknown (`None` for an unknown media group).
+    pub fn group(&self) -> Option<Group> {
+        self.group
+    }
+
+    /// The valid segments, specification order.
+    pub fn valid(&self) -> &'static [&'static str] {
+        self.valid
+    }
+
+    /// The segment that was given (shortened if long).
+    pub fn given(&self) -> &str {
+        &self.given
+    }
+}
+
+/// Why a content pack was refused. Every message names the pack file and,
+/// where there is one, the line and the entry.
+#[derive(Debug, thiserror::Error)]
+pub enum PackError {
+    /// A file every pack must have is missing.
+    #[error("content pack {pack}: required file `{file}` is missing")]
+    MissingFile {
+        /// Where the pack comes from (`embedded` or a directory).
+        pack: String,
+        /// The pack-relative file name.
+        file: String,
+    },
+    /// A pack file could not be read.
+    #[error("content pack {pack}: cannot read `{file}`: {source}")]
+    Io {
+        /// Where the pack comes from.
+        pack: String,
+        /// The pack-relative file name.
+        file: String,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// A pack file is larger than the loader accepts.
+    #[error("content pack {pack}: `{file}` is larger than {limit} bytes")]
+    TooLarge {
+        /// Where the pack comes from.
+        pack: String,
+        /// The pack-relative file name.
+        file: String,
+        /// The size limit in bytes.
+        limit: u64,
+    },
+    /// A pack file is not valid UTF-8.
+    #[error("content pack {pack}: `{file}` is not valid UTF-8")]
+    NotUtf8 {
+        /// Where the pack comes from.
+        pack: String,
+        /// The pack-relative file name.
+        file: String,
+    },
+    /// A type of a group has no entries at all.
+    #[error(
+        "content pack {pack}: `{file}` has no entries, but /{group}/{type_name} needs at least one"
+    )]
+    EmptyType {
+        /// Where the pack comes from.
+        pack: String,
+        /// The pack-relative file name.
+        file: String,
+        /// The group of the empty type.
+        group: Group,
+        /// The empty type's segment.
+        type_name: &'static str,
+    },
+    /// A link is not an absolute http(s) URL.
+    #[error("content pack {pack}: `{file}` line {line}: {entry:?} is not a valid link: {reason}")]
+    InvalidLink {
+        /// Where the pack comes from.
+        pack: String,
+        /// The pack-relative file name.
+        file: String,
+        /// 1-based line number.
+        line: usize,
+        /// The offending entry (shortened if long).
+        entry: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// An entry appears twice in one type's list.
+    #[error("content pack {pack}: `{file}` line {line}: duplicate entry {entry:?}")]
+    DuplicateEntry {
+        /// Where the pack comes from.
+        pack: String,
+        /// The pack-relative file name.
+        file: String,
+        /// 1-based line number of the second occurrence.
+        line: usize,
+        /// The entry (shortened if long).
+        entry: String,
+    },
+    /// A quotes line does not have the `id<TAB>anime<TAB>name<TAB>quote` shape.
+    #[error("content pack {pack}: `{file}` line {line}: malformed quote ({reason}): {entry:?}")]
+    MalformedQuote {
+        /// Where the pack comes from.
+        pack: String,
+        /// The pack-relative file name.
+        file: String,
+        /// 1-based line number.
+        line: usize,
+        /// The offending line (shortened if long).
+        entry: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// Two quotes share an id.
+    #[error(
+        "content pack {pack}: `{file}` line {line}: quote id {id} already used on line {first_line}"
+    )]
+    DuplicateQuoteId {
+        /// Where the pack comes from.
+        pack: String,
+        /// The pack-relative file name.
+        file: String,
+        /// 1-based line number of the second use.
+        line: usize,
+        /// The repeated id.
+        id: u32,
+        /// 1-based line number of the first use.
+        first_line: usize,
+    },
+}
+
+/// Why a self-hosted media folder or its public URL was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum MediaError {
+    /// The media root is not a readable directory.
+    #[error("media dir {path}: {reason}")]
+    BadRoot {
+        /// The configured directory.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The public URL the links are built on is not an absolute http(s) URL
+    /// without query or fragment.
+    #[error("public URL {url:?} is not usable for media links: {reason}")]
+    BadPublicUrl {
+        /// The configured URL (shortened if long).
+        url: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// Listing a media folder failed.
+    #[error("media dir: cannot list {path}: {source}")]
+    Io {
+        /// The folder being listed.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+}

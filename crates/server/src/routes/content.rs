@@ -1,0 +1,307 @@
+//! The content groups: `/animu`, `/animal`, `/facts`, `/img`, and the
+//! operator's self-hosted files under `/media`.
+//!
+//! Every `:type` segment is parsed into its `content` enum first; an unknown
+//! one is a 404 naming the valid types. Random answers carry
+//! `Cache-Control: no-store`; listings and media files are cacheable.
+
+use std::sync::{Arc, LazyLock};
+use std::time::Instant;
+
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::{HttpResponse, HttpResponseBuilder, web};
+use content::{
+    AnimalType, AnimuType, ContentPack, DirPack, FactType, Group, ImgType, LinkSlot, MediaLibrary,
+    embedded_pack,
+};
+use serde::Serialize;
+
+use crate::config::Settings;
+use crate::error::ApiError;
+use crate::state::{AppState, StartupError};
+
+/// The loaded content and the self-hosted media, shared by every worker.
+#[derive(Debug)]
+pub struct ContentState {
+    /// Facts, links and quotes (self-hosted media links included).
+    pub pack: ContentPack,
+    /// The files served under `/media` (empty without `--media-dir`).
+    pub media: MediaLibrary,
+}
+
+impl ContentState {
+    /// Loads the generated pack `<data dir>/content` when it exists, else the
+    /// embedded one, then adds `--media-dir` files; logs which pack is used.
+    pub fn load(settings: &Settings) -> Result<Self, StartupError> {
+        let start = Instant::now();
+        let generated = settings.data_dir.join("content");
+        let pack = if generated.is_dir() {
+            ContentPack::load(&DirPack::new(&generated))
+        } else {
+            tracing::info!(dir = %generated.display(), "no generated content pack; using the embedded one");
+            ContentPack::load(&embedded_pack())
+        };
+        let mut pack = pack.map_err(|e| StartupError::Data {
+            what: "content pack",
+            reason: e.to_string(),
+        })?;
+        let media = match &settings.media_dir {
+            None => MediaLibrary::default(),
+            Some(dir) => {
+                let Some(public_url) = &settings.public_url else {
+                    return Err(StartupError::Data {
+                        what: "media dir",
+                        reason: "--media-dir needs --public-url (the address clients reach this server at)"
+                            .to_owned(),
+                    });
+                };
+                let media =
+                    MediaLibrary::scan(dir, public_url).map_err(|e| StartupError::Data {
+                        what: "media dir",
+                        reason: e.to_string(),
+                    })?;
+                for skipped in media.skipped() {
+                    tracing::warn!(path = %skipped.path.display(), reason = skipped.reason, "media file not served");
+                }
+                tracing::info!(dir = %dir.display(), files = media.len(), base = media.base_url(), "media dir scanned");
+                pack.add_media(&media);
+                media
+            }
+        };
+        let s = pack.summary();
+        tracing::info!(
+            origin = %pack.origin(),
+            facts = s.facts,
+            links = s.links,
+            quotes = s.quotes,
+            load_ms = start.elapsed().as_secs_f64() * 1000.0,
+            "content pack loaded"
+        );
+        Ok(Self { pack, media })
+    }
+}
+
+/// Registers the content routes (`/animu/quote` before `/animu/{type}`).
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(super::get("/animu", animu_listing))
+        .service(super::get("/animu/quote", animu_quote))
+        .service(super::get("/animu/{type}", animu_link))
+        .service(super::get("/animal", animal_listing))
+        .service(super::get("/animal/{type}", animal))
+        .service(super::get("/facts", facts_listing))
+        .service(super::get("/facts/{type}", fact))
+        .service(super::get("/img", img_listing))
+        .service(super::get("/img/{type}", img))
+        .service(super::get("/media/{group}/{type}/{file}", media));
+}
+
+/// Body of `/animu`.
+#[derive(Debug, Serialize)]
+pub struct TypesListing {
+    /// `/animu/<type>` for every gif type.
+    pub types: Vec<String>,
+}
+
+/// Body of `/animal`, `/facts` and `/img`.
+#[derive(Debug, Serialize)]
+pub struct EndpointsListing {
+    /// `/<group>/<type>` for every type of the group, specification order.
+    pub endpoints: Vec<String>,
+}
+
+/// Body of `/animu/:type`.
+#[derive(Debug, Serialize)]
+pub struct AnimuBody<'a> {
+    /// URL of a gif.
+    pub link: &'a str,
+    /// The requested type.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+}
+
+/// Body of `/animu/quote`.
+#[derive(Debug, Serialize)]
+pub struct QuoteBody<'a> {
+    /// The quote.
+    pub quote: &'a str,
+    /// The anime's title.
+    pub anime: &'a str,
+    /// The quote's id.
+    pub id: u32,
+    /// The speaker.
+    pub name: &'a str,
+}
+
+/// Body of `/animal/:type`.
+#[derive(Debug, Serialize)]
+pub struct AnimalBody<'a> {
+    /// URL of a picture.
+    pub image: &'a str,
+    /// A fact about the animal.
+    pub fact: &'a str,
+}
+
+/// Body of `/facts/:type`.
+#[derive(Debug, Serialize)]
+pub struct FactBody<'a> {
+    /// A fact.
+    pub fact: &'a str,
+}
+
+/// Body of `/img/:type`.
+#[derive(Debug, Serialize)]
+pub struct LinkBody<'a> {
+    /// URL of a picture.
+    pub link: &'a str,
+}
+
+fn paths(group: Group, names: &[&str]) -> Vec<String> {
+    names
+        .iter()
+        .map(|t| format!("/{}/{t}", group.as_str()))
+        .collect()
+}
+
+fn to_json<T: Serialize>(body: &T) -> String {
+    serde_json::to_string(body).unwrap_or_default()
+}
+
+static ANIMU_LISTING: LazyLock<String> = LazyLock::new(|| {
+    to_json(&TypesListing {
+        types: paths(Group::Animu, AnimuType::NAMES),
+    })
+});
+static ANIMAL_LISTING: LazyLock<String> = LazyLock::new(|| {
+    to_json(&EndpointsListing {
+        endpoints: paths(Group::Animal, AnimalType::NAMES),
+    })
+});
+static FACTS_LISTING: LazyLock<String> = LazyLock::new(|| {
+    to_json(&EndpointsListing {
+        endpoints: paths(Group::Facts, FactType::NAMES),
+    })
+});
+static IMG_LISTING: LazyLock<String> = LazyLock::new(|| {
+    to_json(&EndpointsListing {
+        endpoints: paths(Group::Img, ImgType::NAMES),
+    })
+});
+
+/// A listing: fixed JSON, cacheable.
+fn listing(body: &'static str) -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("public, max-age=86400"),
+        ))
+        .content_type("application/json")
+        .body(body)
+}
+
+/// A random answer: never cached.
+fn random() -> HttpResponseBuilder {
+    let mut b = HttpResponse::Ok();
+    b.insert_header((header::CACHE_CONTROL, HeaderValue::from_static("no-store")));
+    b
+}
+
+async fn animu_listing() -> HttpResponse {
+    listing(&ANIMU_LISTING)
+}
+
+async fn animal_listing() -> HttpResponse {
+    listing(&ANIMAL_LISTING)
+}
+
+async fn facts_listing() -> HttpResponse {
+    listing(&FACTS_LISTING)
+}
+
+async fn img_listing() -> HttpResponse {
+    listing(&IMG_LISTING)
+}
+
+async fn animu_link(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let t = AnimuType::parse(&path)?;
+    let link = state.content.pack.random_animu(t, &mut rand::rng());
+    Ok(random().json(AnimuBody {
+        link,
+        kind: t.as_str(),
+    }))
+}
+
+async fn animu_quote(state: web::Data<AppState>) -> HttpResponse {
+    let q = state.content.pack.random_quote(&mut rand::rng());
+    random().json(QuoteBody {
+        quote: q.quote(),
+        anime: q.anime(),
+        id: q.id(),
+        name: q.name(),
+    })
+}
+
+async fn animal(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let t = AnimalType::parse(&path)?;
+    let entry = state.content.pack.random_animal(t, &mut rand::rng());
+    Ok(random().json(AnimalBody {
+        image: entry.image,
+        fact: entry.fact,
+    }))
+}
+
+async fn fact(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let t = FactType::parse(&path)?;
+    let fact = state.content.pack.random_fact(t, &mut rand::rng());
+    Ok(random().json(FactBody { fact }))
+}
+
+async fn img(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let t = ImgType::parse(&path)?;
+    let link = state.content.pack.random_img(t, &mut rand::rng());
+    Ok(random().json(LinkBody { link }))
+}
+
+/// `/media/{group}/{type}/{file}`: a file found by the start-up scan, looked
+/// up by name (never joined to a path), served with its own image type.
+async fn media(
+    state: web::Data<AppState>,
+    path: web::Path<(String, String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (group, type_segment, name) = path.into_inner();
+    let slot = LinkSlot::parse(&group, &type_segment)?;
+    let content = Arc::clone(&state.content);
+    let Some(file) = content.media.get(slot, &name) else {
+        return Err(ApiError::UnknownMedia(slot.to_string()));
+    };
+    let (file_path, mime) = (file.path.clone(), file.kind.mime());
+    let bytes = web::block(move || std::fs::read(file_path))
+        .await
+        .map_err(|e| ApiError::MediaRead(std::io::Error::other(e.to_string())))?
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => ApiError::UnknownMedia(slot.to_string()),
+            _ => ApiError::MediaRead(e),
+        })?;
+    Ok(HttpResponse::Ok()
+        .insert_header((
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("public, max-age=86400"),
+        ))
+        .insert_header((
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .content_type(mime)
+        .body(bytes))
+}
