@@ -23,6 +23,10 @@ pub struct AppState {
     pub reference: Option<Arc<ReferenceDb>>,
     /// Facts, links, quotes and self-hosted media (`routes::content`).
     pub content: Arc<ContentState>,
+    // --- canvas (owner: fetch) ---
+    /// Avatar fetcher, its cache and the canvas job limit.
+    pub canvas: Arc<crate::routes::canvas::CanvasEngine>,
+    // --- end canvas ---
 }
 
 impl AppState {
@@ -37,6 +41,9 @@ impl AppState {
         let reference = load_reference(&settings)?;
         let content = Arc::new(ContentState::load(&settings)?);
         Ok(Self {
+            // --- canvas (owner: fetch) ---
+            canvas: Arc::new(crate::routes::canvas::CanvasEngine::new(&settings)),
+            // --- end canvas ---
             settings: Arc::new(settings),
             metrics: Arc::default(),
             rate_limiter,

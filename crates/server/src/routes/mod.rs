@@ -4,6 +4,7 @@ use actix_web::{HttpRequest, HttpResponse, Resource, guard, web};
 
 use crate::error::ApiError;
 
+pub mod canvas;
 pub mod colour;
 pub mod creature;
 pub mod content;
@@ -19,6 +20,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     crate::playground::configure(cfg);
     creature::configure(cfg);
     content::configure(cfg);
+    canvas::configure(cfg);
 }
 
 /// Every path pattern registered through [`get`] so far in this process
