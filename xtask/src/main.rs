@@ -2,6 +2,7 @@
 //!
 //! Run `cargo xtask --help` for the list.
 
+mod browser;
 mod data;
 // --- prove: load/soak/fault suites and fuzzing ---
 mod conformance;

@@ -11,6 +11,8 @@
 //! 5. Schemathesis against `/openapi.json` of a debug server
 //!    (`scripts/schemathesis.sh`; see `conformance.rs`)
 //! 6. `cargo doc`, warnings denied
+//! 7. the playground's browser test in headless Chromium (`browser.rs`;
+//!    required in CI, skipped with a notice elsewhere when Chromium is absent)
 
 use anyhow::{Result, bail};
 
@@ -74,6 +76,7 @@ pub fn run(args: &TestArgs) -> Result<()> {
             .args(["doc", "--workspace", "--no-deps"])
             .env("RUSTDOCFLAGS", "-D warnings"),
     )?;
+    crate::browser::run(ci)?; // production surface (prod): e2e/ in headless Chromium
     eprintln!("\ntest: all checks passed");
     Ok(())
 }

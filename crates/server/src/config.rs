@@ -67,7 +67,11 @@ pub struct Settings {
 
     /// A proxy (CIDR, repeatable or comma-separated) whose `X-Forwarded-For`
     /// is believed; from any other peer the header is ignored.
-    #[arg(long = "trusted-proxy", env = "MENAGERIE_TRUSTED_PROXIES", value_delimiter = ',')]
+    #[arg(
+        long = "trusted-proxy",
+        env = "MENAGERIE_TRUSTED_PROXIES",
+        value_delimiter = ','
+    )]
     pub trusted_proxies: Vec<crate::ratelimit::Cidr>,
 
     /// File of API keys with their own limits, one per line:

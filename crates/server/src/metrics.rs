@@ -196,7 +196,12 @@ impl Metrics {
     }
 
     fn series(&self, route: &str) -> Arc<RouteSeries> {
-        if let Some(s) = self.routes.read().unwrap_or_else(|e| e.into_inner()).get(route) {
+        if let Some(s) = self
+            .routes
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(route)
+        {
             return Arc::clone(s);
         }
         let mut w = self.routes.write().unwrap_or_else(|e| e.into_inner());

@@ -190,8 +190,7 @@ fn etag_matches(if_none_match: &HeaderValue, etag: &HeaderValue) -> bool {
     };
     let bare = |t: &str| t.trim().trim_start_matches("W/").to_owned();
     let etag = bare(etag);
-    inm.split(',')
-        .any(|t| t.trim() == "*" || bare(t) == etag)
+    inm.split(',').any(|t| t.trim() == "*" || bare(t) == etag)
 }
 
 fn preflight(req: &ServiceRequest) -> HttpResponse {

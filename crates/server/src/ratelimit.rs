@@ -92,7 +92,9 @@ impl Cidr {
         let ip = canonical(ip);
         match (self.addr, ip) {
             (IpAddr::V4(net), IpAddr::V4(ip)) => {
-                let mask = u32::MAX.checked_shl(32 - u32::from(self.prefix)).unwrap_or(0);
+                let mask = u32::MAX
+                    .checked_shl(32 - u32::from(self.prefix))
+                    .unwrap_or(0);
                 u32::from(net) & mask == u32::from(ip) & mask
             }
             (IpAddr::V6(net), IpAddr::V6(ip)) => {
@@ -392,7 +394,12 @@ fn is_exempt(path: &str) -> bool {
 }
 
 fn bearer(req: &ServiceRequest) -> Option<&str> {
-    let v = req.headers().get(header::AUTHORIZATION)?.to_str().ok()?.trim();
+    let v = req
+        .headers()
+        .get(header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .trim();
     Some(
         v.strip_prefix("Bearer ")
             .or_else(|| v.strip_prefix("bearer "))
@@ -407,13 +414,22 @@ pub async fn limit(
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
     let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
-        return next.call(req).await.map(ServiceResponse::map_into_left_body);
+        return next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_left_body);
     };
     let Some(limiter) = state.rate_limiter.as_deref() else {
-        return next.call(req).await.map(ServiceResponse::map_into_left_body);
+        return next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_left_body);
     };
     if is_exempt(req.path()) || req.method() == actix_web::http::Method::OPTIONS {
-        return next.call(req).await.map(ServiceResponse::map_into_left_body);
+        return next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_left_body);
     }
     let budget = if is_canvas_path(req.path()) {
         Budget::Canvas
@@ -454,7 +470,9 @@ pub async fn limit(
     let current = format!("\"{label}\";r={};t={}", d.remaining, d.reset_secs);
     if !d.allowed {
         state.metrics.rate_limited(label);
-        state.metrics.set_rate_limit_clients(limiter.tracked() as u64);
+        state
+            .metrics
+            .set_rate_limit_clients(limiter.tracked() as u64);
         let mut res = ApiError::RateLimited {
             retry_after_secs: d.retry_after_secs,
             budget: label,

@@ -225,11 +225,7 @@ const fn type_param(values: &'static [&'static str], description: &'static str) 
     }
 }
 
-const fn misc(
-    path: &'static str,
-    summary: &'static str,
-    params: &'static [Param],
-) -> Endpoint {
+const fn misc(path: &'static str, summary: &'static str, params: &'static [Param]) -> Endpoint {
     Endpoint {
         path,
         tag: "canvas: misc",
@@ -276,11 +272,7 @@ const fn lookup(
     }
 }
 
-const fn name_param(
-    name: &'static str,
-    description: &'static str,
-    example: &'static str,
-) -> Param {
+const fn name_param(name: &'static str, description: &'static str, example: &'static str) -> Param {
     Param {
         name,
         location: In::Query,
@@ -351,19 +343,50 @@ pub const ENDPOINTS: &[Endpoint] = &[
         errors: &[ErrorKind::BadRequest],
     },
     // --- canvas misc ---
-    misc("/canvas/misc/bisexual", "Avatar with a bisexual-flag overlay", &[AVATAR]),
-    misc("/canvas/misc/circle", "Avatar cropped to a circle", &[AVATAR]),
+    misc(
+        "/canvas/misc/bisexual",
+        "Avatar with a bisexual-flag overlay",
+        &[AVATAR],
+    ),
+    misc(
+        "/canvas/misc/circle",
+        "Avatar cropped to a circle",
+        &[AVATAR],
+    ),
     misc("/canvas/misc/heart", "Avatar cropped to a heart", &[AVATAR]),
-    misc("/canvas/misc/horny", "A 'horny licence' card with the avatar", &[AVATAR]),
+    misc(
+        "/canvas/misc/horny",
+        "A 'horny licence' card with the avatar",
+        &[AVATAR],
+    ),
     misc(
         "/canvas/misc/its-so-stupid",
         "A sign held up saying the text",
-        &[AVATAR, text("dog", "the text on the sign", "I like pineapple on pizza")],
+        &[
+            AVATAR,
+            text("dog", "the text on the sign", "I like pineapple on pizza"),
+        ],
     ),
-    misc("/canvas/misc/lesbian", "Avatar with a lesbian-flag overlay", &[AVATAR]),
-    misc("/canvas/misc/lgbt", "Avatar with a rainbow-flag overlay", &[AVATAR]),
-    misc("/canvas/misc/lied", "A 'lied' meme with the avatar", &[AVATAR]),
-    misc("/canvas/misc/lolice", "A police-badge meme with the avatar", &[AVATAR]),
+    misc(
+        "/canvas/misc/lesbian",
+        "Avatar with a lesbian-flag overlay",
+        &[AVATAR],
+    ),
+    misc(
+        "/canvas/misc/lgbt",
+        "Avatar with a rainbow-flag overlay",
+        &[AVATAR],
+    ),
+    misc(
+        "/canvas/misc/lied",
+        "A 'lied' meme with the avatar",
+        &[AVATAR],
+    ),
+    misc(
+        "/canvas/misc/lolice",
+        "A police-badge meme with the avatar",
+        &[AVATAR],
+    ),
     misc(
         "/canvas/misc/namecard",
         "A name card with avatar, name, birthday and description",
@@ -371,7 +394,11 @@ pub const ENDPOINTS: &[Endpoint] = &[
             AVATAR,
             text("username", "the name on the card", "Ada"),
             text("birthday", "the birthday, shown as given", "10 December"),
-            text("description", "a line about the person", "Writes the first programs"),
+            text(
+                "description",
+                "a line about the person",
+                "Writes the first programs",
+            ),
         ],
     ),
     misc(
@@ -382,21 +409,47 @@ pub const ENDPOINTS: &[Endpoint] = &[
             text("bottomtext", "the bottom text", "ship it"),
         ],
     ),
-    misc("/canvas/misc/nonbinary", "Avatar with a non-binary-flag overlay", &[AVATAR]),
+    misc(
+        "/canvas/misc/nonbinary",
+        "Avatar with a non-binary-flag overlay",
+        &[AVATAR],
+    ),
     misc(
         "/canvas/misc/sage",
         "A character-quote card with the avatar",
-        &[AVATAR, text("quote", "the quote", "Patience is a form of action.")],
+        &[
+            AVATAR,
+            text("quote", "the quote", "Patience is a form of action."),
+        ],
     ),
     misc(
         "/canvas/misc/sage2",
         "A second character-quote card layout",
-        &[AVATAR, text("quote", "the quote", "Patience is a form of action.")],
+        &[
+            AVATAR,
+            text("quote", "the quote", "Patience is a form of action."),
+        ],
     ),
-    misc("/canvas/misc/pansexual", "Avatar with a pansexual-flag overlay", &[AVATAR]),
-    misc("/canvas/misc/simpcard", "A 'simp card' with the avatar", &[AVATAR]),
-    misc("/canvas/misc/series", "A series title card with the avatar", &[AVATAR]),
-    misc("/canvas/misc/transgender", "Avatar with a transgender-flag overlay", &[AVATAR]),
+    misc(
+        "/canvas/misc/pansexual",
+        "Avatar with a pansexual-flag overlay",
+        &[AVATAR],
+    ),
+    misc(
+        "/canvas/misc/simpcard",
+        "A 'simp card' with the avatar",
+        &[AVATAR],
+    ),
+    misc(
+        "/canvas/misc/series",
+        "A series title card with the avatar",
+        &[AVATAR],
+    ),
+    misc(
+        "/canvas/misc/transgender",
+        "Avatar with a transgender-flag overlay",
+        &[AVATAR],
+    ),
     misc(
         "/canvas/misc/post",
         "A microblog post with avatar, names and text",
@@ -404,7 +457,11 @@ pub const ENDPOINTS: &[Endpoint] = &[
             AVATAR,
             text("username", "the handle, without @", "ada"),
             text("displayname", "the display name", "Ada Lovelace"),
-            text("comment", "the post text", "The engine weaves algebraic patterns."),
+            text(
+                "comment",
+                "the post text",
+                "The engine weaves algebraic patterns.",
+            ),
             Param {
                 name: "theme",
                 location: In::Query,
@@ -428,7 +485,11 @@ pub const ENDPOINTS: &[Endpoint] = &[
     // --- canvas filters ---
     filter("/canvas/filter/blue", "Blue tint", &[AVATAR]),
     filter("/canvas/filter/blurple", "Blurple tint", &[AVATAR]),
-    filter("/canvas/filter/blurple2", "Blurple tint, second variant", &[AVATAR]),
+    filter(
+        "/canvas/filter/blurple2",
+        "Blurple tint, second variant",
+        &[AVATAR],
+    ),
     filter("/canvas/filter/blur", "Gaussian blur", &[AVATAR]),
     filter("/canvas/filter/pixelate", "Pixelate", &[AVATAR]),
     filter(
@@ -466,7 +527,11 @@ pub const ENDPOINTS: &[Endpoint] = &[
     filter("/canvas/filter/green", "Green tint", &[AVATAR]),
     filter("/canvas/filter/greyscale", "Greyscale", &[AVATAR]),
     filter("/canvas/filter/invert", "Invert colours", &[AVATAR]),
-    filter("/canvas/filter/invertgreyscale", "Invert, then greyscale", &[AVATAR]),
+    filter(
+        "/canvas/filter/invertgreyscale",
+        "Invert, then greyscale",
+        &[AVATAR],
+    ),
     filter("/canvas/filter/red", "Red tint", &[AVATAR]),
     filter("/canvas/filter/sepia", "Sepia tone", &[AVATAR]),
     filter(
@@ -486,8 +551,22 @@ pub const ENDPOINTS: &[Endpoint] = &[
         ],
     ),
     // --- anime ---
-    json("/animu", "anime", "List the anime gif types", &[], "AnimuTypes", NONE),
-    json("/animu/quote", "anime", "A random anime quote", &[], "AnimuQuote", NONE),
+    json(
+        "/animu",
+        "anime",
+        "List the anime gif types",
+        &[],
+        "AnimuTypes",
+        NONE,
+    ),
+    json(
+        "/animu/quote",
+        "anime",
+        "A random anime quote",
+        &[],
+        "AnimuQuote",
+        NONE,
+    ),
     json(
         "/animu/{type}",
         "anime",
@@ -530,7 +609,14 @@ pub const ENDPOINTS: &[Endpoint] = &[
         ErrorKind::ItemNotFound,
     ),
     // --- animals, facts, images ---
-    json("/animal", "animals", "List the animal types", &[], "Endpoints", NONE),
+    json(
+        "/animal",
+        "animals",
+        "List the animal types",
+        &[],
+        "Endpoints",
+        NONE,
+    ),
     json(
         "/animal/{type}",
         "animals",
@@ -539,7 +625,14 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "AnimalPick",
         NOT_FOUND,
     ),
-    json("/facts", "facts", "List the fact types", &[], "Endpoints", NONE),
+    json(
+        "/facts",
+        "facts",
+        "List the fact types",
+        &[],
+        "Endpoints",
+        NONE,
+    ),
     json(
         "/facts/{type}",
         "facts",
@@ -548,7 +641,14 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "Fact",
         NOT_FOUND,
     ),
-    json("/img", "images", "List the image types", &[], "Endpoints", NONE),
+    json(
+        "/img",
+        "images",
+        "List the image types",
+        &[],
+        "Endpoints",
+        NONE,
+    ),
     json(
         "/img/{type}",
         "images",
@@ -595,7 +695,14 @@ pub const ENDPOINTS: &[Endpoint] = &[
         errors: NOT_FOUND,
     },
     // --- the service itself ---
-    json("/health", "service", "Liveness and version", &[], "Health", NONE),
+    json(
+        "/health",
+        "service",
+        "Liveness and version",
+        &[],
+        "Health",
+        NONE,
+    ),
     Endpoint {
         path: "/metrics",
         tag: "service",

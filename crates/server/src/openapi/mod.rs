@@ -128,7 +128,8 @@ fn operation(e: &Endpoint) -> Value {
     let mut responses = Map::new();
     let (desc, content, headers) = match e.ok {
         Success::Json(schema) => {
-            let mut media = json!({ "schema": { "$ref": format!("#/components/schemas/{schema}") } });
+            let mut media =
+                json!({ "schema": { "$ref": format!("#/components/schemas/{schema}") } });
             if let Some(ex) = schemas::example(schema) {
                 media["example"] = ex;
             }
@@ -297,7 +298,12 @@ fn error_responses() -> Value {
         "Error",
         err("rate limit exceeded for the `default` budget; retry in 3 s"),
     );
-    limited["headers"] = header_set(&["Retry-After", "RateLimit", "RateLimit-Policy", "Cache-Control"]);
+    limited["headers"] = header_set(&[
+        "Retry-After",
+        "RateLimit",
+        "RateLimit-Policy",
+        "Cache-Control",
+    ]);
     let mut overloaded = error_response(
         "Too many image jobs in flight; retry shortly",
         "Error",
@@ -309,7 +315,8 @@ fn error_responses() -> Value {
         "Error",
         err("unknown API key"),
     );
-    unauthorized["headers"] = json!({ "WWW-Authenticate": { "schema": { "type": "string", "const": "Bearer" } } });
+    unauthorized["headers"] =
+        json!({ "WWW-Authenticate": { "schema": { "type": "string", "const": "Bearer" } } });
     json!({
         "BadRequest": error_response(
             "A parameter is missing, empty or malformed; the message names it and the accepted form or range",

@@ -17,6 +17,16 @@ function el(tag, attrs = {}, ...children) {
   return e;
 }
 
+// Text with `code` spans, built as nodes (never innerHTML).
+function rich(text) {
+  const frag = document.createDocumentFragment();
+  String(text || "").split("`").forEach((part, i) => {
+    if (i % 2) frag.append(el("code", { text: part }));
+    else if (part) frag.append(part);
+  });
+  return frag;
+}
+
 function resolve(obj) {
   // Follows one local $ref ("#/components/...").
   if (obj && obj.$ref && obj.$ref.startsWith("#/")) {
@@ -53,7 +63,10 @@ function buildNav(filter = "") {
   }
   const list = $("endpoints");
   list.replaceChildren();
-  for (const [tag, eps] of groups) {
+  const order = (spec.tags || []).map((t) => t.name);
+  const rank = (t) => (order.includes(t) ? order.indexOf(t) : order.length);
+  const sorted = [...groups].sort((a, b) => rank(a[0]) - rank(b[0]));
+  for (const [tag, eps] of sorted) {
     const g = el("div", { class: "group" }, el("h3", { text: tag }));
     for (const [path, op] of eps) {
       const kind = responseKind(op);
@@ -88,8 +101,8 @@ function select(path) {
   $("welcome").hidden = true;
   $("request").hidden = false;
   $("ep-path").textContent = path;
-  $("ep-summary").textContent = op.summary || "";
-  $("ep-description").textContent = op.description || "";
+  $("ep-summary").replaceChildren(rich(op.summary));
+  $("ep-description").replaceChildren(rich(op.description));
   const form = $("params");
   form.replaceChildren();
   const params = op.parameters || [];
@@ -138,7 +151,7 @@ function select(path) {
           el("span", { class: "where", text: p.in })
         ),
         input,
-        el("p", { class: "hint", text: [p.description, hints.join(" · ")].filter(Boolean).join(" — ") })
+        el("p", { class: "hint" }, rich([p.description, hints.join(" · ")].filter(Boolean).join(" — ")))
       )
     );
   }

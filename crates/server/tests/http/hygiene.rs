@@ -19,7 +19,11 @@ async fn cors_allows_any_origin_on_get() {
     .await;
     assert_eq!(r.status, 200);
     assert_eq!(r.header("access-control-allow-origin"), Some("*"));
-    assert!(r.header("access-control-expose-headers").unwrap().contains("ETag"));
+    assert!(
+        r.header("access-control-expose-headers")
+            .unwrap()
+            .contains("ETag")
+    );
 }
 
 #[actix_rt::test]
@@ -36,8 +40,15 @@ async fn preflight_is_204_not_405() {
     .await;
     assert_eq!(r.status, 204);
     assert_eq!(r.header("access-control-allow-origin"), Some("*"));
-    assert!(r.header("access-control-allow-methods").unwrap().contains("GET"));
-    assert_eq!(r.header("access-control-allow-headers"), Some("authorization"));
+    assert!(
+        r.header("access-control-allow-methods")
+            .unwrap()
+            .contains("GET")
+    );
+    assert_eq!(
+        r.header("access-control-allow-headers"),
+        Some("authorization")
+    );
     assert!(r.header("access-control-max-age").is_some());
 }
 
@@ -49,7 +60,10 @@ async fn json_is_compressed_with_gzip_and_brotli_png_is_not() {
 
     let gz = send(&app, req("/openapi.json").header("accept-encoding", "gzip")).await;
     assert_eq!(gz.header("content-encoding"), Some("gzip"));
-    assert!(gz.body.len() < plain.body.len() / 3, "gzip shrinks the document");
+    assert!(
+        gz.body.len() < plain.body.len() / 3,
+        "gzip shrinks the document"
+    );
     let mut out = Vec::new();
     flate2::read::GzDecoder::new(&gz.body[..])
         .read_to_end(&mut out)
@@ -70,7 +84,10 @@ async fn json_is_compressed_with_gzip_and_brotli_png_is_not() {
     )
     .await;
     assert_eq!(png.header("content-type"), Some("image/png"));
-    assert!(png.header("content-encoding").is_none(), "PNG is not recompressed");
+    assert!(
+        png.header("content-encoding").is_none(),
+        "PNG is not recompressed"
+    );
 }
 
 #[actix_rt::test]
@@ -78,7 +95,10 @@ async fn deterministic_json_has_an_etag_and_answers_304() {
     let app = init_service(create_app(state(settings()))).await;
     let r = send(&app, req("/canvas/rgb?hex=4B007D")).await;
     let tag = r.header("etag").expect("an ETag").to_owned();
-    assert!(tag.starts_with("W/\""), "weak: the body may be compressed: {tag}");
+    assert!(
+        tag.starts_with("W/\""),
+        "weak: the body may be compressed: {tag}"
+    );
     assert!(r.header("cache-control").unwrap().starts_with("public"));
 
     let again = send(&app, req("/canvas/rgb?hex=4B007D")).await;
@@ -119,7 +139,11 @@ async fn png_gets_a_strong_etag_and_errors_none() {
 
 #[actix_rt::test]
 async fn security_headers_on_every_response() {
-    for uri in ["/canvas/rgb?hex=4B007D", "/nope", "/canvas/colorviewer?hex=fff"] {
+    for uri in [
+        "/canvas/rgb?hex=4B007D",
+        "/nope",
+        "/canvas/colorviewer?hex=fff",
+    ] {
         let r = get(uri).await;
         assert_eq!(r.header("x-content-type-options"), Some("nosniff"), "{uri}");
         assert_eq!(r.header("referrer-policy"), Some("no-referrer"), "{uri}");
@@ -144,8 +168,12 @@ async fn overlong_request_target_is_414_json() {
     let msg = get(&long).await.assert_error(414);
     assert!(msg.contains("8192"), "{msg}");
     let s = settings_with(&["--max-uri-bytes", "64"]);
-    let r = crate::support::request_with(s, Method::GET, &format!("/canvas/rgb?hex={}", "a".repeat(60)))
-        .await;
+    let r = crate::support::request_with(
+        s,
+        Method::GET,
+        &format!("/canvas/rgb?hex={}", "a".repeat(60)),
+    )
+    .await;
     r.assert_error(414);
 }
 

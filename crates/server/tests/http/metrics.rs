@@ -22,7 +22,11 @@ async fn requests_are_counted_by_route_pattern_and_status() {
 
     let r = send(&app, req("/metrics")).await;
     assert_eq!(r.status, 200);
-    assert!(r.header("content-type").unwrap().starts_with("text/plain; version=0.0.4"));
+    assert!(
+        r.header("content-type")
+            .unwrap()
+            .starts_with("text/plain; version=0.0.4")
+    );
     let text = String::from_utf8(r.body).unwrap();
     for want in [
         "menagerie_http_requests_total{route=\"/canvas/rgb\",status=\"200\"} 3",
@@ -64,7 +68,9 @@ async fn exposition_is_well_formed() {
             continue;
         }
         let (series, value) = line.rsplit_once(' ').expect(line);
-        value.parse::<f64>().unwrap_or_else(|_| panic!("value of {line}"));
+        value
+            .parse::<f64>()
+            .unwrap_or_else(|_| panic!("value of {line}"));
         let name = series.split('{').next().unwrap();
         let family = name
             .trim_end_matches("_bucket")

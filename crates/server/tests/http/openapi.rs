@@ -30,7 +30,10 @@ async fn document_is_openapi_3_1_and_parses_with_utoipa() {
         }
     }
     for (n, s) in d["components"]["schemas"].as_object().unwrap() {
-        if let Err(e) = serde_json::from_value::<utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>>(s.clone()) {
+        if let Err(e) = serde_json::from_value::<
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        >(s.clone())
+        {
             panic!("schema {n}: {e}");
         }
     }
@@ -71,11 +74,24 @@ async fn the_document_lists_exactly_the_served_endpoints() {
     let d = doc().await;
     let registered = routes::registered();
     let mut want: Vec<&str> = openapi::served(&registered).map(|e| e.path).collect();
-    let mut have: Vec<&str> = d["paths"].as_object().unwrap().keys().map(String::as_str).collect();
+    let mut have: Vec<&str> = d["paths"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
     want.sort_unstable();
     have.sort_unstable();
     assert_eq!(have, want);
-    for must in ["/canvas/hex", "/canvas/rgb", "/canvas/colorviewer", "/health", "/metrics", "/openapi.json", "/"] {
+    for must in [
+        "/canvas/hex",
+        "/canvas/rgb",
+        "/canvas/colorviewer",
+        "/health",
+        "/metrics",
+        "/openapi.json",
+        "/",
+    ] {
         assert!(have.contains(&must), "{must}");
     }
 }
@@ -89,11 +105,27 @@ fn the_catalogue_covers_the_whole_spec() {
                    invertgreyscale red sepia threshold";
     let mut spec: Vec<String> = Vec::new();
     spec.extend(misc.split_whitespace().map(|n| format!("/canvas/misc/{n}")));
-    spec.extend(filters.split_whitespace().map(|n| format!("/canvas/filter/{n}")));
+    spec.extend(
+        filters
+            .split_whitespace()
+            .map(|n| format!("/canvas/filter/{n}")),
+    );
     for p in [
-        "/canvas/colorviewer", "/canvas/hex", "/canvas/rgb", "/animu", "/animu/{type}",
-        "/animu/quote", "/creature/dex", "/creature/moves", "/creature/abilities",
-        "/creature/items", "/animal", "/animal/{type}", "/facts", "/facts/{type}", "/img",
+        "/canvas/colorviewer",
+        "/canvas/hex",
+        "/canvas/rgb",
+        "/animu",
+        "/animu/{type}",
+        "/animu/quote",
+        "/creature/dex",
+        "/creature/moves",
+        "/creature/abilities",
+        "/creature/items",
+        "/animal",
+        "/animal/{type}",
+        "/facts",
+        "/facts/{type}",
+        "/img",
         "/img/{type}",
     ] {
         spec.push(p.to_owned());
@@ -114,9 +146,15 @@ fn the_catalogue_covers_the_whole_spec() {
             .map(|p| p.name)
             .collect()
     };
-    assert_eq!(params("/canvas/misc/namecard"), ["avatar", "username", "birthday", "description"]);
+    assert_eq!(
+        params("/canvas/misc/namecard"),
+        ["avatar", "username", "birthday", "description"]
+    );
     assert_eq!(params("/canvas/misc/nobitches"), ["no", "bottomtext"]);
-    assert_eq!(params("/canvas/misc/post"), ["avatar", "username", "displayname", "comment", "theme"]);
+    assert_eq!(
+        params("/canvas/misc/post"),
+        ["avatar", "username", "displayname", "comment", "theme"]
+    );
     assert_eq!(params("/canvas/filter/color"), ["avatar", "color"]);
     assert_eq!(params("/creature/moves"), ["move"]);
     assert_eq!(catalogue::ANIMU_TYPES.len(), 8);
@@ -171,7 +209,10 @@ async fn every_documented_endpoint_answers_as_documented() {
             let schema = resolve_ref(&d, &media["schema"]);
             let mut errs = Vec::new();
             validate(&d, &r.json(), schema, "$", &mut errs);
-            assert!(errs.is_empty(), "{uri}: body does not match its schema: {errs:?}");
+            assert!(
+                errs.is_empty(),
+                "{uri}: body does not match its schema: {errs:?}"
+            );
             if let Some(ex) = media.get("example") {
                 let mut errs = Vec::new();
                 validate(&d, ex, schema, "example", &mut errs);
@@ -179,7 +220,10 @@ async fn every_documented_endpoint_answers_as_documented() {
             }
         }
         // Every required query parameter, left out, gives a documented 400.
-        for p in params.iter().filter(|p| p["in"] == "query" && p["required"] == true) {
+        for p in params
+            .iter()
+            .filter(|p| p["in"] == "query" && p["required"] == true)
+        {
             let name = p["name"].as_str().unwrap();
             let without: Vec<_> = query
                 .iter()
@@ -187,10 +231,17 @@ async fn every_documented_endpoint_answers_as_documented() {
                 .cloned()
                 .collect();
             let base = uri.split('?').next().unwrap();
-            let u = if without.is_empty() { base.to_owned() } else { format!("{base}?{}", without.join("&")) };
+            let u = if without.is_empty() {
+                base.to_owned()
+            } else {
+                format!("{base}?{}", without.join("&"))
+            };
             let r = send(&app, req(&u)).await;
             let st = r.status.as_u16().to_string();
-            assert!(op["responses"].get(&st).is_some(), "{u}: {st} without `{name}` is not documented");
+            assert!(
+                op["responses"].get(&st).is_some(),
+                "{u}: {st} without `{name}` is not documented"
+            );
             if st != "200" {
                 r.assert_error(r.status.as_u16());
             }
@@ -275,16 +326,29 @@ fn validate(d: &Value, v: &Value, schema: &Value, at: &str, errs: &mut Vec<Strin
         }
     }
     if let Some(n) = v.as_f64() {
-        if schema.get("minimum").and_then(Value::as_f64).is_some_and(|m| n < m) {
+        if schema
+            .get("minimum")
+            .and_then(Value::as_f64)
+            .is_some_and(|m| n < m)
+        {
             errs.push(format!("{at}: {n} below minimum"));
         }
-        if schema.get("maximum").and_then(Value::as_f64).is_some_and(|m| n > m) {
+        if schema
+            .get("maximum")
+            .and_then(Value::as_f64)
+            .is_some_and(|m| n > m)
+        {
             errs.push(format!("{at}: {n} above maximum"));
         }
     }
     if let Value::Object(obj) = v {
         let props = schema.get("properties").and_then(Value::as_object);
-        for r in schema.get("required").and_then(Value::as_array).into_iter().flatten() {
+        for r in schema
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             let r = r.as_str().unwrap();
             if !obj.contains_key(r) {
                 errs.push(format!("{at}: missing required `{r}`"));

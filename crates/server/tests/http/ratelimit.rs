@@ -33,18 +33,30 @@ async fn over_budget_is_429_json_with_retry_after_and_headers() {
     let retry: u64 = r.header("retry-after").unwrap().parse().unwrap();
     assert!((1..=20).contains(&retry), "{retry}");
     assert!(r.header("ratelimit").unwrap().contains("r=0"));
-    assert_eq!(r.header("access-control-allow-origin"), Some("*"), "CORS on 429 too");
+    assert_eq!(
+        r.header("access-control-allow-origin"),
+        Some("*"),
+        "CORS on 429 too"
+    );
     // Another client is unaffected; /health and /metrics are never limited.
     let other = send(&app, req("/canvas/rgb?hex=4B007D").peer("192.0.2.2")).await;
     assert_eq!(other.status, 200);
     for _ in 0..5 {
-        assert_eq!(send(&app, req("/health").peer("192.0.2.1")).await.status, 200);
+        assert_eq!(
+            send(&app, req("/health").peer("192.0.2.1")).await.status,
+            200
+        );
     }
 }
 
 #[actix_rt::test]
 async fn canvas_images_have_their_own_budget() {
-    let st = state(settings_with(&["--rate-limit", "5", "--canvas-rate-limit", "1"]));
+    let st = state(settings_with(&[
+        "--rate-limit",
+        "5",
+        "--canvas-rate-limit",
+        "1",
+    ]));
     let app = init_service(create_app(st)).await;
     let img = || req("/canvas/colorviewer?hex=4B007D").peer("192.0.2.7");
     let r = send(&app, img()).await;
@@ -74,7 +86,9 @@ async fn forwarded_for_only_from_trusted_proxies() {
     // Two clients behind the trusted proxy: separate budgets.
     assert_eq!(send(&app, via_proxy("198.51.100.1")).await.status, 200);
     assert_eq!(send(&app, via_proxy("198.51.100.2")).await.status, 200);
-    send(&app, via_proxy("198.51.100.1")).await.assert_error(429);
+    send(&app, via_proxy("198.51.100.1"))
+        .await
+        .assert_error(429);
     // An untrusted peer cannot pick its identity with the header.
     let spoof = |client: &str| {
         req("/canvas/rgb?hex=4B007D")
@@ -111,7 +125,9 @@ async fn api_keys_have_their_own_limits() {
     send(&app, keyed()).await.assert_error(429);
     // The same address without the key still has its anonymous budget.
     assert_eq!(
-        send(&app, req("/canvas/rgb?hex=4B007D").peer("192.0.2.9")).await.status,
+        send(&app, req("/canvas/rgb?hex=4B007D").peer("192.0.2.9"))
+            .await
+            .status,
         200
     );
     let bad = send(
@@ -129,7 +145,12 @@ async fn api_keys_have_their_own_limits() {
 fn keys_without_rate_limit_or_a_bad_file_refuse_to_start() {
     let e = AppState::load(settings_with(&["--api-keys", "/nonexistent"])).unwrap_err();
     assert!(e.to_string().contains("--rate-limit"), "{e}");
-    let e = AppState::load(settings_with(&["--rate-limit", "5", "--api-keys", "/nonexistent/k"]))
-        .unwrap_err();
+    let e = AppState::load(settings_with(&[
+        "--rate-limit",
+        "5",
+        "--api-keys",
+        "/nonexistent/k",
+    ]))
+    .unwrap_err();
     assert!(e.to_string().contains("/nonexistent/k"), "{e}");
 }

@@ -1,0 +1,40 @@
+# syntax=docker/dockerfile:1.7
+#
+# Menagerie: multi-stage build, data built into the image, runs as non-root.
+#
+#   docker build --build-context data-source=../shared/data -t menagerie .
+#   docker run --rm -p 8080:8080 menagerie
+#
+# The `data-source` build context is the source data directory (`pokeapi/`,
+# `content/`...; see README "Data"). It is only mounted while
+# `cargo xtask data` runs: the import-only sources never enter an image
+# layer, only the generated runtime data does.
+
+ARG RUST_VERSION=1.95
+ARG DEBIAN_RELEASE=bookworm
+
+FROM rust:${RUST_VERSION}-${DEBIAN_RELEASE} AS build
+WORKDIR /src
+COPY . .
+RUN --mount=type=bind,from=data-source,target=/data-source,readonly \
+    --mount=type=cache,target=/usr/local/cargo/registry \
+    --mount=type=cache,target=/src/target \
+    cargo xtask data --source /data-source --out /out/data \
+ && cargo build --release --locked --package server --bin menagerie \
+ && install -D target/release/menagerie /out/menagerie
+
+FROM debian:${DEBIAN_RELEASE}-slim AS runtime
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends ca-certificates \
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --system --uid 10001 --no-create-home --home-dir /nonexistent \
+        --shell /usr/sbin/nologin menagerie
+COPY --from=build /out/menagerie /usr/local/bin/menagerie
+COPY --from=build /out/data /srv/menagerie/data
+USER 10001:10001
+ENV MENAGERIE_BIND=0.0.0.0:8080 \
+    MENAGERIE_DATA_DIR=/srv/menagerie/data \
+    MENAGERIE_LOG_FORMAT=json
+EXPOSE 8080
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["/usr/local/bin/menagerie"]

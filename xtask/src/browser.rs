@@ -1,0 +1,114 @@
+//! The playground's browser test (`e2e/`), run by `cargo xtask test`.
+//!
+//! Starts the debug `menagerie` binary over `fixtures/` on a free loopback
+//! port, runs `node --test` in `e2e/` (playwright-core driving Debian's
+//! headless Chromium), then stops the server. In CI (`CI` set) everything
+//! it needs is installed by `scripts/install-browser-test.sh` and the test
+//! must run; elsewhere, without Chromium or Node.js, it is skipped with a
+//! notice.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+
+use crate::{cargo, repo_root, run_cmd};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+fn have(cmd: &str) -> bool {
+    Command::new(cmd)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Runs the browser test, installing its tools first when needed.
+pub fn run(ci: bool) -> Result<()> {
+    let root = repo_root();
+    let e2e = root.join("e2e");
+    let ready = Path::new(CHROMIUM).exists()
+        && have("node")
+        && e2e.join("node_modules/playwright-core").is_dir();
+    if !ready {
+        if ci || (Path::new(CHROMIUM).exists() && have("npm")) {
+            run_cmd(Command::new("bash").arg(root.join("scripts/install-browser-test.sh")))?;
+        } else {
+            eprintln!(
+                "\ntest: Chromium or Node.js not found; the playground browser test is SKIPPED \
+                 (scripts/install-browser-test.sh installs what it needs)"
+            );
+            return Ok(());
+        }
+    }
+
+    run_cmd(cargo().args(["build", "--package", "server", "--bin", "menagerie"]))?;
+    let bin = target_dir().join("debug/menagerie");
+    let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    let server = Command::new(&bin)
+        .args(["--bind", &addr.to_string(), "--log-level", "warn"])
+        .arg("--data-dir")
+        .arg(root.join("fixtures/data"))
+        .spawn()
+        .with_context(|| format!("could not start {}", bin.display()))?;
+    let mut server = KillOnDrop(server);
+    wait_healthy(addr, &mut server.0)?;
+    let result = run_cmd(
+        Command::new("node")
+            .arg("--test")
+            .current_dir(&e2e)
+            .env("MENAGERIE_URL", format!("http://{addr}"))
+            .env("CHROMIUM", CHROMIUM),
+    );
+    drop(server);
+    result
+}
+
+/// The cargo target directory (`CARGO_TARGET_DIR` or `target/`).
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .map(|p| {
+            if p.is_absolute() {
+                p
+            } else {
+                repo_root().join(p)
+            }
+        })
+        .unwrap_or_else(|| repo_root().join("target"))
+}
+
+struct KillOnDrop(Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn wait_healthy(addr: SocketAddr, child: &mut Child) -> Result<()> {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline {
+        if let Some(status) = child.try_wait()? {
+            bail!("the server exited early with {status}");
+        }
+        if let Ok(mut s) = TcpStream::connect_timeout(&addr, Duration::from_millis(200)) {
+            let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
+            let _ = s.write_all(b"GET /health HTTP/1.1\r\nHost: e2e\r\nConnection: close\r\n\r\n");
+            let mut buf = String::new();
+            let _ = s.read_to_string(&mut buf);
+            if buf.starts_with("HTTP/1.1 200") {
+                return Ok(());
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    bail!("the server did not become healthy on {addr} within 30 s")
+}
