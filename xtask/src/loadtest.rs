@@ -257,6 +257,10 @@ fn start_server(
     Ok((p, t.elapsed()))
 }
 
+/// The one route of `crates/server/examples/bare.rs` (a fixed JSON body the
+/// size of a `/facts/cat` answer).
+const BARE_PATH: &str = "/facts/cat";
+
 /// Starts the bare actix-web example and waits until it answers.
 fn start_bare(addr: SocketAddr, workers: Option<usize>) -> Result<Proc> {
     let bin = release_bin("examples/bare");
@@ -273,7 +277,7 @@ fn start_bare(addr: SocketAddr, workers: Option<usize>) -> Result<Proc> {
         addr,
         name: "bare",
     };
-    wait_ready(&p, "/")?;
+    wait_ready(&p, BARE_PATH)?;
     Ok(p)
 }
 
@@ -327,7 +331,7 @@ fn load(args: &LoadtestArgs, data_dir: &Path, host: &AvatarHost, machine: &Machi
 
     eprintln!("loadtest: bare actix-web baseline, {secs} s");
     let bare = start_bare(free_addr()?, args.workers)?;
-    let bare_plan = Plan::single("bare actix-web (GET / -> JSON)", "/", 200);
+    let bare_plan = Plan::single("bare actix-web", BARE_PATH, 200);
     let o = workload::run(bare.addr, &bare_plan, &limits(args, secs));
     let bare_rss = rss_kib(bare.pid());
     bare.kill();
@@ -356,8 +360,9 @@ fn load(args: &LoadtestArgs, data_dir: &Path, host: &AvatarHost, machine: &Machi
     let per_class = report::class_table(&o);
     srv.kill();
     let notes = format!(
-        "Server ready {:.0} ms after spawn. The mix opened {} TCP connections for {} requests; \
+        "Mix weights: {}. Server ready {:.0} ms after spawn. The mix opened {} TCP connections for {} requests; \
          the avatar host served {} avatar PNGs over the whole run.",
+        plan.weights_text(),
         startup.as_secs_f64() * 1000.0,
         o.connects,
         o.total().latencies_us.len(),

@@ -212,7 +212,7 @@ pub fn load_section(
         "Load generator: `xtask/src/loadtest/` (closed loop, {} keep-alive HTTP/1.1 connections on \
          std threads, same machine as the server). Server: release `menagerie`, workers: {}, \
          `--log-level warn`, full data. Baseline: `crates/server/examples/bare.rs` (same actix-web, \
-         same workers, one JSON handler) measured in the same run; \"vs bare\" is req/s divided by \
+         same workers, one handler answering a fixed JSON body the size of a `/facts/cat` answer) measured in the same run; \"vs bare\" is req/s divided by \
          its req/s. \"unexpected\" counts answers with the wrong \
          status or media type; \"no answer\" counts refused/reset/timed-out requests.\n",
         args.connections,
