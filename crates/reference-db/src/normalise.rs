@@ -1,27 +1,29 @@
 //! Forgiving lookup keys and text clean-up.
 //!
-//! # Lookup-key rules ([`lookup_key`])
-//!
-//! A query and every name of a record (slug, English display name, form
-//! names) are reduced to the same key, so all of these meet:
-//!
-//! 1. Unicode compatibility decomposition (NFKD), then combining marks are
-//!    dropped: accents fold (`Flabébé` → `flabebe`, `POKéMON` → `pokemon`).
-//! 2. Letters are lower-cased.
-//! 3. Apostrophes (`'`, `’`, `ʼ`) vanish: `Farfetch’d` → `farfetchd`.
-//! 4. `♀` and `♂` become `-f` and `-m` (`Nidoran♀` → `nidoran-f`, the slug).
-//! 5. Every other character that is not a letter or digit (spaces,
-//!    underscores, hyphens, dots, colons, commas...) is a separator; runs of
-//!    separators become one `-`, and leading or trailing ones are dropped:
-//!    `Mr. Mime`, `mr_mime` and ` MR--MIME ` all become `mr-mime`.
-//!
-//! Plain ASCII input (the common case) skips the Unicode decomposition.
+//! The rules are documented on [`lookup_key`].
 
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
-/// Reduces a name or query to its lookup key (see the module docs for the
-/// rules). The key of a slug is the slug itself.
+/// Reduces a name or query to its lookup key. The key of a slug is the
+/// slug itself.
+///
+/// # Rules
+///
+/// A query and every name of a record (slug, English display name, form
+/// names) are reduced to the same key, so all of these meet:
+///
+/// 1. Unicode compatibility decomposition (NFKD), then combining marks are
+///    dropped: accents fold (`Flabébé` → `flabebe`, `POKéMON` → `pokemon`).
+/// 2. Letters are lower-cased.
+/// 3. Apostrophes (`'`, `’`, `ʼ`) vanish: `Farfetch’d` → `farfetchd`.
+/// 4. `♀` and `♂` become `-f` and `-m` (`Nidoran♀` → `nidoran-f`, the slug).
+/// 5. Every other character that is not a letter or digit (spaces,
+///    underscores, hyphens, dots, colons, commas...) is a separator; runs of
+///    separators become one `-`, and leading or trailing ones are dropped:
+///    `Mr. Mime`, `mr_mime` and ` MR--MIME ` all become `mr-mime`.
+///
+/// Plain ASCII input (the common case) skips the Unicode decomposition.
 ///
 /// ```
 /// use reference_db::lookup_key;

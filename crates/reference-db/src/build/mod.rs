@@ -3,7 +3,7 @@
 //!
 //! Reads the PokeAPI CSVs (upstream `data/v2/csv` layout) from one
 //! directory, joins them, keeps English text (language id 9), cleans it
-//! (see [`crate::normalise`]), and returns records in id order. The result
+//! (line breaks, form feeds and soft hyphens normalised), and returns records in id order. The result
 //! depends only on the files' contents, so the same input always encodes to
 //! byte-identical output. A malformed file fails with its name, line and
 //! column ([`BuildError::Malformed`]).
