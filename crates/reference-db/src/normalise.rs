@@ -1,27 +1,29 @@
 //! Forgiving lookup keys and text clean-up.
 //!
-//! # Lookup-key rules ([`lookup_key`])
-//!
-//! A query and every name of a record (slug, English display name, form
-//! names) are reduced to the same key, so all of these meet:
-//!
-//! 1. Unicode compatibility decomposition (NFKD), then combining marks are
-//!    dropped: accents fold (`Flabébé` → `flabebe`, `POKéMON` → `pokemon`).
-//! 2. Letters are lower-cased.
-//! 3. Apostrophes (`'`, `’`, `ʼ`) vanish: `Farfetch’d` → `farfetchd`.
-//! 4. `♀` and `♂` become `-f` and `-m` (`Nidoran♀` → `nidoran-f`, the slug).
-//! 5. Every other character that is not a letter or digit (spaces,
-//!    underscores, hyphens, dots, colons, commas...) is a separator; runs of
-//!    separators become one `-`, and leading or trailing ones are dropped:
-//!    `Mr. Mime`, `mr_mime` and ` MR--MIME ` all become `mr-mime`.
-//!
-//! Plain ASCII input (the common case) skips the Unicode decomposition.
+//! The rules are documented on [`lookup_key`].
 
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
-/// Reduces a name or query to its lookup key (see the module docs for the
-/// rules). The key of a slug is the slug itself.
+/// Reduces a name or query to its lookup key. The key of a slug is the
+/// slug itself.
+///
+/// # Rules
+///
+/// A query and every name of a record (slug, English display name, form
+/// names) are reduced to the same key, so all of these meet:
+///
+/// 1. Unicode compatibility decomposition (NFKD), then combining marks are
+///    dropped: accents fold (`Flabébé` → `flabebe`, `POKéMON` → `pokemon`).
+/// 2. Letters are lower-cased.
+/// 3. Apostrophes (`'`, `’`, `ʼ`) vanish: `Farfetch’d` → `farfetchd`.
+/// 4. `♀` and `♂` become `-f` and `-m` (`Nidoran♀` → `nidoran-f`, the slug).
+/// 5. Every other character that is not a letter or digit (spaces,
+///    underscores, hyphens, dots, colons, commas...) is a separator; runs of
+///    separators become one `-`, and leading or trailing ones are dropped:
+///    `Mr. Mime`, `mr_mime` and ` MR--MIME ` all become `mr-mime`.
+///
+/// Plain ASCII input (the common case) skips the Unicode decomposition.
 ///
 /// ```
 /// use reference_db::lookup_key;
@@ -138,7 +140,10 @@ mod tests {
         assert_eq!(lookup_key("Farfetch’d"), "farfetchd");
         assert_eq!(lookup_key("Type: Null"), "type-null");
         assert_eq!(lookup_key("Nidoran♂"), "nidoran-m");
-        assert_eq!(lookup_key("10,000,000 Volt Thunderbolt"), "10-000-000-volt-thunderbolt");
+        assert_eq!(
+            lookup_key("10,000,000 Volt Thunderbolt"),
+            "10-000-000-volt-thunderbolt"
+        );
         assert_eq!(lookup_key("--"), "");
         assert_eq!(lookup_key(""), "");
         assert_eq!(lookup_key("ｐｉｋａｃｈｕ"), "pikachu");
@@ -146,10 +151,19 @@ mod tests {
 
     #[test]
     fn game_text_breaks_are_normalised() {
-        assert_eq!(clean_game_text("Pounds with fore\u{ad}\nlegs or tail."), "Pounds with forelegs or tail.");
-        assert_eq!(clean_game_text("A strange seed was\nplanted on its\u{c}back at birth."), "A strange seed was planted on its back at birth.");
+        assert_eq!(
+            clean_game_text("Pounds with fore\u{ad}\nlegs or tail."),
+            "Pounds with forelegs or tail."
+        );
+        assert_eq!(
+            clean_game_text("A strange seed was\nplanted on its\u{c}back at birth."),
+            "A strange seed was planted on its back at birth."
+        );
         assert_eq!(clean_game_text("self-\ndestruct"), "self-destruct");
-        assert_eq!(clean_game_text("Inflicts damage.  User’s rate"), "Inflicts damage. User’s rate");
+        assert_eq!(
+            clean_game_text("Inflicts damage.  User’s rate"),
+            "Inflicts damage. User’s rate"
+        );
         assert_eq!(clean_game_text("soft\u{ad}hyphen"), "softhyphen");
         assert_eq!(clean_game_text("  edges \n"), "edges");
         assert_eq!(clean_game_text("a - b"), "a - b");
