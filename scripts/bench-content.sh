@@ -16,15 +16,19 @@ cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || { echo "wrk not found (apt-get install -y wrk)" >&2; exit 1; }
 TARGET=${CARGO_TARGET_DIR:-target}
 cargo build --release -q -p server --bin menagerie --example bare
+# Private copies: the target dir may be shared with other worktrees.
 EMPTY=$(mktemp -d)
-"$TARGET/release/examples/bare" 127.0.0.1:18081 1 &
+cp "$TARGET/release/examples/bare" "$TARGET/release/menagerie" "$EMPTY/"
+"$EMPTY/bare" 127.0.0.1:18081 1 &
 BARE=$!
-# No data dir: the embedded content pack; request logs off (warn level).
-"$TARGET/release/menagerie" --bind 127.0.0.1:18082 --workers 1 --data-dir "$EMPTY" --log-level warn &
+# An empty data dir: the embedded content pack; request logs off (warn level).
+mkdir "$EMPTY/data"
+"$EMPTY/menagerie" --bind 127.0.0.1:18082 --workers 1 --data-dir "$EMPTY/data" --log-level warn &
 OURS=$!
 trap 'kill $BARE $OURS 2>/dev/null; rm -rf "$EMPTY"' EXIT
 for port in 18081 18082; do
-  for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/facts/cat" >/dev/null && break; sleep 0.1; done
+  for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/facts/cat" >/dev/null && break; sleep 0.1; done
+  curl -sf "http://127.0.0.1:$port/facts/cat" >/dev/null || { echo "port $port does not answer /facts/cat" >&2; exit 1; }
 done
 echo "sample: $(curl -s http://127.0.0.1:18082/facts/cat)"
 rps() { wrk -t1 -c"$CONNS" -d"${SECS}s" "http://127.0.0.1:$1/facts/cat" | awk '/Requests\/sec/ {print $2}'; }
