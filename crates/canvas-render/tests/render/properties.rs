@@ -41,11 +41,13 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
     #[test]
-    fn size_and_alpha_are_kept_and_in_place_agrees(img in any_image(), filter in any_filter()) {
+    fn size_and_alpha_are_kept_and_in_place_agrees_except_pixelate_alpha(img in any_image(), filter in any_filter()) {
         let out = apply(&filter, &img).unwrap();
         prop_assert_eq!(out.dimensions(), img.dimensions());
-        for (o, i) in out.pixels().zip(img.pixels()) {
-            prop_assert_eq!(o.0[3], i.0[3], "{} changed alpha", filter);
+        if filter != Filter::Pixelate {
+            for (o, i) in out.pixels().zip(img.pixels()) {
+                prop_assert_eq!(o.0[3], i.0[3], "{} changed alpha", filter);
+            }
         }
         let mut copy = img.clone();
         apply_in_place(&filter, &mut copy).unwrap();
