@@ -75,5 +75,9 @@ pub fn check_size(width: u32, height: u32) -> Result<(), RenderError> {
 pub fn solid(width: u32, height: u32, rgb: [u8; 3]) -> Result<RgbaImage, RenderError> {
     check_size(width, height)?;
     let [r, g, b] = rgb;
-    Ok(RgbaImage::from_pixel(width, height, image::Rgba([r, g, b, 255])))
+    Ok(RgbaImage::from_pixel(
+        width,
+        height,
+        image::Rgba([r, g, b, 255]),
+    ))
 }

@@ -61,8 +61,7 @@ pub enum ColourError {
 /// The accepted hex forms, as used in error messages.
 pub const HEX_FORMS: &str = "six hexadecimal digits RRGGBB (e.g. 4B007D; a leading # and the 3-digit shorthand are tolerated)";
 /// The accepted triple forms, as used in error messages.
-pub const TRIPLE_FORMS: &str =
-    "three comma-separated integers 0-255 as r,g,b (e.g. 75,0,125)";
+pub const TRIPLE_FORMS: &str = "three comma-separated integers 0-255 as r,g,b (e.g. 75,0,125)";
 
 impl Rgb {
     /// A colour from its three channels.
@@ -74,10 +73,14 @@ impl Rgb {
     pub fn parse_hex(input: &str) -> Result<Self, ColourError> {
         let s = input.trim();
         if s.is_empty() {
-            return Err(ColourError::Empty { expected: HEX_FORMS });
+            return Err(ColourError::Empty {
+                expected: HEX_FORMS,
+            });
         }
         if s.len() > MAX_INPUT_LEN {
-            return Err(ColourError::TooLong { expected: HEX_FORMS });
+            return Err(ColourError::TooLong {
+                expected: HEX_FORMS,
+            });
         }
         let digits = s.strip_prefix('#').unwrap_or(s);
         if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
@@ -207,7 +210,9 @@ mod tests {
 
     #[test]
     fn hex_rejects() {
-        for s in ["4B007", "4B007DD", "##4B007D", "GG0000", "4B 07D", "+4B007D", "é12345", "0x4B00"] {
+        for s in [
+            "4B007", "4B007DD", "##4B007D", "GG0000", "4B 07D", "+4B007D", "é12345", "0x4B00",
+        ] {
             assert_eq!(Rgb::parse_hex(s), Err(ColourError::InvalidHex), "{s}");
         }
         assert!(matches!(Rgb::parse_hex(""), Err(ColourError::Empty { .. })));
@@ -221,16 +226,25 @@ mod tests {
     fn triple_forms() {
         assert_eq!(Rgb::parse_triple("75,0,125"), Ok(Rgb::new(75, 0, 125)));
         assert_eq!(Rgb::parse_triple(" 75 , 0 ,125 "), Ok(Rgb::new(75, 0, 125)));
-        assert_eq!(Rgb::parse_triple("255,255,255"), Ok(Rgb::new(255, 255, 255)));
+        assert_eq!(
+            Rgb::parse_triple("255,255,255"),
+            Ok(Rgb::new(255, 255, 255))
+        );
         assert_eq!(Rgb::parse_triple("007,0,0"), Ok(Rgb::new(7, 0, 0)));
     }
 
     #[test]
     fn triple_rejects() {
-        for s in ["256,0,0", "1,2", "1,2,3,4", "-1,0,0", "a,b,c", "1.5,2,3", "1,,3", "1 2 3", "+1,2,3", "0001,2,3"] {
+        for s in [
+            "256,0,0", "1,2", "1,2,3,4", "-1,0,0", "a,b,c", "1.5,2,3", "1,,3", "1 2 3", "+1,2,3",
+            "0001,2,3",
+        ] {
             assert_eq!(Rgb::parse_triple(s), Err(ColourError::InvalidTriple), "{s}");
         }
-        assert!(matches!(Rgb::parse_triple(" "), Err(ColourError::Empty { .. })));
+        assert!(matches!(
+            Rgb::parse_triple(" "),
+            Err(ColourError::Empty { .. })
+        ));
     }
 
     #[test]

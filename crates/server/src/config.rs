@@ -1,0 +1,58 @@
+//! Typed server settings, read once from command-line flags with
+//! `MENAGERIE_*` environment equivalents.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Parser, ValueEnum};
+
+/// Every setting of the `menagerie` binary.
+///
+/// Each flag has an environment variable of the same name in upper case,
+/// prefixed with `MENAGERIE_` (`--data-dir` ↔ `MENAGERIE_DATA_DIR`).
+#[derive(Debug, Clone, Parser)]
+#[command(name = "menagerie", version, about = "The Menagerie HTTP service")]
+pub struct Settings {
+    /// Address and port to listen on.
+    #[arg(long, env = "MENAGERIE_BIND", default_value = "127.0.0.1:8080")]
+    pub bind: SocketAddr,
+
+    /// Directory with the generated data (`cargo xtask data` writes it).
+    #[arg(long, env = "MENAGERIE_DATA_DIR", default_value = "data")]
+    pub data_dir: PathBuf,
+
+    /// Number of HTTP worker threads (default: one per CPU core).
+    #[arg(long, env = "MENAGERIE_WORKERS")]
+    pub workers: Option<usize>,
+
+    /// Log line format.
+    #[arg(long, env = "MENAGERIE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+
+    /// Log filter: a level (`info`, `debug`...) or a tracing filter directive.
+    #[arg(long, env = "MENAGERIE_LOG_LEVEL", default_value = "info")]
+    pub log_level: String,
+
+    /// Seconds to let in-flight requests finish after SIGTERM/SIGINT.
+    #[arg(long, env = "MENAGERIE_SHUTDOWN_TIMEOUT", default_value_t = 10)]
+    pub shutdown_timeout: u64,
+}
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+impl Settings {
+    /// Settings for tests: port 0 on loopback, data from `data_dir`,
+    /// everything else at its default.
+    pub fn for_tests(data_dir: impl Into<PathBuf>) -> Self {
+        let mut s = Self::parse_from(["menagerie", "--bind", "127.0.0.1:0"]);
+        s.data_dir = data_dir.into();
+        s
+    }
+}

@@ -1,0 +1,59 @@
+//! The Menagerie HTTP service: thin actix-web glue over the domain crates.
+//!
+//! `main.rs` reads [`Settings`], starts tracing and calls [`run`]; tests build
+//! the same application in process with [`create_app`].
+
+pub mod config;
+pub mod error;
+pub mod routes;
+pub mod state;
+pub mod telemetry;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::middleware::from_fn;
+use actix_web::{App, HttpServer, web};
+
+pub use config::Settings;
+pub use error::ApiError;
+pub use state::{AppState, StartupError};
+
+/// Builds the application: every route, the JSON error handlers and the
+/// request log. Used by [`run`] and by the in-process tests.
+pub fn create_app(
+    state: AppState,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    App::new()
+        .app_data(web::Data::new(state))
+        .app_data(routes::query_config())
+        .app_data(routes::path_config())
+        .configure(routes::configure)
+        .default_service(web::to(routes::not_found))
+        .wrap(from_fn(telemetry::log_request))
+}
+
+/// Loads the state and serves until SIGTERM/SIGINT, then drains in-flight
+/// requests for up to `shutdown_timeout` seconds.
+pub async fn run(settings: Settings) -> std::io::Result<()> {
+    let state = AppState::load(settings.clone()).map_err(std::io::Error::other)?;
+    let mut server = HttpServer::new(move || create_app(state.clone()))
+        .shutdown_timeout(settings.shutdown_timeout)
+        .bind(settings.bind)?;
+    if let Some(w) = settings.workers {
+        server = server.workers(w.max(1));
+    }
+    for addr in server.addrs() {
+        tracing::info!(%addr, "listening");
+    }
+    server.run().await?;
+    tracing::info!("shut down");
+    Ok(())
+}

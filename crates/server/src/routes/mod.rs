@@ -1,0 +1,65 @@
+//! Route table: one module per URL group, each with a `configure` function.
+
+use actix_web::{HttpRequest, HttpResponse, Resource, guard, web};
+
+use crate::error::ApiError;
+
+pub mod colour;
+pub mod health;
+
+/// Registers every route of the service.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    health::configure(cfg);
+    colour::configure(cfg);
+}
+
+/// A resource at `path` answering GET and HEAD with `handler`, and 405 JSON
+/// (with `Allow`) for every other method.
+pub fn get<F, Args>(path: &str, handler: F) -> Resource
+where
+    F: actix_web::Handler<Args>,
+    Args: actix_web::FromRequest + 'static,
+    F::Output: actix_web::Responder + 'static,
+{
+    web::resource(path)
+        .route(
+            web::route()
+                .guard(guard::Any(guard::Get()).or(guard::Head()))
+                .to(handler),
+        )
+        .default_service(web::to(method_not_allowed))
+}
+
+async fn method_not_allowed(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    Err(ApiError::MethodNotAllowed(req.method().to_string()))
+}
+
+/// The fallback for paths that match no route: 404 JSON.
+pub async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    Err(ApiError::UnknownPath(req.path().to_owned()))
+}
+
+/// Returns the parameter's value, treating absent, empty and blank alike as
+/// missing.
+pub fn required<'a>(
+    value: &'a Option<String>,
+    name: &'static str,
+    expected: &'static str,
+) -> Result<&'a str, ApiError> {
+    match value.as_deref().map(str::trim) {
+        Some(v) if !v.is_empty() => Ok(v),
+        _ => Err(ApiError::MissingParam { name, expected }),
+    }
+}
+
+/// Query-string extraction errors become 400 JSON instead of actix's text.
+pub fn query_config() -> web::QueryConfig {
+    web::QueryConfig::default()
+        .error_handler(|err, _req| ApiError::MalformedQuery(err.to_string()).into())
+}
+
+/// Path-segment extraction errors become 404 JSON.
+pub fn path_config() -> web::PathConfig {
+    web::PathConfig::default()
+        .error_handler(|_err, req| ApiError::UnknownPath(req.path().to_owned()).into())
+}

@@ -1,0 +1,6 @@
+//! In-process HTTP tests: the real application built by `create_app`, driven
+//! through `actix_web::test`, asserting status, headers and JSON.
+
+mod colour;
+mod errors;
+mod support;

@@ -1,0 +1,123 @@
+//! Repository-wide rules checked as tests.
+
+use std::collections::{BTreeSet, HashMap};
+
+use serde_json::Value;
+
+use crate::cargo;
+
+/// Crates that hold domain logic and must know nothing of HTTP serving.
+const DOMAIN_CRATES: &[&str] = &[
+    "colour",
+    "canvas-render",
+    "reference-db",
+    "content",
+    "remote-image",
+];
+
+/// HTTP-server frameworks, their building blocks and API-description crates
+/// that no domain crate may depend on, directly or transitively.
+const FORBIDDEN: &[&str] = &[
+    "actix-web",
+    "actix-http",
+    "actix-server",
+    "actix-router",
+    "axum",
+    "hyper",
+    "warp",
+    "rocket",
+    "tide",
+    "poem",
+    "salvo",
+    "tower-http",
+    "utoipa",
+    "tiny_http",
+];
+
+fn metadata() -> Value {
+    let out = cargo()
+        .args(["metadata", "--format-version", "1", "--locked"])
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("cargo metadata prints JSON")
+}
+
+/// Names of every package reachable from `root` over normal and build
+/// dependencies (dev-dependencies are not part of what users get).
+fn runtime_closure(meta: &Value, root: &str) -> BTreeSet<String> {
+    let name_of: HashMap<&str, &str> = meta["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["id"].as_str().unwrap(), p["name"].as_str().unwrap()))
+        .collect();
+    let nodes: HashMap<&str, &Value> = meta["resolve"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| (n["id"].as_str().unwrap(), n))
+        .collect();
+    let start = name_of
+        .iter()
+        .find(|(_, n)| **n == root)
+        .map(|(id, _)| *id)
+        .unwrap_or_else(|| panic!("{root} is a workspace package"));
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![start];
+    let mut names = BTreeSet::new();
+    while let Some(id) = stack.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        names.insert(name_of[id].to_owned());
+        for dep in nodes[id]["deps"].as_array().unwrap() {
+            let runtime = dep["dep_kinds"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|k| k["kind"].is_null() || k["kind"] == "build");
+            if runtime {
+                stack.push(dep["pkg"].as_str().unwrap());
+            }
+        }
+    }
+    names
+}
+
+#[test]
+fn domain_crates_know_nothing_of_http_serving() {
+    let meta = metadata();
+    let mut problems = Vec::new();
+    for krate in DOMAIN_CRATES {
+        let deps = runtime_closure(&meta, krate);
+        for bad in FORBIDDEN {
+            if deps.contains(*bad) {
+                problems.push(format!("{krate} depends on {bad}"));
+            }
+        }
+        // Domain crates must not depend on the server crate either.
+        if deps.contains("server") {
+            problems.push(format!("{krate} depends on the server crate"));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "forbidden dependencies:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn only_the_server_uses_actix() {
+    let meta = metadata();
+    let closure = runtime_closure(&meta, "server");
+    assert!(
+        closure.contains("actix-web"),
+        "the check sees the server's actix-web"
+    );
+}
