@@ -24,6 +24,9 @@ mod error;
 pub mod filter;
 mod resize;
 pub mod shape;
+// canvas-scenes
+pub mod scene;
+pub mod text;
 
 pub use encode::encode_png;
 pub use error::RenderError;
