@@ -6,10 +6,12 @@
 //! pictures, no system fonts) and compares it with
 //! `tests/reference/<case>.png`:
 //!
-//! * **tolerance**: every channel (R, G, B, A) of every pixel may differ by at
-//!   most [`TOLERANCE`] (= 2) from the reference, which absorbs rounding
-//!   differences between CPUs (tiny-skia's SIMD paths, float resampling); any
-//!   larger difference, or a different size, fails;
+//! * **tolerance**: for every pixel, alpha and each colour channel
+//!   *premultiplied by alpha* (`c · a / 255`, what is actually visible) may
+//!   differ by at most [`TOLERANCE`] (= 2) from the reference, which absorbs
+//!   rounding differences between CPUs (tiny-skia's SIMD paths, float
+//!   resampling) and the meaningless colour of (nearly) transparent pixels;
+//!   any larger difference, or a different size, fails;
 //! * **regenerate**: `UPDATE_REFS=1 cargo test -p canvas-render --test render`
 //!   rewrites the references of every case run (look at them before
 //!   committing!);
@@ -256,8 +258,12 @@ fn compare(expected: &RgbaImage, actual: &RgbaImage) -> (usize, u8) {
     (bad, worst)
 }
 
+/// The largest difference between two pixels' alpha and alpha-premultiplied
+/// colour channels.
 fn channel_diff(e: &Rgba<u8>, a: &Rgba<u8>) -> u8 {
-    e.0.iter().zip(a.0).map(|(x, y)| x.abs_diff(y)).max().unwrap_or(0)
+    let pre = |p: &Rgba<u8>, c: usize| ((u16::from(p.0[c]) * u16::from(p.0[3]) + 127) / 255) as u8;
+    let colour = (0..3).map(|c| pre(e, c).abs_diff(pre(a, c))).max().unwrap_or(0);
+    colour.max(e.0[3].abs_diff(a.0[3]))
 }
 
 /// reference | actual | difference, on a checkerboard so alpha shows.
@@ -331,6 +337,10 @@ fn harness_detects_a_mismatch() {
     let mut c = a.clone();
     c.get_pixel_mut(3, 4).0[2] = c.get_pixel(3, 4).0[2].saturating_add(TOLERANCE).min(255);
     assert_eq!(compare(&a, &c).0, 0);
+    // The colour of a transparent pixel is invisible, so it never counts.
+    let clear = RgbaImage::from_pixel(1, 1, Rgba([0, 0, 0, 0]));
+    let white_clear = RgbaImage::from_pixel(1, 1, Rgba([255, 255, 255, 0]));
+    assert_eq!(compare(&clear, &white_clear), (0, 0));
     let diff = side_by_side(&a, &b);
     assert_eq!(diff.dimensions(), (3 * 16 + 16, 16));
     assert_eq!(diff.get_pixel(2 * 24 + 3, 4).0[0], 128 + 0x20);
