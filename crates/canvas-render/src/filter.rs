@@ -395,7 +395,12 @@ fn grey_lut(src: Option<&[u8]>, dst: &mut [u8], lut: &[[u8; 3]; 256]) {
 /// A table per channel value (the same for R, G and B).
 fn channel_lut(src: Option<&[u8]>, dst: &mut [u8], lut: &[u8; 256]) {
     map_pixels(src, dst, |[r, g, b, a]| {
-        [lut[usize::from(r)], lut[usize::from(g)], lut[usize::from(b)], a]
+        [
+            lut[usize::from(r)],
+            lut[usize::from(g)],
+            lut[usize::from(b)],
+            a,
+        ]
     });
 }
 
@@ -422,13 +427,13 @@ const ALPHA: u32 = 0xff00_0000;
 /// The filters that look at one pixel at a time.
 fn point(filter: &Filter, src: Option<&[u8]>, dst: &mut [u8]) {
     match *filter {
-        Filter::Greyscale => map_words(src, dst, |p| luma_word(p) * 0x01_01_01 | (p & ALPHA)),
-        Filter::InvertGreyscale => {
-            map_words(src, dst, |p| (255 - luma_word(p)) * 0x01_01_01 | (p & ALPHA))
-        }
+        Filter::Greyscale => map_words(src, dst, |p| (luma_word(p) * 0x01_01_01) | (p & ALPHA)),
+        Filter::InvertGreyscale => map_words(src, dst, |p| {
+            ((255 - luma_word(p)) * 0x01_01_01) | (p & ALPHA)
+        }),
         Filter::Red => map_words(src, dst, |p| luma_word(p) | (p & ALPHA)),
-        Filter::Green => map_words(src, dst, |p| luma_word(p) << 8 | (p & ALPHA)),
-        Filter::Blue => map_words(src, dst, |p| luma_word(p) << 16 | (p & ALPHA)),
+        Filter::Green => map_words(src, dst, |p| (luma_word(p) << 8) | (p & ALPHA)),
+        Filter::Blue => map_words(src, dst, |p| (luma_word(p) << 16) | (p & ALPHA)),
         Filter::Invert => map_words(src, dst, |p| p ^ !ALPHA),
         Filter::Blurple => grey_lut(src, dst, &ramp_lut(BLURPLE)),
         Filter::Blurple2 => grey_lut(src, dst, &ramp_lut(BLURPLE_OLD)),
@@ -620,7 +625,14 @@ fn transpose(src: &[u8], dst: &mut [u8], w: usize, h: usize) {
 /// edges extended. Runs row by row so the inner loops are over contiguous
 /// memory. Window sums fit `u16`: the window is at most 255 rows (`r` is
 /// clamped to 127), and 255 · 255 + 127 < 2¹⁶.
-fn box_vertical(src: &[u8], dst: &mut [u8], stride: usize, rows: usize, r: usize, sums: &mut [u16]) {
+fn box_vertical(
+    src: &[u8],
+    dst: &mut [u8],
+    stride: usize,
+    rows: usize,
+    r: usize,
+    sums: &mut [u16],
+) {
     let r = r.min(127);
     if r == 0 {
         dst.copy_from_slice(src);
@@ -678,7 +690,13 @@ mod tests {
 
     #[test]
     fn luma_is_within_one_of_bt601() {
-        for (r, g, b) in [(255, 255, 255), (0, 0, 0), (255, 0, 0), (0, 255, 0), (10, 20, 30)] {
+        for (r, g, b) in [
+            (255, 255, 255),
+            (0, 0, 0),
+            (255, 0, 0),
+            (0, 255, 0),
+            (10, 20, 30),
+        ] {
             let want = (0.299 * r as f32 + 0.587 * g as f32 + 0.114 * b as f32).round() as u8;
             assert!(luma(r, g, b).abs_diff(want) <= 1, "{r} {g} {b}");
         }
