@@ -28,9 +28,13 @@ fi
 # Run from the report directory so nothing lands in the work tree.
 mkdir -p "$root/target/schemathesis"
 cd "$root/target/schemathesis"
-exec "$venv/bin/st" run "$base/openapi.json" \
+# Every check is on (schemathesis.toml turns "no 5xx" off only for the canvas
+# images, whose avatars cannot be fetched without a network). Failures already
+# known and reported are listed in schemathesis-baseline.json: they do not fail
+# the run, anything new does. After fixing one, drop it with --baseline-prune.
+exec "$venv/bin/st" --config-file "$root/scripts/schemathesis.toml" run "$base/openapi.json" \
     --url "$base" \
-    --checks all \
+    --baseline "$root/scripts/schemathesis-baseline.json" \
     --mode all \
     --phases examples,coverage,fuzzing \
     --max-examples "${MENAGERIE_ST_EXAMPLES:-20}" \

@@ -21,6 +21,14 @@ const BUDGET: Duration = Duration::from_secs(300);
 
 struct Killed(Child);
 
+struct RemoveOnDrop(std::path::PathBuf);
+
+impl Drop for RemoveOnDrop {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
 impl Drop for Killed {
     fn drop(&mut self) {
         let _ = self.0.kill();
@@ -48,7 +56,12 @@ pub fn run(data_dir: &Path, ci: bool) -> Result<()> {
     }
     run_cmd(cargo().args(["build", "--package", "server", "--bin", "menagerie"]))?;
     let addr: SocketAddr = TcpListener::bind("127.0.0.1:0")?.local_addr()?;
-    let bin = crate::loadtest::target_dir().join("debug/menagerie");
+    // A private copy: another work tree sharing the target directory could
+    // rebuild the binary under our feet.
+    let built = crate::loadtest::target_dir().join("debug/menagerie");
+    let bin = std::env::temp_dir().join(format!("menagerie-conformance-{}", std::process::id()));
+    std::fs::copy(&built, &bin).with_context(|| format!("copying {}", built.display()))?;
+    let _cleanup = RemoveOnDrop(bin.clone());
     let child = Command::new(&bin)
         .arg("--bind")
         .arg(addr.to_string())
