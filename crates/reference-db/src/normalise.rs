@@ -149,6 +149,17 @@ mod tests {
         assert_eq!(lookup_key("ｐｉｋａｃｈｕ"), "pikachu");
     }
 
+    proptest::proptest! {
+        /// Keys never panic, hold no separator at the ends or twice in a
+        /// row, and are fixed points: a key is its own key.
+        #[test]
+        fn keys_are_canonical(input in "\\PC{0,24}|[A-Za-z _.'-]{0,24}") {
+            let key = lookup_key(&input);
+            proptest::prop_assert!(!key.starts_with('-') && !key.ends_with('-') && !key.contains("--"), "{key:?}");
+            proptest::prop_assert_eq!(lookup_key(&key), key.clone());
+        }
+    }
+
     #[test]
     fn game_text_breaks_are_normalised() {
         assert_eq!(
