@@ -41,9 +41,9 @@ pub struct FetchConfig {
     pub max_url_len: usize,
     /// Pixel cap and normalising size.
     pub image: ImageLimits,
-    /// Capacity of the decoded-avatar cache, in bytes of RGBA pixels.
-    /// Default 256 MiB; 0 disables caching (single flight still applies to
-    /// concurrent requests only through the cache, so 0 also disables it).
+    /// Capacity of the decoded-avatar cache, in bytes of RGBA pixels (plus
+    /// the key and a small overhead per entry). Default 256 MiB; 0 keeps
+    /// nothing, though concurrent requests for one URL still share a fetch.
     pub cache_bytes: u64,
     /// How long a decoded avatar stays cached. Default 10 minutes.
     pub cache_ttl: Duration,
