@@ -27,6 +27,7 @@ AV="http://127.0.0.1:$ORIGIN/avatar_512.png"
 
 "$BIN" --bind 127.0.0.1:$SVC --allow-private-avatars --data-dir "$ROOT/fixtures/data" --log-level warn >/dev/null 2>&1 &
 SP=$!; PIDS+=($SP); wait_port $SVC
+kill -0 "$SP" || { echo "menagerie did not start (port $SVC taken?)"; exit 1; }
 
 FILTERS="blue blurple blurple2 blur pixelate brightness color green greyscale invert invertgreyscale red sepia threshold"
 PATHS=(); for f in $FILTERS; do PATHS+=("/canvas/filter/$f?avatar=$AV"); done
