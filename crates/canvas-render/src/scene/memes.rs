@@ -212,7 +212,8 @@ pub(super) fn its_so_stupid(avatar: Option<&RgbaImage>, dog: &str) -> Result<Can
     );
     c.fill_t(&board, &paint(Color::WHITE), t);
     c.stroke_t(&board, rgba(INK, 255), 5.0, t);
-    let av = Avatar::prepare(avatar, ss as u32, false)?;
+    let mut av = Avatar::prepare(avatar, ss as u32, false)?;
+    av.smooth = true; // drawn rotated
     c.fill_t(&rect_path(sx, sy, ss, ss), &av.paint(sx, sy, ss, 0.0), t);
     // Hands gripping the bottom corners.
     for hx in [sx + 4.0, sx + ss - 4.0] {
