@@ -41,6 +41,22 @@ echo; echo "## menagerie: 14 filters rotating, cached 512x512 avatar, no output 
 WRK "$C" "$DUR" -s "$HERE/rotate.lua" "http://127.0.0.1:$SVC" -- "${PATHS[@]}"
 echo "    peak RSS menagerie: $(awk '/VmHWM/{print $2" "$3}' /proc/$SP/status)"
 
+if [ -n "${MIXED:-}" ]; then
+  # Mixed load for the memory cap: filters, shapes, scenes and JSON over 300
+  # distinct avatar URLs (the origin ignores the query), so the avatar cache
+  # keeps filling and evicting.
+  MP=()
+  for i in $(seq 300); do
+    f=$(echo $FILTERS | cut -d' ' -f$(( i % 14 + 1 )))
+    MP+=("/canvas/filter/$f?avatar=$AV%3Fv%3D$i")
+    [ $((i % 3)) = 0 ] && MP+=("/canvas/misc/circle?avatar=$AV%3Fv%3D$i" "/canvas/misc/namecard?username=u$i&birthday=today&description=mixed&avatar=$AV%3Fv%3D$i")
+    MP+=("/canvas/rgb?hex=4B007D" "/canvas/hex?rgb=1,2,$((i % 256))")
+  done
+  echo; echo "## menagerie mixed load for $MIXED, 32 conns, 300 avatars, cache 256 MiB"
+  WRK "$C" "$MIXED" -s "$HERE/rotate.lua" "http://127.0.0.1:$SVC" -- "${MP[@]}"
+  echo "    peak RSS menagerie: $(awk '/VmHWM/{print $2" "$3}' /proc/$SP/status)"
+fi
+
 OPS="greyscale invert sepia blur pixelate brightness threshold color blurple"
 PP=(); for o in $OPS; do PP+=("/filter/$o?avatar=$AV"); done
 (cd "$BENCH" && exec "$PY" pillow_server.py --port $PILLOW --procs 2) >/dev/null 2>&1 &
