@@ -135,20 +135,13 @@ impl Avatar {
         let side = w.min(h);
         let view = image::imageops::crop_imm(img, (w - side) / 2, (h - side) / 2, side, side);
         let target = display.clamp(1, 2048);
-        // Scaled once to the exact display size, so that drawing it is a
-        // plain copy (nearest sampling at integer offsets) in most scenes:
-        // area-averaging when shrinking, a triangle filter when enlarging.
-        let square: RgbaImage = if side == target {
-            view.to_image()
-        } else if side > target {
+        // Shrunk once to the exact display size (area averaging), so that
+        // drawing it is a plain copy (nearest sampling at integer offsets);
+        // a smaller avatar is kept as is and enlarged bilinearly while drawn.
+        let square: RgbaImage = if side > target {
             image::imageops::thumbnail(&*view, target, target)
         } else {
-            image::imageops::resize(
-                &*view,
-                target,
-                target,
-                image::imageops::FilterType::Triangle,
-            )
+            view.to_image()
         };
         let (sw, sh) = square.dimensions();
         let mut pixmap = Pixmap::new(sw, sh).ok_or(RenderError::EmptyImage)?;
