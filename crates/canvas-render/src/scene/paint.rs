@@ -128,7 +128,10 @@ impl Avatar {
         grey: bool,
     ) -> Result<Avatar, RenderError> {
         let Some(img) = img else {
-            return Ok(Avatar { pixmap: placeholder(), smooth: false });
+            return Ok(Avatar {
+                pixmap: placeholder(),
+                smooth: false,
+            });
         };
         let (w, h) = img.dimensions();
         crate::check_size(w, h)?;
@@ -161,14 +164,18 @@ impl Avatar {
             dst[2] = ((b * a + 127) / 255) as u8;
             dst[3] = a as u8;
         }
-        Ok(Avatar { pixmap, smooth: false })
+        Ok(Avatar {
+            pixmap,
+            smooth: false,
+        })
     }
 
     /// A paint that maps the avatar onto the square `(x, y, size)`, optionally
     /// rotated by `angle` degrees around the square's centre.
     pub(crate) fn paint(&self, x: f32, y: f32, size: f32, angle: f32) -> Paint<'_> {
         let s = size / self.pixmap.width() as f32;
-        let exact = s == 1.0 && angle == 0.0 && x.fract() == 0.0 && y.fract() == 0.0 && !self.smooth;
+        let exact =
+            s == 1.0 && angle == 0.0 && x.fract() == 0.0 && y.fract() == 0.0 && !self.smooth;
         let quality = if exact {
             FilterQuality::Nearest
         } else {
