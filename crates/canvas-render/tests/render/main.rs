@@ -6,10 +6,12 @@
 //! pictures, no system fonts) and compares it with
 //! `tests/reference/<case>.png`:
 //!
-//! * **tolerance**: every channel (R, G, B, A) of every pixel may differ by at
-//!   most [`TOLERANCE`] (= 2) from the reference, which absorbs rounding
-//!   differences between CPUs (tiny-skia's SIMD paths, float resampling); any
-//!   larger difference, or a different size, fails;
+//! * **tolerance**: for every pixel, alpha and each colour channel
+//!   *premultiplied by alpha* (`c · a / 255`, what is actually visible) may
+//!   differ by at most [`TOLERANCE`] (= 2) from the reference, which absorbs
+//!   rounding differences between CPUs (tiny-skia's SIMD paths, float
+//!   resampling) and the meaningless colour of (nearly) transparent pixels;
+//!   any larger difference, or a different size, fails;
 //! * **regenerate**: `UPDATE_REFS=1 cargo test -p canvas-render --test render`
 //!   rewrites the references of every case run (look at them before
 //!   committing!);
@@ -29,10 +31,10 @@ mod properties;
 
 use std::path::{Path, PathBuf};
 
+use canvas_render::scene::{PostParams, PostTheme, Scene, VideoCommentParams, render_scene};
 use canvas_render::{
     Brightness, Filter, PrideFlag, RgbaImage, Threshold, apply, circle, heart, pride,
 };
-use canvas_render::scene::{PostParams, PostTheme, Scene, VideoCommentParams, render_scene};
 use image::Rgba;
 
 /// Largest accepted difference per channel between a render and its reference.
@@ -151,7 +153,10 @@ fn filter(filter: Filter) -> RgbaImage {
 pub fn avatar(width: u32, height: u32) -> RgbaImage {
     let s = width.min(height) as f32;
     RgbaImage::from_fn(width, height, |x, y| {
-        let (u, v) = ((x as f32 + 0.5) / width as f32, (y as f32 + 0.5) / height as f32);
+        let (u, v) = (
+            (x as f32 + 0.5) / width as f32,
+            (y as f32 + 0.5) / height as f32,
+        );
         // Background: a diagonal sweep through magenta, blue and teal.
         let t = (u + v) / 2.0;
         let mut c = [
@@ -164,7 +169,10 @@ pub fn avatar(width: u32, height: u32) -> RgbaImage {
             c = [250.0, 230.0, 60.0];
         }
         // The face, centred, with two eyes and a smile.
-        let (fx, fy) = ((x as f32 + 0.5) - width as f32 / 2.0, (y as f32 + 0.5) - height as f32 * 0.48);
+        let (fx, fy) = (
+            (x as f32 + 0.5) - width as f32 / 2.0,
+            (y as f32 + 0.5) - height as f32 * 0.48,
+        );
         let face_r = s * 0.3;
         let d = (fx * fx + fy * fy).sqrt();
         if d < face_r {
@@ -198,11 +206,15 @@ fn crate_dir() -> PathBuf {
 }
 
 fn reference_path(case: &str) -> PathBuf {
-    crate_dir().join("tests/reference").join(format!("{case}.png"))
+    crate_dir()
+        .join("tests/reference")
+        .join(format!("{case}.png"))
 }
 
 fn failure_path(case: &str) -> PathBuf {
-    crate_dir().join("tests/render/failures").join(format!("{case}.png"))
+    crate_dir()
+        .join("tests/render/failures")
+        .join(format!("{case}.png"))
 }
 
 /// Compares `actual` with the case's reference (or rewrites it when
@@ -256,8 +268,15 @@ fn compare(expected: &RgbaImage, actual: &RgbaImage) -> (usize, u8) {
     (bad, worst)
 }
 
+/// The largest difference between two pixels' alpha and alpha-premultiplied
+/// colour channels.
 fn channel_diff(e: &Rgba<u8>, a: &Rgba<u8>) -> u8 {
-    e.0.iter().zip(a.0).map(|(x, y)| x.abs_diff(y)).max().unwrap_or(0)
+    let pre = |p: &Rgba<u8>, c: usize| ((u16::from(p.0[c]) * u16::from(p.0[3]) + 127) / 255) as u8;
+    let colour = (0..3)
+        .map(|c| pre(e, c).abs_diff(pre(a, c)))
+        .max()
+        .unwrap_or(0);
+    colour.max(e.0[3].abs_diff(a.0[3]))
 }
 
 /// reference | actual | difference, on a checkerboard so alpha shows.
@@ -266,7 +285,11 @@ fn side_by_side(expected: &RgbaImage, actual: &RgbaImage) -> RgbaImage {
     let w = expected.width().max(actual.width());
     let h = expected.height().max(actual.height());
     let mut out = RgbaImage::from_fn(3 * w + 2 * gap, h, |x, y| {
-        if (x / 8 + y / 8) % 2 == 0 { Rgba([200, 200, 200, 255]) } else { Rgba([150, 150, 150, 255]) }
+        if (x / 8 + y / 8) % 2 == 0 {
+            Rgba([200, 200, 200, 255])
+        } else {
+            Rgba([150, 150, 150, 255])
+        }
     });
     let mut put = |img: &RgbaImage, x0: u32| {
         for (x, y, p) in img.enumerate_pixels() {
@@ -293,7 +316,12 @@ fn side_by_side(expected: &RgbaImage, actual: &RgbaImage) -> RgbaImage {
 fn over(bg: Rgba<u8>, fg: Rgba<u8>) -> Rgba<u8> {
     let a = u16::from(fg.0[3]);
     let mix = |f: u8, b: u8| ((u16::from(f) * a + u16::from(b) * (255 - a) + 127) / 255) as u8;
-    Rgba([mix(fg.0[0], bg.0[0]), mix(fg.0[1], bg.0[1]), mix(fg.0[2], bg.0[2]), 255])
+    Rgba([
+        mix(fg.0[0], bg.0[0]),
+        mix(fg.0[1], bg.0[1]),
+        mix(fg.0[2], bg.0[2]),
+        255,
+    ])
 }
 
 fn save_png(path: &Path, img: &RgbaImage) {
@@ -301,9 +329,18 @@ fn save_png(path: &Path, img: &RgbaImage) {
     use image::codecs::png::{CompressionType, FilterType, PngEncoder};
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     let file = std::fs::File::create(path).unwrap();
-    PngEncoder::new_with_quality(std::io::BufWriter::new(file), CompressionType::Best, FilterType::Adaptive)
-        .write_image(img.as_raw(), img.width(), img.height(), image::ExtendedColorType::Rgba8)
-        .unwrap();
+    PngEncoder::new_with_quality(
+        std::io::BufWriter::new(file),
+        CompressionType::Best,
+        FilterType::Adaptive,
+    )
+    .write_image(
+        img.as_raw(),
+        img.width(),
+        img.height(),
+        image::ExtendedColorType::Rgba8,
+    )
+    .unwrap();
 }
 
 /// Every reference PNG belongs to a case (a renamed case leaves no stale file),
@@ -314,11 +351,22 @@ fn references_match_cases() {
     for entry in std::fs::read_dir(&dir).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();
         let stem = name.strip_suffix(".png").unwrap_or(&name);
-        assert!(CASES.contains(&stem), "tests/reference/{name} has no golden case");
+        assert!(
+            CASES.contains(&stem),
+            "tests/reference/{name} has no golden case"
+        );
     }
     let a = avatar(128, 128);
-    assert_eq!(a.get_pixel(127, 0).0[3], 0, "top-right corner is transparent");
-    assert_eq!(a.get_pixel(0, 127).0[3], 255, "bottom-left corner is opaque");
+    assert_eq!(
+        a.get_pixel(127, 0).0[3],
+        0,
+        "top-right corner is transparent"
+    );
+    assert_eq!(
+        a.get_pixel(0, 127).0[3],
+        255,
+        "bottom-left corner is opaque"
+    );
 }
 
 /// The harness itself catches differences beyond tolerance and writes a diff.
@@ -329,8 +377,12 @@ fn harness_detects_a_mismatch() {
     b.get_pixel_mut(3, 4).0[1] ^= 0x40;
     assert_eq!(compare(&a, &b), (1, 0x40));
     let mut c = a.clone();
-    c.get_pixel_mut(3, 4).0[2] = c.get_pixel(3, 4).0[2].saturating_add(TOLERANCE).min(255);
+    c.get_pixel_mut(3, 4).0[2] = c.get_pixel(3, 4).0[2].saturating_add(TOLERANCE);
     assert_eq!(compare(&a, &c).0, 0);
+    // The colour of a transparent pixel is invisible, so it never counts.
+    let clear = RgbaImage::from_pixel(1, 1, Rgba([0, 0, 0, 0]));
+    let white_clear = RgbaImage::from_pixel(1, 1, Rgba([255, 255, 255, 0]));
+    assert_eq!(compare(&clear, &white_clear), (0, 0));
     let diff = side_by_side(&a, &b);
     assert_eq!(diff.dimensions(), (3 * 16 + 16, 16));
     assert_eq!(diff.get_pixel(2 * 24 + 3, 4).0[0], 128 + 0x20);
