@@ -128,27 +128,23 @@ impl Avatar {
         grey: bool,
     ) -> Result<Avatar, RenderError> {
         let Some(img) = img else {
-            return Ok(Avatar { pixmap: placeholder(), smooth: false });
+            return Ok(Avatar {
+                pixmap: placeholder(),
+                smooth: false,
+            });
         };
         let (w, h) = img.dimensions();
         crate::check_size(w, h)?;
         let side = w.min(h);
         let view = image::imageops::crop_imm(img, (w - side) / 2, (h - side) / 2, side, side);
         let target = display.clamp(1, 2048);
-        // Scaled once to the exact display size, so that drawing it is a
-        // plain copy (nearest sampling at integer offsets) in most scenes:
-        // area-averaging when shrinking, a triangle filter when enlarging.
-        let square: RgbaImage = if side == target {
-            view.to_image()
-        } else if side > target {
+        // Shrunk once to the exact display size (area averaging), so that
+        // drawing it is a plain copy (nearest sampling at integer offsets);
+        // a smaller avatar is kept as is and enlarged bilinearly while drawn.
+        let square: RgbaImage = if side > target {
             image::imageops::thumbnail(&*view, target, target)
         } else {
-            image::imageops::resize(
-                &*view,
-                target,
-                target,
-                image::imageops::FilterType::Triangle,
-            )
+            view.to_image()
         };
         let (sw, sh) = square.dimensions();
         let mut pixmap = Pixmap::new(sw, sh).ok_or(RenderError::EmptyImage)?;
@@ -168,14 +164,18 @@ impl Avatar {
             dst[2] = ((b * a + 127) / 255) as u8;
             dst[3] = a as u8;
         }
-        Ok(Avatar { pixmap, smooth: false })
+        Ok(Avatar {
+            pixmap,
+            smooth: false,
+        })
     }
 
     /// A paint that maps the avatar onto the square `(x, y, size)`, optionally
     /// rotated by `angle` degrees around the square's centre.
     pub(crate) fn paint(&self, x: f32, y: f32, size: f32, angle: f32) -> Paint<'_> {
         let s = size / self.pixmap.width() as f32;
-        let exact = s == 1.0 && angle == 0.0 && x.fract() == 0.0 && y.fract() == 0.0 && !self.smooth;
+        let exact =
+            s == 1.0 && angle == 0.0 && x.fract() == 0.0 && y.fract() == 0.0 && !self.smooth;
         let quality = if exact {
             FilterQuality::Nearest
         } else {
