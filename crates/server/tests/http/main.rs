@@ -3,5 +3,7 @@
 
 mod canvas;
 mod colour;
+mod creature;
+mod creature_full;
 mod errors;
 mod support;
