@@ -2,6 +2,8 @@
 
 use std::sync::Arc;
 
+use reference_db::{LoadError, ReferenceDb};
+
 use crate::config::Settings;
 
 /// Everything a handler may read. Cheap to clone (all `Arc`s).
@@ -9,6 +11,9 @@ use crate::config::Settings;
 pub struct AppState {
     /// The settings the server was started with.
     pub settings: Arc<Settings>,
+    /// The creature reference; `None` when the data dir has no dataset
+    /// (then `/creature/*` answers 503).
+    pub reference: Option<Arc<ReferenceDb>>,
 }
 
 impl AppState {
@@ -17,9 +22,42 @@ impl AppState {
     /// Fails only on data that exists but is unusable; absent optional data
     /// is logged and the server runs without it.
     pub fn load(settings: Settings) -> Result<Self, StartupError> {
+        let reference = load_reference(&settings)?;
         Ok(Self {
             settings: Arc::new(settings),
+            reference,
         })
+    }
+}
+
+/// Loads `<data_dir>/reference-db.bin`: absent → a warning and `None`;
+/// present but unreadable, of another format version or corrupt → error.
+fn load_reference(settings: &Settings) -> Result<Option<Arc<ReferenceDb>>, StartupError> {
+    let started = std::time::Instant::now();
+    match ReferenceDb::load(&settings.data_dir) {
+        Ok(db) => {
+            let c = db.counts();
+            tracing::info!(
+                creatures = c.creatures,
+                moves = c.moves,
+                abilities = c.abilities,
+                items = c.items,
+                ms = started.elapsed().as_millis() as u64,
+                "creature reference loaded"
+            );
+            Ok(Some(Arc::new(db)))
+        }
+        Err(LoadError::Io { path, source }) if source.kind() == std::io::ErrorKind::NotFound => {
+            tracing::warn!(
+                path = %path.display(),
+                "creature reference data not found: /creature/* will answer 503 until `cargo xtask data` builds it"
+            );
+            Ok(None)
+        }
+        Err(e) => Err(StartupError::Data {
+            what: "the creature reference",
+            reason: e.to_string(),
+        }),
     }
 }
 

@@ -16,6 +16,8 @@ use anyhow::{Context, Result, bail};
 
 use crate::repo_root;
 
+mod pokeapi;
+
 /// Arguments of `cargo xtask data`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct DataArgs {
@@ -38,7 +40,11 @@ pub struct Step {
 }
 
 /// Every dataset, in build order.
-pub const STEPS: &[Step] = &[];
+pub const STEPS: &[Step] = &[
+    // -- creature reference (owner: creature) --
+    pokeapi::STEP,
+    // -- end creature reference --
+];
 
 /// Finds the source directory: the flag, else `MENAGERIE_DATA_SOURCE`, else
 /// `../shared/data` beside the repository when it exists.

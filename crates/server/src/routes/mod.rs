@@ -5,12 +5,14 @@ use actix_web::{HttpRequest, HttpResponse, Resource, guard, web};
 use crate::error::ApiError;
 
 pub mod colour;
+pub mod creature;
 pub mod health;
 
 /// Registers every route of the service.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     health::configure(cfg);
     colour::configure(cfg);
+    creature::configure(cfg);
 }
 
 /// A resource at `path` answering GET and HEAD with `handler`, and 405 JSON

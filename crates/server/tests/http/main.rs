@@ -2,5 +2,7 @@
 //! through `actix_web::test`, asserting status, headers and JSON.
 
 mod colour;
+mod creature;
+mod creature_full;
 mod errors;
 mod support;
