@@ -314,12 +314,20 @@ pub fn apply(filter: &Filter, img: &RgbaImage) -> Result<RgbaImage, RenderError>
     let (w, h) = img.dimensions();
     check_size(w, h)?;
     let src = img.as_raw();
-    let mut out = vec![0u8; src.len()];
-    match *filter {
-        Filter::Blur => blur(src, &mut out, w as usize, h as usize),
-        Filter::Pixelate => pixelate(src, &mut out, w as usize, h as usize),
-        _ => point(filter, Some(src), &mut out),
-    }
+    let out = match *filter {
+        // Pixelate writes whole rows, so its buffer needs no zeroing.
+        Filter::Pixelate => pixelate(src, w as usize, h as usize),
+        Filter::Blur => {
+            let mut out = vec![0u8; src.len()];
+            blur(src, &mut out, w as usize, h as usize);
+            out
+        }
+        _ => {
+            let mut out = vec![0u8; src.len()];
+            point(filter, Some(src), &mut out);
+            out
+        }
+    };
     Ok(RgbaImage::from_raw(w, h, out).expect("buffer has the input's size"))
 }
 
@@ -489,9 +497,10 @@ fn sample_offsets(len: usize) -> impl Iterator<Item = usize> {
 /// Pixelate: each block gets the alpha-weighted mean colour and the mean
 /// alpha of a grid of up to 4 × 4 evenly spread samples. Only the sampled
 /// rows are read, and each output row of a block row is one copy.
-fn pixelate(src: &[u8], dst: &mut [u8], w: usize, h: usize) {
+fn pixelate(src: &[u8], w: usize, h: usize) -> Vec<u8> {
     let block = pixel_block(w, h);
     let stride = w * 4;
+    let mut dst = Vec::with_capacity(src.len());
     let mut row_out = vec![0u8; stride];
     for by in (0..h).step_by(block) {
         let bh = block.min(h - by);
@@ -526,10 +535,11 @@ fn pixelate(src: &[u8], dst: &mut [u8], w: usize, h: usize) {
                 p.copy_from_slice(&px);
             }
         }
-        for y in by..by + bh {
-            dst[y * stride..(y + 1) * stride].copy_from_slice(&row_out);
+        for _ in 0..bh {
+            dst.extend_from_slice(&row_out);
         }
     }
+    dst
 }
 
 /// Standard deviation of [`Filter::Blur`] for an image of this size.

@@ -77,20 +77,24 @@ pub(super) fn licence(kind: Card, avatar: Option<&RgbaImage>) -> Result<Canvas, 
     Ok(c)
 }
 
+/// Colours (gradient top, bottom, header band, ink, accent), title, subtitle
+/// and the four label/value fields of a licence card.
+type CardTheme = (
+    u32,
+    u32,
+    u32,
+    u32,
+    u32,
+    &'static str,
+    &'static str,
+    [(&'static str, &'static str); 4],
+);
+
 /// Everything of a licence card but the photo (drawn once, then cached).
 fn licence_base(kind: Card) -> Result<Canvas, RenderError> {
     let (w, h) = (900.0, 560.0);
     let mut c = Canvas::new(900, 560)?;
-    let (top, bottom, band, ink, accent, title, subtitle, fields): (
-        u32,
-        u32,
-        u32,
-        u32,
-        u32,
-        &str,
-        &str,
-        [(&str, &str); 4],
-    ) = match kind {
+    let (top, bottom, band, ink, accent, title, subtitle, fields): CardTheme = match kind {
         Card::Horny => (
             0xffc2de,
             0xff7fb6,

@@ -160,16 +160,14 @@ fn character(c: &mut Canvas, cx: f32, cy: f32, r: f32, face: Face) {
 }
 
 /// A speech bubble with a tail pointing at `(tx, ty)`, text fitted inside.
+/// `rect` is `(x, y, width, height)`, `tip` the tail's point.
 fn bubble(
     c: &mut Canvas,
-    x: f32,
-    y: f32,
-    w: f32,
-    h: f32,
-    tx: f32,
-    ty: f32,
+    rect: (f32, f32, f32, f32),
+    tip: (f32, f32),
     text: &str,
 ) -> Result<(), RenderError> {
+    let ((x, y, w, h), (tx, ty)) = (rect, tip);
     let body = rrect_path(x, y, w, h, h.min(w) * 0.35);
     let mut tail = PathBuilder::new();
     let bx = tx.clamp(x + 30.0, x + w - 30.0);
@@ -212,7 +210,8 @@ pub(super) fn its_so_stupid(avatar: Option<&RgbaImage>, dog: &str) -> Result<Can
     );
     c.fill_t(&board, &paint(Color::WHITE), t);
     c.stroke_t(&board, rgba(INK, 255), 5.0, t);
-    let av = Avatar::prepare(avatar, ss as u32, false)?;
+    let mut av = Avatar::prepare(avatar, ss as u32, false)?;
+    av.smooth = true; // drawn rotated
     c.fill_t(&rect_path(sx, sy, ss, ss), &av.paint(sx, sy, ss, 0.0), t);
     // Hands gripping the bottom corners.
     for hx in [sx + 4.0, sx + ss - 4.0] {
@@ -286,12 +285,8 @@ fn its_so_stupid_base() -> Result<Canvas, RenderError> {
         character(&mut panel, hx, hy, 62.0, faces[i]);
         bubble(
             &mut panel,
-            24.0,
-            22.0,
-            p - 48.0,
-            112.0,
-            hx + 10.0,
-            hy - 76.0,
+            (24.0, 22.0, p - 48.0, 112.0),
+            (hx + 10.0, hy - 76.0),
             lines[i],
         )?;
         c.draw_canvas(&panel, x as i32, y as i32);
