@@ -53,7 +53,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::resize::mul_div255;
 use crate::{RenderError, RgbaImage, check_size};
 
 /// One image filter. See the [module documentation](self) for the exact
@@ -354,10 +353,12 @@ pub fn apply_in_place(filter: &Filter, img: &mut RgbaImage) -> Result<(), Render
 }
 
 /// BT.601 luma in 8-bit fixed point: `(77 R + 150 G + 29 B + 128) >> 8`,
-/// on a little-endian RGBA word. 16-bit lanes suffice, so it vectorises.
+/// on a little-endian RGBA word. The sum is below 2¹⁶, so the math runs on
+/// 16-bit lanes (SSE2 has a 16-bit multiply, no 32-bit one).
 #[inline(always)]
 fn luma_word(p: u32) -> u32 {
-    ((p & 0xff) * 77 + ((p >> 8) & 0xff) * 150 + ((p >> 16) & 0xff) * 29 + 128) >> 8
+    let [r, g, b, _] = p.to_le_bytes();
+    u32::from((u16::from(r) * 77 + u16::from(g) * 150 + u16::from(b) * 29 + 128) >> 8)
 }
 
 /// [`luma_word`] on separate channels.
@@ -366,23 +367,53 @@ fn luma(r: u8, g: u8, b: u8) -> u8 {
     luma_word(u32::from_le_bytes([r, g, b, 0])) as u8
 }
 
+/// `(l, l, l)` in the colour bytes of a word (alpha zero).
+#[inline(always)]
+fn grey_word(l: u32) -> u32 {
+    l | (l << 8) | (l << 16)
+}
+
+/// Pixels per block of [`map_words`]: whole blocks go through fixed-size
+/// arrays, which LLVM vectorises far better than a pixel-at-a-time loop.
+const BLOCK: usize = 8;
+
+/// Runs `f` on one block of [`BLOCK`] pixels from `s` into `d`.
+#[inline(always)]
+fn map_block<F: Fn(u32) -> u32>(s: &[u8], d: &mut [u8], f: &F) {
+    let mut words = [0u32; BLOCK];
+    for (w, p) in words.iter_mut().zip(s.chunks_exact(4)) {
+        *w = f(u32::from_le_bytes([p[0], p[1], p[2], p[3]]));
+    }
+    for (w, p) in words.iter().zip(d.chunks_exact_mut(4)) {
+        p.copy_from_slice(&w.to_le_bytes());
+    }
+}
+
 /// Runs a per-pixel function on little-endian RGBA words from `src` (or from
 /// `dst` itself when `src` is `None`) into `dst`. Generic so that each filter
 /// gets its own tight, vectorisable loop.
 #[inline(always)]
 fn map_words<F: Fn(u32) -> u32>(src: Option<&[u8]>, dst: &mut [u8], f: F) {
+    const BYTES: usize = 4 * BLOCK;
     match src {
         Some(src) => {
-            for (s, d) in src.chunks_exact(4).zip(dst.chunks_exact_mut(4)) {
-                let p = u32::from_le_bytes([s[0], s[1], s[2], s[3]]);
-                d.copy_from_slice(&f(p).to_le_bytes());
+            let mut s = src.chunks_exact(BYTES);
+            let mut d = dst.chunks_exact_mut(BYTES);
+            for (s, d) in (&mut s).zip(&mut d) {
+                map_block(s, d, &f);
             }
+            map_block(s.remainder(), d.into_remainder(), &f);
         }
         None => {
-            for d in dst.chunks_exact_mut(4) {
-                let p = u32::from_le_bytes([d[0], d[1], d[2], d[3]]);
-                d.copy_from_slice(&f(p).to_le_bytes());
+            let mut d = dst.chunks_exact_mut(BYTES);
+            for d in &mut d {
+                let mut s = [0u8; BYTES];
+                s.copy_from_slice(d);
+                map_block(&s, d, &f);
             }
+            let d = d.into_remainder();
+            let s = d.to_vec();
+            map_block(&s, d, &f);
         }
     }
 }
@@ -392,6 +423,14 @@ fn map_words<F: Fn(u32) -> u32>(src: Option<&[u8]>, dst: &mut [u8], f: F) {
 #[inline(always)]
 fn map_pixels<F: Fn([u8; 4]) -> [u8; 4]>(src: Option<&[u8]>, dst: &mut [u8], f: F) {
     map_words(src, dst, |p| u32::from_le_bytes(f(p.to_le_bytes())));
+}
+
+/// `round(a · b / 255)` on 16-bit lanes (exact for all bytes, as
+/// `resize::mul_div255`; `a · b + 128 + (a · b + 128) / 256 < 2¹⁶`).
+#[inline(always)]
+fn mul_div255_u16(a: u8, b: u8) -> u8 {
+    let x = u16::from(a) * u16::from(b) + 128;
+    ((x + (x >> 8)) >> 8) as u8
 }
 
 /// A table from grey value to output colour.
@@ -435,10 +474,10 @@ const ALPHA: u32 = 0xff00_0000;
 /// The filters that look at one pixel at a time.
 fn point(filter: &Filter, src: Option<&[u8]>, dst: &mut [u8]) {
     match *filter {
-        Filter::Greyscale => map_words(src, dst, |p| (luma_word(p) * 0x01_01_01) | (p & ALPHA)),
-        Filter::InvertGreyscale => map_words(src, dst, |p| {
-            ((255 - luma_word(p)) * 0x01_01_01) | (p & ALPHA)
-        }),
+        Filter::Greyscale => map_words(src, dst, |p| grey_word(luma_word(p)) | (p & ALPHA)),
+        Filter::InvertGreyscale => {
+            map_words(src, dst, |p| grey_word(255 - luma_word(p)) | (p & ALPHA))
+        }
         Filter::Red => map_words(src, dst, |p| luma_word(p) | (p & ALPHA)),
         Filter::Green => map_words(src, dst, |p| (luma_word(p) << 8) | (p & ALPHA)),
         Filter::Blue => map_words(src, dst, |p| (luma_word(p) << 16) | (p & ALPHA)),
@@ -446,14 +485,12 @@ fn point(filter: &Filter, src: Option<&[u8]>, dst: &mut [u8]) {
         Filter::Blurple => grey_lut(src, dst, &ramp_lut(BLURPLE)),
         Filter::Blurple2 => grey_lut(src, dst, &ramp_lut(BLURPLE_OLD)),
         Filter::Threshold(t) => {
-            let level = t.level();
-            let mut lut = [[0u8; 3]; 256];
-            for (v, e) in lut.iter_mut().enumerate() {
-                if v as f32 >= level {
-                    *e = [255; 3];
-                }
-            }
-            grey_lut(src, dst, &lut);
+            // Grey values are integers: `L ≥ level` ⇔ `L ≥ ⌈level⌉`.
+            let level = t.level().ceil() as u32;
+            map_words(src, dst, |p| {
+                let white = 0u32.wrapping_sub(u32::from(luma_word(p) >= level));
+                (white & !ALPHA) | (p & ALPHA)
+            });
         }
         Filter::Brightness(b) => {
             let f = b.factor();
@@ -464,7 +501,12 @@ fn point(filter: &Filter, src: Option<&[u8]>, dst: &mut [u8]) {
             channel_lut(src, dst, &lut);
         }
         Filter::Color([tr, tg, tb]) => map_pixels(src, dst, |[r, g, b, a]| {
-            [mul_div255(r, tr), mul_div255(g, tg), mul_div255(b, tb), a]
+            [
+                mul_div255_u16(r, tr),
+                mul_div255_u16(g, tg),
+                mul_div255_u16(b, tb),
+                a,
+            ]
         }),
         Filter::Sepia => map_pixels(src, dst, |[r, g, b, a]| {
             // The matrix in 16-bit fixed point, rounded.
@@ -478,8 +520,10 @@ fn point(filter: &Filter, src: Option<&[u8]>, dst: &mut [u8]) {
     }
 }
 
+/// Whether every pixel is opaque (an AND of all alpha bytes; no early exit,
+/// so it vectorises).
 fn is_opaque(src: &[u8]) -> bool {
-    src.chunks_exact(4).all(|p| p[3] == 255)
+    src.chunks_exact(4).fold(255u8, |m, p| m & p[3]) == 255
 }
 
 /// The block side of [`Filter::Pixelate`] for an image of this size.
@@ -571,14 +615,19 @@ fn box_radii(sigma: f32) -> [usize; 3] {
 
 fn blur(src: &[u8], dst: &mut [u8], w: usize, h: usize) {
     let opaque = is_opaque(src);
-    let mut a = src.to_vec();
-    if !opaque {
-        for p in a.chunks_exact_mut(4) {
-            let alpha = p[3];
-            for c in &mut p[..3] {
-                *c = mul_div255(*c, alpha);
-            }
-        }
+    // Premultiplied alpha (a no-op on opaque pixels).
+    let mut a = vec![0u8; src.len()];
+    if opaque {
+        a.copy_from_slice(src);
+    } else {
+        map_pixels(Some(src), &mut a, |[r, g, b, al]| {
+            [
+                mul_div255_u16(r, al),
+                mul_div255_u16(g, al),
+                mul_div255_u16(b, al),
+                al,
+            ]
+        });
     }
     let radii = box_radii(blur_sigma(w, h));
     let mut b = vec![0u8; src.len()];
@@ -596,21 +645,25 @@ fn blur(src: &[u8], dst: &mut [u8], w: usize, h: usize) {
         std::mem::swap(&mut a, &mut b);
     }
     transpose(&a, &mut b, h, w);
+    if opaque {
+        map_words(Some(&b), dst, |p| p | ALPHA);
+        return;
+    }
+    // Un-premultiply: `c · 255 / α` rounded, through a 16.16 reciprocal of
+    // the blurred alpha (`c ≤ 255` and the reciprocal `≤ 255 · 2¹⁶`, so the
+    // product fits `u32`); the alpha stays the source's.
+    let mut recip = [0u32; 256];
+    for (a, r) in recip.iter_mut().enumerate().skip(1) {
+        *r = ((255 << 16) + a as u32 / 2) / a as u32;
+    }
     for ((d, s), o) in dst
         .chunks_exact_mut(4)
         .zip(b.chunks_exact(4))
         .zip(src.chunks_exact(4))
     {
-        let alpha = o[3];
-        if opaque {
-            d.copy_from_slice(&[s[0], s[1], s[2], 255]);
-        } else if s[3] == 0 {
-            d.copy_from_slice(&[0, 0, 0, alpha]);
-        } else {
-            let sa = u32::from(s[3]);
-            let un = |c: u8| ((u32::from(c) * 255 + sa / 2) / sa).min(255) as u8;
-            d.copy_from_slice(&[un(s[0]), un(s[1]), un(s[2]), alpha]);
-        }
+        let r = recip[usize::from(s[3])];
+        let un = |c: u8| ((u32::from(c) * r + 0x8000) >> 16).min(255) as u8;
+        d.copy_from_slice(&[un(s[0]), un(s[1]), un(s[2]), o[3]]);
     }
 }
 
@@ -619,12 +672,14 @@ fn blur(src: &[u8], dst: &mut [u8], w: usize, h: usize) {
 fn transpose(src: &[u8], dst: &mut [u8], w: usize, h: usize) {
     const TILE: usize = 16;
     for ty in (0..h).step_by(TILE) {
+        let th = TILE.min(h - ty);
         for tx in (0..w).step_by(TILE) {
-            for y in ty..(ty + TILE).min(h) {
-                for x in tx..(tx + TILE).min(w) {
-                    let s = (y * w + x) * 4;
-                    let d = (x * h + y) * 4;
-                    dst[d..d + 4].copy_from_slice(&src[s..s + 4]);
+            let tw = TILE.min(w - tx);
+            for y in ty..ty + th {
+                let row = &src[(y * w + tx) * 4..(y * w + tx + tw) * 4];
+                for (i, p) in row.chunks_exact(4).enumerate() {
+                    let d = ((tx + i) * h + y) * 4;
+                    dst[d..d + 4].copy_from_slice(p);
                 }
             }
         }
@@ -665,15 +720,14 @@ fn box_vertical(
             *s += u16::from(v);
         }
     }
-    for y in 0..rows {
-        let out = &mut dst[y * stride..(y + 1) * stride];
-        for (o, &s) in out.iter_mut().zip(sums.iter()) {
-            *o = ((u32::from(s + half) * u32::from(inv)) >> 16) as u8;
-        }
+    for (y, out) in dst.chunks_exact_mut(stride).take(rows).enumerate() {
         let add = row(y as isize + ri + 1);
         let sub = row(y as isize - ri);
-        for ((s, &a), &b) in sums.iter_mut().zip(add).zip(sub) {
-            *s = s.wrapping_add(u16::from(a)).wrapping_sub(u16::from(b));
+        for (((o, s), &a), &b) in out.iter_mut().zip(sums.iter_mut()).zip(add).zip(sub) {
+            let v = *s;
+            // A 16-bit multiply-high (`pmulhuw`).
+            *o = ((u32::from(v.wrapping_add(half)) * u32::from(inv)) >> 16) as u16 as u8;
+            *s = v.wrapping_add(u16::from(a)).wrapping_sub(u16::from(b));
         }
     }
 }
@@ -681,6 +735,7 @@ fn box_vertical(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resize::mul_div255;
 
     #[test]
     fn box_radii_match_a_gaussian() {
@@ -694,6 +749,7 @@ mod tests {
             for b in 0..=255u32 {
                 let want = ((a * b) as f32 / 255.0).round() as u8;
                 assert_eq!(mul_div255(a as u8, b as u8), want, "{a} * {b}");
+                assert_eq!(mul_div255_u16(a as u8, b as u8), want, "{a} * {b}");
             }
         }
     }
