@@ -33,6 +33,13 @@ pub struct Settings {
     #[arg(long, env = "MENAGERIE_LOG_LEVEL", default_value = "info")]
     pub log_level: String,
 
+    // -- creature reference (owner: creature) --
+    /// Base URL of the PokeAPI sprites tree used in `/creature/dex` sprites
+    /// and `/creature/items` sprite URLs (point it at a self-hosted copy of
+    /// the sprites repository's `sprites/` folder).
+    #[arg(long, env = "MENAGERIE_SPRITE_BASE_URL", default_value = DEFAULT_SPRITE_BASE_URL)]
+    pub sprite_base_url: String,
+    // -- end creature reference --
     /// Seconds to let in-flight requests finish after SIGTERM/SIGINT.
     #[arg(long, env = "MENAGERIE_SHUTDOWN_TIMEOUT", default_value_t = 10)]
     pub shutdown_timeout: u64,
@@ -49,6 +56,10 @@ pub struct Settings {
     #[arg(long, env = "MENAGERIE_PUBLIC_URL")]
     pub public_url: Option<String>,
 }
+
+/// Default of `--sprite-base-url`: the PokeAPI sprites repository.
+pub const DEFAULT_SPRITE_BASE_URL: &str =
+    "https://raw.githubusercontent.com/PokeAPI/sprites/master/sprites";
 
 /// How log lines are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

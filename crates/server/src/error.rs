@@ -55,6 +55,18 @@ pub enum ApiError {
     /// A listed media file could not be read.
     #[error("could not read the media file: {0}")]
     MediaRead(std::io::Error),
+    // -- creature reference (owner: creature) --
+    /// The creature reference dataset is not loaded (no `reference-db.bin`
+    /// in the data dir).
+    #[error(
+        "the creature reference data is not loaded on this server (build it with `cargo xtask data`)"
+    )]
+    ReferenceDataMissing,
+    /// A creature, move, ability or item lookup found nothing (or got an
+    /// empty query).
+    #[error("{0}")]
+    Lookup(#[from] reference_db::LookupError),
+    // -- end creature reference --
     /// Rendering an image failed.
     #[error("could not render the image: {0}")]
     Render(#[from] canvas_render::RenderError),
@@ -63,7 +75,24 @@ pub enum ApiError {
 impl ApiError {
     /// Extra JSON members for the body beside `error` (e.g. `dym`).
     fn extras(&self) -> Option<Value> {
-        None
+        match self {
+            // creature reference: `dym` for moves, abilities and items
+            ApiError::Lookup(reference_db::LookupError::NotFound {
+                kind, suggestions, ..
+            }) if *kind != reference_db::RecordKind::Creature => {
+                let dym: Vec<Value> = suggestions
+                    .iter()
+                    .map(|s| {
+                        let mut entry = serde_json::Map::new();
+                        entry.insert(kind.noun().to_owned(), Value::from(s.slug.as_str()));
+                        entry.insert("certainty".to_owned(), Value::from(s.certainty_text()));
+                        Value::Object(entry)
+                    })
+                    .collect();
+                Some(json!({ "dym": dym }))
+            }
+            _ => None,
+        }
     }
 }
 
@@ -77,6 +106,9 @@ impl ResponseError for ApiError {
             UnknownPath(_) | UnknownType(_) | UnknownMedia(_) => StatusCode::NOT_FOUND,
             MediaRead(_) => StatusCode::INTERNAL_SERVER_ERROR,
             MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            Lookup(reference_db::LookupError::EmptyQuery { .. }) => StatusCode::BAD_REQUEST,
+            Lookup(reference_db::LookupError::NotFound { .. }) => StatusCode::NOT_FOUND,
+            ReferenceDataMissing => StatusCode::SERVICE_UNAVAILABLE,
             Render(canvas_render::RenderError::Encode(_)) => StatusCode::INTERNAL_SERVER_ERROR,
             Render(_) => StatusCode::UNPROCESSABLE_ENTITY,
         }

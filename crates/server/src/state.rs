@@ -2,6 +2,8 @@
 
 use std::sync::Arc;
 
+use reference_db::{LoadError, ReferenceDb};
+
 use crate::config::Settings;
 use crate::routes::content::ContentState;
 
@@ -12,6 +14,9 @@ pub struct AppState {
     pub settings: Arc<Settings>,
     /// Facts, links, quotes and self-hosted media (`routes::content`).
     pub content: Arc<ContentState>,
+    /// The creature reference; `None` when the data dir has no dataset
+    /// (then `/creature/*` answers 503).
+    pub reference: Option<Arc<ReferenceDb>>,
 }
 
 impl AppState {
@@ -21,10 +26,43 @@ impl AppState {
     /// is logged and the server runs without it.
     pub fn load(settings: Settings) -> Result<Self, StartupError> {
         let content = Arc::new(ContentState::load(&settings)?);
+        let reference = load_reference(&settings)?;
         Ok(Self {
             settings: Arc::new(settings),
             content,
+            reference,
         })
+    }
+}
+
+/// Loads `<data_dir>/reference-db.bin`: absent → a warning and `None`;
+/// present but unreadable, of another format version or corrupt → error.
+fn load_reference(settings: &Settings) -> Result<Option<Arc<ReferenceDb>>, StartupError> {
+    let started = std::time::Instant::now();
+    match ReferenceDb::load(&settings.data_dir) {
+        Ok(db) => {
+            let c = db.counts();
+            tracing::info!(
+                creatures = c.creatures,
+                moves = c.moves,
+                abilities = c.abilities,
+                items = c.items,
+                ms = started.elapsed().as_millis() as u64,
+                "creature reference loaded"
+            );
+            Ok(Some(Arc::new(db)))
+        }
+        Err(LoadError::Io { path, source }) if source.kind() == std::io::ErrorKind::NotFound => {
+            tracing::warn!(
+                path = %path.display(),
+                "creature reference data not found: /creature/* will answer 503 until `cargo xtask data` builds it"
+            );
+            Ok(None)
+        }
+        Err(e) => Err(StartupError::Data {
+            what: "the creature reference",
+            reason: e.to_string(),
+        }),
     }
 }
 

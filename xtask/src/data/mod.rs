@@ -16,6 +16,8 @@ use anyhow::{Context, Result, bail};
 
 use crate::repo_root;
 
+mod pokeapi;
+
 /// Arguments of `cargo xtask data`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct DataArgs {
@@ -47,6 +49,9 @@ pub const STEPS: &[Step] = &[
         source_subdir: "content",
         build: content::build,
     },
+    // -- creature reference (owner: creature) --
+    pokeapi::STEP,
+    // -- end creature reference --
 ];
 
 /// Finds the source directory: the flag, else `MENAGERIE_DATA_SOURCE`, else

@@ -6,6 +6,7 @@ use crate::error::ApiError;
 
 pub mod colour;
 pub mod content;
+pub mod creature;
 pub mod health;
 
 /// Registers every route of the service.
@@ -13,6 +14,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     health::configure(cfg);
     colour::configure(cfg);
     content::configure(cfg);
+    creature::configure(cfg);
 }
 
 /// A resource at `path` answering GET and HEAD with `handler`, and 405 JSON

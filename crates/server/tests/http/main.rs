@@ -3,5 +3,7 @@
 
 mod colour;
 mod content;
+mod creature;
+mod creature_full;
 mod errors;
 mod support;
