@@ -3,20 +3,41 @@
 //! `canvas-render` does no IO and never reads system fonts: images in,
 //! images out, typed errors. Every size is checked before any allocation.
 //!
+//! * [`filter`]: fourteen colour and blur filters ([`Filter`], [`apply`]).
+//! * [`shape`]: the avatar cropped to a circle or a heart, or framed by a
+//!   pride-flag ring ([`circle`], [`heart`], [`pride`]).
+//! * [`encode_png`]: fast PNG output.
+//!
 //! ```
-//! let img = canvas_render::solid(4, 4, [75, 0, 125]).unwrap();
-//! assert_eq!(img.get_pixel(3, 3).0, [75, 0, 125, 255]);
-//! let png = canvas_render::encode_png(&img).unwrap();
+//! use canvas_render::{apply, encode_png, Filter};
+//!
+//! let avatar = canvas_render::solid(4, 4, [75, 0, 125]).unwrap();
+//! assert_eq!(avatar.get_pixel(3, 3).0, [75, 0, 125, 255]);
+//! let sepia = apply(&Filter::Sepia, &avatar).unwrap();
+//! let png = encode_png(&sepia).unwrap();
 //! assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
 //! ```
 #![warn(missing_docs)]
 
 mod encode;
 mod error;
+pub mod filter;
+mod resize;
+pub mod shape;
+// canvas-scenes
+pub mod scene;
+pub mod text;
 
 pub use encode::encode_png;
 pub use error::RenderError;
+pub use filter::{Brightness, Filter, Threshold, apply, apply_in_place};
 pub use image::RgbaImage;
+pub use shape::{PrideFlag, circle, heart, pride};
+
+/// The README's example, compiled and run as a doc test.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
 
 /// The largest width or height this crate will allocate, in pixels.
 pub const MAX_DIMENSION: u32 = 8192;
@@ -24,6 +45,17 @@ pub const MAX_DIMENSION: u32 = 8192;
 pub const MAX_PIXELS: u64 = 4096 * 4096 * 2;
 
 /// Checks a requested canvas size against [`MAX_DIMENSION`] and [`MAX_PIXELS`].
+///
+/// Every function of this crate calls it on its input and output sizes before
+/// allocating, so callers only need it to reject work early.
+///
+/// ```
+/// use canvas_render::{check_size, RenderError};
+///
+/// assert!(check_size(512, 512).is_ok());
+/// assert_eq!(check_size(0, 10), Err(RenderError::EmptyImage));
+/// assert!(matches!(check_size(100_000, 1), Err(RenderError::TooLarge { .. })));
+/// ```
 pub fn check_size(width: u32, height: u32) -> Result<(), RenderError> {
     if width == 0 || height == 0 {
         return Err(RenderError::EmptyImage);
@@ -38,6 +70,11 @@ pub fn check_size(width: u32, height: u32) -> Result<(), RenderError> {
 }
 
 /// An opaque image of one colour.
+///
+/// ```
+/// let img = canvas_render::solid(2, 3, [255, 0, 0]).unwrap();
+/// assert_eq!((img.width(), img.height()), (2, 3));
+/// ```
 pub fn solid(width: u32, height: u32, rgb: [u8; 3]) -> Result<RgbaImage, RenderError> {
     check_size(width, height)?;
     let [r, g, b] = rgb;

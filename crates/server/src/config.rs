@@ -55,6 +55,45 @@ pub struct Settings {
     /// on which the links to `--media-dir` files are built.
     #[arg(long, env = "MENAGERIE_PUBLIC_URL")]
     pub public_url: Option<String>,
+    // --- canvas endpoints and avatar fetching (owner: fetch) ---
+    /// Let avatar URLs reach loopback and private networks. Off by default;
+    /// only for tests against a local fixture host (a warning is logged).
+    #[arg(long, env = "MENAGERIE_ALLOW_PRIVATE_AVATARS")]
+    pub allow_private_avatars: bool,
+
+    /// Milliseconds allowed for a whole avatar fetch (every redirect, headers, body).
+    #[arg(long, env = "MENAGERIE_AVATAR_TIMEOUT_MS", default_value_t = 5000)]
+    pub avatar_timeout_ms: u64,
+
+    /// Milliseconds allowed to resolve and connect to an avatar host.
+    #[arg(
+        long,
+        env = "MENAGERIE_AVATAR_CONNECT_TIMEOUT_MS",
+        default_value_t = 2000
+    )]
+    pub avatar_connect_timeout_ms: u64,
+
+    /// Largest avatar body in bytes, counted after decompression.
+    #[arg(long, env = "MENAGERIE_AVATAR_MAX_BYTES", default_value_t = 8 * 1024 * 1024)]
+    pub avatar_max_bytes: u64,
+
+    /// Largest avatar width and height in pixels, checked from the image header.
+    #[arg(long, env = "MENAGERIE_AVATAR_MAX_SIDE", default_value_t = 4096)]
+    pub avatar_max_side: u32,
+
+    /// Size of the decoded-avatar cache in MiB (0 disables it).
+    #[arg(long, env = "MENAGERIE_AVATAR_CACHE_MB", default_value_t = 256)]
+    pub avatar_cache_mb: u64,
+
+    /// Seconds a decoded avatar stays cached; also the `max-age` of canvas images.
+    #[arg(long, env = "MENAGERIE_AVATAR_CACHE_TTL_SECS", default_value_t = 600)]
+    pub avatar_cache_ttl_secs: u64,
+
+    /// Canvas jobs (fetch + decode + render) running at once; further
+    /// requests get 503 with `Retry-After` instead of queueing.
+    #[arg(long, env = "MENAGERIE_CANVAS_JOBS", default_value_t = 64)]
+    pub canvas_jobs: usize,
+    // --- end canvas ---
 }
 
 /// Default of `--sprite-base-url`: the PokeAPI sprites repository.

@@ -70,6 +70,20 @@ pub enum ApiError {
     /// Rendering an image failed.
     #[error("could not render the image: {0}")]
     Render(#[from] canvas_render::RenderError),
+    // --- canvas (owner: fetch) ---
+    /// The avatar could not be fetched or decoded (see the README table).
+    #[error("{0}")]
+    Avatar(#[from] remote_image::FetchError),
+    /// Every canvas job slot is taken: answered at once, never queued.
+    #[error("too many images are being made right now; retry in {retry_after} s")]
+    Busy {
+        /// Seconds to wait, also sent as `Retry-After`.
+        retry_after: u32,
+    },
+    /// A canvas job's worker thread failed.
+    #[error("the image could not be produced")]
+    JobFailed,
+    // --- end canvas ---
 }
 
 impl ApiError {
@@ -110,7 +124,19 @@ impl ResponseError for ApiError {
             Lookup(reference_db::LookupError::NotFound { .. }) => StatusCode::NOT_FOUND,
             ReferenceDataMissing => StatusCode::SERVICE_UNAVAILABLE,
             Render(canvas_render::RenderError::Encode(_)) => StatusCode::INTERNAL_SERVER_ERROR,
+            // --- canvas (owner: fetch) ---
+            Render(
+                canvas_render::RenderError::ParameterNotFinite { .. }
+                | canvas_render::RenderError::ParameterOutOfRange { .. }
+                | canvas_render::RenderError::ParameterNotNumber { .. }
+                | canvas_render::RenderError::TextTooLong { .. }
+                | canvas_render::RenderError::InvalidParameter { .. },
+            ) => StatusCode::BAD_REQUEST,
             Render(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Avatar(e) => avatar_status(e),
+            Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            JobFailed => StatusCode::INTERNAL_SERVER_ERROR,
+            // --- end canvas ---
         }
     }
 
@@ -125,9 +151,34 @@ impl ResponseError for ApiError {
         }
         let mut res = HttpResponse::build(status);
         res.insert_header((header::CACHE_CONTROL, HeaderValue::from_static("no-store")));
+        if let ApiError::Busy { retry_after } = self {
+            res.insert_header((header::RETRY_AFTER, retry_after.to_string()));
+        }
         if matches!(self, ApiError::MethodNotAllowed(_)) {
             res.insert_header((header::ALLOW, HeaderValue::from_static("GET, HEAD")));
         }
         res.json(body)
     }
 }
+
+// --- canvas (owner: fetch) ---
+/// The avatar half of the table: the request was wrong → 400, the URL does
+/// not lead to a usable image → 422, the avatar host failed → 502, it was
+/// too slow → 504.
+fn avatar_status(e: &remote_image::FetchError) -> StatusCode {
+    use remote_image::FetchError::*;
+    match e {
+        InvalidUrl(_) | UrlTooLong { .. } | RefusedAddress => StatusCode::BAD_REQUEST,
+        NotAnImage
+        | UnsupportedFormat
+        | TooManyBytes { .. }
+        | TooManyPixels { .. }
+        | Corrupt
+        | UpstreamRejected { .. }
+        | TooManyRedirects { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+        TooSlow => StatusCode::GATEWAY_TIMEOUT,
+        Unreachable | UpstreamFailed { .. } => StatusCode::BAD_GATEWAY,
+        _ => StatusCode::BAD_GATEWAY,
+    }
+}
+// --- end canvas ---

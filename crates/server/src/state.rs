@@ -14,6 +14,10 @@ pub struct AppState {
     pub settings: Arc<Settings>,
     /// Facts, links, quotes and self-hosted media (`routes::content`).
     pub content: Arc<ContentState>,
+    // --- canvas (owner: fetch) ---
+    /// Avatar fetcher, its cache and the canvas job limit.
+    pub canvas: Arc<crate::routes::canvas::CanvasEngine>,
+    // --- end canvas ---
     /// The creature reference; `None` when the data dir has no dataset
     /// (then `/creature/*` answers 503).
     pub reference: Option<Arc<ReferenceDb>>,
@@ -28,6 +32,9 @@ impl AppState {
         let content = Arc::new(ContentState::load(&settings)?);
         let reference = load_reference(&settings)?;
         Ok(Self {
+            // --- canvas (owner: fetch) ---
+            canvas: Arc::new(crate::routes::canvas::CanvasEngine::new(&settings)),
+            // --- end canvas ---
             settings: Arc::new(settings),
             content,
             reference,

@@ -4,6 +4,7 @@ use actix_web::{HttpRequest, HttpResponse, Resource, guard, web};
 
 use crate::error::ApiError;
 
+pub mod canvas;
 pub mod colour;
 pub mod content;
 pub mod creature;
@@ -14,6 +15,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     health::configure(cfg);
     colour::configure(cfg);
     content::configure(cfg);
+    canvas::configure(cfg);
     creature::configure(cfg);
 }
 

@@ -1,0 +1,135 @@
+//! Resizing and compositing helpers shared by the compositions.
+
+use image::imageops::{self, FilterType};
+
+use crate::{RenderError, RgbaImage, check_size};
+
+/// The avatar scaled and centre-cropped to exactly `width × height` ("cover"
+/// as in CSS `object-fit`): the largest centred region with the target's
+/// aspect ratio is resampled with a triangle (bilinear) filter, which
+/// is several times faster than Catmull-Rom and as good for the mild scale
+/// factors of avatars. An input that already
+/// has the target size is copied unchanged.
+pub(crate) fn cover(img: &RgbaImage, width: u32, height: u32) -> Result<RgbaImage, RenderError> {
+    let (sw, sh) = img.dimensions();
+    check_size(sw, sh)?;
+    check_size(width, height)?;
+    if (sw, sh) == (width, height) {
+        return Ok(img.clone());
+    }
+    // Largest crop of the target's aspect ratio: compare sw/sh with width/height.
+    let (cw, ch) = if u64::from(sw) * u64::from(height) > u64::from(sh) * u64::from(width) {
+        let cw = (u64::from(sh) * u64::from(width) / u64::from(height)).max(1) as u32;
+        (cw, sh)
+    } else {
+        let ch = (u64::from(sw) * u64::from(height) / u64::from(width)).max(1) as u32;
+        (sw, ch)
+    };
+    let view = imageops::crop_imm(img, (sw - cw) / 2, (sh - ch) / 2, cw, ch);
+    if (cw, ch) == (width, height) {
+        return Ok(view.to_image());
+    }
+    Ok(imageops::resize(
+        &*view,
+        width,
+        height,
+        FilterType::Triangle,
+    ))
+}
+
+/// Multiplies the alpha channel of `img` by a coverage `mask` of the same size
+/// (one byte per pixel, 255 = fully inside).
+pub(crate) fn multiply_alpha(img: &mut RgbaImage, mask: &[u8]) {
+    debug_assert_eq!(img.as_raw().len(), mask.len() * 4);
+    for (p, &m) in img.chunks_exact_mut(4).zip(mask) {
+        p[3] = mul_div255(p[3], m);
+    }
+}
+
+/// Draws `src` over `dst` (straight alpha, "source over") with its top-left
+/// corner at `(x, y)`; parts outside `dst` are clipped.
+pub(crate) fn draw_over(dst: &mut RgbaImage, src: &RgbaImage, x: i64, y: i64) {
+    let (dw, dh) = (i64::from(dst.width()), i64::from(dst.height()));
+    let (sw, sh) = (i64::from(src.width()), i64::from(src.height()));
+    let x0 = x.max(0);
+    let x1 = (x + sw).min(dw);
+    if x0 >= x1 {
+        return;
+    }
+    for dy in y.max(0)..(y + sh).min(dh) {
+        let sy = (dy - y) as usize;
+        let d_row = &mut dst.as_mut()[(dy * dw * 4) as usize..((dy + 1) * dw * 4) as usize];
+        let s_row = &src.as_raw()[sy * sw as usize * 4..(sy + 1) * sw as usize * 4];
+        let d = &mut d_row[(x0 * 4) as usize..(x1 * 4) as usize];
+        let s = &s_row[((x0 - x) * 4) as usize..((x1 - x) * 4) as usize];
+        for (dp, sp) in d.chunks_exact_mut(4).zip(s.chunks_exact(4)) {
+            blend_over(dp, sp);
+        }
+    }
+}
+
+#[inline(always)]
+fn blend_over(d: &mut [u8], s: &[u8]) {
+    let sa = u32::from(s[3]);
+    if sa == 255 {
+        d.copy_from_slice(s);
+        return;
+    }
+    if sa == 0 {
+        return;
+    }
+    let da = u32::from(d[3]);
+    // Weights in 0..=255*255.
+    let ws = sa * 255;
+    let wd = da * (255 - sa);
+    let out_a = ws + wd;
+    for c in 0..3 {
+        let v = (u32::from(s[c]) * ws + u32::from(d[c]) * wd + out_a / 2) / out_a;
+        d[c] = v as u8;
+    }
+    d[3] = ((out_a + 127) / 255) as u8;
+}
+
+/// `round(a * b / 255)` for bytes, exact.
+#[inline(always)]
+pub(crate) fn mul_div255(a: u8, b: u8) -> u8 {
+    let x = u32::from(a) * u32::from(b) + 128;
+    ((x + (x >> 8)) >> 8) as u8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Rgba;
+
+    #[test]
+    fn cover_crops_the_centre() {
+        // 40x20: left half red, right half blue; centre 20x20 square is half and half.
+        let img = RgbaImage::from_fn(40, 20, |x, _| {
+            if x < 20 {
+                Rgba([255, 0, 0, 255])
+            } else {
+                Rgba([0, 0, 255, 255])
+            }
+        });
+        let out = cover(&img, 20, 20).unwrap();
+        assert_eq!(out.get_pixel(0, 10).0, [255, 0, 0, 255]);
+        assert_eq!(out.get_pixel(19, 10).0, [0, 0, 255, 255]);
+        let up = cover(&img, 100, 50).unwrap();
+        assert_eq!(up.dimensions(), (100, 50));
+        assert!(cover(&img, 0, 5).is_err());
+    }
+
+    #[test]
+    fn over_blends_straight_alpha() {
+        let mut dst = RgbaImage::from_pixel(2, 1, Rgba([0, 0, 255, 255]));
+        let src = RgbaImage::from_pixel(1, 1, Rgba([255, 0, 0, 128]));
+        draw_over(&mut dst, &src, 1, 0);
+        assert_eq!(dst.get_pixel(0, 0).0, [0, 0, 255, 255]);
+        assert_eq!(dst.get_pixel(1, 0).0, [128, 0, 127, 255]);
+        draw_over(&mut dst, &src, -5, 7); // fully outside: no panic, no change
+        let mut clear = RgbaImage::new(1, 1);
+        draw_over(&mut clear, &src, 0, 0);
+        assert_eq!(clear.get_pixel(0, 0).0, [255, 0, 0, 128]);
+    }
+}

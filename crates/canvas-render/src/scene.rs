@@ -1,0 +1,550 @@
+//! Scene compositions: meme templates and profile cards built around an
+//! avatar and a few text parameters.
+//!
+//! Every scene has a fixed output size ([`Scene::size`]), all art is drawn in
+//! code with tiny-skia or comes from our own SVG in `assets/art/`, and text
+//! uses the bundled fonts only. Rendering is deterministic: dates, times and
+//! counters are parameters with fixed defaults, never read from a clock, so the
+//! same input always gives the same pixels (golden tests, caching).
+//!
+//! | Scene | Size | Avatar | Text parameters (cap, characters) |
+//! |---|---|---|---|
+//! | [`Scene::Horny`] | 900×560 | licence photo | none |
+//! | [`Scene::ItsSoStupid`] | 800×800 | held up in panel 4 | `dog` ([`MAX_CAPTION_CHARS`]) |
+//! | [`Scene::Lied`] | 600×600 | greyscale | optional `username` ([`MAX_USERNAME_CHARS`]) |
+//! | [`Scene::Lolice`] | 900×600 | mugshot | none |
+//! | [`Scene::Namecard`] | 1680×800 | round | `username`, `birthday`, `description` |
+//! | [`Scene::NoBitches`] | 800×800 | not used | `no`, `bottomtext` ([`MAX_CAPTION_CHARS`]) |
+//! | [`Scene::Sage`] | 1200×630 | not used | `quote` ([`MAX_QUOTE_CHARS`]) |
+//! | [`Scene::Sage2`] | 800×800 | not used | `quote` ([`MAX_QUOTE_CHARS`]) |
+//! | [`Scene::Simpcard`] | 900×560 | card photo | none |
+//! | [`Scene::Series`] | 700×800 | disc-case cover | none |
+//! | [`Scene::Post`] | 1200×760 | round | [`PostParams`] |
+//! | [`Scene::VideoComment`] | 1200×360 | round | [`VideoCommentParams`] |
+//!
+//! Scenes that use an avatar draw a neutral grey silhouette when none is
+//! given. Text longer than its cap is a [`RenderError::TextTooLong`]; text that
+//! fits the cap but not the box is shrunk, then cut with "…".
+//!
+//! ```
+//! use canvas_render::scene::{render_scene, Scene};
+//! let avatar = canvas_render::solid(64, 64, [200, 40, 90]).unwrap();
+//! let scene = Scene::Sage { quote: "Slow and steady.".into() };
+//! let img = render_scene(&scene, Some(&avatar)).unwrap();
+//! assert_eq!(img.dimensions(), scene.size());
+//!
+//! let too_long = Scene::Sage { quote: "a".repeat(10_000) };
+//! assert!(render_scene(&too_long, None).is_err());
+//! ```
+
+mod cards;
+mod memes;
+pub(crate) mod paint;
+mod sage;
+mod social;
+
+use std::str::FromStr;
+
+use crate::text::check_length;
+use crate::{RenderError, RgbaImage};
+
+/// Cap on usernames and display names, in characters.
+pub const MAX_USERNAME_CHARS: usize = 64;
+/// Cap on meme captions (`dog`, `no`, `bottomtext`), in characters.
+pub const MAX_CAPTION_CHARS: usize = 200;
+/// Cap on `quote` (sage, sage2), in characters.
+pub const MAX_QUOTE_CHARS: usize = 500;
+/// Cap on post and video comments, in characters.
+pub const MAX_COMMENT_CHARS: usize = 1000;
+/// Cap on the namecard `birthday` (free text such as "March 3" or "2000-03-03").
+pub const MAX_BIRTHDAY_CHARS: usize = 64;
+/// Cap on the namecard `description`, in characters.
+pub const MAX_DESCRIPTION_CHARS: usize = 500;
+/// Cap on the date/time labels of [`PostParams`] and [`VideoCommentParams`].
+pub const MAX_LABEL_CHARS: usize = 64;
+
+/// Colour theme of the [`Scene::Post`] card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum PostTheme {
+    /// White background, dark text (the default).
+    #[default]
+    Light,
+    /// Dark blue-grey background.
+    Dim,
+    /// Black background.
+    Dark,
+}
+
+impl FromStr for PostTheme {
+    type Err = RenderError;
+    /// Parses `light`, `dim` or `dark` (ASCII case-insensitive).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "light" => Ok(PostTheme::Light),
+            "dim" => Ok(PostTheme::Dim),
+            "dark" => Ok(PostTheme::Dark),
+            _ => Err(RenderError::InvalidParameter {
+                field: "theme",
+                reason: "expected light, dim or dark",
+            }),
+        }
+    }
+}
+
+/// Parameters of the microblog post card ([`Scene::Post`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PostParams {
+    /// The handle, drawn as `@username` (≤ [`MAX_USERNAME_CHARS`]).
+    pub username: String,
+    /// The display name, drawn bold (≤ [`MAX_USERNAME_CHARS`]).
+    pub displayname: String,
+    /// The post text (≤ [`MAX_COMMENT_CHARS`]); shrinks to fit the card.
+    pub comment: String,
+    /// Colour theme.
+    pub theme: PostTheme,
+    /// The timestamp line under the text (≤ [`MAX_LABEL_CHARS`]).
+    /// Default `"4:20 PM · Apr 20, 2024"`.
+    pub date: String,
+    /// Repost counter. Default 1 337.
+    pub reposts: u64,
+    /// Quote counter. Default 42.
+    pub quotes: u64,
+    /// Like counter. Default 12 800 (drawn `12.8K`).
+    pub likes: u64,
+}
+
+impl Default for PostParams {
+    fn default() -> Self {
+        PostParams {
+            username: String::new(),
+            displayname: String::new(),
+            comment: String::new(),
+            theme: PostTheme::Light,
+            date: "4:20 PM · Apr 20, 2024".into(),
+            reposts: 1337,
+            quotes: 42,
+            likes: 12_800,
+        }
+    }
+}
+
+/// Parameters of the video-site comment ([`Scene::VideoComment`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct VideoCommentParams {
+    /// The commenter, drawn as `@username` (≤ [`MAX_USERNAME_CHARS`]).
+    pub username: String,
+    /// The comment (≤ [`MAX_COMMENT_CHARS`]); shrinks to fit.
+    pub comment: String,
+    /// The age label next to the name (≤ [`MAX_LABEL_CHARS`]). Default `"2 hours ago"`.
+    pub time: String,
+    /// Like counter. Default 2 400 (drawn `2.4K`).
+    pub likes: u64,
+}
+
+impl Default for VideoCommentParams {
+    fn default() -> Self {
+        VideoCommentParams {
+            username: String::new(),
+            comment: String::new(),
+            time: "2 hours ago".into(),
+            likes: 2400,
+        }
+    }
+}
+
+/// A composition and its text parameters. See the [module docs](self) for
+/// sizes and caps.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Scene {
+    /// A pink "horny licence" ID card with the avatar as its photo.
+    Horny,
+    /// A four-panel comic; in the last panel the avatar is held up with `dog`
+    /// written above it.
+    ItsSoStupid {
+        /// The caption above the held-up avatar.
+        dog: String,
+    },
+    /// A greyscale, vignetted panel of the avatar captioned "`username` lied."
+    /// (or "You lied." when no username is given; the endpoint has no
+    /// username parameter, so callers may pass `None`).
+    Lied {
+        /// Who lied.
+        username: Option<String>,
+    },
+    /// A police mugshot of the avatar in front of a height chart, with
+    /// red-and-blue siren glow.
+    Lolice,
+    /// A 1680×800 profile card: round avatar, name, birthday, description.
+    Namecard {
+        /// Name, one line, shrinks to fit.
+        username: String,
+        /// Birthday as free text (no format imposed), one line.
+        birthday: String,
+        /// Description, wrapped and shrunk to fit.
+        description: String,
+    },
+    /// A smug cartoon face with outlined meme captions: `no` on top,
+    /// `bottomtext` below, both upper-cased. Takes no avatar.
+    NoBitches {
+        /// Top caption.
+        no: String,
+        /// Bottom caption.
+        bottomtext: String,
+    },
+    /// The wise old turtle beside the quote, on a warm landscape card.
+    Sage {
+        /// The quote.
+        quote: String,
+    },
+    /// The wise old turtle under a night sky, saying the quote in a speech bubble.
+    Sage2 {
+        /// The quote.
+        quote: String,
+    },
+    /// A lilac "simp card" membership card with the avatar as its photo.
+    Simpcard,
+    /// The avatar as the cover of a disc case held up in two hands.
+    Series,
+    /// A microblog post card.
+    Post(PostParams),
+    /// A dark-theme video-site comment.
+    VideoComment(VideoCommentParams),
+}
+
+impl Scene {
+    /// The scene's name as used in URLs (`its-so-stupid`, `video-comment`, ...).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Scene::Horny => "horny",
+            Scene::ItsSoStupid { .. } => "its-so-stupid",
+            Scene::Lied { .. } => "lied",
+            Scene::Lolice => "lolice",
+            Scene::Namecard { .. } => "namecard",
+            Scene::NoBitches { .. } => "nobitches",
+            Scene::Sage { .. } => "sage",
+            Scene::Sage2 { .. } => "sage2",
+            Scene::Simpcard => "simpcard",
+            Scene::Series => "series",
+            Scene::Post(_) => "post",
+            Scene::VideoComment(_) => "video-comment",
+        }
+    }
+
+    /// The fixed output size, `(width, height)` in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        match self {
+            Scene::Horny | Scene::Simpcard => (900, 560),
+            Scene::ItsSoStupid { .. } | Scene::NoBitches { .. } | Scene::Sage2 { .. } => (800, 800),
+            Scene::Lied { .. } => (600, 600),
+            Scene::Lolice => (900, 600),
+            Scene::Namecard { .. } => (1680, 800),
+            Scene::Sage { .. } => (1200, 630),
+            Scene::Series => (700, 800),
+            Scene::Post(_) => (1200, 760),
+            Scene::VideoComment(_) => (1200, 360),
+        }
+    }
+
+    /// Whether the scene draws the avatar (`nobitches`, `sage` and `sage2` do not).
+    pub fn uses_avatar(&self) -> bool {
+        !matches!(
+            self,
+            Scene::NoBitches { .. } | Scene::Sage { .. } | Scene::Sage2 { .. }
+        )
+    }
+
+    /// Checks every text parameter against its cap. [`render_scene`] calls
+    /// this first; call it yourself to reject input before fetching an avatar.
+    pub fn validate(&self) -> Result<(), RenderError> {
+        match self {
+            Scene::Horny | Scene::Lolice | Scene::Simpcard | Scene::Series => Ok(()),
+            Scene::ItsSoStupid { dog } => check_length("dog", dog, MAX_CAPTION_CHARS),
+            Scene::Lied { username } => match username {
+                Some(u) => check_length("username", u, MAX_USERNAME_CHARS),
+                None => Ok(()),
+            },
+            Scene::Namecard {
+                username,
+                birthday,
+                description,
+            } => {
+                check_length("username", username, MAX_USERNAME_CHARS)?;
+                check_length("birthday", birthday, MAX_BIRTHDAY_CHARS)?;
+                check_length("description", description, MAX_DESCRIPTION_CHARS)
+            }
+            Scene::NoBitches { no, bottomtext } => {
+                check_length("no", no, MAX_CAPTION_CHARS)?;
+                check_length("bottomtext", bottomtext, MAX_CAPTION_CHARS)
+            }
+            Scene::Sage { quote } | Scene::Sage2 { quote } => {
+                check_length("quote", quote, MAX_QUOTE_CHARS)
+            }
+            Scene::Post(p) => {
+                check_length("username", &p.username, MAX_USERNAME_CHARS)?;
+                check_length("displayname", &p.displayname, MAX_USERNAME_CHARS)?;
+                check_length("comment", &p.comment, MAX_COMMENT_CHARS)?;
+                check_length("date", &p.date, MAX_LABEL_CHARS)
+            }
+            Scene::VideoComment(v) => {
+                check_length("username", &v.username, MAX_USERNAME_CHARS)?;
+                check_length("comment", &v.comment, MAX_COMMENT_CHARS)?;
+                check_length("time", &v.time, MAX_LABEL_CHARS)
+            }
+        }
+    }
+}
+
+/// Renders `scene` at its fixed size ([`Scene::size`]).
+///
+/// `avatar` may be any size (it is centre-cropped to a square and scaled);
+/// it is ignored by scenes that draw none, and replaced by a grey silhouette
+/// when `None`. Errors: [`RenderError::TextTooLong`] for over-long text,
+/// [`RenderError::EmptyImage`]/[`RenderError::TooLarge`] for an avatar with
+/// no pixels or beyond [`crate::MAX_DIMENSION`].
+///
+/// ```
+/// use canvas_render::scene::{render_scene, PostParams, PostTheme, Scene};
+/// let post = Scene::Post(PostParams {
+///     username: "ferris".into(),
+///     displayname: "Ferris the Crab".into(),
+///     comment: "Just shipped 1.0 🦀".into(),
+///     theme: "dark".parse().unwrap(),
+///     ..PostParams::default()
+/// });
+/// let img = render_scene(&post, None).unwrap();
+/// assert_eq!(img.dimensions(), (1200, 760));
+/// assert_eq!(img.get_pixel(5, 5).0, [0, 0, 0, 255]); // dark theme background
+/// ```
+pub fn render_scene(scene: &Scene, avatar: Option<&RgbaImage>) -> Result<RgbaImage, RenderError> {
+    scene.validate()?;
+    let avatar = if scene.uses_avatar() { avatar } else { None };
+    if let Some(a) = avatar {
+        crate::check_size(a.width(), a.height())?;
+    }
+    let canvas = match scene {
+        Scene::Horny => cards::licence(cards::Card::Horny, avatar)?,
+        Scene::Simpcard => cards::licence(cards::Card::Simp, avatar)?,
+        Scene::Namecard {
+            username,
+            birthday,
+            description,
+        } => cards::namecard(avatar, username, birthday, description)?,
+        Scene::ItsSoStupid { dog } => memes::its_so_stupid(avatar, dog)?,
+        Scene::Lied { username } => memes::lied(avatar, username.as_deref())?,
+        Scene::Lolice => memes::lolice(avatar)?,
+        Scene::NoBitches { no, bottomtext } => memes::nobitches(no, bottomtext)?,
+        Scene::Series => memes::series(avatar)?,
+        Scene::Sage { quote } => sage::sage(quote)?,
+        Scene::Sage2 { quote } => sage::sage2(quote)?,
+        Scene::Post(p) => social::post(avatar, p)?,
+        Scene::VideoComment(v) => social::video_comment(avatar, v)?,
+    };
+    Ok(canvas.into_image())
+}
+
+/// Formats a counter the way social sites do: `999`, `1,337`, `12.8K`, `4.2M`.
+pub fn format_count(n: u64) -> String {
+    if n < 10_000 {
+        let s = n.to_string();
+        if n >= 1000 {
+            format!("{},{}", &s[..s.len() - 3], &s[s.len() - 3..])
+        } else {
+            s
+        }
+    } else if n < 1_000_000 {
+        trim_decimal(n as f64 / 1000.0, "K")
+    } else if n < 1_000_000_000 {
+        trim_decimal(n as f64 / 1_000_000.0, "M")
+    } else {
+        trim_decimal(n as f64 / 1_000_000_000.0, "B")
+    }
+}
+
+fn trim_decimal(v: f64, unit: &str) -> String {
+    let v = (v * 10.0).floor() / 10.0;
+    if v >= 100.0 || v.fract() == 0.0 {
+        format!("{}{unit}", v.floor() as u64)
+    } else {
+        format!("{v:.1}{unit}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn all_scenes() -> Vec<Scene> {
+        vec![
+            Scene::Horny,
+            Scene::ItsSoStupid {
+                dog: "my code".into(),
+            },
+            Scene::Lied {
+                username: Some("Ferris".into()),
+            },
+            Scene::Lolice,
+            Scene::Namecard {
+                username: "Ferris".into(),
+                birthday: "May 15".into(),
+                description: "Crab.".into(),
+            },
+            Scene::NoBitches {
+                no: "no tests?".into(),
+                bottomtext: "".into(),
+            },
+            Scene::Sage {
+                quote: "Patience.".into(),
+            },
+            Scene::Sage2 {
+                quote: "Patience.".into(),
+            },
+            Scene::Simpcard,
+            Scene::Series,
+            Scene::Post(PostParams::default()),
+            Scene::VideoComment(VideoCommentParams::default()),
+        ]
+    }
+
+    #[test]
+    fn every_scene_has_its_size_and_a_name() {
+        let avatar = crate::solid(300, 200, [10, 120, 200]).unwrap();
+        for scene in all_scenes() {
+            let img = render_scene(&scene, Some(&avatar)).unwrap();
+            assert_eq!(img.dimensions(), scene.size(), "{}", scene.name());
+            let none = render_scene(&scene, None).unwrap();
+            assert_eq!(none.dimensions(), scene.size());
+            if scene.uses_avatar() {
+                assert_ne!(img, none, "{} draws the avatar", scene.name());
+            } else {
+                assert_eq!(img, none, "{} ignores the avatar", scene.name());
+            }
+        }
+    }
+
+    #[test]
+    fn rendering_is_deterministic() {
+        let avatar = crate::solid(64, 64, [250, 120, 0]).unwrap();
+        let s = Scene::Post(PostParams {
+            comment: "hello".into(),
+            ..PostParams::default()
+        });
+        assert_eq!(
+            render_scene(&s, Some(&avatar)).unwrap(),
+            render_scene(&s, Some(&avatar)).unwrap()
+        );
+    }
+
+    #[test]
+    fn caps_give_typed_errors() {
+        let long = |n| "x".repeat(n);
+        let cases = [
+            (
+                Scene::ItsSoStupid {
+                    dog: long(MAX_CAPTION_CHARS + 1),
+                },
+                "dog",
+            ),
+            (
+                Scene::Lied {
+                    username: Some(long(MAX_USERNAME_CHARS + 1)),
+                },
+                "username",
+            ),
+            (
+                Scene::Sage2 {
+                    quote: long(MAX_QUOTE_CHARS + 1),
+                },
+                "quote",
+            ),
+            (
+                Scene::Namecard {
+                    username: "a".into(),
+                    birthday: "b".into(),
+                    description: long(MAX_DESCRIPTION_CHARS + 1),
+                },
+                "description",
+            ),
+            (
+                Scene::Post(PostParams {
+                    comment: long(MAX_COMMENT_CHARS + 1),
+                    ..PostParams::default()
+                }),
+                "comment",
+            ),
+            (
+                Scene::VideoComment(VideoCommentParams {
+                    username: long(65),
+                    ..VideoCommentParams::default()
+                }),
+                "username",
+            ),
+        ];
+        for (scene, field) in cases {
+            match render_scene(&scene, None) {
+                Err(RenderError::TextTooLong { field: f, .. }) => assert_eq!(f, field),
+                other => panic!("{}: {other:?}", scene.name()),
+            }
+        }
+        // Exactly at the cap is fine.
+        let ok = Scene::Post(PostParams {
+            comment: long(MAX_COMMENT_CHARS),
+            ..PostParams::default()
+        });
+        assert!(render_scene(&ok, None).is_ok());
+    }
+
+    #[test]
+    fn bad_avatars_are_errors() {
+        let empty = RgbaImage::new(0, 0);
+        assert_eq!(
+            render_scene(&Scene::Horny, Some(&empty)),
+            Err(RenderError::EmptyImage)
+        );
+        let tall = RgbaImage::new(1, 9000);
+        assert!(matches!(
+            render_scene(&Scene::Horny, Some(&tall)),
+            Err(RenderError::TooLarge { .. })
+        ));
+    }
+
+    #[test]
+    fn themes_parse() {
+        assert_eq!("DIM".parse::<PostTheme>(), Ok(PostTheme::Dim));
+        assert_eq!(
+            "".parse::<PostTheme>().unwrap_err(),
+            RenderError::InvalidParameter {
+                field: "theme",
+                reason: "expected light, dim or dark"
+            }
+        );
+    }
+
+    #[test]
+    fn counts_format() {
+        assert_eq!(format_count(0), "0");
+        assert_eq!(format_count(999), "999");
+        assert_eq!(format_count(1337), "1,337");
+        assert_eq!(format_count(12_800), "12.8K");
+        assert_eq!(format_count(250_000), "250K");
+        assert_eq!(format_count(4_210_000), "4.2M");
+        assert_eq!(format_count(u64::MAX), "18446744073B");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+        #[test]
+        fn arbitrary_text_renders(text in "\\PC{0,120}|[\\u{0}-\\u{2fff}]{0,60}") {
+            let scenes = [
+                Scene::Post(PostParams { username: text.clone(), displayname: text.clone(), comment: text.clone(), ..PostParams::default() }),
+                Scene::NoBitches { no: text.clone(), bottomtext: text.clone() },
+                Scene::Namecard { username: text.clone(), birthday: text.clone(), description: text.clone() },
+            ];
+            for s in scenes {
+                let r = render_scene(&s, None);
+                let ok = r.is_ok() || matches!(r, Err(RenderError::TextTooLong { .. }));
+                proptest::prop_assert!(ok, "{:?}", r.err());
+            }
+        }
+    }
+}

@@ -1,0 +1,388 @@
+//! Drawing helpers shared by the scenes: a tiny-skia canvas with shapes,
+//! gradients, the avatar as a paint, text and SVG art.
+
+use std::sync::LazyLock;
+
+use tiny_skia::{
+    Color, FillRule, FilterQuality, GradientStop, LinearGradient, Paint, Path, PathBuilder,
+    Pattern, Pixmap, Point, RadialGradient, Rect, Shader, SpreadMode, Stroke, Transform,
+};
+
+use crate::text::{self, Target, TextBox, TextLayout, TextStyle};
+use crate::{RenderError, RgbaImage};
+
+/// Straight RGBA colour from a `0xRRGGBB` value and an alpha.
+pub(crate) fn rgba(hex: u32, a: u8) -> Color {
+    Color::from_rgba8((hex >> 16) as u8, (hex >> 8) as u8, hex as u8, a)
+}
+
+/// Straight RGBA bytes for text from a `0xRRGGBB` value.
+pub(crate) fn text_rgb(hex: u32) -> [u8; 4] {
+    [(hex >> 16) as u8, (hex >> 8) as u8, hex as u8, 255]
+}
+
+pub(crate) fn paint(color: Color) -> Paint<'static> {
+    let mut p = Paint::default();
+    p.set_color(color);
+    p.anti_alias = true;
+    p
+}
+
+pub(crate) fn shader_paint(shader: Shader<'_>) -> Paint<'_> {
+    Paint {
+        shader,
+        anti_alias: true,
+        ..Paint::default()
+    }
+}
+
+pub(crate) fn linear(
+    x0: f32,
+    y0: f32,
+    x1: f32,
+    y1: f32,
+    stops: &[(f32, Color)],
+) -> Shader<'static> {
+    let stops = stops
+        .iter()
+        .map(|&(p, c)| GradientStop::new(p, c))
+        .collect();
+    LinearGradient::new(
+        Point::from_xy(x0, y0),
+        Point::from_xy(x1, y1),
+        stops,
+        SpreadMode::Pad,
+        Transform::identity(),
+    )
+    .unwrap_or(Shader::SolidColor(Color::BLACK))
+}
+
+pub(crate) fn radial(cx: f32, cy: f32, r: f32, stops: &[(f32, Color)]) -> Shader<'static> {
+    let stops = stops
+        .iter()
+        .map(|&(p, c)| GradientStop::new(p, c))
+        .collect();
+    RadialGradient::new(
+        Point::from_xy(cx, cy),
+        Point::from_xy(cx, cy),
+        r,
+        stops,
+        SpreadMode::Pad,
+        Transform::identity(),
+    )
+    .unwrap_or(Shader::SolidColor(Color::BLACK))
+}
+
+pub(crate) fn rect_path(x: f32, y: f32, w: f32, h: f32) -> Path {
+    PathBuilder::from_rect(Rect::from_xywh(x, y, w.max(0.01), h.max(0.01)).expect("finite rect"))
+}
+
+pub(crate) fn rrect_path(x: f32, y: f32, w: f32, h: f32, r: f32) -> Path {
+    let r = r.min(w / 2.0).min(h / 2.0).max(0.0);
+    let k = 0.552_284_8 * r;
+    let mut pb = PathBuilder::new();
+    pb.move_to(x + r, y);
+    pb.line_to(x + w - r, y);
+    pb.cubic_to(x + w - r + k, y, x + w, y + r - k, x + w, y + r);
+    pb.line_to(x + w, y + h - r);
+    pb.cubic_to(x + w, y + h - r + k, x + w - r + k, y + h, x + w - r, y + h);
+    pb.line_to(x + r, y + h);
+    pb.cubic_to(x + r - k, y + h, x, y + h - r + k, x, y + h - r);
+    pb.line_to(x, y + r);
+    pb.cubic_to(x, y + r - k, x + r - k, y, x + r, y);
+    pb.close();
+    pb.finish().expect("non-empty path")
+}
+
+pub(crate) fn circle_path(cx: f32, cy: f32, r: f32) -> Path {
+    PathBuilder::from_circle(cx, cy, r.max(0.01)).expect("positive radius")
+}
+
+/// A closed polygon.
+pub(crate) fn poly(points: &[(f32, f32)]) -> Path {
+    let mut pb = PathBuilder::new();
+    for (i, &(x, y)) in points.iter().enumerate() {
+        if i == 0 {
+            pb.move_to(x, y);
+        } else {
+            pb.line_to(x, y);
+        }
+    }
+    pb.close();
+    pb.finish().expect("non-empty polygon")
+}
+
+/// The avatar, square-cropped and premultiplied, ready to be used as a paint.
+pub(crate) struct Avatar {
+    pixmap: Pixmap,
+    /// Always sample bilinearly (for avatars drawn under a rotation).
+    pub smooth: bool,
+}
+
+impl Avatar {
+    /// Centre-crops `img` to a square and downsizes it (if much larger) to
+    /// about `display` pixels. `None` gives a neutral placeholder silhouette.
+    pub(crate) fn prepare(
+        img: Option<&RgbaImage>,
+        display: u32,
+        grey: bool,
+    ) -> Result<Avatar, RenderError> {
+        let Some(img) = img else {
+            return Ok(Avatar {
+                pixmap: placeholder(),
+                smooth: false,
+            });
+        };
+        let (w, h) = img.dimensions();
+        crate::check_size(w, h)?;
+        let side = w.min(h);
+        let view = image::imageops::crop_imm(img, (w - side) / 2, (h - side) / 2, side, side);
+        let target = display.clamp(1, 2048);
+        // Shrunk once to the exact display size (area averaging), so that
+        // drawing it is a plain copy (nearest sampling at integer offsets);
+        // a smaller avatar is kept as is and enlarged bilinearly while drawn.
+        let square: RgbaImage = if side > target {
+            image::imageops::thumbnail(&*view, target, target)
+        } else {
+            view.to_image()
+        };
+        let (sw, sh) = square.dimensions();
+        let mut pixmap = Pixmap::new(sw, sh).ok_or(RenderError::EmptyImage)?;
+        for (dst, src) in pixmap
+            .data_mut()
+            .chunks_exact_mut(4)
+            .zip(square.as_raw().chunks_exact(4))
+        {
+            let a = src[3] as u32;
+            let (mut r, mut g, mut b) = (src[0] as u32, src[1] as u32, src[2] as u32);
+            if grey {
+                let l = (r * 299 + g * 587 + b * 114 + 500) / 1000;
+                (r, g, b) = (l, l, l);
+            }
+            dst[0] = ((r * a + 127) / 255) as u8;
+            dst[1] = ((g * a + 127) / 255) as u8;
+            dst[2] = ((b * a + 127) / 255) as u8;
+            dst[3] = a as u8;
+        }
+        Ok(Avatar {
+            pixmap,
+            smooth: false,
+        })
+    }
+
+    /// A paint that maps the avatar onto the square `(x, y, size)`, optionally
+    /// rotated by `angle` degrees around the square's centre.
+    pub(crate) fn paint(&self, x: f32, y: f32, size: f32, angle: f32) -> Paint<'_> {
+        let s = size / self.pixmap.width() as f32;
+        let exact =
+            s == 1.0 && angle == 0.0 && x.fract() == 0.0 && y.fract() == 0.0 && !self.smooth;
+        let quality = if exact {
+            FilterQuality::Nearest
+        } else {
+            FilterQuality::Bilinear
+        };
+        let t = Transform::from_row(s, 0.0, 0.0, s, x, y).post_rotate_at(
+            angle,
+            x + size / 2.0,
+            y + size / 2.0,
+        );
+        shader_paint(Pattern::new(
+            self.pixmap.as_ref(),
+            SpreadMode::Pad,
+            quality,
+            1.0,
+            t,
+        ))
+    }
+}
+
+/// A grey head-and-shoulders silhouette used when no avatar is given.
+fn placeholder() -> Pixmap {
+    let mut p = Pixmap::new(256, 256).expect("fixed size");
+    p.fill(Color::from_rgba8(0xc8, 0xcd, 0xd3, 255));
+    let fg = paint(Color::from_rgba8(0x8e, 0x96, 0xa0, 255));
+    p.fill_path(
+        &circle_path(128.0, 100.0, 48.0),
+        &fg,
+        FillRule::Winding,
+        Transform::identity(),
+        None,
+    );
+    let mut pb = PathBuilder::new();
+    pb.move_to(40.0, 256.0);
+    pb.cubic_to(40.0, 170.0, 216.0, 170.0, 216.0, 256.0);
+    pb.close();
+    if let Some(path) = pb.finish() {
+        p.fill_path(&path, &fg, FillRule::Winding, Transform::identity(), None);
+    }
+    p
+}
+
+/// A scene canvas.
+pub(crate) struct Canvas {
+    pub pixmap: Pixmap,
+}
+
+impl Canvas {
+    /// A canvas starting as a copy of a cached layer.
+    pub(crate) fn from_layer(layer: &Pixmap) -> Canvas {
+        Canvas {
+            pixmap: layer.clone(),
+        }
+    }
+
+    pub(crate) fn new(width: u32, height: u32) -> Result<Canvas, RenderError> {
+        crate::check_size(width, height)?;
+        Ok(Canvas {
+            pixmap: Pixmap::new(width, height).ok_or(RenderError::EmptyImage)?,
+        })
+    }
+
+    pub(crate) fn fill(&mut self, path: &Path, paint: &Paint<'_>) {
+        self.pixmap
+            .fill_path(path, paint, FillRule::Winding, Transform::identity(), None);
+    }
+
+    pub(crate) fn fill_t(&mut self, path: &Path, paint: &Paint<'_>, t: Transform) {
+        self.pixmap
+            .fill_path(path, paint, FillRule::Winding, t, None);
+    }
+
+    pub(crate) fn color(&mut self, path: &Path, color: Color) {
+        self.fill(path, &paint(color));
+    }
+
+    pub(crate) fn stroke(&mut self, path: &Path, color: Color, width: f32) {
+        let stroke = Stroke {
+            width,
+            line_cap: tiny_skia::LineCap::Round,
+            line_join: tiny_skia::LineJoin::Round,
+            ..Stroke::default()
+        };
+        self.pixmap
+            .stroke_path(path, &paint(color), &stroke, Transform::identity(), None);
+    }
+
+    pub(crate) fn stroke_t(&mut self, path: &Path, color: Color, width: f32, t: Transform) {
+        let stroke = Stroke {
+            width,
+            line_cap: tiny_skia::LineCap::Round,
+            line_join: tiny_skia::LineJoin::Round,
+            ..Stroke::default()
+        };
+        self.pixmap
+            .stroke_path(path, &paint(color), &stroke, t, None);
+    }
+
+    /// A soft drop shadow under `path`: a few widening translucent strokes.
+    pub(crate) fn shadow(&mut self, path: &Path, dy: f32, spread: f32, alpha: u8) {
+        let t = Transform::from_translate(0.0, dy);
+        let steps = 6;
+        for i in (1..=steps).rev() {
+            let w = spread * i as f32 / steps as f32 * 2.0;
+            let a = (alpha as f32 / steps as f32) as u8;
+            self.stroke_t(path, Color::from_rgba8(0, 0, 0, a), w, t);
+        }
+        self.fill_t(path, &paint(Color::from_rgba8(0, 0, 0, alpha)), t);
+    }
+
+    /// Lays `text` out in `area` with shrink-to-fit down to `min_size`, and draws it.
+    pub(crate) fn text(
+        &mut self,
+        text: &str,
+        style: &TextStyle,
+        area: TextBox,
+        min_size: f32,
+    ) -> Result<TextLayout, RenderError> {
+        let layout = text::fit_text(text, style, area, min_size)?;
+        self.draw_layout(&layout, style, area);
+        Ok(layout)
+    }
+
+    /// Draws a single line at `(x, baseline_top y)`, returning its width.
+    pub(crate) fn line(
+        &mut self,
+        text: &str,
+        style: &TextStyle,
+        x: f32,
+        y: f32,
+        max_width: f32,
+    ) -> Result<f32, RenderError> {
+        let area = TextBox::new(x, y, max_width.max(1.0), style.size * 2.0);
+        let layout = text::fit_single_line(text, style, max_width.max(1.0))?;
+        let w = layout.width();
+        self.draw_layout(&layout, style, area);
+        Ok(w)
+    }
+
+    pub(crate) fn draw_layout(&mut self, layout: &TextLayout, style: &TextStyle, area: TextBox) {
+        let (w, h) = (self.pixmap.width() as usize, self.pixmap.height() as usize);
+        let mut target = Target {
+            data: self.pixmap.data_mut(),
+            width: w,
+            height: h,
+            premultiplied: true,
+        };
+        target.draw(layout, style, area);
+    }
+
+    /// Composites another canvas onto this one at `(x, y)`.
+    pub(crate) fn draw_canvas(&mut self, other: &Canvas, x: i32, y: i32) {
+        self.pixmap.draw_pixmap(
+            x,
+            y,
+            other.pixmap.as_ref(),
+            &tiny_skia::PixmapPaint::default(),
+            Transform::identity(),
+            None,
+        );
+    }
+
+    /// Composites a cached full-size layer over this canvas.
+    pub(crate) fn draw_layer(&mut self, layer: &Pixmap) {
+        self.pixmap.draw_pixmap(
+            0,
+            0,
+            layer.as_ref(),
+            &tiny_skia::PixmapPaint::default(),
+            Transform::identity(),
+            None,
+        );
+    }
+
+    /// Renders parsed SVG art with `transform`.
+    pub(crate) fn svg(&mut self, tree: &resvg::usvg::Tree, transform: Transform) {
+        resvg::render(tree, transform, &mut self.pixmap.as_mut());
+    }
+
+    /// Converts to a straight-alpha RGBA image.
+    pub(crate) fn into_image(self) -> RgbaImage {
+        let (w, h) = (self.pixmap.width(), self.pixmap.height());
+        let mut data = self.pixmap.take();
+        for px in data.chunks_exact_mut(4) {
+            let a = px[3] as u32;
+            if a != 255 && a != 0 {
+                for c in &mut px[..3] {
+                    *c = ((*c as u32 * 255 + a / 2) / a).min(255) as u8;
+                }
+            }
+        }
+        RgbaImage::from_raw(w, h, data).expect("buffer matches size")
+    }
+}
+
+/// Unwraps the canvas of a static layer: its size is a constant, so failure
+/// is a bug caught by every scene test.
+pub(crate) fn base_layer(canvas: Result<Canvas, RenderError>) -> Pixmap {
+    canvas.expect("static scene layer renders").pixmap
+}
+
+/// Parses bundled SVG art once.
+pub(crate) fn parse_svg(data: &'static [u8]) -> resvg::usvg::Tree {
+    resvg::usvg::Tree::from_data(data, &resvg::usvg::Options::default())
+        .expect("bundled SVG parses (checked by tests)")
+}
+
+/// The wise old turtle (`assets/art/turtle.svg`), 420×380 user units.
+pub(crate) static TURTLE: LazyLock<resvg::usvg::Tree> =
+    LazyLock::new(|| parse_svg(include_bytes!("../../assets/art/turtle.svg")));

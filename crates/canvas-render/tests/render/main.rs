@@ -1,0 +1,389 @@
+//! The render test-suite: golden images and property tests.
+//!
+//! # Golden images
+//!
+//! Each case renders one image from inputs generated in code (no third-party
+//! pictures, no system fonts) and compares it with
+//! `tests/reference/<case>.png`:
+//!
+//! * **tolerance**: for every pixel, alpha and each colour channel
+//!   *premultiplied by alpha* (`c · a / 255`, what is actually visible) may
+//!   differ by at most [`TOLERANCE`] (= 2) from the reference, which absorbs
+//!   rounding differences between CPUs (tiny-skia's SIMD paths, float
+//!   resampling) and the meaningless colour of (nearly) transparent pixels;
+//!   any larger difference, or a different size, fails;
+//! * **regenerate**: `UPDATE_REFS=1 cargo test -p canvas-render --test render`
+//!   rewrites the references of every case run (look at them before
+//!   committing!);
+//! * **on mismatch** a side-by-side image *reference | actual | difference*
+//!   is written to `tests/render/failures/<case>.png` (git-ignored); in the
+//!   difference panel, pixels within tolerance are dim grey and the others
+//!   red, brighter for larger differences.
+//!
+//! Adding a case is one line in the [`golden!`] list below: `name => expr;`
+//! where `expr` evaluates to an [`RgbaImage`].
+//!
+//! # Properties
+//!
+//! [`properties`] checks filter invariants on random images with proptest.
+
+mod properties;
+
+use std::path::{Path, PathBuf};
+
+use canvas_render::scene::{PostParams, PostTheme, Scene, VideoCommentParams, render_scene};
+use canvas_render::{
+    Brightness, Filter, PrideFlag, RgbaImage, Threshold, apply, circle, heart, pride,
+};
+use image::Rgba;
+
+/// Largest accepted difference per channel between a render and its reference.
+const TOLERANCE: u8 = 2;
+
+/// One test per case, plus the list of case names in [`CASES`].
+macro_rules! golden {
+    ($($name:ident => $render:expr;)*) => {
+        $(
+            #[test]
+            fn $name() {
+                render(stringify!($name), $render);
+            }
+        )*
+        /// Every golden case, by name.
+        const CASES: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+golden! {
+    // Filters, on the 128 × 128 synthetic avatar (which has transparent parts).
+    filter_blue => filter(Filter::Blue);
+    filter_blur => filter(Filter::Blur);
+    filter_blurple => filter(Filter::Blurple);
+    filter_blurple2 => filter(Filter::Blurple2);
+    filter_brightness_default => filter(Filter::Brightness(Brightness::DEFAULT));
+    filter_brightness_dim => filter(Filter::Brightness(Brightness::new(0.4).unwrap()));
+    filter_color_default => filter(Filter::Color(Filter::DEFAULT_COLOR));
+    filter_color_orange => filter(Filter::Color([255, 140, 0]));
+    filter_green => filter(Filter::Green);
+    filter_greyscale => filter(Filter::Greyscale);
+    filter_invert => filter(Filter::Invert);
+    filter_invertgreyscale => filter(Filter::InvertGreyscale);
+    filter_pixelate => filter(Filter::Pixelate);
+    filter_red => filter(Filter::Red);
+    filter_sepia => filter(Filter::Sepia);
+    filter_threshold_default => filter(Filter::Threshold(Threshold::DEFAULT));
+    filter_threshold_60 => filter(Filter::Threshold(Threshold::new(60.0).unwrap()));
+    filter_blur_large => apply(&Filter::Blur, &avatar(512, 512)).unwrap();
+    filter_pixelate_large => apply(&Filter::Pixelate, &avatar(512, 512)).unwrap();
+    // Shapes: a wide avatar (cropped to fill) and a small one (scaled up).
+    shape_circle => circle(&avatar(200, 150)).unwrap();
+    shape_circle_small => circle(&avatar(40, 40)).unwrap();
+    shape_heart => heart(&avatar(200, 150)).unwrap();
+    shape_pride_bisexual => pride(&avatar(200, 150), PrideFlag::Bisexual).unwrap();
+    shape_pride_lesbian => pride(&avatar(200, 150), PrideFlag::Lesbian).unwrap();
+    shape_pride_lgbt => pride(&avatar(200, 150), PrideFlag::Lgbt).unwrap();
+    shape_pride_nonbinary => pride(&avatar(200, 150), PrideFlag::Nonbinary).unwrap();
+    shape_pride_pansexual => pride(&avatar(200, 150), PrideFlag::Pansexual).unwrap();
+    shape_pride_transgender => pride(&avatar(150, 220), PrideFlag::Transgender).unwrap();
+    // Scenes (canvas-scenes), at their fixed sizes, with the 256 × 256 avatar.
+    scene_horny => scene(Scene::Horny);
+    scene_its_so_stupid => scene(Scene::ItsSoStupid { dog: "my sleep schedule".into() });
+    scene_lied => scene(Scene::Lied { username: Some("Ferris".into()) });
+    scene_lied_anonymous => scene(Scene::Lied { username: None });
+    scene_lolice => scene(Scene::Lolice);
+    scene_namecard => scene(Scene::Namecard {
+        username: "Ferris the Crab".into(),
+        birthday: "May 15".into(),
+        description: "Systems programmer, part-time crustacean. Γειά σου, Привет! Likes long walks on the beach.".into(),
+    });
+    scene_namecard_no_avatar => render_scene(&Scene::Namecard {
+        username: "Nobody".into(),
+        birthday: String::new(),
+        description: String::new(),
+    }, None).unwrap();
+    scene_nobitches => scene(Scene::NoBitches { no: "no bitches?".into(), bottomtext: "only tests".into() });
+    scene_sage => scene(Scene::Sage { quote: "The river does not hurry, yet it arrives.".into() });
+    scene_sage2 => scene(Scene::Sage2 { quote: "Slow is smooth, and smooth is fast.".into() });
+    scene_simpcard => scene(Scene::Simpcard);
+    scene_series => scene(Scene::Series);
+    scene_post_light => scene(Scene::Post(PostParams {
+        username: "ferris".into(),
+        displayname: "Ferris the Crab".into(),
+        comment: "just rewrote it in Rust and it's 40x faster. no regrets.".into(),
+        ..PostParams::default()
+    }));
+    scene_post_dim_long => scene(Scene::Post(PostParams {
+        username: "ferris".into(),
+        displayname: "Ferris".into(),
+        comment: "Wrapping, shrink-to-fit and the fallback chain: Ελληνικά, кириллица, שלום, 😀, e\u{301}, tofu 中. ".repeat(8),
+        theme: PostTheme::Dim,
+        ..PostParams::default()
+    }));
+    scene_post_dark => scene(Scene::Post(PostParams {
+        username: "night_owl".into(),
+        displayname: "Night Owl".into(),
+        comment: "it is 3am and the build is green".into(),
+        theme: PostTheme::Dark,
+        date: "3:00 AM · Jan 1, 2025".into(),
+        reposts: 7,
+        quotes: 0,
+        likes: 1_250_000,
+    }));
+    scene_video_comment => scene(Scene::VideoComment(VideoCommentParams {
+        username: "ferris".into(),
+        comment: "The part at 12:34 where the borrow checker finally clicked... chef's kiss.".into(),
+        ..VideoCommentParams::default()
+    }));
+}
+
+/// A scene rendered with the 256 × 256 avatar (canvas-scenes).
+fn scene(scene: Scene) -> RgbaImage {
+    render_scene(&scene, Some(&avatar(256, 256))).unwrap()
+}
+
+/// A filter applied to the standard 128 × 128 avatar.
+fn filter(filter: Filter) -> RgbaImage {
+    apply(&filter, &avatar(128, 128)).unwrap()
+}
+
+/// A deterministic synthetic avatar of any size: a diagonal colour gradient,
+/// a face (skin disc, eyes, smile), a stripe pattern, a soft dark band and a
+/// transparent top-right corner fading in, so filters see every hue, fine
+/// detail, smooth ramps and partial alpha.
+pub fn avatar(width: u32, height: u32) -> RgbaImage {
+    let s = width.min(height) as f32;
+    RgbaImage::from_fn(width, height, |x, y| {
+        let (u, v) = (
+            (x as f32 + 0.5) / width as f32,
+            (y as f32 + 0.5) / height as f32,
+        );
+        // Background: a diagonal sweep through magenta, blue and teal.
+        let t = (u + v) / 2.0;
+        let mut c = [
+            255.0 * (1.0 - t) * 0.9 + 30.0 * t,
+            60.0 + 140.0 * (u * 3.0).sin().abs() * t,
+            120.0 + 135.0 * t,
+        ];
+        // Thin stripes across the lower part.
+        if v > 0.8 && ((x + 2 * y) / 3) % 4 == 0 {
+            c = [250.0, 230.0, 60.0];
+        }
+        // The face, centred, with two eyes and a smile.
+        let (fx, fy) = (
+            (x as f32 + 0.5) - width as f32 / 2.0,
+            (y as f32 + 0.5) - height as f32 * 0.48,
+        );
+        let face_r = s * 0.3;
+        let d = (fx * fx + fy * fy).sqrt();
+        if d < face_r {
+            let shade = 1.0 - 0.25 * (d / face_r).powi(2);
+            c = [233.0 * shade, 190.0 * shade, 160.0 * shade];
+            for ex in [-0.35, 0.35] {
+                let (dx, dy) = (fx - ex * face_r, fy + 0.2 * face_r);
+                if (dx * dx + dy * dy).sqrt() < face_r * 0.12 {
+                    c = [40.0, 30.0, 35.0];
+                }
+            }
+            let smile = (fx * fx + (fy - 0.05 * face_r).powi(2)).sqrt();
+            if fy > 0.2 * face_r && (smile - 0.55 * face_r).abs() < face_r * 0.06 {
+                c = [150.0, 30.0, 40.0];
+            }
+        }
+        // A soft darker band (smooth ramp for blur and threshold).
+        let band = (-((v - 0.15) * 12.0).powi(2)).exp();
+        for ch in &mut c {
+            *ch *= 1.0 - 0.6 * band;
+        }
+        // Transparent top-right corner, fading in along the diagonal.
+        let alpha = ((1.0 - u + v - 0.35) * 4.0).clamp(0.0, 1.0);
+        let q = |f: f32| f.round().clamp(0.0, 255.0) as u8;
+        Rgba([q(c[0]), q(c[1]), q(c[2]), q(alpha * 255.0)])
+    })
+}
+
+fn crate_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn reference_path(case: &str) -> PathBuf {
+    crate_dir()
+        .join("tests/reference")
+        .join(format!("{case}.png"))
+}
+
+fn failure_path(case: &str) -> PathBuf {
+    crate_dir()
+        .join("tests/render/failures")
+        .join(format!("{case}.png"))
+}
+
+/// Compares `actual` with the case's reference (or rewrites it when
+/// `UPDATE_REFS=1`); panics with a clear message on a mismatch.
+pub fn render(case: &str, actual: RgbaImage) {
+    let reference = reference_path(case);
+    if std::env::var_os("UPDATE_REFS").is_some_and(|v| v == "1") {
+        save_png(&reference, &actual);
+        return;
+    }
+    let expected = match image::open(&reference) {
+        Ok(img) => img.to_rgba8(),
+        Err(e) => panic!(
+            "{case}: cannot read {} ({e}); run `UPDATE_REFS=1 cargo test -p canvas-render --test render` to create it",
+            reference.display()
+        ),
+    };
+    let failure = failure_path(case);
+    if expected.dimensions() != actual.dimensions() {
+        save_png(&failure, &side_by_side(&expected, &actual));
+        panic!(
+            "{case}: size {:?} differs from the reference's {:?}; see {}",
+            actual.dimensions(),
+            expected.dimensions(),
+            failure.display()
+        );
+    }
+    let (bad, worst) = compare(&expected, &actual);
+    if bad > 0 {
+        save_png(&failure, &side_by_side(&expected, &actual));
+        panic!(
+            "{case}: {bad} pixels differ from the reference by more than {TOLERANCE} (worst {worst}); see {}",
+            failure.display()
+        );
+    }
+    // A stale failure image from an earlier run would mislead.
+    let _ = std::fs::remove_file(&failure);
+}
+
+/// Number of pixels with a channel beyond tolerance, and the largest difference.
+fn compare(expected: &RgbaImage, actual: &RgbaImage) -> (usize, u8) {
+    let mut bad = 0;
+    let mut worst = 0;
+    for (e, a) in expected.pixels().zip(actual.pixels()) {
+        let d = channel_diff(e, a);
+        worst = worst.max(d);
+        if d > TOLERANCE {
+            bad += 1;
+        }
+    }
+    (bad, worst)
+}
+
+/// The largest difference between two pixels' alpha and alpha-premultiplied
+/// colour channels.
+fn channel_diff(e: &Rgba<u8>, a: &Rgba<u8>) -> u8 {
+    let pre = |p: &Rgba<u8>, c: usize| ((u16::from(p.0[c]) * u16::from(p.0[3]) + 127) / 255) as u8;
+    let colour = (0..3)
+        .map(|c| pre(e, c).abs_diff(pre(a, c)))
+        .max()
+        .unwrap_or(0);
+    colour.max(e.0[3].abs_diff(a.0[3]))
+}
+
+/// reference | actual | difference, on a checkerboard so alpha shows.
+fn side_by_side(expected: &RgbaImage, actual: &RgbaImage) -> RgbaImage {
+    let gap = 8;
+    let w = expected.width().max(actual.width());
+    let h = expected.height().max(actual.height());
+    let mut out = RgbaImage::from_fn(3 * w + 2 * gap, h, |x, y| {
+        if (x / 8 + y / 8) % 2 == 0 {
+            Rgba([200, 200, 200, 255])
+        } else {
+            Rgba([150, 150, 150, 255])
+        }
+    });
+    let mut put = |img: &RgbaImage, x0: u32| {
+        for (x, y, p) in img.enumerate_pixels() {
+            let bg = *out.get_pixel(x0 + x, y);
+            out.put_pixel(x0 + x, y, over(bg, *p));
+        }
+    };
+    put(expected, 0);
+    put(actual, w + gap);
+    if expected.dimensions() == actual.dimensions() {
+        for (x, y, e) in expected.enumerate_pixels() {
+            let d = channel_diff(e, actual.get_pixel(x, y));
+            let p = if d > TOLERANCE {
+                Rgba([128u8.saturating_add(d / 2), 0, 0, 255])
+            } else {
+                Rgba([40, 40, 40, 255])
+            };
+            out.put_pixel(2 * (w + gap) + x, y, p);
+        }
+    }
+    out
+}
+
+fn over(bg: Rgba<u8>, fg: Rgba<u8>) -> Rgba<u8> {
+    let a = u16::from(fg.0[3]);
+    let mix = |f: u8, b: u8| ((u16::from(f) * a + u16::from(b) * (255 - a) + 127) / 255) as u8;
+    Rgba([
+        mix(fg.0[0], bg.0[0]),
+        mix(fg.0[1], bg.0[1]),
+        mix(fg.0[2], bg.0[2]),
+        255,
+    ])
+}
+
+fn save_png(path: &Path, img: &RgbaImage) {
+    use image::ImageEncoder;
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let file = std::fs::File::create(path).unwrap();
+    PngEncoder::new_with_quality(
+        std::io::BufWriter::new(file),
+        CompressionType::Best,
+        FilterType::Adaptive,
+    )
+    .write_image(
+        img.as_raw(),
+        img.width(),
+        img.height(),
+        image::ExtendedColorType::Rgba8,
+    )
+    .unwrap();
+}
+
+/// Every reference PNG belongs to a case (a renamed case leaves no stale file),
+/// and the synthetic avatar is what the cases think it is.
+#[test]
+fn references_match_cases() {
+    let dir = crate_dir().join("tests/reference");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        let stem = name.strip_suffix(".png").unwrap_or(&name);
+        assert!(
+            CASES.contains(&stem),
+            "tests/reference/{name} has no golden case"
+        );
+    }
+    let a = avatar(128, 128);
+    assert_eq!(
+        a.get_pixel(127, 0).0[3],
+        0,
+        "top-right corner is transparent"
+    );
+    assert_eq!(
+        a.get_pixel(0, 127).0[3],
+        255,
+        "bottom-left corner is opaque"
+    );
+}
+
+/// The harness itself catches differences beyond tolerance and writes a diff.
+#[test]
+fn harness_detects_a_mismatch() {
+    let a = avatar(16, 16);
+    let mut b = a.clone();
+    b.get_pixel_mut(3, 4).0[1] ^= 0x40;
+    assert_eq!(compare(&a, &b), (1, 0x40));
+    let mut c = a.clone();
+    c.get_pixel_mut(3, 4).0[2] = c.get_pixel(3, 4).0[2].saturating_add(TOLERANCE);
+    assert_eq!(compare(&a, &c).0, 0);
+    // The colour of a transparent pixel is invisible, so it never counts.
+    let clear = RgbaImage::from_pixel(1, 1, Rgba([0, 0, 0, 0]));
+    let white_clear = RgbaImage::from_pixel(1, 1, Rgba([255, 255, 255, 0]));
+    assert_eq!(compare(&clear, &white_clear), (0, 0));
+    let diff = side_by_side(&a, &b);
+    assert_eq!(diff.dimensions(), (3 * 16 + 16, 16));
+    assert_eq!(diff.get_pixel(2 * 24 + 3, 4).0[0], 128 + 0x20);
+}

@@ -1,0 +1,387 @@
+//! The [`AvatarFetcher`]: URL checks, the guarded ureq agent, the byte cap
+//! and the decoded-avatar cache with single flight.
+
+use std::io::Read;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::Duration;
+
+use image::RgbaImage;
+use moka::sync::Cache;
+use ureq::http::Uri;
+use ureq::unversioned::resolver::{DefaultResolver, Resolver};
+use ureq::unversioned::transport::DefaultConnector;
+
+use crate::FetchError;
+use crate::decode::{ImageLimits, decode_image, normalize};
+use crate::resolver::{AddressPolicy, BadHop, GuardedResolver, Refused, check_uri};
+
+/// Everything an [`AvatarFetcher`] can be told. `Default` gives the
+/// production values documented on each field.
+#[derive(Debug, Clone)]
+pub struct FetchConfig {
+    /// Let requests reach loopback and private networks. Default `false`;
+    /// only for tests and trusted deployments (a warning is logged).
+    pub allow_private: bool,
+    /// Non-public addresses allowed even when `allow_private` is off (for
+    /// an internal image host; tests use it to trust one loopback fixture).
+    /// Default empty.
+    pub allowed_addresses: Vec<IpAddr>,
+    /// Time to resolve and connect, per hop. Default 2 s.
+    pub connect_timeout: Duration,
+    /// Time for the whole fetch: every hop, headers and body. Default 5 s.
+    pub overall_timeout: Duration,
+    /// Largest body accepted, counted after content decoding (a gzip body
+    /// counts at its inflated size). Default 8 MiB.
+    pub max_bytes: u64,
+    /// Redirects followed before giving up. Default 3.
+    pub max_redirects: u32,
+    /// Longest avatar URL accepted, in bytes. Default 2048.
+    pub max_url_len: usize,
+    /// Pixel cap and normalising size.
+    pub image: ImageLimits,
+    /// Capacity of the decoded-avatar cache, in bytes of RGBA pixels (plus
+    /// the key and a small overhead per entry). Default 256 MiB; 0 keeps
+    /// nothing, though concurrent requests for one URL still share a fetch.
+    pub cache_bytes: u64,
+    /// How long a decoded avatar stays cached. Default 10 minutes.
+    pub cache_ttl: Duration,
+    /// Decodes (and normalisations) running at once; further ones wait.
+    /// Fetches are not limited by it, only the memory- and CPU-heavy part:
+    /// each decode holds at most `image.max_side`² × 8 bytes. Default: the
+    /// number of CPUs.
+    pub max_concurrent_decodes: usize,
+}
+
+impl Default for FetchConfig {
+    fn default() -> Self {
+        Self {
+            allow_private: false,
+            allowed_addresses: Vec::new(),
+            connect_timeout: Duration::from_secs(2),
+            overall_timeout: Duration::from_secs(5),
+            max_bytes: 8 << 20,
+            max_redirects: 3,
+            max_url_len: 2048,
+            image: ImageLimits::default(),
+            cache_bytes: 256 << 20,
+            cache_ttl: Duration::from_secs(600),
+            max_concurrent_decodes: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        }
+    }
+}
+
+/// A decoded, normalised avatar, cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Avatar {
+    /// RGBA8 pixels, longer side at most [`ImageLimits::normalize_side`].
+    pub image: Arc<RgbaImage>,
+    /// FNV-1a 64 of the fetched bytes: changes when the avatar changes, so
+    /// it can feed an `ETag`.
+    pub digest: u64,
+}
+
+/// FNV-1a, 64 bits: a stable, dependency-free content digest.
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}
+
+/// At most `max` holders at once; the others wait (they already hold a
+/// bounded job slot of the caller, so the wait is bounded too).
+#[derive(Debug)]
+struct DecodeGate {
+    busy: Mutex<usize>,
+    freed: Condvar,
+    max: usize,
+}
+
+impl DecodeGate {
+    fn enter(&self) -> DecodeTicket<'_> {
+        let mut busy = self.busy.lock().unwrap_or_else(PoisonError::into_inner);
+        while *busy >= self.max {
+            busy = self
+                .freed
+                .wait(busy)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        *busy += 1;
+        DecodeTicket(self)
+    }
+}
+
+struct DecodeTicket<'a>(&'a DecodeGate);
+
+impl Drop for DecodeTicket<'_> {
+    fn drop(&mut self) {
+        let mut busy = self.0.busy.lock().unwrap_or_else(PoisonError::into_inner);
+        *busy -= 1;
+        self.0.freed.notify_one();
+    }
+}
+
+/// Fetches, decodes and caches avatars from user-supplied URLs without ever
+/// reaching a private network. Blocking: call it off async workers.
+pub struct AvatarFetcher {
+    agent: ureq::Agent,
+    config: FetchConfig,
+    cache: Cache<String, Avatar>,
+    network_fetches: AtomicU64,
+    decodes: DecodeGate,
+}
+
+impl std::fmt::Debug for AvatarFetcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AvatarFetcher")
+            .field("config", &self.config)
+            .field("cached", &self.cache.entry_count())
+            .finish_non_exhaustive()
+    }
+}
+
+impl AvatarFetcher {
+    /// A fetcher resolving names with the system resolver.
+    pub fn new(config: FetchConfig) -> Self {
+        Self::with_resolver(config, DefaultResolver::default())
+    }
+
+    /// A fetcher resolving names with `resolver` (tests pass a stub that
+    /// returns hostile answers). Whatever it returns goes through the
+    /// address guard.
+    pub fn with_resolver(config: FetchConfig, resolver: impl Resolver) -> Self {
+        if config.allow_private {
+            tracing::warn!(
+                "avatar fetcher allows private addresses: requests may reach loopback and internal networks"
+            );
+        }
+        let policy = AddressPolicy {
+            allow_private: config.allow_private,
+            allowed: config.allowed_addresses.clone(),
+        };
+        let guard = GuardedResolver::new(Arc::new(resolver), policy);
+        let agent_config = ureq::Agent::config_builder()
+            .proxy(None)
+            .http_status_as_error(false)
+            .max_redirects(config.max_redirects)
+            .max_redirects_will_error(true)
+            .timeout_global(Some(config.overall_timeout))
+            .timeout_resolve(Some(config.connect_timeout))
+            .timeout_connect(Some(config.connect_timeout))
+            .user_agent(concat!(
+                "menagerie-avatar-fetcher/",
+                env!("CARGO_PKG_VERSION")
+            ))
+            .accept("image/png,image/jpeg,image/gif,image/webp;q=0.9,*/*;q=0.1")
+            .build();
+        let agent = ureq::Agent::with_parts(agent_config, DefaultConnector::new(), guard);
+        let cache = Cache::builder()
+            .max_capacity(config.cache_bytes)
+            .time_to_live(config.cache_ttl)
+            .weigher(|key: &String, avatar: &Avatar| {
+                let pixels = avatar.image.as_raw().len() + key.len() + 64;
+                u32::try_from(pixels).unwrap_or(u32::MAX)
+            })
+            .build();
+        let decodes = DecodeGate {
+            busy: Mutex::new(0),
+            freed: Condvar::new(),
+            max: config.max_concurrent_decodes.max(1),
+        };
+        Self {
+            agent,
+            config,
+            cache,
+            network_fetches: AtomicU64::new(0),
+            decodes,
+        }
+    }
+
+    /// The configuration this fetcher runs with.
+    pub fn config(&self) -> &FetchConfig {
+        &self.config
+    }
+
+    /// Checks an avatar URL without fetching it: length, syntax, scheme and
+    /// absence of user information.
+    pub fn parse_url(&self, url: &str) -> Result<Uri, FetchError> {
+        if url.is_empty() {
+            return Err(FetchError::InvalidUrl("the URL is empty"));
+        }
+        if url.len() > self.config.max_url_len {
+            return Err(FetchError::UrlTooLong {
+                max: self.config.max_url_len,
+            });
+        }
+        let uri: Uri = url
+            .parse()
+            .map_err(|_| FetchError::InvalidUrl("the URL does not parse"))?;
+        check_uri(&uri).map_err(FetchError::InvalidUrl)?;
+        Ok(uri)
+    }
+
+    /// The decoded, normalised avatar at `url`, from the cache when it is
+    /// there. Concurrent calls for one URL share a single fetch; failures
+    /// are not cached.
+    pub fn get(&self, url: &str) -> Result<Avatar, FetchError> {
+        let uri = self.parse_url(url)?;
+        let key = uri.to_string();
+        self.cache
+            .try_get_with(key, || self.load_uri(&uri))
+            .map_err(|e| (*e).clone())
+    }
+
+    /// Fetches, decodes and normalises `url`, bypassing the cache.
+    pub fn load(&self, url: &str) -> Result<Avatar, FetchError> {
+        let uri = self.parse_url(url)?;
+        self.load_uri(&uri)
+    }
+
+    fn load_uri(&self, uri: &Uri) -> Result<Avatar, FetchError> {
+        let bytes = self.fetch_uri(uri)?;
+        let _ticket = self.decodes.enter();
+        let image = decode_image(&bytes, &self.config.image)?;
+        let image = normalize(image, self.config.image.normalize_side);
+        Ok(Avatar {
+            image: Arc::new(image),
+            digest: fnv1a64(&bytes),
+        })
+    }
+
+    /// The raw body at `url` (after content decoding), under every network
+    /// rule of this crate. Not cached.
+    pub fn fetch_bytes(&self, url: &str) -> Result<Vec<u8>, FetchError> {
+        let uri = self.parse_url(url)?;
+        self.fetch_uri(&uri)
+    }
+
+    fn fetch_uri(&self, uri: &Uri) -> Result<Vec<u8>, FetchError> {
+        self.network_fetches.fetch_add(1, Ordering::Relaxed);
+        let max = self.config.max_bytes;
+        let response = self
+            .agent
+            .get(uri.clone())
+            .call()
+            .map_err(|e| self.map_ureq(e))?;
+        let status = response.status().as_u16();
+        match status {
+            200..=299 => {}
+            400..=499 => return Err(FetchError::UpstreamRejected { status }),
+            _ => return Err(FetchError::UpstreamFailed { status }),
+        }
+        let encoded = response
+            .headers()
+            .contains_key(ureq::http::header::CONTENT_ENCODING);
+        let body = response.into_body();
+        // A plain body announcing more than the cap is refused before
+        // reading; encoded bodies are judged on their decoded size below.
+        if !encoded && body.content_length().is_some_and(|len| len > max) {
+            return Err(FetchError::TooManyBytes { max });
+        }
+        let capacity = body.content_length().unwrap_or(64 << 10).min(max);
+        // The raw limit bounds the wire bytes; `take` bounds the decoded
+        // bytes, which is what a gzip bomb inflates.
+        let reader = body
+            .into_with_config()
+            .limit(max.saturating_add(1))
+            .reader();
+        let mut bytes = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
+        reader
+            .take(max.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(|e| self.map_ureq(ureq::Error::from(e)))?;
+        if bytes.len() as u64 > max {
+            return Err(FetchError::TooManyBytes { max });
+        }
+        Ok(bytes)
+    }
+
+    fn map_ureq(&self, err: ureq::Error) -> FetchError {
+        match err {
+            ureq::Error::Io(io) => {
+                if let Some(inner) = io.get_ref() {
+                    if inner.is::<Refused>() {
+                        return FetchError::RefusedAddress;
+                    }
+                    if let Some(hop) = inner.downcast_ref::<BadHop>() {
+                        return FetchError::InvalidUrl(hop.0);
+                    }
+                }
+                match io.kind() {
+                    std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock => {
+                        FetchError::TooSlow
+                    }
+                    _ => FetchError::Unreachable,
+                }
+            }
+            ureq::Error::Timeout(_) => FetchError::TooSlow,
+            ureq::Error::TooManyRedirects => FetchError::TooManyRedirects {
+                max: self.config.max_redirects,
+            },
+            ureq::Error::BodyExceedsLimit(_) => FetchError::TooManyBytes {
+                max: self.config.max_bytes,
+            },
+            ureq::Error::BadUri(_) => {
+                FetchError::InvalidUrl("the URL or one of its redirects is not a valid http(s) URL")
+            }
+            _ => FetchError::Unreachable,
+        }
+    }
+
+    /// How many network fetches were started (cache misses and uncached
+    /// loads). For tests and metrics.
+    pub fn network_fetches(&self) -> u64 {
+        self.network_fetches.load(Ordering::Relaxed)
+    }
+
+    /// Number of avatars in the cache (approximate while writes are pending).
+    pub fn cached_entries(&self) -> u64 {
+        self.cache.run_pending_tasks();
+        self.cache.entry_count()
+    }
+
+    /// Bytes held by the cache, as counted by its weigher.
+    pub fn cached_bytes(&self) -> u64 {
+        self.cache.run_pending_tasks();
+        self.cache.weighted_size()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_decode_gate_admits_at_most_max() {
+        let gate = Arc::new(DecodeGate {
+            busy: Mutex::new(0),
+            freed: Condvar::new(),
+            max: 2,
+        });
+        let inside = Arc::new(AtomicU64::new(0));
+        let peak = Arc::new(AtomicU64::new(0));
+        let threads: Vec<_> = (0..8)
+            .map(|_| {
+                let (gate, inside, peak) =
+                    (Arc::clone(&gate), Arc::clone(&inside), Arc::clone(&peak));
+                std::thread::spawn(move || {
+                    let _t = gate.enter();
+                    let now = inside.fetch_add(1, Ordering::SeqCst) + 1;
+                    peak.fetch_max(now, Ordering::SeqCst);
+                    std::thread::sleep(Duration::from_millis(20));
+                    inside.fetch_sub(1, Ordering::SeqCst);
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        let peak = peak.load(Ordering::SeqCst);
+        assert!((1..=2).contains(&peak), "peak {peak}");
+        assert_eq!(*gate.busy.lock().unwrap(), 0);
+    }
+}

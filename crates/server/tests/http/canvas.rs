@@ -1,0 +1,442 @@
+//! The canvas image endpoints over a loopback fixture host: every filter
+//! and misc image, caching headers, the avatar error table, the job bound.
+
+use std::rc::Rc;
+use std::time::Duration;
+
+use actix_web::body::{MessageBody, to_bytes};
+use actix_web::dev::{Service, ServiceResponse};
+use actix_web::http::header;
+use actix_web::test;
+use fixture_host::FixtureHost;
+use server::{AppState, Settings, create_app};
+
+use crate::support::{Reply, settings};
+
+/// Settings trusting the loopback fixture host, with short timeouts.
+fn canvas_settings() -> Settings {
+    let mut s = settings();
+    s.allow_private_avatars = true;
+    s.avatar_timeout_ms = 3000;
+    s.avatar_connect_timeout_ms = 1000;
+    s.avatar_max_bytes = 1 << 20;
+    s
+}
+
+async fn app_with(
+    s: Settings,
+) -> impl Service<
+    actix_http::Request,
+    Response = ServiceResponse<impl MessageBody>,
+    Error = actix_web::Error,
+> {
+    let state = AppState::load(s).expect("state loads");
+    test::init_service(create_app(state)).await
+}
+
+async fn call<S, B>(app: &S, uri: &str, if_none_match: Option<&str>) -> Reply
+where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let mut req = test::TestRequest::get().uri(uri);
+    if let Some(tag) = if_none_match {
+        req = req.insert_header((header::IF_NONE_MATCH, tag));
+    }
+    let res = test::call_service(app, req.to_request()).await;
+    let status = res.status();
+    let headers = res.headers().clone();
+    let body = to_bytes(res.into_body())
+        .await
+        .map(|b| b.to_vec())
+        .unwrap_or_default();
+    Reply {
+        status,
+        headers,
+        body,
+    }
+}
+
+fn enc(url: &str) -> String {
+    url.replace('%', "%25")
+        .replace('&', "%26")
+        .replace('?', "%3F")
+        .replace('=', "%3D")
+}
+
+fn png_size(r: &Reply) -> (u32, u32) {
+    assert_eq!(r.status, 200, "body: {}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.header("content-type"), Some("image/png"));
+    let img = image::load_from_memory_with_format(&r.body, image::ImageFormat::Png)
+        .expect("a decodable PNG");
+    (img.width(), img.height())
+}
+
+const FILTERS: [&str; 14] = [
+    "blue",
+    "blurple",
+    "blurple2",
+    "blur",
+    "pixelate",
+    "brightness",
+    "color",
+    "green",
+    "greyscale",
+    "invert",
+    "invertgreyscale",
+    "red",
+    "sepia",
+    "threshold",
+];
+
+#[actix_rt::test]
+async fn every_filter_renders_the_avatar_as_png() {
+    let host = FixtureHost::start();
+    let app = app_with(canvas_settings()).await;
+    let avatar = enc(&host.url("/ok.png"));
+    for name in FILTERS {
+        let r = call(
+            &app,
+            &format!("/canvas/filter/{name}?avatar={avatar}"),
+            None,
+        )
+        .await;
+        assert_eq!(png_size(&r), (64, 48), "{name}");
+    }
+    let with_params = [
+        "brightness?brightness=0.5",
+        "threshold?threshold=40",
+        "color?color=ff8800",
+    ];
+    for p in with_params {
+        let r = call(&app, &format!("/canvas/filter/{p}&avatar={avatar}"), None).await;
+        assert_eq!(png_size(&r), (64, 48), "{p}");
+    }
+    assert_eq!(
+        host.hits("/ok.png"),
+        1,
+        "the avatar is fetched once, then cached"
+    );
+}
+
+#[actix_rt::test]
+async fn every_misc_image_renders() {
+    let host = FixtureHost::start();
+    let app = app_with(canvas_settings()).await;
+    let avatar = enc(&host.url("/ok.jpg"));
+    for name in [
+        "bisexual",
+        "circle",
+        "heart",
+        "horny",
+        "its-so-stupid?dog=so%20stupid",
+        "lesbian",
+        "lgbt",
+        "lied",
+        "lolice",
+        "namecard?username=ferris&birthday=May%2015&description=crab",
+        "nonbinary",
+        "pansexual",
+        "simpcard",
+        "series",
+        "transgender",
+        "post?username=ferris&displayname=Ferris&comment=hi&theme=dark",
+        "video-comment?username=ferris&comment=nice",
+    ] {
+        let sep = if name.contains('?') { '&' } else { '?' };
+        let r = call(
+            &app,
+            &format!("/canvas/misc/{name}{sep}avatar={avatar}"),
+            None,
+        )
+        .await;
+        let (w, h) = png_size(&r);
+        assert!(w > 0 && h > 0, "{name}");
+    }
+    // Scenes that draw no avatar need none, and fetch none.
+    let before = host.connections();
+    for uri in [
+        "/canvas/misc/nobitches?no=no%20avatar&bottomtext=needed",
+        "/canvas/misc/sage?quote=slow%20and%20steady",
+        "/canvas/misc/sage2?quote=patience",
+    ] {
+        let r = call(&app, uri, None).await;
+        png_size(&r);
+    }
+    assert_eq!(host.connections(), before);
+}
+
+#[actix_rt::test]
+async fn images_carry_a_strong_etag_and_304_on_if_none_match() {
+    let host = FixtureHost::start();
+    let app = app_with(canvas_settings()).await;
+    let uri = format!("/canvas/filter/sepia?avatar={}", enc(&host.url("/ok.png")));
+    let first = call(&app, &uri, None).await;
+    png_size(&first);
+    let tag = first.header("etag").expect("an ETag").to_owned();
+    assert!(tag.starts_with('"') && !tag.starts_with("W/"), "{tag}");
+    let cc = first.header("cache-control").expect("Cache-Control");
+    assert!(cc.contains("max-age=") && cc.contains("public"), "{cc}");
+
+    let again = call(&app, &uri, Some(&tag)).await;
+    assert_eq!(again.status, 304);
+    assert!(again.body.is_empty());
+    assert_eq!(again.header("etag"), Some(tag.as_str()));
+
+    let other = call(&app, &uri, Some("\"0000000000000000\"")).await;
+    assert_eq!(other.status, 200);
+    assert_eq!(other.body, first.body, "rendering is deterministic");
+
+    let invert = format!("/canvas/filter/invert?avatar={}", enc(&host.url("/ok.png")));
+    let r = call(&app, &invert, None).await;
+    assert_ne!(r.header("etag"), Some(tag.as_str()));
+}
+
+/// Asserts an error status, a JSON body, and that the message leaks
+/// neither an upstream body nor an address.
+fn assert_clean_error(r: &Reply, status: u16, what: &str) -> String {
+    assert_eq!(
+        r.status.as_u16(),
+        status,
+        "{what}: {}",
+        String::from_utf8_lossy(&r.body)
+    );
+    let msg = r.assert_error(status);
+    for leak in ["secret", "10.0.0.7", "127.0.0.1", "<html"] {
+        assert!(!msg.contains(leak), "{what}: message leaks {leak}: {msg}");
+    }
+    msg
+}
+
+#[actix_rt::test]
+async fn the_avatar_error_table() {
+    let host = FixtureHost::start();
+    let app = app_with(canvas_settings()).await;
+    let closed = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let cases: Vec<(String, u16)> = vec![
+        ("/canvas/filter/sepia".into(), 400),
+        ("/canvas/filter/sepia?avatar=".into(), 400),
+        ("/canvas/filter/sepia?avatar=not%20a%20url".into(), 400),
+        (
+            "/canvas/filter/sepia?avatar=ftp://example.com/a.png".into(),
+            400,
+        ),
+        (
+            "/canvas/filter/sepia?avatar=http://u:p@example.com/a.png".into(),
+            400,
+        ),
+        (
+            format!(
+                "/canvas/filter/sepia?avatar=http://e.com/{}",
+                "a".repeat(2100)
+            ),
+            400,
+        ),
+        (
+            format!(
+                "/canvas/filter/sepia?avatar={}",
+                enc(&host.url("/html.png"))
+            ),
+            422,
+        ),
+        (
+            format!("/canvas/filter/sepia?avatar={}", enc(&host.url("/ok.bmp"))),
+            422,
+        ),
+        (
+            format!(
+                "/canvas/filter/sepia?avatar={}",
+                enc(&host.url("/huge.png"))
+            ),
+            422,
+        ),
+        (
+            format!(
+                "/canvas/filter/sepia?avatar={}",
+                enc(&host.url("/truncated.png"))
+            ),
+            422,
+        ),
+        (
+            format!(
+                "/canvas/filter/sepia?avatar={}",
+                enc(&host.url("/bomb.png"))
+            ),
+            422,
+        ),
+        (
+            format!(
+                "/canvas/filter/sepia?avatar={}",
+                enc(&host.url("/status/404"))
+            ),
+            422,
+        ),
+        (
+            format!(
+                "/canvas/filter/sepia?avatar={}",
+                enc(&host.url("/redirect/0"))
+            ),
+            422,
+        ),
+        (
+            format!(
+                "/canvas/filter/sepia?avatar={}",
+                enc(&host.url("/status/500"))
+            ),
+            502,
+        ),
+        (
+            format!("/canvas/filter/sepia?avatar=http://127.0.0.1:{closed}/a.png"),
+            502,
+        ),
+        (
+            format!(
+                "/canvas/filter/sepia?avatar={}",
+                enc(&host.url("/slow.png"))
+            ),
+            504,
+        ),
+        (
+            format!("/canvas/filter/sepia?avatar={}", enc(&host.url("/hang"))),
+            504,
+        ),
+    ];
+    for (uri, status) in cases {
+        let r = call(&app, &uri, None).await;
+        assert_clean_error(&r, status, &uri);
+    }
+}
+
+#[actix_rt::test]
+async fn private_addresses_are_400_and_never_contacted() {
+    let host = FixtureHost::start();
+    let mut s = canvas_settings();
+    s.allow_private_avatars = false;
+    let app = app_with(s).await;
+    let port = host.addr().port();
+    for avatar in [
+        format!("http://127.0.0.1:{port}/ok.png"),
+        format!("http://[::ffff:127.0.0.1]:{port}/ok.png"),
+        format!("http://localhost:{port}/ok.png"),
+        format!("http://2130706433:{port}/ok.png"),
+        "http://169.254.169.254/latest/meta-data/".to_owned(),
+        "http://10.0.0.1/a.png".to_owned(),
+        "http://[::1]/a.png".to_owned(),
+    ] {
+        let r = call(
+            &app,
+            &format!("/canvas/misc/circle?avatar={}", enc(&avatar)),
+            None,
+        )
+        .await;
+        let msg = assert_clean_error(&r, 400, &avatar);
+        assert!(msg.contains("private"), "{avatar}: {msg}");
+    }
+    assert_eq!(host.connections(), 0);
+}
+
+#[actix_rt::test]
+async fn bad_parameters_are_400_naming_the_range() {
+    let host = FixtureHost::start();
+    let app = app_with(canvas_settings()).await;
+    let avatar = enc(&host.url("/ok.png"));
+    let long = "a".repeat(5000);
+    let cases = [
+        (
+            format!("/canvas/filter/brightness?brightness=9&avatar={avatar}"),
+            "between",
+        ),
+        (
+            format!("/canvas/filter/brightness?brightness=bright&avatar={avatar}"),
+            "number",
+        ),
+        (
+            format!("/canvas/filter/brightness?brightness=NaN&avatar={avatar}"),
+            "brightness",
+        ),
+        (
+            format!("/canvas/filter/threshold?threshold=300&avatar={avatar}"),
+            "between",
+        ),
+        (
+            format!("/canvas/filter/threshold?threshold=-1&avatar={avatar}"),
+            "between",
+        ),
+        (
+            format!("/canvas/filter/color?color=zzzzzz&avatar={avatar}"),
+            "color",
+        ),
+        (
+            format!("/canvas/misc/post?theme=neon&avatar={avatar}"),
+            "theme",
+        ),
+        (format!("/canvas/misc/sage?quote={long}"), "quote"),
+        (
+            format!("/canvas/misc/its-so-stupid?dog={long}&avatar={avatar}"),
+            "dog",
+        ),
+    ];
+    for (uri, needle) in cases {
+        let r = call(&app, &uri, None).await;
+        let msg = assert_clean_error(&r, 400, &uri[..uri.len().min(80)]);
+        assert!(msg.contains(needle), "{msg}");
+    }
+    // Parameters are checked before the avatar is fetched.
+    assert_eq!(host.connections(), 0);
+}
+
+#[actix_rt::test]
+async fn unknown_names_are_404() {
+    let app = app_with(canvas_settings()).await;
+    for uri in [
+        "/canvas/filter/emboss?avatar=http://e.com/a.png",
+        "/canvas/misc/nope?avatar=http://e.com/a.png",
+        "/canvas/filter/Sepia?avatar=http://e.com/a.png",
+    ] {
+        call(&app, uri, None).await.assert_error(404);
+    }
+}
+
+#[actix_rt::test]
+async fn a_saturated_job_pool_answers_503_at_once_and_json_stays_fast() {
+    let host = FixtureHost::start();
+    let mut s = canvas_settings();
+    s.canvas_jobs = 1;
+    s.avatar_timeout_ms = 5000;
+    let app = Rc::new(app_with(s).await);
+
+    // Occupy the only job slot with an avatar host that never answers.
+    let slow = Rc::clone(&app);
+    let hanging_uri = format!("/canvas/filter/blur?avatar={}", enc(&host.url("/hang")));
+    let hanging = actix_rt::spawn(async move { call(&*slow, &hanging_uri, None).await });
+    for _ in 0..100 {
+        if host.hits("/hang") == 1 {
+            break;
+        }
+        actix_rt::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(host.hits("/hang"), 1);
+
+    let busy_uri = format!("/canvas/filter/sepia?avatar={}", enc(&host.url("/ok.png")));
+    let busy = call(&*app, &busy_uri, None).await;
+    assert_clean_error(&busy, 503, "busy");
+    assert_eq!(busy.header("retry-after"), Some("1"));
+    assert_eq!(host.hits("/ok.png"), 0, "a refused job did no work");
+
+    // The JSON endpoints answer while the canvas job still hangs.
+    let json = call(&*app, "/canvas/rgb?hex=4B007D", None).await;
+    assert_eq!(json.status, 200);
+    assert!(
+        !hanging.is_finished(),
+        "the slow job should still be running"
+    );
+
+    let slow_reply = hanging.await.unwrap();
+    assert_eq!(slow_reply.status, 504);
+    // The slot is free again.
+    let ok = call(&*app, &busy_uri, None).await;
+    assert_eq!(png_size(&ok), (64, 48));
+}
