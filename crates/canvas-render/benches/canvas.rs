@@ -35,8 +35,17 @@ fn avatar_png() -> (Vec<u8>, String) {
         let n = (seed % 24) as u8;
         let (dx, dy) = (x as i32 - 256, y as i32 - 230);
         let face = dx * dx + dy * dy < 120 * 120;
-        let base = if face { [225, 180, 150] } else { [(x / 2) as u8, 90, (y / 2) as u8] };
-        image::Rgba([base[0].saturating_add(n), base[1].saturating_add(n), base[2].saturating_add(n), 255])
+        let base = if face {
+            [225, 180, 150]
+        } else {
+            [(x / 2) as u8, 90, (y / 2) as u8]
+        };
+        image::Rgba([
+            base[0].saturating_add(n),
+            base[1].saturating_add(n),
+            base[2].saturating_add(n),
+            255,
+        ])
     });
     (encode_png(&img).expect("encodable"), "generated".into())
 }
@@ -64,7 +73,9 @@ fn benches(c: &mut Criterion) {
 
     let mut filters = c.benchmark_group("filter");
     for f in Filter::ALL {
-        filters.bench_function(f.name(), |b| b.iter(|| apply(black_box(&f), black_box(&avatar)).unwrap()));
+        filters.bench_function(f.name(), |b| {
+            b.iter(|| apply(black_box(&f), black_box(&avatar)).unwrap())
+        });
     }
     filters.finish();
 
@@ -78,7 +89,9 @@ fn benches(c: &mut Criterion) {
 
     let mut io = c.benchmark_group("codec");
     io.bench_function("decode", |b| b.iter(|| decode(black_box(&png))));
-    io.bench_function("encode_avatar", |b| b.iter(|| encode_png(black_box(&avatar)).unwrap()));
+    io.bench_function("encode_avatar", |b| {
+        b.iter(|| encode_png(black_box(&avatar)).unwrap())
+    });
     io.finish();
 
     let mut pipe = c.benchmark_group("pipeline");

@@ -4,7 +4,9 @@ use canvas_render::scene::{PostParams, PostTheme, Scene, VideoCommentParams, ren
 fn main() {
     let mut args = std::env::args().skip(1);
     let out = args.next().unwrap_or_else(|| "scenes-out".into());
-    let avatar = args.next().map(|p| image::open(p).expect("avatar").to_rgba8());
+    let avatar = args
+        .next()
+        .map(|p| image::open(p).expect("avatar").to_rgba8());
     std::fs::create_dir_all(&out).expect("out dir");
     let long = "Hot take: the best code is the code you never had to write. Delete more, ship less, sleep well. Also, if your build takes longer than your coffee, something is wrong. Прывітанне, Γειά σου κόσμε! שלום 😀 é̃ 中文";
     let scenes = vec![

@@ -29,14 +29,19 @@ pub fn encode_png(img: &RgbaImage) -> Result<Vec<u8>, RenderError> {
     let raw = img.as_raw();
     let (grey, opaque) = classify(raw);
     let (colour, data): (png::ColorType, std::borrow::Cow<'_, [u8]>) = match (grey, opaque) {
-        (true, true) => (png::ColorType::Grayscale, raw.chunks_exact(4).map(|p| p[0]).collect()),
+        (true, true) => (
+            png::ColorType::Grayscale,
+            raw.chunks_exact(4).map(|p| p[0]).collect(),
+        ),
         (true, false) => (
             png::ColorType::GrayscaleAlpha,
             raw.chunks_exact(4).flat_map(|p| [p[0], p[3]]).collect(),
         ),
         (false, true) => (
             png::ColorType::Rgb,
-            raw.chunks_exact(4).flat_map(|p| [p[0], p[1], p[2]]).collect(),
+            raw.chunks_exact(4)
+                .flat_map(|p| [p[0], p[1], p[2]])
+                .collect(),
         ),
         (false, false) => (png::ColorType::Rgba, raw.as_slice().into()),
     };
@@ -86,10 +91,16 @@ mod tests {
     #[test]
     fn every_colour_type_round_trips() {
         let base = RgbaImage::from_fn(37, 23, |x, y| {
-            image::Rgba([(x * 7) as u8, (y * 11) as u8, (x * y) as u8, (x + y * 3) as u8])
+            image::Rgba([
+                (x * 7) as u8,
+                (y * 11) as u8,
+                (x * y) as u8,
+                (x + y * 3) as u8,
+            ])
         });
         let variants = [
-            (|p: &mut image::Rgba<u8>| p.0 = [p.0[0], p.0[0], p.0[0], 255]) as fn(&mut image::Rgba<u8>),
+            (|p: &mut image::Rgba<u8>| p.0 = [p.0[0], p.0[0], p.0[0], 255])
+                as fn(&mut image::Rgba<u8>),
             |p| p.0 = [p.0[0], p.0[0], p.0[0], p.0[3]],
             |p| p.0[3] = 255,
             |_| {},
@@ -105,6 +116,9 @@ mod tests {
 
     #[test]
     fn empty_images_are_rejected() {
-        assert_eq!(encode_png(&RgbaImage::new(0, 0)), Err(RenderError::EmptyImage));
+        assert_eq!(
+            encode_png(&RgbaImage::new(0, 0)),
+            Err(RenderError::EmptyImage)
+        );
     }
 }

@@ -346,7 +346,6 @@ fn luma(r: u8, g: u8, b: u8) -> u8 {
     ((u32::from(r) * 19595 + u32::from(g) * 38470 + u32::from(b) * 7471 + 0x8000) >> 16) as u8
 }
 
-
 /// Runs a per-pixel function from `src` (or from `dst` itself when `src` is
 /// `None`) into `dst`. Generic so that each filter gets its own tight loop.
 #[inline(always)]
@@ -377,7 +376,12 @@ fn grey_lut(src: Option<&[u8]>, dst: &mut [u8], lut: &[[u8; 3]; 256]) {
 /// A table per channel value (the same for R, G and B).
 fn channel_lut(src: Option<&[u8]>, dst: &mut [u8], lut: &[u8; 256]) {
     map_pixels(src, dst, |[r, g, b, a]| {
-        [lut[usize::from(r)], lut[usize::from(g)], lut[usize::from(b)], a]
+        [
+            lut[usize::from(r)],
+            lut[usize::from(g)],
+            lut[usize::from(b)],
+            a,
+        ]
     });
 }
 
@@ -678,7 +682,13 @@ mod tests {
 
     #[test]
     fn luma_matches_rounded_bt601() {
-        for (r, g, b) in [(255, 255, 255), (0, 0, 0), (255, 0, 0), (0, 255, 0), (10, 20, 30)] {
+        for (r, g, b) in [
+            (255, 255, 255),
+            (0, 0, 0),
+            (255, 0, 0),
+            (0, 255, 0),
+            (10, 20, 30),
+        ] {
             let want = (0.299 * r as f32 + 0.587 * g as f32 + 0.114 * b as f32).round() as u8;
             assert_eq!(luma(r, g, b), want);
         }

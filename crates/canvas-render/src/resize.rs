@@ -27,7 +27,12 @@ pub(crate) fn cover(img: &RgbaImage, width: u32, height: u32) -> Result<RgbaImag
     if (cw, ch) == (width, height) {
         return Ok(view.to_image());
     }
-    Ok(imageops::resize(&*view, width, height, FilterType::CatmullRom))
+    Ok(imageops::resize(
+        &*view,
+        width,
+        height,
+        FilterType::CatmullRom,
+    ))
 }
 
 /// Multiplies the alpha channel of `img` by a coverage `mask` of the same size
@@ -99,7 +104,11 @@ mod tests {
     fn cover_crops_the_centre() {
         // 40x20: left half red, right half blue; centre 20x20 square is half and half.
         let img = RgbaImage::from_fn(40, 20, |x, _| {
-            if x < 20 { Rgba([255, 0, 0, 255]) } else { Rgba([0, 0, 255, 255]) }
+            if x < 20 {
+                Rgba([255, 0, 0, 255])
+            } else {
+                Rgba([0, 0, 255, 255])
+            }
         });
         let out = cover(&img, 20, 20).unwrap();
         assert_eq!(out.get_pixel(0, 10).0, [255, 0, 0, 255]);

@@ -83,7 +83,10 @@ impl FromStr for PostTheme {
             "light" => Ok(PostTheme::Light),
             "dim" => Ok(PostTheme::Dim),
             "dark" => Ok(PostTheme::Dark),
-            _ => Err(RenderError::InvalidParameter { field: "theme", reason: "expected light, dim or dark" }),
+            _ => Err(RenderError::InvalidParameter {
+                field: "theme",
+                reason: "expected light, dim or dark",
+            }),
         }
     }
 }
@@ -140,7 +143,12 @@ pub struct VideoCommentParams {
 
 impl Default for VideoCommentParams {
     fn default() -> Self {
-        VideoCommentParams { username: String::new(), comment: String::new(), time: "2 hours ago".into(), likes: 2400 }
+        VideoCommentParams {
+            username: String::new(),
+            comment: String::new(),
+            time: "2 hours ago".into(),
+            likes: 2400,
+        }
     }
 }
 
@@ -240,7 +248,10 @@ impl Scene {
 
     /// Whether the scene draws the avatar (`nobitches`, `sage` and `sage2` do not).
     pub fn uses_avatar(&self) -> bool {
-        !matches!(self, Scene::NoBitches { .. } | Scene::Sage { .. } | Scene::Sage2 { .. })
+        !matches!(
+            self,
+            Scene::NoBitches { .. } | Scene::Sage { .. } | Scene::Sage2 { .. }
+        )
     }
 
     /// Checks every text parameter against its cap. [`render_scene`] calls
@@ -253,7 +264,11 @@ impl Scene {
                 Some(u) => check_length("username", u, MAX_USERNAME_CHARS),
                 None => Ok(()),
             },
-            Scene::Namecard { username, birthday, description } => {
+            Scene::Namecard {
+                username,
+                birthday,
+                description,
+            } => {
                 check_length("username", username, MAX_USERNAME_CHARS)?;
                 check_length("birthday", birthday, MAX_BIRTHDAY_CHARS)?;
                 check_length("description", description, MAX_DESCRIPTION_CHARS)
@@ -262,7 +277,9 @@ impl Scene {
                 check_length("no", no, MAX_CAPTION_CHARS)?;
                 check_length("bottomtext", bottomtext, MAX_CAPTION_CHARS)
             }
-            Scene::Sage { quote } | Scene::Sage2 { quote } => check_length("quote", quote, MAX_QUOTE_CHARS),
+            Scene::Sage { quote } | Scene::Sage2 { quote } => {
+                check_length("quote", quote, MAX_QUOTE_CHARS)
+            }
             Scene::Post(p) => {
                 check_length("username", &p.username, MAX_USERNAME_CHARS)?;
                 check_length("displayname", &p.displayname, MAX_USERNAME_CHARS)?;
@@ -308,7 +325,11 @@ pub fn render_scene(scene: &Scene, avatar: Option<&RgbaImage>) -> Result<RgbaIma
     let canvas = match scene {
         Scene::Horny => cards::licence(cards::Card::Horny, avatar)?,
         Scene::Simpcard => cards::licence(cards::Card::Simp, avatar)?,
-        Scene::Namecard { username, birthday, description } => cards::namecard(avatar, username, birthday, description)?,
+        Scene::Namecard {
+            username,
+            birthday,
+            description,
+        } => cards::namecard(avatar, username, birthday, description)?,
         Scene::ItsSoStupid { dog } => memes::its_so_stupid(avatar, dog)?,
         Scene::Lied { username } => memes::lied(avatar, username.as_deref())?,
         Scene::Lolice => memes::lolice(avatar)?,
@@ -356,13 +377,28 @@ mod tests {
     pub(crate) fn all_scenes() -> Vec<Scene> {
         vec![
             Scene::Horny,
-            Scene::ItsSoStupid { dog: "my code".into() },
-            Scene::Lied { username: Some("Ferris".into()) },
+            Scene::ItsSoStupid {
+                dog: "my code".into(),
+            },
+            Scene::Lied {
+                username: Some("Ferris".into()),
+            },
             Scene::Lolice,
-            Scene::Namecard { username: "Ferris".into(), birthday: "May 15".into(), description: "Crab.".into() },
-            Scene::NoBitches { no: "no tests?".into(), bottomtext: "".into() },
-            Scene::Sage { quote: "Patience.".into() },
-            Scene::Sage2 { quote: "Patience.".into() },
+            Scene::Namecard {
+                username: "Ferris".into(),
+                birthday: "May 15".into(),
+                description: "Crab.".into(),
+            },
+            Scene::NoBitches {
+                no: "no tests?".into(),
+                bottomtext: "".into(),
+            },
+            Scene::Sage {
+                quote: "Patience.".into(),
+            },
+            Scene::Sage2 {
+                quote: "Patience.".into(),
+            },
             Scene::Simpcard,
             Scene::Series,
             Scene::Post(PostParams::default()),
@@ -389,24 +425,58 @@ mod tests {
     #[test]
     fn rendering_is_deterministic() {
         let avatar = crate::solid(64, 64, [250, 120, 0]).unwrap();
-        let s = Scene::Post(PostParams { comment: "hello".into(), ..PostParams::default() });
-        assert_eq!(render_scene(&s, Some(&avatar)).unwrap(), render_scene(&s, Some(&avatar)).unwrap());
+        let s = Scene::Post(PostParams {
+            comment: "hello".into(),
+            ..PostParams::default()
+        });
+        assert_eq!(
+            render_scene(&s, Some(&avatar)).unwrap(),
+            render_scene(&s, Some(&avatar)).unwrap()
+        );
     }
 
     #[test]
     fn caps_give_typed_errors() {
         let long = |n| "x".repeat(n);
         let cases = [
-            (Scene::ItsSoStupid { dog: long(MAX_CAPTION_CHARS + 1) }, "dog"),
-            (Scene::Lied { username: Some(long(MAX_USERNAME_CHARS + 1)) }, "username"),
-            (Scene::Sage2 { quote: long(MAX_QUOTE_CHARS + 1) }, "quote"),
             (
-                Scene::Namecard { username: "a".into(), birthday: "b".into(), description: long(MAX_DESCRIPTION_CHARS + 1) },
+                Scene::ItsSoStupid {
+                    dog: long(MAX_CAPTION_CHARS + 1),
+                },
+                "dog",
+            ),
+            (
+                Scene::Lied {
+                    username: Some(long(MAX_USERNAME_CHARS + 1)),
+                },
+                "username",
+            ),
+            (
+                Scene::Sage2 {
+                    quote: long(MAX_QUOTE_CHARS + 1),
+                },
+                "quote",
+            ),
+            (
+                Scene::Namecard {
+                    username: "a".into(),
+                    birthday: "b".into(),
+                    description: long(MAX_DESCRIPTION_CHARS + 1),
+                },
                 "description",
             ),
-            (Scene::Post(PostParams { comment: long(MAX_COMMENT_CHARS + 1), ..PostParams::default() }), "comment"),
             (
-                Scene::VideoComment(VideoCommentParams { username: long(65), ..VideoCommentParams::default() }),
+                Scene::Post(PostParams {
+                    comment: long(MAX_COMMENT_CHARS + 1),
+                    ..PostParams::default()
+                }),
+                "comment",
+            ),
+            (
+                Scene::VideoComment(VideoCommentParams {
+                    username: long(65),
+                    ..VideoCommentParams::default()
+                }),
                 "username",
             ),
         ];
@@ -417,22 +487,37 @@ mod tests {
             }
         }
         // Exactly at the cap is fine.
-        let ok = Scene::Post(PostParams { comment: long(MAX_COMMENT_CHARS), ..PostParams::default() });
+        let ok = Scene::Post(PostParams {
+            comment: long(MAX_COMMENT_CHARS),
+            ..PostParams::default()
+        });
         assert!(render_scene(&ok, None).is_ok());
     }
 
     #[test]
     fn bad_avatars_are_errors() {
         let empty = RgbaImage::new(0, 0);
-        assert_eq!(render_scene(&Scene::Horny, Some(&empty)), Err(RenderError::EmptyImage));
+        assert_eq!(
+            render_scene(&Scene::Horny, Some(&empty)),
+            Err(RenderError::EmptyImage)
+        );
         let tall = RgbaImage::new(1, 9000);
-        assert!(matches!(render_scene(&Scene::Horny, Some(&tall)), Err(RenderError::TooLarge { .. })));
+        assert!(matches!(
+            render_scene(&Scene::Horny, Some(&tall)),
+            Err(RenderError::TooLarge { .. })
+        ));
     }
 
     #[test]
     fn themes_parse() {
         assert_eq!("DIM".parse::<PostTheme>(), Ok(PostTheme::Dim));
-        assert_eq!("".parse::<PostTheme>().unwrap_err(), RenderError::InvalidParameter { field: "theme", reason: "expected light, dim or dark" });
+        assert_eq!(
+            "".parse::<PostTheme>().unwrap_err(),
+            RenderError::InvalidParameter {
+                field: "theme",
+                reason: "expected light, dim or dark"
+            }
+        );
     }
 
     #[test]

@@ -127,7 +127,11 @@ impl PrideFlag {
     /// `None` for the hue ring of [`PrideFlag::Lgbt`].
     fn stripes(self) -> Option<&'static [([u8; 3], u32)]> {
         Some(match self {
-            PrideFlag::Bisexual => &[([0xD6, 0x02, 0x70], 2), ([0x9B, 0x4F, 0x96], 1), ([0x00, 0x38, 0xA8], 2)],
+            PrideFlag::Bisexual => &[
+                ([0xD6, 0x02, 0x70], 2),
+                ([0x9B, 0x4F, 0x96], 1),
+                ([0x00, 0x38, 0xA8], 2),
+            ],
             PrideFlag::Lesbian => &[
                 ([0xD5, 0x2D, 0x00], 1),
                 ([0xFF, 0x9A, 0x56], 1),
@@ -141,7 +145,11 @@ impl PrideFlag {
                 ([0x9C, 0x59, 0xD1], 1),
                 ([0x2C, 0x2C, 0x2C], 1),
             ],
-            PrideFlag::Pansexual => &[([0xFF, 0x21, 0x8C], 1), ([0xFF, 0xD8, 0x00], 1), ([0x21, 0xB1, 0xFF], 1)],
+            PrideFlag::Pansexual => &[
+                ([0xFF, 0x21, 0x8C], 1),
+                ([0xFF, 0xD8, 0x00], 1),
+                ([0x21, 0xB1, 0xFF], 1),
+            ],
             PrideFlag::Transgender => &[
                 ([0x5B, 0xCE, 0xFA], 1),
                 ([0xF5, 0xA9, 0xB8], 1),
@@ -174,7 +182,10 @@ pub fn pride(avatar: &RgbaImage, flag: PrideFlag) -> Result<RgbaImage, RenderErr
     let diameter = (RING_INNER * 2.0) as u32;
     let mut face = cover(avatar, diameter, diameter)?;
     let mask = INNER.get_or_init(|| {
-        render_mask(diameter, PathBuilder::from_circle(RING_INNER, RING_INNER, RING_INNER))
+        render_mask(
+            diameter,
+            PathBuilder::from_circle(RING_INNER, RING_INNER, RING_INNER),
+        )
     });
     multiply_alpha(&mut face, mask);
     let mut out = RINGS[index].get_or_init(|| ring(flag)).clone();
@@ -294,7 +305,11 @@ mod tests {
         for flag in PrideFlag::ALL {
             assert_eq!(PrideFlag::from_name(flag.name()), Some(flag));
             let r = ring(flag);
-            assert_eq!(r.get_pixel(256, 256).0[3], 0, "{flag}: centre is the avatar's");
+            assert_eq!(
+                r.get_pixel(256, 256).0[3],
+                0,
+                "{flag}: centre is the avatar's"
+            );
             assert_eq!(r.get_pixel(256, 10).0[3], 255, "{flag}: ring is opaque");
         }
     }

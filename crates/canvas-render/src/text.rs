@@ -167,11 +167,15 @@ impl TextStyle {
     fn validate(&self) -> Result<(), RenderError> {
         check_font_size(self.size)?;
         if !(self.line_spacing.is_finite() && (0.5..=3.0).contains(&self.line_spacing)) {
-            return Err(RenderError::InvalidTextStyle("line spacing must be within 0.5..=3"));
+            return Err(RenderError::InvalidTextStyle(
+                "line spacing must be within 0.5..=3",
+            ));
         }
         if let Some(o) = self.outline {
             if !(o.width.is_finite() && o.width > 0.0 && o.width <= MAX_OUTLINE_WIDTH) {
-                return Err(RenderError::InvalidTextStyle("outline width must be within (0, 24]"));
+                return Err(RenderError::InvalidTextStyle(
+                    "outline width must be within (0, 24]",
+                ));
             }
         }
         Ok(())
@@ -194,13 +198,24 @@ pub struct TextBox {
 impl TextBox {
     /// A box at `(x, y)` of `width` × `height` pixels.
     pub fn new(x: f32, y: f32, width: f32, height: f32) -> Self {
-        TextBox { x, y, width, height }
+        TextBox {
+            x,
+            y,
+            width,
+            height,
+        }
     }
 
     fn validate(&self) -> Result<(), RenderError> {
         let max = crate::MAX_DIMENSION as f32;
         let ok = |v: f32| v.is_finite() && v.abs() <= max;
-        if ok(self.x) && ok(self.y) && ok(self.width) && ok(self.height) && self.width > 0.0 && self.height > 0.0 {
+        if ok(self.x)
+            && ok(self.y)
+            && ok(self.width)
+            && ok(self.height)
+            && self.width > 0.0
+            && self.height > 0.0
+        {
             Ok(())
         } else {
             Err(RenderError::InvalidTextBox)
@@ -283,8 +298,14 @@ struct Fonts {
 
 static FONTS: LazyLock<Fonts> = LazyLock::new(|| {
     let load = |bytes: &'static [u8]| {
-        Font::from_bytes(bytes, FontSettings { scale: 40.0, ..FontSettings::default() })
-            .expect("bundled font parses (checked by tests)")
+        Font::from_bytes(
+            bytes,
+            FontSettings {
+                scale: 40.0,
+                ..FontSettings::default()
+            },
+        )
+        .expect("bundled font parses (checked by tests)")
     };
     Fonts {
         list: [
@@ -407,17 +428,26 @@ impl Shaper {
         let mut pen = 0.0f32;
         let mut prev: Option<(u8, u16)> = None;
         for c in word.chars() {
-            let Some((kind, advance)) = self.resolve(c) else { continue };
+            let Some((kind, advance)) = self.resolve(c) else {
+                continue;
+            };
             if let (GlyphKind::Glyph { font: f, index }, Some((pf, pi))) = (kind, prev) {
                 if f == pf {
-                    pen += font(f).horizontal_kern_indexed(pi, index, self.size).unwrap_or(0.0);
+                    pen += font(f)
+                        .horizontal_kern_indexed(pi, index, self.size)
+                        .unwrap_or(0.0);
                 }
             }
             prev = match kind {
                 GlyphKind::Glyph { font, index } => Some((font, index)),
                 GlyphKind::Tofu => None,
             };
-            out.push(Placed { kind, x: pen, advance, space: false });
+            out.push(Placed {
+                kind,
+                x: pen,
+                advance,
+                space: false,
+            });
             pen += advance;
         }
         pen
@@ -427,14 +457,24 @@ impl Shaper {
 /// Lays `text` out at `style.size`, wrapping words to `max_width` pixels.
 /// Words longer than a line are broken between characters. `\n` starts a new
 /// line. The text is [`sanitize`]d first.
-pub fn layout_text(text: &str, style: &TextStyle, max_width: f32) -> Result<TextLayout, RenderError> {
+pub fn layout_text(
+    text: &str,
+    style: &TextStyle,
+    max_width: f32,
+) -> Result<TextLayout, RenderError> {
     style.validate()?;
     if !(max_width.is_finite() && max_width > 0.0 && max_width <= crate::MAX_DIMENSION as f32) {
         return Err(RenderError::InvalidTextBox);
     }
     let clean = sanitize(text);
     check_length("text", &clean, MAX_LAYOUT_CHARS)?;
-    Ok(layout_clean(&clean, style, style.size, max_width, usize::MAX))
+    Ok(layout_clean(
+        &clean,
+        style,
+        style.size,
+        max_width,
+        usize::MAX,
+    ))
 }
 
 fn line_metrics(face: FontFace, size: f32) -> (f32, f32) {
@@ -445,26 +485,57 @@ fn line_metrics(face: FontFace, size: f32) -> (f32, f32) {
     }
 }
 
-fn layout_clean(text: &str, style: &TextStyle, size: f32, max_width: f32, max_lines: usize) -> TextLayout {
-    let shaper = Shaper { chain: chain(style.face), size };
+fn layout_clean(
+    text: &str,
+    style: &TextStyle,
+    size: f32,
+    max_width: f32,
+    max_lines: usize,
+) -> TextLayout {
+    let shaper = Shaper {
+        chain: chain(style.face),
+        size,
+    };
     let (ascent, natural) = line_metrics(style.face, size);
     let line_height = natural * style.line_spacing;
     let space_w = shaper.resolve(' ').map(|(_, a)| a).unwrap_or(size * 0.3);
-    let space = |x: f32| Placed { kind: GlyphKind::Tofu, x, advance: space_w, space: true };
+    let space = |x: f32| Placed {
+        kind: GlyphKind::Tofu,
+        x,
+        advance: space_w,
+        space: true,
+    };
 
     let mut lines: Vec<Line> = Vec::new();
     let mut word_buf: Vec<Placed> = Vec::new();
     for paragraph in text.split('\n') {
-        let mut line = Line { glyphs: Vec::new(), width: 0.0 };
+        let mut line = Line {
+            glyphs: Vec::new(),
+            width: 0.0,
+        };
         for word in paragraph.split(' ') {
             word_buf.clear();
             let w = shaper.shape(word, &mut word_buf);
-            let start = if line.glyphs.is_empty() { 0.0 } else { line.width + space_w };
+            let start = if line.glyphs.is_empty() {
+                0.0
+            } else {
+                line.width + space_w
+            };
             if start + w > max_width && !line.glyphs.is_empty() && w <= max_width {
                 // Move the whole word to a new line.
-                lines.push(std::mem::replace(&mut line, Line { glyphs: Vec::new(), width: 0.0 }));
+                lines.push(std::mem::replace(
+                    &mut line,
+                    Line {
+                        glyphs: Vec::new(),
+                        width: 0.0,
+                    },
+                ));
             }
-            let mut start = if line.glyphs.is_empty() { 0.0 } else { line.width + space_w };
+            let mut start = if line.glyphs.is_empty() {
+                0.0
+            } else {
+                line.width + space_w
+            };
             if !line.glyphs.is_empty() {
                 line.glyphs.push(space(line.width));
                 line.width = start;
@@ -474,7 +545,13 @@ fn layout_clean(text: &str, style: &TextStyle, size: f32, max_width: f32, max_li
             for g in &word_buf {
                 let x = g.x - offset + start;
                 if x + g.advance > max_width && line.glyphs.iter().any(|p| !p.space) {
-                    lines.push(std::mem::replace(&mut line, Line { glyphs: Vec::new(), width: 0.0 }));
+                    lines.push(std::mem::replace(
+                        &mut line,
+                        Line {
+                            glyphs: Vec::new(),
+                            width: 0.0,
+                        },
+                    ));
                     offset = g.x;
                     start = 0.0;
                 }
@@ -544,7 +621,12 @@ fn add_ellipsis(line: &mut Line, shaper: &Shaper, max_width: f32) {
 /// block fits the box. If even `min_size` is too big, the text is laid out at
 /// `min_size`, cut to the lines that fit, and ends with "…"
 /// ([`TextLayout::is_truncated`]).
-pub fn fit_text(text: &str, style: &TextStyle, area: TextBox, min_size: f32) -> Result<TextLayout, RenderError> {
+pub fn fit_text(
+    text: &str,
+    style: &TextStyle,
+    area: TextBox,
+    min_size: f32,
+) -> Result<TextLayout, RenderError> {
     style.validate()?;
     area.validate()?;
     check_font_size(min_size)?;
@@ -561,7 +643,10 @@ pub fn fit_text(text: &str, style: &TextStyle, area: TextBox, min_size: f32) -> 
         return Ok(l);
     }
     // Binary search over half-pixel steps.
-    let (mut lo, mut hi) = ((min_size * 2.0).ceil() as i32, (style.size * 2.0).floor() as i32);
+    let (mut lo, mut hi) = (
+        (min_size * 2.0).ceil() as i32,
+        (style.size * 2.0).floor() as i32,
+    );
     let mut best: Option<TextLayout> = None;
     while lo <= hi {
         let mid = lo + (hi - lo) / 2;
@@ -584,7 +669,11 @@ pub fn fit_text(text: &str, style: &TextStyle, area: TextBox, min_size: f32) -> 
 
 /// Lays `text` out on one line (newlines become spaces) at `style.size`,
 /// cutting it with "…" when wider than `max_width`.
-pub(crate) fn fit_single_line(text: &str, style: &TextStyle, max_width: f32) -> Result<TextLayout, RenderError> {
+pub(crate) fn fit_single_line(
+    text: &str,
+    style: &TextStyle,
+    max_width: f32,
+) -> Result<TextLayout, RenderError> {
     style.validate()?;
     if !(max_width.is_finite() && max_width > 0.0 && max_width <= crate::MAX_DIMENSION as f32) {
         return Err(RenderError::InvalidTextBox);
@@ -592,7 +681,13 @@ pub(crate) fn fit_single_line(text: &str, style: &TextStyle, max_width: f32) -> 
     let clean = sanitize(text).replace('\n', " ");
     check_length("text", &clean, MAX_LAYOUT_CHARS)?;
     let outline = style.outline.map(|o| o.width * 2.0).unwrap_or(0.0);
-    Ok(layout_clean(&clean, style, style.size, (max_width - outline).max(1.0), 1))
+    Ok(layout_clean(
+        &clean,
+        style,
+        style.size,
+        (max_width - outline).max(1.0),
+        1,
+    ))
 }
 
 // ---------------------------------------------------------------------------
@@ -616,11 +711,21 @@ struct GlyphKey {
     outline_bits: u32,
 }
 
-static GLYPH_CACHE: LazyLock<Mutex<HashMap<GlyphKey, Arc<Bitmap>>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+static GLYPH_CACHE: LazyLock<Mutex<HashMap<GlyphKey, Arc<Bitmap>>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
 
 fn glyph_bitmap(font_id: u8, index: u16, size: f32, outline: f32) -> Arc<Bitmap> {
-    let key = GlyphKey { font: font_id, index, size_bits: size.to_bits(), outline_bits: outline.to_bits() };
-    if let Some(b) = GLYPH_CACHE.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+    let key = GlyphKey {
+        font: font_id,
+        index,
+        size_bits: size.to_bits(),
+        outline_bits: outline.to_bits(),
+    };
+    if let Some(b) = GLYPH_CACHE
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&key)
+    {
         return b.clone();
     }
     let (m, coverage) = font(font_id).rasterize_indexed(index, size);
@@ -674,7 +779,13 @@ fn dilate(src: &Bitmap, radius: f32) -> Bitmap {
             }
         }
     }
-    Bitmap { left: src.left - r, top: src.top - r, width: w, height: h, coverage: out }
+    Bitmap {
+        left: src.left - r,
+        top: src.top - r,
+        width: w,
+        height: h,
+        coverage: out,
+    }
 }
 
 /// A drawing target: an RGBA buffer, premultiplied (tiny-skia) or straight.
@@ -745,7 +856,13 @@ impl Target<'_> {
                 }
             }
         }
-        let bmp = Bitmap { left: 0, top: 0, width: w.max(1) as usize, height: h.max(1) as usize, coverage: cov };
+        let bmp = Bitmap {
+            left: 0,
+            top: 0,
+            width: w.max(1) as usize,
+            height: h.max(1) as usize,
+            coverage: cov,
+        };
         self.blend_mask(&bmp, x0, y0, color);
     }
 
@@ -757,10 +874,15 @@ impl Target<'_> {
         };
         let scale = layout.size / style.size;
         let outline = style.outline.map(|o| (o.width * scale).max(0.5));
-        let passes: &[bool] = if outline.is_some() { &[true, false] } else { &[false] };
+        let passes: &[bool] = if outline.is_some() {
+            &[true, false]
+        } else {
+            &[false]
+        };
         for &is_outline in passes {
             for (i, line) in layout.lines.iter().enumerate() {
-                let baseline = (block_y + layout.ascent + i as f32 * layout.line_height).round() as i32;
+                let baseline =
+                    (block_y + layout.ascent + i as f32 * layout.line_height).round() as i32;
                 let x0 = match style.align {
                     Align::Left => area.x,
                     Align::Center => area.x + (area.width - line.width) / 2.0,
@@ -780,7 +902,9 @@ impl Target<'_> {
                             let bmp = glyph_bitmap(font, index, layout.size, width);
                             self.blend_mask(&bmp, pen + bmp.left, baseline + bmp.top, color);
                         }
-                        GlyphKind::Tofu => self.tofu(pen, baseline, layout.size, color, width.ceil() as i32),
+                        GlyphKind::Tofu => {
+                            self.tofu(pen, baseline, layout.size, color, width.ceil() as i32)
+                        }
                     }
                 }
             }
@@ -794,7 +918,12 @@ impl Target<'_> {
 /// (its size is taken from the layout; the outline scales with it).
 pub fn draw_layout(image: &mut RgbaImage, layout: &TextLayout, style: &TextStyle, area: TextBox) {
     let (w, h) = image.dimensions();
-    let mut target = Target { data: &mut **image, width: w as usize, height: h as usize, premultiplied: false };
+    let mut target = Target {
+        data: &mut **image,
+        width: w as usize,
+        height: h as usize,
+        premultiplied: false,
+    };
     target.draw(layout, style, area);
 }
 
@@ -809,8 +938,17 @@ mod tests {
     #[test]
     fn fonts_parse_and_cover_latin_greek_cyrillic() {
         for c in ['A', 'é', 'Ω', 'λ', 'Ж', 'я', 'ß', '€'] {
-            for face in [FontFace::Regular, FontFace::Bold, FontFace::Meme, FontFace::SerifItalic] {
-                assert_ne!(font(chain(face)[0]).lookup_glyph_index(c), 0, "{face:?} lacks {c}");
+            for face in [
+                FontFace::Regular,
+                FontFace::Bold,
+                FontFace::Meme,
+                FontFace::SerifItalic,
+            ] {
+                assert_ne!(
+                    font(chain(face)[0]).lookup_glyph_index(c),
+                    0,
+                    "{face:?} lacks {c}"
+                );
             }
         }
         // Hebrew comes from the fallback font.
@@ -831,7 +969,12 @@ mod tests {
 
     #[test]
     fn newlines_start_lines_and_long_words_break() {
-        assert_eq!(layout_text("a\nb\n\nc", &style(), 500.0).unwrap().line_count(), 4);
+        assert_eq!(
+            layout_text("a\nb\n\nc", &style(), 500.0)
+                .unwrap()
+                .line_count(),
+            4
+        );
         let l = layout_text(&"x".repeat(200), &style(), 100.0).unwrap();
         assert!(l.line_count() > 10);
         assert!(l.width() <= 100.0);
@@ -857,11 +1000,20 @@ mod tests {
     fn invalid_sizes_are_errors() {
         for size in [f32::NAN, f32::INFINITY, -1.0, 0.0, 1.0, 10_000.0] {
             let s = TextStyle::new(FontFace::Regular, size);
-            assert_eq!(layout_text("a", &s, 100.0), Err(RenderError::InvalidFontSize));
+            assert_eq!(
+                layout_text("a", &s, 100.0),
+                Err(RenderError::InvalidFontSize)
+            );
         }
-        assert_eq!(layout_text("a", &style(), f32::NAN), Err(RenderError::InvalidTextBox));
+        assert_eq!(
+            layout_text("a", &style(), f32::NAN),
+            Err(RenderError::InvalidTextBox)
+        );
         let bad = TextBox::new(0.0, 0.0, -5.0, 10.0);
-        assert_eq!(fit_text("a", &style(), bad, 8.0), Err(RenderError::InvalidTextBox));
+        assert_eq!(
+            fit_text("a", &style(), bad, 8.0),
+            Err(RenderError::InvalidTextBox)
+        );
         assert!(layout_text("a", &style().outline([0; 4], f32::NAN), 10.0).is_err());
     }
 
@@ -870,7 +1022,11 @@ mod tests {
         assert!(check_length("comment", &"é".repeat(10), 10).is_ok());
         assert_eq!(
             check_length("comment", &"é".repeat(11), 10),
-            Err(RenderError::TextTooLong { field: "comment", max: 10, len: 11 })
+            Err(RenderError::TextTooLong {
+                field: "comment",
+                max: 10,
+                len: 11
+            })
         );
         assert!(layout_text(&"a".repeat(MAX_LAYOUT_CHARS + 1), &style(), 100.0).is_err());
     }
@@ -890,7 +1046,10 @@ mod tests {
         draw_layout(&mut img, &l, &s, TextBox::new(2.0, 2.0, 100.0, 30.0));
         assert!(img.pixels().any(|p| p.0[0] == 0), "tofu box drawn");
         // Invisible characters take no room.
-        assert_eq!(layout_text("\u{200D}\u{FE0F}", &s, 100.0).unwrap().width(), 0.0);
+        assert_eq!(
+            layout_text("\u{200D}\u{FE0F}", &s, 100.0).unwrap().width(),
+            0.0
+        );
     }
 
     #[test]

@@ -33,7 +33,9 @@ fn dataset_bytes() -> Vec<u8> {
             return bytes;
         }
     }
-    eprintln!("lookup bench: no built dataset found; using the fixtures (numbers are not representative)");
+    eprintln!(
+        "lookup bench: no built dataset found; using the fixtures (numbers are not representative)"
+    );
     reference_db::build::build_dataset(&root.join("fixtures/pokeapi"), &mut |_| {})
         .expect("fixtures build")
         .to_bytes()
@@ -44,19 +46,36 @@ fn benches(c: &mut Criterion) {
     let db = ReferenceDb::from_bytes(&bytes).expect("dataset loads");
 
     let mut hit = c.benchmark_group("hit");
-    hit.bench_function("creature_slug", |b| b.iter(|| db.lookup_creature(black_box("pikachu")).is_ok()));
-    hit.bench_function("creature_number", |b| b.iter(|| db.lookup_creature(black_box("025")).is_ok()));
-    hit.bench_function("creature_form", |b| b.iter(|| db.lookup_creature(black_box("Raichu Alola")).is_ok()));
-    hit.bench_function("move_display_name", |b| b.iter(|| db.lookup_move(black_box("Karate Chop")).is_ok()));
-    hit.bench_function("item_accented", |b| b.iter(|| db.lookup_item(black_box("Poké Ball")).is_ok()));
+    hit.bench_function("creature_slug", |b| {
+        b.iter(|| db.lookup_creature(black_box("pikachu")).is_ok())
+    });
+    hit.bench_function("creature_number", |b| {
+        b.iter(|| db.lookup_creature(black_box("025")).is_ok())
+    });
+    hit.bench_function("creature_form", |b| {
+        b.iter(|| db.lookup_creature(black_box("Raichu Alola")).is_ok())
+    });
+    hit.bench_function("move_display_name", |b| {
+        b.iter(|| db.lookup_move(black_box("Karate Chop")).is_ok())
+    });
+    hit.bench_function("item_accented", |b| {
+        b.iter(|| db.lookup_item(black_box("Poké Ball")).is_ok())
+    });
     hit.finish();
 
     let mut miss = c.benchmark_group("miss");
-    miss.bench_function("item_with_suggestions", |b| b.iter(|| db.lookup_item(black_box("master bal")).is_err()));
-    miss.bench_function("item_long_typo", |b| {
-        b.iter(|| db.lookup_item(black_box("super potoin of healing")).is_err())
+    miss.bench_function("item_with_suggestions", |b| {
+        b.iter(|| db.lookup_item(black_box("master bal")).is_err())
     });
-    miss.bench_function("move_with_suggestions", |b| b.iter(|| db.lookup_move(black_box("thunderbolx")).is_err()));
+    miss.bench_function("item_long_typo", |b| {
+        b.iter(|| {
+            db.lookup_item(black_box("super potoin of healing"))
+                .is_err()
+        })
+    });
+    miss.bench_function("move_with_suggestions", |b| {
+        b.iter(|| db.lookup_move(black_box("thunderbolx")).is_err())
+    });
     miss.bench_function("strsim_scan_items_baseline", |b| {
         let slugs: Vec<&str> = db.items().iter().map(|i| i.slug.as_str()).collect();
         b.iter(|| {
@@ -75,7 +94,9 @@ fn benches(c: &mut Criterion) {
 
     let mut load = c.benchmark_group("load");
     load.sample_size(10);
-    load.bench_function("decode_and_index", |b| b.iter(|| ReferenceDb::from_bytes(black_box(&bytes)).is_ok()));
+    load.bench_function("decode_and_index", |b| {
+        b.iter(|| ReferenceDb::from_bytes(black_box(&bytes)).is_ok())
+    });
     load.finish();
 }
 

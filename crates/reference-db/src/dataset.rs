@@ -67,15 +67,24 @@ impl Dataset {
     /// Decodes a dataset file, checking header and format version.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, LoadError> {
         let rest = bytes.strip_prefix(MAGIC).ok_or(LoadError::NotADataset)?;
-        let (version, payload) = rest.split_first_chunk::<4>().ok_or(LoadError::NotADataset)?;
+        let (version, payload) = rest
+            .split_first_chunk::<4>()
+            .ok_or(LoadError::NotADataset)?;
         let found = u32::from_le_bytes(*version);
         if found != FORMAT_VERSION {
-            return Err(LoadError::FormatVersion { found, expected: FORMAT_VERSION });
+            return Err(LoadError::FormatVersion {
+                found,
+                expected: FORMAT_VERSION,
+            });
         }
         let (dataset, tail) =
-            postcard::take_from_bytes::<Dataset>(payload).map_err(|e| LoadError::Corrupt { reason: e.to_string() })?;
+            postcard::take_from_bytes::<Dataset>(payload).map_err(|e| LoadError::Corrupt {
+                reason: e.to_string(),
+            })?;
         if !tail.is_empty() {
-            return Err(LoadError::Corrupt { reason: format!("{} trailing bytes", tail.len()) });
+            return Err(LoadError::Corrupt {
+                reason: format!("{} trailing bytes", tail.len()),
+            });
         }
         Ok(dataset)
     }
@@ -88,9 +97,21 @@ impl Dataset {
             abilities: self.abilities.len(),
             items: self.items.len(),
             move_learners: self.moves.iter().map(|m| m.learners.len()).sum(),
-            version_texts: self.moves.iter().map(|m| m.descriptions.len()).sum::<usize>()
-                + self.abilities.iter().map(|a| a.descriptions.len()).sum::<usize>()
-                + self.items.iter().map(|i| i.descriptions.len()).sum::<usize>(),
+            version_texts: self
+                .moves
+                .iter()
+                .map(|m| m.descriptions.len())
+                .sum::<usize>()
+                + self
+                    .abilities
+                    .iter()
+                    .map(|a| a.descriptions.len())
+                    .sum::<usize>()
+                + self
+                    .items
+                    .iter()
+                    .map(|i| i.descriptions.len())
+                    .sum::<usize>(),
         }
     }
 }
@@ -109,11 +130,20 @@ mod tests {
         other_version[MAGIC.len()..MAGIC.len() + 4].copy_from_slice(&99u32.to_le_bytes());
         assert!(matches!(
             Dataset::from_bytes(&other_version),
-            Err(LoadError::FormatVersion { found: 99, expected: FORMAT_VERSION })
+            Err(LoadError::FormatVersion {
+                found: 99,
+                expected: FORMAT_VERSION
+            })
         ));
-        assert!(matches!(Dataset::from_bytes(b"hello"), Err(LoadError::NotADataset)));
+        assert!(matches!(
+            Dataset::from_bytes(b"hello"),
+            Err(LoadError::NotADataset)
+        ));
         let mut trailing = bytes;
         trailing.push(0);
-        assert!(matches!(Dataset::from_bytes(&trailing), Err(LoadError::Corrupt { .. })));
+        assert!(matches!(
+            Dataset::from_bytes(&trailing),
+            Err(LoadError::Corrupt { .. })
+        ));
     }
 }

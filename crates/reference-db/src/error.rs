@@ -21,7 +21,9 @@ pub enum LoadError {
     #[error("not a reference-db dataset (bad header)")]
     NotADataset,
     /// The file was written by another version of the builder.
-    #[error("dataset format version {found}, this build reads version {expected}: rebuild it with `cargo xtask data`")]
+    #[error(
+        "dataset format version {found}, this build reads version {expected}: rebuild it with `cargo xtask data`"
+    )]
     FormatVersion {
         /// Version in the file.
         found: u32,

@@ -45,7 +45,9 @@ pub use dataset::{Counts, DATASET_FILE_NAME, Dataset, FORMAT_VERSION};
 pub use error::BuildError;
 pub use error::{LoadError, LookupError, RecordKind};
 pub use normalise::lookup_key;
-pub use record::{Ability, AbilityHolder, Creature, CreatureSprites, Gender, Item, Move, Stats, VersionText};
+pub use record::{
+    Ability, AbilityHolder, Creature, CreatureSprites, Gender, Item, Move, Stats, VersionText,
+};
 pub use suggest::{MAX_SUGGESTIONS, SUGGESTION_FLOOR, Suggestion};
 
 use suggest::SuggestionIndex;
@@ -61,7 +63,11 @@ fn too_long(kind: RecordKind, query: &str) -> LookupError {
     while !query.is_char_boundary(end) {
         end -= 1;
     }
-    LookupError::NotFound { kind, query: format!("{}…", &query[..end]), suggestions: Vec::new() }
+    LookupError::NotFound {
+        kind,
+        query: format!("{}…", &query[..end]),
+        suggestions: Vec::new(),
+    }
 }
 
 /// Lookup-key → record index, plus id → record index.
@@ -76,7 +82,9 @@ impl KeyIndex {
     fn add_name(&mut self, name: &str, index: usize) {
         let key = lookup_key(name);
         if !key.is_empty() {
-            self.keys.entry(key.into_boxed_str()).or_insert(index as u32);
+            self.keys
+                .entry(key.into_boxed_str())
+                .or_insert(index as u32);
         }
     }
 
@@ -84,7 +92,9 @@ impl KeyIndex {
         if let Some(number) = parse_number(query) {
             return self.numbers.get(&number).map(|i| *i as usize);
         }
-        self.keys.get(lookup_key(query).as_str()).map(|i| *i as usize)
+        self.keys
+            .get(lookup_key(query).as_str())
+            .map(|i| *i as usize)
     }
 }
 
@@ -153,13 +163,35 @@ impl ReferenceDb {
             }
             index
         }
-        let moves = named(data.moves.iter().map(|r| (r.id, r.slug.as_str(), r.display_name.as_str())));
-        let abilities = named(data.abilities.iter().map(|r| (r.id, r.slug.as_str(), r.display_name.as_str())));
-        let items = named(data.items.iter().map(|r| (r.id, r.slug.as_str(), r.display_name.as_str())));
+        let moves = named(
+            data.moves
+                .iter()
+                .map(|r| (r.id, r.slug.as_str(), r.display_name.as_str())),
+        );
+        let abilities = named(
+            data.abilities
+                .iter()
+                .map(|r| (r.id, r.slug.as_str(), r.display_name.as_str())),
+        );
+        let items = named(
+            data.items
+                .iter()
+                .map(|r| (r.id, r.slug.as_str(), r.display_name.as_str())),
+        );
         let move_suggestions = SuggestionIndex::new(data.moves.iter().map(|r| r.slug.as_str()));
-        let ability_suggestions = SuggestionIndex::new(data.abilities.iter().map(|r| r.slug.as_str()));
+        let ability_suggestions =
+            SuggestionIndex::new(data.abilities.iter().map(|r| r.slug.as_str()));
         let item_suggestions = SuggestionIndex::new(data.items.iter().map(|r| r.slug.as_str()));
-        ReferenceDb { data, creatures, moves, abilities, items, move_suggestions, ability_suggestions, item_suggestions }
+        ReferenceDb {
+            data,
+            creatures,
+            moves,
+            abilities,
+            items,
+            move_suggestions,
+            ability_suggestions,
+            item_suggestions,
+        }
     }
 
     /// Every creature, by pokemon id.
@@ -206,30 +238,57 @@ impl ReferenceDb {
     pub fn lookup_creature(&self, query: &str) -> Result<&Creature, LookupError> {
         let query = query.trim();
         if query.is_empty() {
-            return Err(LookupError::EmptyQuery { kind: RecordKind::Creature });
+            return Err(LookupError::EmptyQuery {
+                kind: RecordKind::Creature,
+            });
         }
         if query.len() > MAX_QUERY_LEN {
             return Err(too_long(RecordKind::Creature, query));
         }
         match self.creatures.find(query) {
             Some(i) => Ok(&self.data.creatures[i]),
-            None => Err(LookupError::NotFound { kind: RecordKind::Creature, query: query.to_owned(), suggestions: Vec::new() }),
+            None => Err(LookupError::NotFound {
+                kind: RecordKind::Creature,
+                query: query.to_owned(),
+                suggestions: Vec::new(),
+            }),
         }
     }
 
     /// Finds a move by id, slug or display name; a miss carries suggestions.
     pub fn lookup_move(&self, query: &str) -> Result<&Move, LookupError> {
-        lookup(RecordKind::Move, query, &self.moves, &self.move_suggestions, &self.data.moves, |m| &m.slug)
+        lookup(
+            RecordKind::Move,
+            query,
+            &self.moves,
+            &self.move_suggestions,
+            &self.data.moves,
+            |m| &m.slug,
+        )
     }
 
     /// Finds an ability by id, slug or display name; a miss carries suggestions.
     pub fn lookup_ability(&self, query: &str) -> Result<&Ability, LookupError> {
-        lookup(RecordKind::Ability, query, &self.abilities, &self.ability_suggestions, &self.data.abilities, |a| &a.slug)
+        lookup(
+            RecordKind::Ability,
+            query,
+            &self.abilities,
+            &self.ability_suggestions,
+            &self.data.abilities,
+            |a| &a.slug,
+        )
     }
 
     /// Finds an item by id, slug or display name; a miss carries suggestions.
     pub fn lookup_item(&self, query: &str) -> Result<&Item, LookupError> {
-        lookup(RecordKind::Item, query, &self.items, &self.item_suggestions, &self.data.items, |i| &i.slug)
+        lookup(
+            RecordKind::Item,
+            query,
+            &self.items,
+            &self.item_suggestions,
+            &self.data.items,
+            |i| &i.slug,
+        )
     }
 }
 
@@ -252,7 +311,11 @@ fn lookup<'a, T>(
         return Ok(&records[i]);
     }
     let suggestions = suggestions.suggest(&lookup_key(query), |i| slug(&records[i]).as_str());
-    Err(LookupError::NotFound { kind, query: query.to_owned(), suggestions })
+    Err(LookupError::NotFound {
+        kind,
+        query: query.to_owned(),
+        suggestions,
+    })
 }
 
 #[cfg(test)]

@@ -138,7 +138,10 @@ mod tests {
         assert_eq!(lookup_key("Farfetch’d"), "farfetchd");
         assert_eq!(lookup_key("Type: Null"), "type-null");
         assert_eq!(lookup_key("Nidoran♂"), "nidoran-m");
-        assert_eq!(lookup_key("10,000,000 Volt Thunderbolt"), "10-000-000-volt-thunderbolt");
+        assert_eq!(
+            lookup_key("10,000,000 Volt Thunderbolt"),
+            "10-000-000-volt-thunderbolt"
+        );
         assert_eq!(lookup_key("--"), "");
         assert_eq!(lookup_key(""), "");
         assert_eq!(lookup_key("ｐｉｋａｃｈｕ"), "pikachu");
@@ -146,10 +149,19 @@ mod tests {
 
     #[test]
     fn game_text_breaks_are_normalised() {
-        assert_eq!(clean_game_text("Pounds with fore\u{ad}\nlegs or tail."), "Pounds with forelegs or tail.");
-        assert_eq!(clean_game_text("A strange seed was\nplanted on its\u{c}back at birth."), "A strange seed was planted on its back at birth.");
+        assert_eq!(
+            clean_game_text("Pounds with fore\u{ad}\nlegs or tail."),
+            "Pounds with forelegs or tail."
+        );
+        assert_eq!(
+            clean_game_text("A strange seed was\nplanted on its\u{c}back at birth."),
+            "A strange seed was planted on its back at birth."
+        );
         assert_eq!(clean_game_text("self-\ndestruct"), "self-destruct");
-        assert_eq!(clean_game_text("Inflicts damage.  User’s rate"), "Inflicts damage. User’s rate");
+        assert_eq!(
+            clean_game_text("Inflicts damage.  User’s rate"),
+            "Inflicts damage. User’s rate"
+        );
         assert_eq!(clean_game_text("soft\u{ad}hyphen"), "softhyphen");
         assert_eq!(clean_game_text("  edges \n"), "edges");
         assert_eq!(clean_game_text("a - b"), "a - b");

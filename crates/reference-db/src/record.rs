@@ -83,10 +83,17 @@ pub struct Stats {
 impl Stats {
     /// Sum of the six base stats.
     pub fn total(&self) -> u32 {
-        [self.hp, self.attack, self.defense, self.sp_atk, self.sp_def, self.speed]
-            .iter()
-            .map(|v| u32::from(*v))
-            .sum()
+        [
+            self.hp,
+            self.attack,
+            self.defense,
+            self.sp_atk,
+            self.sp_def,
+            self.speed,
+        ]
+        .iter()
+        .map(|v| u32::from(*v))
+        .sum()
     }
 }
 
@@ -217,7 +224,11 @@ impl Creature {
     pub fn height_text(&self) -> String {
         let metres = self.height_dm as f64 / 10.0;
         let inches_total = (metres / 0.0254).round() as u64;
-        format!("{metres:.1} m ({}′{:02}″)", inches_total / 12, inches_total % 12)
+        format!(
+            "{metres:.1} m ({}′{:02}″)",
+            inches_total / 12,
+            inches_total % 12
+        )
     }
 
     /// Weight as `"6.9 kg (15.2 lbs)"` (pounds to one decimal).
@@ -277,7 +288,11 @@ impl Item {
 
 /// `87.5` → `"87.5"`, `100` → `"100"`.
 fn percent(value: f64) -> String {
-    if value.fract() == 0.0 { format!("{value:.0}") } else { format!("{value}") }
+    if value.fract() == 0.0 {
+        format!("{value:.0}")
+    } else {
+        format!("{value}")
+    }
 }
 
 #[cfg(test)]
@@ -326,7 +341,10 @@ mod tests {
         assert_eq!(big.height_text(), "20.0 m (65′07″)");
         assert_eq!(big.weight_text(), "999.9 kg (2204.4 lbs)");
         assert_eq!(big.gender_text(), ["Genderless"]);
-        assert_eq!(creature(1, 1, 1, Gender::FemaleEighths(0)).gender_text(), ["100% male", "0% female"]);
+        assert_eq!(
+            creature(1, 1, 1, Gender::FemaleEighths(0)).gender_text(),
+            ["100% male", "0% female"]
+        );
     }
 
     #[test]

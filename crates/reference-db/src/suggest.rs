@@ -73,20 +73,31 @@ impl SuggestionIndex {
             let slug = without_whitespace(slug);
             index.lengths.push(slug.len());
             for (gram, count) in bigram_counts(&slug) {
-                index.postings.entry(gram).or_default().push((i as u32, count));
+                index
+                    .postings
+                    .entry(gram)
+                    .or_default()
+                    .push((i as u32, count));
             }
         }
         index
     }
 
     /// Suggestions for `key` (already a lookup key) among the indexed slugs.
-    pub(crate) fn suggest<'a>(&self, key: &str, slug_of: impl Fn(usize) -> &'a str) -> Vec<Suggestion> {
+    pub(crate) fn suggest<'a>(
+        &self,
+        key: &str,
+        slug_of: impl Fn(usize) -> &'a str,
+    ) -> Vec<Suggestion> {
         let key = without_whitespace(key);
         if key.len() < 2 {
             // strsim scores only identical strings (1.0) when one is this short
             return (0..self.lengths.len())
                 .filter(|i| self.lengths[*i] == key.len() && slug_of(*i) == key)
-                .map(|i| Suggestion { slug: slug_of(i).to_owned(), score: 1.0 })
+                .map(|i| Suggestion {
+                    slug: slug_of(i).to_owned(),
+                    score: 1.0,
+                })
                 .take(MAX_SUGGESTIONS)
                 .collect();
         }
@@ -118,10 +129,17 @@ impl SuggestionIndex {
                 }
                 let slug = slug_of(i as usize);
                 let score = strsim::sorensen_dice(&key, slug);
-                (score >= SUGGESTION_FLOOR).then(|| Suggestion { slug: slug.to_owned(), score })
+                (score >= SUGGESTION_FLOOR).then(|| Suggestion {
+                    slug: slug.to_owned(),
+                    score,
+                })
             })
             .collect();
-        found.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.slug.cmp(&b.slug)));
+        found.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| a.slug.cmp(&b.slug))
+        });
         found.truncate(MAX_SUGGESTIONS);
         found
     }
@@ -132,8 +150,20 @@ mod tests {
     use super::*;
 
     const SLUGS: &[&str] = &[
-        "karate-chop", "pound", "double-slap", "comet-punch", "mega-punch", "pay-day", "fire-punch",
-        "ice-punch", "thunder-punch", "scratch", "thunderbolt", "thunder", "a", "aa",
+        "karate-chop",
+        "pound",
+        "double-slap",
+        "comet-punch",
+        "mega-punch",
+        "pay-day",
+        "fire-punch",
+        "ice-punch",
+        "thunder-punch",
+        "scratch",
+        "thunderbolt",
+        "thunder",
+        "a",
+        "aa",
     ];
 
     /// The index's shared-bigram count must give strsim's exact score for
@@ -141,7 +171,17 @@ mod tests {
     #[test]
     fn index_matches_strsim_for_every_slug() {
         let index = SuggestionIndex::new(SLUGS.iter().copied());
-        for query in ["karate-chp", "punch", "thunder", "aa", "a", "ppppp", "fire", "icepunch", "thunderbolt"] {
+        for query in [
+            "karate-chp",
+            "punch",
+            "thunder",
+            "aa",
+            "a",
+            "ppppp",
+            "fire",
+            "icepunch",
+            "thunderbolt",
+        ] {
             let got = index.suggest(query, |i| SLUGS[i]);
             let mut want: Vec<(f64, &str)> = SLUGS
                 .iter()

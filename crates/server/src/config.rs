@@ -40,7 +40,6 @@ pub struct Settings {
     #[arg(long, env = "MENAGERIE_SPRITE_BASE_URL", default_value = DEFAULT_SPRITE_BASE_URL)]
     pub sprite_base_url: String,
     // -- end creature reference --
-
     /// Seconds to let in-flight requests finish after SIGTERM/SIGINT.
     #[arg(long, env = "MENAGERIE_SHUTDOWN_TIMEOUT", default_value_t = 10)]
     pub shutdown_timeout: u64,
@@ -132,7 +131,8 @@ pub struct Settings {
 }
 
 /// Default of `--sprite-base-url`: the PokeAPI sprites repository.
-pub const DEFAULT_SPRITE_BASE_URL: &str = "https://raw.githubusercontent.com/PokeAPI/sprites/master/sprites";
+pub const DEFAULT_SPRITE_BASE_URL: &str =
+    "https://raw.githubusercontent.com/PokeAPI/sprites/master/sprites";
 
 /// How log lines are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

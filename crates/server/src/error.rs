@@ -48,7 +48,9 @@ pub enum ApiError {
     // -- creature reference (owner: creature) --
     /// The creature reference dataset is not loaded (no `reference-db.bin`
     /// in the data dir).
-    #[error("the creature reference data is not loaded on this server (build it with `cargo xtask data`)")]
+    #[error(
+        "the creature reference data is not loaded on this server (build it with `cargo xtask data`)"
+    )]
     ReferenceDataMissing,
     /// A creature, move, ability or item lookup found nothing (or got an
     /// empty query).
@@ -115,9 +117,7 @@ impl ApiError {
         match self {
             // creature reference: `dym` for moves, abilities and items
             ApiError::Lookup(reference_db::LookupError::NotFound {
-                kind,
-                suggestions,
-                ..
+                kind, suggestions, ..
             }) if *kind != reference_db::RecordKind::Creature => {
                 let dym: Vec<Value> = suggestions
                     .iter()

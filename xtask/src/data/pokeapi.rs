@@ -31,14 +31,17 @@ fn build(source: &Path, out: &Path) -> Result<()> {
         Progress::Read { file, rows } if rows >= 50_000 => eprintln!("data:   {file}: {rows} rows"),
         Progress::Read { .. } => {}
         Progress::DuplicateSlug { file, slug, id } => {
-            eprintln!("data:   {file}: slug `{slug}` repeats; id {id} dropped (the lowest id is kept)");
+            eprintln!(
+                "data:   {file}: slug `{slug}` repeats; id {id} dropped (the lowest id is kept)"
+            );
         }
     })?;
     let bytes = dataset.to_bytes();
     let target = out.join(DATASET_FILE_NAME);
     let partial = out.join(format!("{DATASET_FILE_NAME}.partial"));
     std::fs::write(&partial, &bytes).with_context(|| format!("writing {}", partial.display()))?;
-    std::fs::rename(&partial, &target).with_context(|| format!("renaming to {}", target.display()))?;
+    std::fs::rename(&partial, &target)
+        .with_context(|| format!("renaming to {}", target.display()))?;
     let c = dataset.counts();
     eprintln!(
         "data:   {} creatures, {} moves, {} abilities, {} items ({} move learners, {} version texts) \

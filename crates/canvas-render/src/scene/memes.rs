@@ -2,7 +2,10 @@
 
 use tiny_skia::{Color, PathBuilder, Transform};
 
-use super::paint::{Avatar, Canvas, circle_path, linear, paint, radial, rect_path, rgba, rrect_path, shader_paint, text_rgb};
+use super::paint::{
+    Avatar, Canvas, circle_path, linear, paint, radial, rect_path, rgba, rrect_path, shader_paint,
+    text_rgb,
+};
 use crate::RenderError;
 use crate::RgbaImage;
 use crate::text::{Align, FontFace, TextBox, TextStyle, VAlign};
@@ -12,7 +15,8 @@ const SKIN_DARK: u32 = 0xd9a273;
 const INK: u32 = 0x1f1f1f;
 
 fn ellipse(cx: f32, cy: f32, rx: f32, ry: f32) -> tiny_skia::Path {
-    let r = tiny_skia::Rect::from_xywh(cx - rx, cy - ry, 2.0 * rx, 2.0 * ry).expect("finite ellipse");
+    let r =
+        tiny_skia::Rect::from_xywh(cx - rx, cy - ry, 2.0 * rx, 2.0 * ry).expect("finite ellipse");
     PathBuilder::from_oval(r).expect("oval")
 }
 
@@ -36,21 +40,55 @@ fn character(c: &mut Canvas, cx: f32, cy: f32, r: f32, face: Face) {
     // Body.
     let mut body = PathBuilder::new();
     body.move_to(cx - r * 1.5, cy + r * 3.2);
-    body.cubic_to(cx - r * 1.5, cy + r * 1.4, cx - r * 0.9, cy + r * 0.95, cx, cy + r * 0.95);
-    body.cubic_to(cx + r * 0.9, cy + r * 0.95, cx + r * 1.5, cy + r * 1.4, cx + r * 1.5, cy + r * 3.2);
+    body.cubic_to(
+        cx - r * 1.5,
+        cy + r * 1.4,
+        cx - r * 0.9,
+        cy + r * 0.95,
+        cx,
+        cy + r * 0.95,
+    );
+    body.cubic_to(
+        cx + r * 0.9,
+        cy + r * 0.95,
+        cx + r * 1.5,
+        cy + r * 1.4,
+        cx + r * 1.5,
+        cy + r * 3.2,
+    );
     body.close();
     let body = body.finish().expect("body");
     c.color(&body, rgba(0x2a9d8f, 255));
     c.stroke(&body, rgba(INK, 255), r * 0.07);
     // Head, hair, ears.
-    c.color(&circle_path(cx - r * 0.98, cy + r * 0.1, r * 0.2), rgba(SKIN, 255));
-    c.color(&circle_path(cx + r * 0.98, cy + r * 0.1, r * 0.2), rgba(SKIN, 255));
+    c.color(
+        &circle_path(cx - r * 0.98, cy + r * 0.1, r * 0.2),
+        rgba(SKIN, 255),
+    );
+    c.color(
+        &circle_path(cx + r * 0.98, cy + r * 0.1, r * 0.2),
+        rgba(SKIN, 255),
+    );
     let head = circle_path(cx, cy, r);
     c.color(&head, rgba(SKIN, 255));
     let mut hair = PathBuilder::new();
     hair.move_to(cx - r * 0.98, cy - r * 0.05);
-    hair.cubic_to(cx - r * 1.05, cy - r * 1.25, cx + r * 1.05, cy - r * 1.25, cx + r * 0.98, cy - r * 0.05);
-    hair.cubic_to(cx + r * 0.6, cy - r * 0.55, cx - r * 0.2, cy - r * 0.4, cx - r * 0.98, cy - r * 0.05);
+    hair.cubic_to(
+        cx - r * 1.05,
+        cy - r * 1.25,
+        cx + r * 1.05,
+        cy - r * 1.25,
+        cx + r * 0.98,
+        cy - r * 0.05,
+    );
+    hair.cubic_to(
+        cx + r * 0.6,
+        cy - r * 0.55,
+        cx - r * 0.2,
+        cy - r * 0.4,
+        cx - r * 0.98,
+        cy - r * 0.05,
+    );
     hair.close();
     c.color(&hair.finish().expect("hair"), rgba(0x4a3020, 255));
     c.stroke(&head, rgba(INK, 255), r * 0.07);
@@ -60,18 +98,53 @@ fn character(c: &mut Canvas, cx: f32, cy: f32, r: f32, face: Face) {
         let ex = cx + s * r * 0.38;
         c.color(&ellipse(ex, ey, r * 0.1, r * 0.14), rgba(INK, 255));
         let brow = match face {
-            Face::Worried => curve(ex - r * 0.18, ey - r * 0.22 - s * r * 0.06, ex, ey - r * 0.32, ex + r * 0.18, ey - r * 0.22 + s * r * 0.06),
-            _ => curve(ex - r * 0.18, ey - r * 0.26, ex, ey - r * 0.36, ex + r * 0.18, ey - r * 0.26),
+            Face::Worried => curve(
+                ex - r * 0.18,
+                ey - r * 0.22 - s * r * 0.06,
+                ex,
+                ey - r * 0.32,
+                ex + r * 0.18,
+                ey - r * 0.22 + s * r * 0.06,
+            ),
+            _ => curve(
+                ex - r * 0.18,
+                ey - r * 0.26,
+                ex,
+                ey - r * 0.36,
+                ex + r * 0.18,
+                ey - r * 0.26,
+            ),
         };
         c.stroke(&brow, rgba(INK, 255), r * 0.06);
     }
     // Cheeks.
-    c.color(&ellipse(cx - r * 0.6, cy + r * 0.42, r * 0.14, r * 0.08), rgba(0xf28b82, 140));
-    c.color(&ellipse(cx + r * 0.6, cy + r * 0.42, r * 0.14, r * 0.08), rgba(0xf28b82, 140));
+    c.color(
+        &ellipse(cx - r * 0.6, cy + r * 0.42, r * 0.14, r * 0.08),
+        rgba(0xf28b82, 140),
+    );
+    c.color(
+        &ellipse(cx + r * 0.6, cy + r * 0.42, r * 0.14, r * 0.08),
+        rgba(0xf28b82, 140),
+    );
     let my = cy + r * 0.52;
     match face {
-        Face::Smile => c.stroke(&curve(cx - r * 0.25, my, cx, my + r * 0.2, cx + r * 0.25, my), rgba(INK, 255), r * 0.06),
-        Face::Worried => c.stroke(&curve(cx - r * 0.2, my + r * 0.1, cx, my - r * 0.05, cx + r * 0.2, my + r * 0.1), rgba(INK, 255), r * 0.06),
+        Face::Smile => c.stroke(
+            &curve(cx - r * 0.25, my, cx, my + r * 0.2, cx + r * 0.25, my),
+            rgba(INK, 255),
+            r * 0.06,
+        ),
+        Face::Worried => c.stroke(
+            &curve(
+                cx - r * 0.2,
+                my + r * 0.1,
+                cx,
+                my - r * 0.05,
+                cx + r * 0.2,
+                my + r * 0.1,
+            ),
+            rgba(INK, 255),
+            r * 0.06,
+        ),
         Face::Grin => {
             let mut m = PathBuilder::new();
             m.move_to(cx - r * 0.35, my - r * 0.04);
@@ -85,7 +158,16 @@ fn character(c: &mut Canvas, cx: f32, cy: f32, r: f32, face: Face) {
 }
 
 /// A speech bubble with a tail pointing at `(tx, ty)`, text fitted inside.
-fn bubble(c: &mut Canvas, x: f32, y: f32, w: f32, h: f32, tx: f32, ty: f32, text: &str) -> Result<(), RenderError> {
+fn bubble(
+    c: &mut Canvas,
+    x: f32,
+    y: f32,
+    w: f32,
+    h: f32,
+    tx: f32,
+    ty: f32,
+    text: &str,
+) -> Result<(), RenderError> {
     let body = rrect_path(x, y, w, h, h.min(w) * 0.35);
     let mut tail = PathBuilder::new();
     let bx = tx.clamp(x + 30.0, x + w - 30.0);
@@ -98,8 +180,16 @@ fn bubble(c: &mut Canvas, x: f32, y: f32, w: f32, h: f32, tx: f32, ty: f32, text
     c.stroke(&tail, rgba(INK, 255), 6.0);
     c.color(&body, Color::WHITE);
     c.color(&tail, Color::WHITE);
-    let style = TextStyle::new(FontFace::Bold, 30.0).color(text_rgb(INK)).align(Align::Center).valign(VAlign::Middle);
-    c.text(text, &style, TextBox::new(x + 14.0, y + 8.0, w - 28.0, h - 16.0), 12.0)?;
+    let style = TextStyle::new(FontFace::Bold, 30.0)
+        .color(text_rgb(INK))
+        .align(Align::Center)
+        .valign(VAlign::Middle);
+    c.text(
+        text,
+        &style,
+        TextBox::new(x + 14.0, y + 8.0, w - 28.0, h - 16.0),
+        12.0,
+    )?;
     Ok(())
 }
 
@@ -107,13 +197,31 @@ pub(super) fn its_so_stupid(avatar: Option<&RgbaImage>, dog: &str) -> Result<Can
     let mut c = Canvas::new(800, 800)?;
     c.color(&rect_path(0.0, 0.0, 800.0, 800.0), Color::WHITE);
     let p = 376.0;
-    let origin = |i: usize| (16.0 + (i % 2) as f32 * (p + 16.0), 16.0 + (i / 2) as f32 * (p + 16.0));
+    let origin = |i: usize| {
+        (
+            16.0 + (i % 2) as f32 * (p + 16.0),
+            16.0 + (i / 2) as f32 * (p + 16.0),
+        )
+    };
     let backgrounds = [0xfde68a, 0xbae6fd, 0xfbcfe8, 0xddd6fe];
     for (i, bg) in backgrounds.iter().enumerate() {
         let (x, y) = origin(i);
-        c.fill(&rect_path(x, y, p, p), &shader_paint(linear(x, y, x, y + p, &[(0.0, rgba(*bg, 255)), (1.0, rgba(0xffffff, 255))])));
+        c.fill(
+            &rect_path(x, y, p, p),
+            &shader_paint(linear(
+                x,
+                y,
+                x,
+                y + p,
+                &[(0.0, rgba(*bg, 255)), (1.0, rgba(0xffffff, 255))],
+            )),
+        );
     }
-    let lines = ["Wanna see something?", "Promise you won't laugh...", "It's so stupid."];
+    let lines = [
+        "Wanna see something?",
+        "Promise you won't laugh...",
+        "It's so stupid.",
+    ];
     let faces = [Face::Smile, Face::Worried, Face::Grin];
     for i in 0..3 {
         let (x, y) = origin(i);
@@ -121,7 +229,16 @@ pub(super) fn its_so_stupid(avatar: Option<&RgbaImage>, dog: &str) -> Result<Can
         let mut panel = Canvas::new(p as u32, p as u32)?;
         let (hx, hy) = (p / 2.0, 250.0);
         character(&mut panel, hx, hy, 62.0, faces[i]);
-        bubble(&mut panel, 24.0, 22.0, p - 48.0, 112.0, hx + 10.0, hy - 76.0, lines[i])?;
+        bubble(
+            &mut panel,
+            24.0,
+            22.0,
+            p - 48.0,
+            112.0,
+            hx + 10.0,
+            hy - 76.0,
+            lines[i],
+        )?;
         c.draw_canvas(&panel, x as i32, y as i32);
     }
     // Panel 4: the avatar held up like a sign, the caption above it.
@@ -133,7 +250,11 @@ pub(super) fn its_so_stupid(avatar: Option<&RgbaImage>, dog: &str) -> Result<Can
     let angle = -4.0;
     let t = Transform::from_rotate_at(angle, sx + ss / 2.0, sy + ss / 2.0);
     let board = rrect_path(sx - 12.0, sy - 12.0, ss + 24.0, ss + 24.0, 10.0);
-    c.fill_t(&board, &paint(rgba(0x000000, 50)), t.pre_translate(4.0, 6.0));
+    c.fill_t(
+        &board,
+        &paint(rgba(0x000000, 50)),
+        t.pre_translate(4.0, 6.0),
+    );
     c.fill_t(&board, &paint(Color::WHITE), t);
     c.stroke_t(&board, rgba(INK, 255), 5.0, t);
     let av = Avatar::prepare(avatar, ss as u32, false)?;
@@ -143,14 +264,31 @@ pub(super) fn its_so_stupid(avatar: Option<&RgbaImage>, dog: &str) -> Result<Can
         let hand = circle_path(hx, sy + ss + 8.0, 22.0);
         c.fill_t(&hand, &paint(rgba(SKIN, 255)), t);
         c.stroke_t(&hand, rgba(INK, 255), 4.0, t);
-        c.stroke_t(&curve(hx - 10.0, sy + ss + 2.0, hx, sy + ss - 2.0, hx + 10.0, sy + ss + 2.0), rgba(SKIN_DARK, 255), 3.0, t);
+        c.stroke_t(
+            &curve(
+                hx - 10.0,
+                sy + ss + 2.0,
+                hx,
+                sy + ss - 2.0,
+                hx + 10.0,
+                sy + ss + 2.0,
+            ),
+            rgba(SKIN_DARK, 255),
+            3.0,
+            t,
+        );
     }
     let style = TextStyle::new(FontFace::Meme, 48.0)
         .color([255, 255, 255, 255])
         .outline([0, 0, 0, 255], 4.0)
         .align(Align::Center)
         .valign(VAlign::Middle);
-    c.text(dog, &style, TextBox::new(x + 10.0, y + 8.0, p - 20.0, 104.0), 14.0)?;
+    c.text(
+        dog,
+        &style,
+        TextBox::new(x + 10.0, y + 8.0, p - 20.0, 104.0),
+        14.0,
+    )?;
     for i in 0..4 {
         let (x, y) = origin(i);
         c.stroke(&rect_path(x, y, p, p), rgba(INK, 255), 6.0);
@@ -158,20 +296,47 @@ pub(super) fn its_so_stupid(avatar: Option<&RgbaImage>, dog: &str) -> Result<Can
     Ok(c)
 }
 
-pub(super) fn lied(avatar: Option<&RgbaImage>, username: Option<&str>) -> Result<Canvas, RenderError> {
+pub(super) fn lied(
+    avatar: Option<&RgbaImage>,
+    username: Option<&str>,
+) -> Result<Canvas, RenderError> {
     let mut c = Canvas::new(600, 600)?;
     let full = rect_path(0.0, 0.0, 600.0, 600.0);
-    c.fill(&full, &shader_paint(linear(0.0, 0.0, 0.0, 600.0, &[(0.0, rgba(0x3a3a3a, 255)), (1.0, rgba(0x0d0d0d, 255))])));
+    c.fill(
+        &full,
+        &shader_paint(linear(
+            0.0,
+            0.0,
+            0.0,
+            600.0,
+            &[(0.0, rgba(0x3a3a3a, 255)), (1.0, rgba(0x0d0d0d, 255))],
+        )),
+    );
     let (ax, ay, s) = (80.0, 36.0, 440.0);
     let av = Avatar::prepare(avatar, s as u32, true)?;
     let frame = rrect_path(ax, ay, s, s, 10.0);
     c.shadow(&frame, 8.0, 14.0, 90);
     c.fill(&frame, &av.paint(ax, ay, s, 0.0));
     // Vignette and film lines.
-    c.fill(&full, &shader_paint(radial(300.0, 260.0, 430.0, &[(0.0, rgba(0x000000, 0)), (0.6, rgba(0x000000, 40)), (1.0, rgba(0x000000, 230))])));
+    c.fill(
+        &full,
+        &shader_paint(radial(
+            300.0,
+            260.0,
+            430.0,
+            &[
+                (0.0, rgba(0x000000, 0)),
+                (0.6, rgba(0x000000, 40)),
+                (1.0, rgba(0x000000, 230)),
+            ],
+        )),
+    );
     for i in 0..6 {
         let x = 60.0 + i as f32 * 97.0;
-        c.color(&rect_path(x, 0.0, 1.0, 600.0), Color::from_rgba8(255, 255, 255, 10));
+        c.color(
+            &rect_path(x, 0.0, 1.0, 600.0),
+            Color::from_rgba8(255, 255, 255, 10),
+        );
     }
     let caption = match username.map(str::trim) {
         Some(u) if !u.is_empty() => format!("{u} lied."),
@@ -182,7 +347,12 @@ pub(super) fn lied(avatar: Option<&RgbaImage>, username: Option<&str>) -> Result
         .outline([0, 0, 0, 255], 3.0)
         .align(Align::Center)
         .valign(VAlign::Middle);
-    c.text(&caption, &style, TextBox::new(24.0, 482.0, 552.0, 100.0), 18.0)?;
+    c.text(
+        &caption,
+        &style,
+        TextBox::new(24.0, 482.0, 552.0, 100.0),
+        18.0,
+    )?;
     Ok(c)
 }
 
@@ -190,13 +360,25 @@ pub(super) fn lolice(avatar: Option<&RgbaImage>) -> Result<Canvas, RenderError> 
     let (w, h) = (900.0, 600.0);
     let mut c = Canvas::new(900, 600)?;
     let full = rect_path(0.0, 0.0, w, h);
-    c.fill(&full, &shader_paint(linear(0.0, 0.0, 0.0, h, &[(0.0, rgba(0xd9e2ec, 255)), (1.0, rgba(0xa9b8c9, 255))])));
+    c.fill(
+        &full,
+        &shader_paint(linear(
+            0.0,
+            0.0,
+            0.0,
+            h,
+            &[(0.0, rgba(0xd9e2ec, 255)), (1.0, rgba(0xa9b8c9, 255))],
+        )),
+    );
     // Height chart.
     let label = TextStyle::new(FontFace::Bold, 22.0).color(text_rgb(0x33415c));
     for i in 0..12 {
         let y = 40.0 + i as f32 * 45.0;
         let major = i % 2 == 0;
-        c.color(&rect_path(0.0, y, w, if major { 3.0 } else { 1.5 }), rgba(0x33415c, if major { 200 } else { 110 }));
+        c.color(
+            &rect_path(0.0, y, w, if major { 3.0 } else { 1.5 }),
+            rgba(0x33415c, if major { 200 } else { 110 }),
+        );
         if major {
             let feet = format!("{}'", 7 - i / 2);
             c.line(&feet, &label, 16.0, y + 4.0, 60.0)?;
@@ -204,8 +386,24 @@ pub(super) fn lolice(avatar: Option<&RgbaImage>) -> Result<Canvas, RenderError> 
         }
     }
     // Siren glow.
-    c.fill(&full, &shader_paint(radial(0.0, 0.0, 520.0, &[(0.0, rgba(0xff1f3d, 170)), (1.0, rgba(0xff1f3d, 0))])));
-    c.fill(&full, &shader_paint(radial(w, 0.0, 520.0, &[(0.0, rgba(0x1f6bff, 170)), (1.0, rgba(0x1f6bff, 0))])));
+    c.fill(
+        &full,
+        &shader_paint(radial(
+            0.0,
+            0.0,
+            520.0,
+            &[(0.0, rgba(0xff1f3d, 170)), (1.0, rgba(0xff1f3d, 0))],
+        )),
+    );
+    c.fill(
+        &full,
+        &shader_paint(radial(
+            w,
+            0.0,
+            520.0,
+            &[(0.0, rgba(0x1f6bff, 170)), (1.0, rgba(0x1f6bff, 0))],
+        )),
+    );
     // Mugshot.
     let (ax, ay, s) = (270.0, 60.0, 360.0);
     let av = Avatar::prepare(avatar, s as u32, false)?;
@@ -216,18 +414,47 @@ pub(super) fn lolice(avatar: Option<&RgbaImage>) -> Result<Canvas, RenderError> 
     let board = rrect_path(240.0, 400.0, 420.0, 160.0, 10.0);
     c.shadow(&board, 6.0, 10.0, 70);
     c.color(&board, rgba(0x111418, 255));
-    c.stroke(&rrect_path(252.0, 412.0, 396.0, 136.0, 6.0), rgba(0xe5e7eb, 120), 2.0);
-    let white = TextStyle::new(FontFace::Bold, 44.0).color([255, 255, 255, 255]).align(Align::Center);
+    c.stroke(
+        &rrect_path(252.0, 412.0, 396.0, 136.0, 6.0),
+        rgba(0xe5e7eb, 120),
+        2.0,
+    );
+    let white = TextStyle::new(FontFace::Bold, 44.0)
+        .color([255, 255, 255, 255])
+        .align(Align::Center);
     c.line("LOLICE DEPT.", &white, 252.0, 424.0, 396.0)?;
-    let small = TextStyle::new(FontFace::Regular, 26.0).color([0xd1, 0xd5, 0xdb, 255]).align(Align::Center);
+    let small = TextStyle::new(FontFace::Regular, 26.0)
+        .color([0xd1, 0xd5, 0xdb, 255])
+        .align(Align::Center);
     c.line("CASE No. 0413-2024", &small, 252.0, 482.0, 396.0)?;
-    c.line("suspect in custody", &small.color([0xfc, 0xa5, 0xa5, 255]), 252.0, 514.0, 396.0)?;
+    c.line(
+        "suspect in custody",
+        &small.color([0xfc, 0xa5, 0xa5, 255]),
+        252.0,
+        514.0,
+        396.0,
+    )?;
     // Light bar on top.
-    c.color(&rrect_path(330.0, 8.0, 240.0, 30.0, 15.0), rgba(0x1f2937, 255));
-    c.color(&rrect_path(336.0, 12.0, 110.0, 22.0, 11.0), rgba(0xff1f3d, 255));
-    c.color(&rrect_path(454.0, 12.0, 110.0, 22.0, 11.0), rgba(0x1f6bff, 255));
-    c.color(&rrect_path(344.0, 15.0, 60.0, 6.0, 3.0), Color::from_rgba8(255, 255, 255, 150));
-    c.color(&rrect_path(462.0, 15.0, 60.0, 6.0, 3.0), Color::from_rgba8(255, 255, 255, 150));
+    c.color(
+        &rrect_path(330.0, 8.0, 240.0, 30.0, 15.0),
+        rgba(0x1f2937, 255),
+    );
+    c.color(
+        &rrect_path(336.0, 12.0, 110.0, 22.0, 11.0),
+        rgba(0xff1f3d, 255),
+    );
+    c.color(
+        &rrect_path(454.0, 12.0, 110.0, 22.0, 11.0),
+        rgba(0x1f6bff, 255),
+    );
+    c.color(
+        &rrect_path(344.0, 15.0, 60.0, 6.0, 3.0),
+        Color::from_rgba8(255, 255, 255, 150),
+    );
+    c.color(
+        &rrect_path(462.0, 15.0, 60.0, 6.0, 3.0),
+        Color::from_rgba8(255, 255, 255, 150),
+    );
     Ok(c)
 }
 
@@ -235,7 +462,15 @@ pub(super) fn nobitches(no: &str, bottomtext: &str) -> Result<Canvas, RenderErro
     let (w, h) = (800.0, 800.0);
     let mut c = Canvas::new(800, 800)?;
     let full = rect_path(0.0, 0.0, w, h);
-    c.fill(&full, &shader_paint(radial(400.0, 420.0, 620.0, &[(0.0, rgba(0xffb347, 255)), (1.0, rgba(0xc2410c, 255))])));
+    c.fill(
+        &full,
+        &shader_paint(radial(
+            400.0,
+            420.0,
+            620.0,
+            &[(0.0, rgba(0xffb347, 255)), (1.0, rgba(0xc2410c, 255))],
+        )),
+    );
     // Rays.
     for i in 0..16 {
         let a0 = i as f32 * std::f32::consts::TAU / 16.0;
@@ -245,7 +480,10 @@ pub(super) fn nobitches(no: &str, bottomtext: &str) -> Result<Canvas, RenderErro
         ray.line_to(400.0 + 900.0 * a0.cos(), 430.0 + 900.0 * a0.sin());
         ray.line_to(400.0 + 900.0 * a1.cos(), 430.0 + 900.0 * a1.sin());
         ray.close();
-        c.color(&ray.finish().expect("ray"), Color::from_rgba8(255, 255, 255, 28));
+        c.color(
+            &ray.finish().expect("ray"),
+            Color::from_rgba8(255, 255, 255, 28),
+        );
     }
     // Cape and collar.
     let mut cape = PathBuilder::new();
@@ -268,9 +506,20 @@ pub(super) fn nobitches(no: &str, bottomtext: &str) -> Result<Canvas, RenderErro
     c.stroke(&collar, rgba(0x0b0a12, 255), 5.0);
     // The big smug head.
     let head = ellipse(400.0, 420.0, 205.0, 230.0);
-    c.fill(&head, &shader_paint(radial(340.0, 330.0, 300.0, &[(0.0, rgba(0xc4b5fd, 255)), (1.0, rgba(0x7c6bd6, 255))])));
+    c.fill(
+        &head,
+        &shader_paint(radial(
+            340.0,
+            330.0,
+            300.0,
+            &[(0.0, rgba(0xc4b5fd, 255)), (1.0, rgba(0x7c6bd6, 255))],
+        )),
+    );
     c.stroke(&head, rgba(0x2e1f6b, 255), 7.0);
-    c.color(&ellipse(320.0, 290.0, 60.0, 34.0), Color::from_rgba8(255, 255, 255, 60));
+    c.color(
+        &ellipse(320.0, 290.0, 60.0, 34.0),
+        Color::from_rgba8(255, 255, 255, 60),
+    );
     // Half-lidded eyes.
     for (ex, raise) in [(325.0f32, 0.0f32), (480.0, -26.0)] {
         let ey = 430.0;
@@ -283,15 +532,48 @@ pub(super) fn nobitches(no: &str, bottomtext: &str) -> Result<Canvas, RenderErro
         lid.quad_to(ex, ey - 8.0, ex - 48.0, ey + 2.0);
         lid.close();
         c.color(&lid.finish().expect("lid"), rgba(0x8f7fe0, 255));
-        c.stroke(&curve(ex - 48.0, ey + 2.0, ex, ey - 8.0, ex + 48.0, ey + 2.0), rgba(0x2e1f6b, 255), 6.0);
-        c.stroke(&curve(ex - 50.0, ey - 50.0 + raise * 0.3, ex, ey - 70.0 + raise, ex + 48.0, ey - 56.0 + raise * 0.6), rgba(0x2e1f6b, 255), 10.0);
+        c.stroke(
+            &curve(ex - 48.0, ey + 2.0, ex, ey - 8.0, ex + 48.0, ey + 2.0),
+            rgba(0x2e1f6b, 255),
+            6.0,
+        );
+        c.stroke(
+            &curve(
+                ex - 50.0,
+                ey - 50.0 + raise * 0.3,
+                ex,
+                ey - 70.0 + raise,
+                ex + 48.0,
+                ey - 56.0 + raise * 0.6,
+            ),
+            rgba(0x2e1f6b, 255),
+            10.0,
+        );
     }
     // Smirk.
-    c.stroke(&curve(330.0, 560.0, 420.0, 590.0, 490.0, 535.0), rgba(0x2e1f6b, 255), 9.0);
-    c.stroke(&curve(482.0, 548.0, 496.0, 538.0, 500.0, 522.0), rgba(0x2e1f6b, 255), 6.0);
+    c.stroke(
+        &curve(330.0, 560.0, 420.0, 590.0, 490.0, 535.0),
+        rgba(0x2e1f6b, 255),
+        9.0,
+    );
+    c.stroke(
+        &curve(482.0, 548.0, 496.0, 538.0, 500.0, 522.0),
+        rgba(0x2e1f6b, 255),
+        6.0,
+    );
     let style = TextStyle::meme(104.0);
-    c.text(&no.to_uppercase(), &style, TextBox::new(20.0, 14.0, 760.0, 200.0).clone(), 28.0)?;
-    c.text(&bottomtext.to_uppercase(), &style.valign(VAlign::Bottom), TextBox::new(20.0, 586.0, 760.0, 200.0), 28.0)?;
+    c.text(
+        &no.to_uppercase(),
+        &style,
+        TextBox::new(20.0, 14.0, 760.0, 200.0).clone(),
+        28.0,
+    )?;
+    c.text(
+        &bottomtext.to_uppercase(),
+        &style.valign(VAlign::Bottom),
+        TextBox::new(20.0, 586.0, 760.0, 200.0),
+        28.0,
+    )?;
     Ok(c)
 }
 
@@ -299,8 +581,25 @@ pub(super) fn series(avatar: Option<&RgbaImage>) -> Result<Canvas, RenderError> 
     let (w, h) = (700.0, 800.0);
     let mut c = Canvas::new(700, 800)?;
     let full = rect_path(0.0, 0.0, w, h);
-    c.fill(&full, &shader_paint(linear(0.0, 0.0, 0.0, h, &[(0.0, rgba(0x3b3028, 255)), (1.0, rgba(0x1b1612, 255))])));
-    c.fill(&full, &shader_paint(radial(350.0, 300.0, 520.0, &[(0.0, rgba(0xffd59e, 90)), (1.0, rgba(0xffd59e, 0))])));
+    c.fill(
+        &full,
+        &shader_paint(linear(
+            0.0,
+            0.0,
+            0.0,
+            h,
+            &[(0.0, rgba(0x3b3028, 255)), (1.0, rgba(0x1b1612, 255))],
+        )),
+    );
+    c.fill(
+        &full,
+        &shader_paint(radial(
+            350.0,
+            300.0,
+            520.0,
+            &[(0.0, rgba(0xffd59e, 90)), (1.0, rgba(0xffd59e, 0))],
+        )),
+    );
     // Case.
     let (x, y, cw, ch) = (150.0, 100.0, 400.0, 580.0);
     let case = rrect_path(x, y, cw, ch, 16.0);
@@ -308,7 +607,10 @@ pub(super) fn series(avatar: Option<&RgbaImage>) -> Result<Canvas, RenderError> 
     c.color(&case, rgba(0x101010, 255));
     c.color(&rrect_path(x, y, 30.0, ch, 16.0), rgba(0x1f1f1f, 255));
     for i in 0..12 {
-        c.color(&rect_path(x + 8.0, y + 40.0 + i as f32 * 42.0, 14.0, 3.0), rgba(0x333333, 255));
+        c.color(
+            &rect_path(x + 8.0, y + 40.0 + i as f32 * 42.0, 14.0, 3.0),
+            rgba(0x333333, 255),
+        );
     }
     // Cover: the avatar, cover-fitted to the portrait sleeve.
     let (vx, vy, vw, vh) = (x + 40.0, y + 14.0, cw - 54.0, ch - 28.0);
@@ -316,11 +618,33 @@ pub(super) fn series(avatar: Option<&RgbaImage>) -> Result<Canvas, RenderError> 
     let cover = rrect_path(vx, vy, vw, vh, 6.0);
     c.fill(&cover, &av.paint(vx - (vh - vw) / 2.0, vy, vh, 0.0));
     // Title band and bottom strip.
-    c.fill(&rect_path(vx, vy, vw, 64.0), &shader_paint(linear(0.0, vy, 0.0, vy + 64.0, &[(0.0, rgba(0xb91c1c, 255)), (1.0, rgba(0x7f1d1d, 235))])));
-    let title = TextStyle::new(FontFace::Meme, 40.0).color([255, 255, 255, 255]).align(Align::Center);
+    c.fill(
+        &rect_path(vx, vy, vw, 64.0),
+        &shader_paint(linear(
+            0.0,
+            vy,
+            0.0,
+            vy + 64.0,
+            &[(0.0, rgba(0xb91c1c, 255)), (1.0, rgba(0x7f1d1d, 235))],
+        )),
+    );
+    let title = TextStyle::new(FontFace::Meme, 40.0)
+        .color([255, 255, 255, 255])
+        .align(Align::Center);
     c.line("SERIES", &title, vx, vy + 6.0, vw)?;
-    c.fill(&rect_path(vx, vy + vh - 90.0, vw, 90.0), &shader_paint(linear(0.0, vy + vh - 90.0, 0.0, vy + vh, &[(0.0, rgba(0x000000, 0)), (1.0, rgba(0x000000, 220))])));
-    let sub = TextStyle::new(FontFace::Bold, 24.0).color([255, 255, 255, 255]).align(Align::Center);
+    c.fill(
+        &rect_path(vx, vy + vh - 90.0, vw, 90.0),
+        &shader_paint(linear(
+            0.0,
+            vy + vh - 90.0,
+            0.0,
+            vy + vh,
+            &[(0.0, rgba(0x000000, 0)), (1.0, rgba(0x000000, 220))],
+        )),
+    );
+    let sub = TextStyle::new(FontFace::Bold, 24.0)
+        .color([255, 255, 255, 255])
+        .align(Align::Center);
     c.line("THE COMPLETE SERIES", &sub, vx, vy + vh - 44.0, vw)?;
     // Plastic sheen.
     let mut sheen = PathBuilder::new();
@@ -328,7 +652,10 @@ pub(super) fn series(avatar: Option<&RgbaImage>) -> Result<Canvas, RenderError> 
     sheen.line_to(x + 200.0, y + 14.0);
     sheen.line_to(x + 40.0, y + 300.0);
     sheen.close();
-    c.color(&sheen.finish().expect("sheen"), Color::from_rgba8(255, 255, 255, 38));
+    c.color(
+        &sheen.finish().expect("sheen"),
+        Color::from_rgba8(255, 255, 255, 38),
+    );
     c.stroke(&case, rgba(0x2a2a2a, 255), 3.0);
     // Hands: fingers wrapping over the left and right edges.
     for side in [-1.0f32, 1.0] {
@@ -338,14 +665,25 @@ pub(super) fn series(avatar: Option<&RgbaImage>) -> Result<Canvas, RenderError> 
         c.stroke(&palm, rgba(0x7a4a22, 255), 4.0);
         let n = if side < 0.0 { 4 } else { 1 };
         for i in 0..n {
-            let fy = if side < 0.0 { 370.0 + i as f32 * 44.0 } else { 420.0 };
+            let fy = if side < 0.0 {
+                370.0 + i as f32 * 44.0
+            } else {
+                420.0
+            };
             let fw = if side < 0.0 { 74.0 } else { 90.0 };
-            let fx = if side < 0.0 { edge - 22.0 } else { edge + 22.0 - fw };
+            let fx = if side < 0.0 {
+                edge - 22.0
+            } else {
+                edge + 22.0 - fw
+            };
             let finger = rrect_path(fx, fy, fw, 40.0, 20.0);
             c.color(&finger, rgba(SKIN, 255));
             c.stroke(&finger, rgba(0x7a4a22, 255), 4.0);
             let nx = if side < 0.0 { fx + fw - 22.0 } else { fx + 6.0 };
-            c.color(&rrect_path(nx, fy + 9.0, 16.0, 22.0, 7.0), rgba(0xfbe3cf, 255));
+            c.color(
+                &rrect_path(nx, fy + 9.0, 16.0, 22.0, 7.0),
+                rgba(0xfbe3cf, 255),
+            );
         }
     }
     Ok(c)

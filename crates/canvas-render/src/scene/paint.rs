@@ -4,8 +4,8 @@
 use std::sync::LazyLock;
 
 use tiny_skia::{
-    Color, FillRule, FilterQuality, GradientStop, LinearGradient, Paint, Path, PathBuilder, Pattern, Pixmap,
-    Point, RadialGradient, Rect, Shader, SpreadMode, Stroke, Transform,
+    Color, FillRule, FilterQuality, GradientStop, LinearGradient, Paint, Path, PathBuilder,
+    Pattern, Pixmap, Point, RadialGradient, Rect, Shader, SpreadMode, Stroke, Transform,
 };
 
 use crate::text::{self, Target, TextBox, TextLayout, TextStyle};
@@ -29,19 +29,48 @@ pub(crate) fn paint(color: Color) -> Paint<'static> {
 }
 
 pub(crate) fn shader_paint(shader: Shader<'_>) -> Paint<'_> {
-    Paint { shader, anti_alias: true, ..Paint::default() }
+    Paint {
+        shader,
+        anti_alias: true,
+        ..Paint::default()
+    }
 }
 
-pub(crate) fn linear(x0: f32, y0: f32, x1: f32, y1: f32, stops: &[(f32, Color)]) -> Shader<'static> {
-    let stops = stops.iter().map(|&(p, c)| GradientStop::new(p, c)).collect();
-    LinearGradient::new(Point::from_xy(x0, y0), Point::from_xy(x1, y1), stops, SpreadMode::Pad, Transform::identity())
-        .unwrap_or(Shader::SolidColor(Color::BLACK))
+pub(crate) fn linear(
+    x0: f32,
+    y0: f32,
+    x1: f32,
+    y1: f32,
+    stops: &[(f32, Color)],
+) -> Shader<'static> {
+    let stops = stops
+        .iter()
+        .map(|&(p, c)| GradientStop::new(p, c))
+        .collect();
+    LinearGradient::new(
+        Point::from_xy(x0, y0),
+        Point::from_xy(x1, y1),
+        stops,
+        SpreadMode::Pad,
+        Transform::identity(),
+    )
+    .unwrap_or(Shader::SolidColor(Color::BLACK))
 }
 
 pub(crate) fn radial(cx: f32, cy: f32, r: f32, stops: &[(f32, Color)]) -> Shader<'static> {
-    let stops = stops.iter().map(|&(p, c)| GradientStop::new(p, c)).collect();
-    RadialGradient::new(Point::from_xy(cx, cy), Point::from_xy(cx, cy), r, stops, SpreadMode::Pad, Transform::identity())
-        .unwrap_or(Shader::SolidColor(Color::BLACK))
+    let stops = stops
+        .iter()
+        .map(|&(p, c)| GradientStop::new(p, c))
+        .collect();
+    RadialGradient::new(
+        Point::from_xy(cx, cy),
+        Point::from_xy(cx, cy),
+        r,
+        stops,
+        SpreadMode::Pad,
+        Transform::identity(),
+    )
+    .unwrap_or(Shader::SolidColor(Color::BLACK))
 }
 
 pub(crate) fn rect_path(x: f32, y: f32, w: f32, h: f32) -> Path {
@@ -91,9 +120,15 @@ pub(crate) struct Avatar {
 impl Avatar {
     /// Centre-crops `img` to a square and downsizes it (if much larger) to
     /// about `display` pixels. `None` gives a neutral placeholder silhouette.
-    pub(crate) fn prepare(img: Option<&RgbaImage>, display: u32, grey: bool) -> Result<Avatar, RenderError> {
+    pub(crate) fn prepare(
+        img: Option<&RgbaImage>,
+        display: u32,
+        grey: bool,
+    ) -> Result<Avatar, RenderError> {
         let Some(img) = img else {
-            return Ok(Avatar { pixmap: placeholder() });
+            return Ok(Avatar {
+                pixmap: placeholder(),
+            });
         };
         let (w, h) = img.dimensions();
         crate::check_size(w, h)?;
@@ -101,13 +136,22 @@ impl Avatar {
         let view = image::imageops::crop_imm(img, (w - side) / 2, (h - side) / 2, side, side);
         let target = display.clamp(1, 2048);
         let square: RgbaImage = if side > target * 3 / 2 {
-            image::imageops::resize(&*view, target, target, image::imageops::FilterType::Triangle)
+            image::imageops::resize(
+                &*view,
+                target,
+                target,
+                image::imageops::FilterType::Triangle,
+            )
         } else {
             view.to_image()
         };
         let (sw, sh) = square.dimensions();
         let mut pixmap = Pixmap::new(sw, sh).ok_or(RenderError::EmptyImage)?;
-        for (dst, src) in pixmap.data_mut().chunks_exact_mut(4).zip(square.as_raw().chunks_exact(4)) {
+        for (dst, src) in pixmap
+            .data_mut()
+            .chunks_exact_mut(4)
+            .zip(square.as_raw().chunks_exact(4))
+        {
             let a = src[3] as u32;
             let (mut r, mut g, mut b) = (src[0] as u32, src[1] as u32, src[2] as u32);
             if grey {
@@ -126,9 +170,18 @@ impl Avatar {
     /// rotated by `angle` degrees around the square's centre.
     pub(crate) fn paint(&self, x: f32, y: f32, size: f32, angle: f32) -> Paint<'_> {
         let s = size / self.pixmap.width() as f32;
-        let t = Transform::from_row(s, 0.0, 0.0, s, x, y)
-            .post_rotate_at(angle, x + size / 2.0, y + size / 2.0);
-        shader_paint(Pattern::new(self.pixmap.as_ref(), SpreadMode::Pad, FilterQuality::Bicubic, 1.0, t))
+        let t = Transform::from_row(s, 0.0, 0.0, s, x, y).post_rotate_at(
+            angle,
+            x + size / 2.0,
+            y + size / 2.0,
+        );
+        shader_paint(Pattern::new(
+            self.pixmap.as_ref(),
+            SpreadMode::Pad,
+            FilterQuality::Bicubic,
+            1.0,
+            t,
+        ))
     }
 }
 
@@ -137,7 +190,13 @@ fn placeholder() -> Pixmap {
     let mut p = Pixmap::new(256, 256).expect("fixed size");
     p.fill(Color::from_rgba8(0xc8, 0xcd, 0xd3, 255));
     let fg = paint(Color::from_rgba8(0x8e, 0x96, 0xa0, 255));
-    p.fill_path(&circle_path(128.0, 100.0, 48.0), &fg, FillRule::Winding, Transform::identity(), None);
+    p.fill_path(
+        &circle_path(128.0, 100.0, 48.0),
+        &fg,
+        FillRule::Winding,
+        Transform::identity(),
+        None,
+    );
     let mut pb = PathBuilder::new();
     pb.move_to(40.0, 256.0);
     pb.cubic_to(40.0, 170.0, 216.0, 170.0, 216.0, 256.0);
@@ -156,15 +215,19 @@ pub(crate) struct Canvas {
 impl Canvas {
     pub(crate) fn new(width: u32, height: u32) -> Result<Canvas, RenderError> {
         crate::check_size(width, height)?;
-        Ok(Canvas { pixmap: Pixmap::new(width, height).ok_or(RenderError::EmptyImage)? })
+        Ok(Canvas {
+            pixmap: Pixmap::new(width, height).ok_or(RenderError::EmptyImage)?,
+        })
     }
 
     pub(crate) fn fill(&mut self, path: &Path, paint: &Paint<'_>) {
-        self.pixmap.fill_path(path, paint, FillRule::Winding, Transform::identity(), None);
+        self.pixmap
+            .fill_path(path, paint, FillRule::Winding, Transform::identity(), None);
     }
 
     pub(crate) fn fill_t(&mut self, path: &Path, paint: &Paint<'_>, t: Transform) {
-        self.pixmap.fill_path(path, paint, FillRule::Winding, t, None);
+        self.pixmap
+            .fill_path(path, paint, FillRule::Winding, t, None);
     }
 
     pub(crate) fn color(&mut self, path: &Path, color: Color) {
@@ -172,13 +235,25 @@ impl Canvas {
     }
 
     pub(crate) fn stroke(&mut self, path: &Path, color: Color, width: f32) {
-        let stroke = Stroke { width, line_cap: tiny_skia::LineCap::Round, line_join: tiny_skia::LineJoin::Round, ..Stroke::default() };
-        self.pixmap.stroke_path(path, &paint(color), &stroke, Transform::identity(), None);
+        let stroke = Stroke {
+            width,
+            line_cap: tiny_skia::LineCap::Round,
+            line_join: tiny_skia::LineJoin::Round,
+            ..Stroke::default()
+        };
+        self.pixmap
+            .stroke_path(path, &paint(color), &stroke, Transform::identity(), None);
     }
 
     pub(crate) fn stroke_t(&mut self, path: &Path, color: Color, width: f32, t: Transform) {
-        let stroke = Stroke { width, line_cap: tiny_skia::LineCap::Round, line_join: tiny_skia::LineJoin::Round, ..Stroke::default() };
-        self.pixmap.stroke_path(path, &paint(color), &stroke, t, None);
+        let stroke = Stroke {
+            width,
+            line_cap: tiny_skia::LineCap::Round,
+            line_join: tiny_skia::LineJoin::Round,
+            ..Stroke::default()
+        };
+        self.pixmap
+            .stroke_path(path, &paint(color), &stroke, t, None);
     }
 
     /// A soft drop shadow under `path`: a few widening translucent strokes.
@@ -194,14 +269,27 @@ impl Canvas {
     }
 
     /// Lays `text` out in `area` with shrink-to-fit down to `min_size`, and draws it.
-    pub(crate) fn text(&mut self, text: &str, style: &TextStyle, area: TextBox, min_size: f32) -> Result<TextLayout, RenderError> {
+    pub(crate) fn text(
+        &mut self,
+        text: &str,
+        style: &TextStyle,
+        area: TextBox,
+        min_size: f32,
+    ) -> Result<TextLayout, RenderError> {
         let layout = text::fit_text(text, style, area, min_size)?;
         self.draw_layout(&layout, style, area);
         Ok(layout)
     }
 
     /// Draws a single line at `(x, baseline_top y)`, returning its width.
-    pub(crate) fn line(&mut self, text: &str, style: &TextStyle, x: f32, y: f32, max_width: f32) -> Result<f32, RenderError> {
+    pub(crate) fn line(
+        &mut self,
+        text: &str,
+        style: &TextStyle,
+        x: f32,
+        y: f32,
+        max_width: f32,
+    ) -> Result<f32, RenderError> {
         let area = TextBox::new(x, y, max_width.max(1.0), style.size * 2.0);
         let layout = text::fit_single_line(text, style, max_width.max(1.0))?;
         let w = layout.width();
@@ -211,13 +299,25 @@ impl Canvas {
 
     pub(crate) fn draw_layout(&mut self, layout: &TextLayout, style: &TextStyle, area: TextBox) {
         let (w, h) = (self.pixmap.width() as usize, self.pixmap.height() as usize);
-        let mut target = Target { data: self.pixmap.data_mut(), width: w, height: h, premultiplied: true };
+        let mut target = Target {
+            data: self.pixmap.data_mut(),
+            width: w,
+            height: h,
+            premultiplied: true,
+        };
         target.draw(layout, style, area);
     }
 
     /// Composites another canvas onto this one at `(x, y)`.
     pub(crate) fn draw_canvas(&mut self, other: &Canvas, x: i32, y: i32) {
-        self.pixmap.draw_pixmap(x, y, other.pixmap.as_ref(), &tiny_skia::PixmapPaint::default(), Transform::identity(), None);
+        self.pixmap.draw_pixmap(
+            x,
+            y,
+            other.pixmap.as_ref(),
+            &tiny_skia::PixmapPaint::default(),
+            Transform::identity(),
+            None,
+        );
     }
 
     /// Renders parsed SVG art with `transform`.
@@ -243,7 +343,8 @@ impl Canvas {
 
 /// Parses bundled SVG art once.
 pub(crate) fn parse_svg(data: &'static [u8]) -> resvg::usvg::Tree {
-    resvg::usvg::Tree::from_data(data, &resvg::usvg::Options::default()).expect("bundled SVG parses (checked by tests)")
+    resvg::usvg::Tree::from_data(data, &resvg::usvg::Options::default())
+        .expect("bundled SVG parses (checked by tests)")
 }
 
 /// The wise old turtle (`assets/art/turtle.svg`), 420×380 user units.

@@ -2,7 +2,9 @@
 
 use tiny_skia::{Color, PathBuilder, Transform};
 
-use super::paint::{Canvas, TURTLE, circle_path, linear, radial, rect_path, rgba, rrect_path, shader_paint};
+use super::paint::{
+    Canvas, TURTLE, circle_path, linear, radial, rect_path, rgba, rrect_path, shader_paint,
+};
 use crate::RenderError;
 use crate::text::{Align, FontFace, TextBox, TextStyle, VAlign};
 
@@ -10,8 +12,25 @@ pub(super) fn sage(quote: &str) -> Result<Canvas, RenderError> {
     let (w, h) = (1200.0, 630.0);
     let mut c = Canvas::new(1200, 630)?;
     let full = rect_path(0.0, 0.0, w, h);
-    c.fill(&full, &shader_paint(linear(0.0, 0.0, w, h, &[(0.0, rgba(0xfff4dc, 255)), (1.0, rgba(0xf2cf8f, 255))])));
-    c.fill(&full, &shader_paint(radial(260.0, 200.0, 520.0, &[(0.0, rgba(0xffffff, 140)), (1.0, rgba(0xffffff, 0))])));
+    c.fill(
+        &full,
+        &shader_paint(linear(
+            0.0,
+            0.0,
+            w,
+            h,
+            &[(0.0, rgba(0xfff4dc, 255)), (1.0, rgba(0xf2cf8f, 255))],
+        )),
+    );
+    c.fill(
+        &full,
+        &shader_paint(radial(
+            260.0,
+            200.0,
+            520.0,
+            &[(0.0, rgba(0xffffff, 140)), (1.0, rgba(0xffffff, 0))],
+        )),
+    );
     // Ground.
     let mut ground = PathBuilder::new();
     ground.move_to(0.0, 520.0);
@@ -22,15 +41,28 @@ pub(super) fn sage(quote: &str) -> Result<Canvas, RenderError> {
     c.color(&ground.finish().expect("ground"), rgba(0xc9a86a, 160));
     // Turtle, 420×380 art scaled to ~500 wide.
     let s = 1.18;
-    c.svg(&TURTLE, Transform::from_row(s, 0.0, 0.0, s, 20.0, 630.0 - 380.0 * s - 6.0));
+    c.svg(
+        &TURTLE,
+        Transform::from_row(s, 0.0, 0.0, s, 20.0, 630.0 - 380.0 * s - 6.0),
+    );
     // Quote.
     let panel = rrect_path(560.0, 50.0, 600.0, 530.0, 28.0);
     c.color(&panel, Color::from_rgba8(255, 255, 255, 150));
     let mark = TextStyle::new(FontFace::SerifItalic, 180.0).color([0xc2, 0x7c, 0x2c, 200]);
     c.line("\u{201C}", &mark, 580.0, 10.0, 200.0)?;
-    let style = TextStyle::new(FontFace::SerifItalic, 54.0).color([0x3b, 0x25, 0x10, 255]).valign(VAlign::Middle).line_spacing(1.05);
-    c.text(quote, &style, TextBox::new(610.0, 150.0, 510.0, 330.0), 18.0)?;
-    let by = TextStyle::new(FontFace::Bold, 28.0).color([0x8a, 0x55, 0x1d, 255]).align(Align::Right);
+    let style = TextStyle::new(FontFace::SerifItalic, 54.0)
+        .color([0x3b, 0x25, 0x10, 255])
+        .valign(VAlign::Middle)
+        .line_spacing(1.05);
+    c.text(
+        quote,
+        &style,
+        TextBox::new(610.0, 150.0, 510.0, 330.0),
+        18.0,
+    )?;
+    let by = TextStyle::new(FontFace::Bold, 28.0)
+        .color([0x8a, 0x55, 0x1d, 255])
+        .align(Align::Right);
     c.line("\u{2014} the old turtle", &by, 610.0, 510.0, 510.0)?;
     Ok(c)
 }
@@ -39,7 +71,20 @@ pub(super) fn sage2(quote: &str) -> Result<Canvas, RenderError> {
     let (w, h) = (800.0, 800.0);
     let mut c = Canvas::new(800, 800)?;
     let full = rect_path(0.0, 0.0, w, h);
-    c.fill(&full, &shader_paint(linear(0.0, 0.0, 0.0, h, &[(0.0, rgba(0x0b1a3a, 255)), (0.7, rgba(0x23386b, 255)), (1.0, rgba(0x3d4f7a, 255))])));
+    c.fill(
+        &full,
+        &shader_paint(linear(
+            0.0,
+            0.0,
+            0.0,
+            h,
+            &[
+                (0.0, rgba(0x0b1a3a, 255)),
+                (0.7, rgba(0x23386b, 255)),
+                (1.0, rgba(0x3d4f7a, 255)),
+            ],
+        )),
+    );
     // Stars, deterministic.
     let mut seed: u32 = 0x2545_f491;
     for _ in 0..70 {
@@ -49,10 +94,21 @@ pub(super) fn sage2(quote: &str) -> Result<Canvas, RenderError> {
         let x = (seed % 800) as f32;
         let y = ((seed >> 10) % 520) as f32;
         let r = 0.8 + ((seed >> 20) % 3) as f32 * 0.7;
-        c.color(&circle_path(x, y, r), Color::from_rgba8(255, 255, 240, 120 + ((seed >> 4) % 120) as u8));
+        c.color(
+            &circle_path(x, y, r),
+            Color::from_rgba8(255, 255, 240, 120 + ((seed >> 4) % 120) as u8),
+        );
     }
     // Moon.
-    c.fill(&full, &shader_paint(radial(660.0, 620.0, 200.0, &[(0.0, rgba(0xfff3c4, 90)), (1.0, rgba(0xfff3c4, 0))])));
+    c.fill(
+        &full,
+        &shader_paint(radial(
+            660.0,
+            620.0,
+            200.0,
+            &[(0.0, rgba(0xfff3c4, 90)), (1.0, rgba(0xfff3c4, 0))],
+        )),
+    );
     c.color(&circle_path(660.0, 620.0, 70.0), rgba(0xfff6d8, 255));
     c.color(&circle_path(640.0, 600.0, 12.0), rgba(0xeadfb8, 255));
     c.color(&circle_path(684.0, 640.0, 9.0), rgba(0xeadfb8, 255));
@@ -66,7 +122,10 @@ pub(super) fn sage2(quote: &str) -> Result<Canvas, RenderError> {
     c.color(&hill.finish().expect("hill"), rgba(0x14284f, 255));
     // Turtle.
     let s = 0.95;
-    c.svg(&TURTLE, Transform::from_row(s, 0.0, 0.0, s, 40.0, 800.0 - 380.0 * s - 30.0));
+    c.svg(
+        &TURTLE,
+        Transform::from_row(s, 0.0, 0.0, s, 40.0, 800.0 - 380.0 * s - 30.0),
+    );
     // Speech bubble.
     let bubble = rrect_path(40.0, 40.0, 720.0, 330.0, 40.0);
     let mut tail = PathBuilder::new();

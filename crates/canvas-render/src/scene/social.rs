@@ -18,9 +18,24 @@ struct Palette {
 
 fn palette(theme: PostTheme) -> Palette {
     match theme {
-        PostTheme::Light => Palette { bg: 0xffffff, text: 0x0f1419, muted: 0x536471, border: 0xeff3f4 },
-        PostTheme::Dim => Palette { bg: 0x15202b, text: 0xf7f9f9, muted: 0x8b98a5, border: 0x38444d },
-        PostTheme::Dark => Palette { bg: 0x000000, text: 0xe7e9ea, muted: 0x71767b, border: 0x2f3336 },
+        PostTheme::Light => Palette {
+            bg: 0xffffff,
+            text: 0x0f1419,
+            muted: 0x536471,
+            border: 0xeff3f4,
+        },
+        PostTheme::Dim => Palette {
+            bg: 0x15202b,
+            text: 0xf7f9f9,
+            muted: 0x8b98a5,
+            border: 0x38444d,
+        },
+        PostTheme::Dark => Palette {
+            bg: 0x000000,
+            text: 0xe7e9ea,
+            muted: 0x71767b,
+            border: 0x2f3336,
+        },
     }
 }
 
@@ -80,18 +95,41 @@ pub(super) fn post(avatar: Option<&RgbaImage>, p: &PostParams) -> Result<Canvas,
     let pad = 56.0;
     // Header.
     let av = Avatar::prepare(avatar, 112, false)?;
-    c.fill(&circle_path(pad + 56.0, pad + 56.0, 56.0), &av.paint(pad, pad, 112.0, 0.0));
+    c.fill(
+        &circle_path(pad + 56.0, pad + 56.0, 56.0),
+        &av.paint(pad, pad, 112.0, 0.0),
+    );
     let name = TextStyle::new(FontFace::Bold, 40.0).color(text_rgb(pal.text));
-    let display = if p.displayname.trim().is_empty() { p.username.as_str() } else { p.displayname.as_str() };
+    let display = if p.displayname.trim().is_empty() {
+        p.username.as_str()
+    } else {
+        p.displayname.as_str()
+    };
     c.line(display, &name, pad + 140.0, pad + 4.0, 860.0)?;
     let handle = TextStyle::new(FontFace::Regular, 34.0).color(text_rgb(pal.muted));
-    c.line(&format!("@{}", p.username.trim_start_matches('@')), &handle, pad + 140.0, pad + 58.0, 860.0)?;
+    c.line(
+        &format!("@{}", p.username.trim_start_matches('@')),
+        &handle,
+        pad + 140.0,
+        pad + 58.0,
+        860.0,
+    )?;
     for i in 0..3 {
-        c.color(&circle_path(w - pad - 40.0 + i as f32 * 14.0, pad + 30.0, 4.0), rgba(pal.muted, 255));
+        c.color(
+            &circle_path(w - pad - 40.0 + i as f32 * 14.0, pad + 30.0, 4.0),
+            rgba(pal.muted, 255),
+        );
     }
     // Body text: large, shrinking for long posts.
-    let body = TextStyle::new(FontFace::Regular, 52.0).color(text_rgb(pal.text)).line_spacing(1.12);
-    c.text(&p.comment, &body, TextBox::new(pad, 200.0, w - 2.0 * pad, 360.0), 20.0)?;
+    let body = TextStyle::new(FontFace::Regular, 52.0)
+        .color(text_rgb(pal.text))
+        .line_spacing(1.12);
+    c.text(
+        &p.comment,
+        &body,
+        TextBox::new(pad, 200.0, w - 2.0 * pad, 360.0),
+        20.0,
+    )?;
     // Date, counters, actions.
     let muted = TextStyle::new(FontFace::Regular, 30.0).color(text_rgb(pal.muted));
     c.line(&p.date, &muted, pad, 574.0, w - 2.0 * pad)?;
@@ -99,7 +137,11 @@ pub(super) fn post(avatar: Option<&RgbaImage>, p: &PostParams) -> Result<Canvas,
     c.color(&rect_path(pad, 628.0, w - 2.0 * pad, 2.0), border);
     let mut x = pad;
     let bold = TextStyle::new(FontFace::Bold, 30.0).color(text_rgb(pal.text));
-    for (n, label) in [(p.reposts, "Reposts"), (p.quotes, "Quotes"), (p.likes, "Likes")] {
+    for (n, label) in [
+        (p.reposts, "Reposts"),
+        (p.quotes, "Quotes"),
+        (p.likes, "Likes"),
+    ] {
         x += c.line(&format_count(n), &bold, x, 644.0, 300.0)? + 10.0;
         x += c.line(label, &muted, x, 644.0, 300.0)? + 36.0;
     }
@@ -137,19 +179,45 @@ fn thumb(c: &mut Canvas, x: f32, y: f32, down: bool, col: Color) {
     c.stroke(&pb.finish().expect("thumb"), col, 2.6);
 }
 
-pub(super) fn video_comment(avatar: Option<&RgbaImage>, v: &VideoCommentParams) -> Result<Canvas, RenderError> {
+pub(super) fn video_comment(
+    avatar: Option<&RgbaImage>,
+    v: &VideoCommentParams,
+) -> Result<Canvas, RenderError> {
     let (w, h) = (1200.0, 360.0);
     let mut c = Canvas::new(1200, 360)?;
     c.color(&rect_path(0.0, 0.0, w, h), rgba(0x0f0f0f, 255));
     let av = Avatar::prepare(avatar, 96, false)?;
-    c.fill(&circle_path(88.0, 88.0, 48.0), &av.paint(40.0, 40.0, 96.0, 0.0));
+    c.fill(
+        &circle_path(88.0, 88.0, 48.0),
+        &av.paint(40.0, 40.0, 96.0, 0.0),
+    );
     let x = 164.0;
     let name = TextStyle::new(FontFace::Bold, 30.0).color(text_rgb(0xf1f1f1));
-    let nw = c.line(&format!("@{}", v.username.trim_start_matches('@')), &name, x, 36.0, 700.0)?;
+    let nw = c.line(
+        &format!("@{}", v.username.trim_start_matches('@')),
+        &name,
+        x,
+        36.0,
+        700.0,
+    )?;
     let muted = TextStyle::new(FontFace::Regular, 28.0).color(text_rgb(0xaaaaaa));
-    c.line(&v.time, &muted, x + nw + 16.0, 38.0, (w - x - nw - 56.0).max(40.0))?;
-    let body = TextStyle::new(FontFace::Regular, 34.0).color(text_rgb(0xf1f1f1)).line_spacing(1.1).valign(VAlign::Top);
-    c.text(&v.comment, &body, TextBox::new(x, 88.0, w - x - 48.0, 180.0), 16.0)?;
+    c.line(
+        &v.time,
+        &muted,
+        x + nw + 16.0,
+        38.0,
+        (w - x - nw - 56.0).max(40.0),
+    )?;
+    let body = TextStyle::new(FontFace::Regular, 34.0)
+        .color(text_rgb(0xf1f1f1))
+        .line_spacing(1.1)
+        .valign(VAlign::Top);
+    c.text(
+        &v.comment,
+        &body,
+        TextBox::new(x, 88.0, w - x - 48.0, 180.0),
+        16.0,
+    )?;
     let icon = rgba(0xf1f1f1, 255);
     let ry = 290.0;
     thumb(&mut c, x, ry, false, icon);
@@ -157,7 +225,10 @@ pub(super) fn video_comment(avatar: Option<&RgbaImage>, v: &VideoCommentParams) 
     thumb(&mut c, x + 48.0 + lw + 30.0, ry + 2.0, true, icon);
     let reply = TextStyle::new(FontFace::Bold, 28.0).color(text_rgb(0xf1f1f1));
     let rx = x + 48.0 + lw + 30.0 + 36.0 + 40.0;
-    c.color(&rrect_path(rx - 18.0, ry - 8.0, 116.0, 52.0, 26.0), Color::from_rgba8(255, 255, 255, 24));
+    c.color(
+        &rrect_path(rx - 18.0, ry - 8.0, 116.0, 52.0, 26.0),
+        Color::from_rgba8(255, 255, 255, 24),
+    );
     c.line("Reply", &reply, rx, ry - 2.0, 120.0)?;
     Ok(c)
 }

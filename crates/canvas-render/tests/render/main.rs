@@ -96,7 +96,10 @@ fn filter(filter: Filter) -> RgbaImage {
 pub fn avatar(width: u32, height: u32) -> RgbaImage {
     let s = width.min(height) as f32;
     RgbaImage::from_fn(width, height, |x, y| {
-        let (u, v) = ((x as f32 + 0.5) / width as f32, (y as f32 + 0.5) / height as f32);
+        let (u, v) = (
+            (x as f32 + 0.5) / width as f32,
+            (y as f32 + 0.5) / height as f32,
+        );
         // Background: a diagonal sweep through magenta, blue and teal.
         let t = (u + v) / 2.0;
         let mut c = [
@@ -109,7 +112,10 @@ pub fn avatar(width: u32, height: u32) -> RgbaImage {
             c = [250.0, 230.0, 60.0];
         }
         // The face, centred, with two eyes and a smile.
-        let (fx, fy) = ((x as f32 + 0.5) - width as f32 / 2.0, (y as f32 + 0.5) - height as f32 * 0.48);
+        let (fx, fy) = (
+            (x as f32 + 0.5) - width as f32 / 2.0,
+            (y as f32 + 0.5) - height as f32 * 0.48,
+        );
         let face_r = s * 0.3;
         let d = (fx * fx + fy * fy).sqrt();
         if d < face_r {
@@ -143,11 +149,15 @@ fn crate_dir() -> PathBuf {
 }
 
 fn reference_path(case: &str) -> PathBuf {
-    crate_dir().join("tests/reference").join(format!("{case}.png"))
+    crate_dir()
+        .join("tests/reference")
+        .join(format!("{case}.png"))
 }
 
 fn failure_path(case: &str) -> PathBuf {
-    crate_dir().join("tests/render/failures").join(format!("{case}.png"))
+    crate_dir()
+        .join("tests/render/failures")
+        .join(format!("{case}.png"))
 }
 
 /// Compares `actual` with the case's reference (or rewrites it when
@@ -202,7 +212,11 @@ fn compare(expected: &RgbaImage, actual: &RgbaImage) -> (usize, u8) {
 }
 
 fn channel_diff(e: &Rgba<u8>, a: &Rgba<u8>) -> u8 {
-    e.0.iter().zip(a.0).map(|(x, y)| x.abs_diff(y)).max().unwrap_or(0)
+    e.0.iter()
+        .zip(a.0)
+        .map(|(x, y)| x.abs_diff(y))
+        .max()
+        .unwrap_or(0)
 }
 
 /// reference | actual | difference, on a checkerboard so alpha shows.
@@ -211,7 +225,11 @@ fn side_by_side(expected: &RgbaImage, actual: &RgbaImage) -> RgbaImage {
     let w = expected.width().max(actual.width());
     let h = expected.height().max(actual.height());
     let mut out = RgbaImage::from_fn(3 * w + 2 * gap, h, |x, y| {
-        if (x / 8 + y / 8) % 2 == 0 { Rgba([200, 200, 200, 255]) } else { Rgba([150, 150, 150, 255]) }
+        if (x / 8 + y / 8) % 2 == 0 {
+            Rgba([200, 200, 200, 255])
+        } else {
+            Rgba([150, 150, 150, 255])
+        }
     });
     let mut put = |img: &RgbaImage, x0: u32| {
         for (x, y, p) in img.enumerate_pixels() {
@@ -238,7 +256,12 @@ fn side_by_side(expected: &RgbaImage, actual: &RgbaImage) -> RgbaImage {
 fn over(bg: Rgba<u8>, fg: Rgba<u8>) -> Rgba<u8> {
     let a = u16::from(fg.0[3]);
     let mix = |f: u8, b: u8| ((u16::from(f) * a + u16::from(b) * (255 - a) + 127) / 255) as u8;
-    Rgba([mix(fg.0[0], bg.0[0]), mix(fg.0[1], bg.0[1]), mix(fg.0[2], bg.0[2]), 255])
+    Rgba([
+        mix(fg.0[0], bg.0[0]),
+        mix(fg.0[1], bg.0[1]),
+        mix(fg.0[2], bg.0[2]),
+        255,
+    ])
 }
 
 fn save_png(path: &Path, img: &RgbaImage) {
@@ -246,9 +269,18 @@ fn save_png(path: &Path, img: &RgbaImage) {
     use image::codecs::png::{CompressionType, FilterType, PngEncoder};
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     let file = std::fs::File::create(path).unwrap();
-    PngEncoder::new_with_quality(std::io::BufWriter::new(file), CompressionType::Best, FilterType::Adaptive)
-        .write_image(img.as_raw(), img.width(), img.height(), image::ExtendedColorType::Rgba8)
-        .unwrap();
+    PngEncoder::new_with_quality(
+        std::io::BufWriter::new(file),
+        CompressionType::Best,
+        FilterType::Adaptive,
+    )
+    .write_image(
+        img.as_raw(),
+        img.width(),
+        img.height(),
+        image::ExtendedColorType::Rgba8,
+    )
+    .unwrap();
 }
 
 /// Every reference PNG belongs to a case (a renamed case leaves no stale file),
@@ -259,11 +291,22 @@ fn references_match_cases() {
     for entry in std::fs::read_dir(&dir).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();
         let stem = name.strip_suffix(".png").unwrap_or(&name);
-        assert!(CASES.contains(&stem), "tests/reference/{name} has no golden case");
+        assert!(
+            CASES.contains(&stem),
+            "tests/reference/{name} has no golden case"
+        );
     }
     let a = avatar(128, 128);
-    assert_eq!(a.get_pixel(127, 0).0[3], 0, "top-right corner is transparent");
-    assert_eq!(a.get_pixel(0, 127).0[3], 255, "bottom-left corner is opaque");
+    assert_eq!(
+        a.get_pixel(127, 0).0[3],
+        0,
+        "top-right corner is transparent"
+    );
+    assert_eq!(
+        a.get_pixel(0, 127).0[3],
+        255,
+        "bottom-left corner is opaque"
+    );
 }
 
 /// The harness itself catches differences beyond tolerance and writes a diff.

@@ -25,16 +25,20 @@ fn any_filter() -> impl Strategy<Value = Filter> {
         proptest::sample::select(Filter::ALL.to_vec()),
         (Brightness::MIN..=Brightness::MAX)
             .prop_map(|b| Filter::Brightness(Brightness::new(b).unwrap())),
-        (Threshold::MIN..=Threshold::MAX).prop_map(|t| Filter::Threshold(Threshold::new(t).unwrap())),
+        (Threshold::MIN..=Threshold::MAX)
+            .prop_map(|t| Filter::Threshold(Threshold::new(t).unwrap())),
         any::<[u8; 3]>().prop_map(Filter::Color),
     ]
 }
 
 fn luma(p: [u8; 4]) -> u8 {
-    canvas_render::apply(&Filter::Greyscale, &RgbaImage::from_raw(1, 1, p.to_vec()).unwrap())
-        .unwrap()
-        .get_pixel(0, 0)
-        .0[0]
+    canvas_render::apply(
+        &Filter::Greyscale,
+        &RgbaImage::from_raw(1, 1, p.to_vec()).unwrap(),
+    )
+    .unwrap()
+    .get_pixel(0, 0)
+    .0[0]
 }
 
 proptest! {
@@ -168,7 +172,10 @@ fn parameter_text_is_parsed_and_checked() {
         Err(RenderError::ParameterNotFinite { name: "brightness" })
     );
     let err = "300".parse::<Threshold>().unwrap_err();
-    assert_eq!(err.to_string(), "threshold must be between 0 and 255, got 300");
+    assert_eq!(
+        err.to_string(),
+        "threshold must be between 0 and 255, got 300"
+    );
     assert_eq!(
         "".parse::<Brightness>(),
         Err(RenderError::ParameterNotNumber { name: "brightness" })
@@ -181,8 +188,20 @@ fn filter_names_round_trip() {
     assert_eq!(
         names,
         [
-            "blue", "blur", "blurple", "blurple2", "brightness", "color", "green", "greyscale",
-            "invert", "invertgreyscale", "pixelate", "red", "sepia", "threshold"
+            "blue",
+            "blur",
+            "blurple",
+            "blurple2",
+            "brightness",
+            "color",
+            "green",
+            "greyscale",
+            "invert",
+            "invertgreyscale",
+            "pixelate",
+            "red",
+            "sepia",
+            "threshold"
         ]
     );
     for f in Filter::ALL {
@@ -199,8 +218,14 @@ fn oversized_or_empty_images_are_typed_errors() {
     assert_eq!(canvas_render::circle(&empty), Err(RenderError::EmptyImage));
     // A very long, thin image: within memory, beyond MAX_DIMENSION.
     let long = RgbaImage::new(canvas_render::MAX_DIMENSION + 1, 1);
-    assert!(matches!(apply(&Filter::Blur, &long), Err(RenderError::TooLarge { .. })));
-    assert!(matches!(canvas_render::heart(&long), Err(RenderError::TooLarge { .. })));
+    assert!(matches!(
+        apply(&Filter::Blur, &long),
+        Err(RenderError::TooLarge { .. })
+    ));
+    assert!(matches!(
+        canvas_render::heart(&long),
+        Err(RenderError::TooLarge { .. })
+    ));
     assert!(matches!(
         canvas_render::pride(&long, canvas_render::PrideFlag::Lgbt),
         Err(RenderError::TooLarge { .. })
@@ -209,12 +234,35 @@ fn oversized_or_empty_images_are_typed_errors() {
 
 #[test]
 fn known_colours() {
-    let px = |f: Filter, c: [u8; 4]| apply(&f, &RgbaImage::from_raw(1, 1, c.to_vec()).unwrap()).unwrap().get_pixel(0, 0).0;
+    let px = |f: Filter, c: [u8; 4]| {
+        apply(&f, &RgbaImage::from_raw(1, 1, c.to_vec()).unwrap())
+            .unwrap()
+            .get_pixel(0, 0)
+            .0
+    };
     assert_eq!(px(Filter::Sepia, [255, 255, 255, 9]), [255, 255, 239, 9]);
     assert_eq!(px(Filter::Sepia, [100, 50, 20, 255]), [82, 73, 57, 255]);
-    assert_eq!(px(Filter::Blurple, [128, 128, 128, 255]), [0x58, 0x65, 0xF2, 255]);
-    assert_eq!(px(Filter::Blurple2, [128, 128, 128, 7]), [0x72, 0x89, 0xDA, 7]);
-    assert_eq!(px(Filter::Blurple, [255, 255, 255, 255]), [255, 255, 255, 255]);
-    assert_eq!(px(Filter::Color([0x58, 0x65, 0xF2]), [255, 128, 0, 255]), [0x58, 0x33, 0, 255]);
-    assert_eq!(px(Filter::Brightness(Brightness::new(2.0).unwrap()), [100, 200, 3, 1]), [200, 255, 6, 1]);
+    assert_eq!(
+        px(Filter::Blurple, [128, 128, 128, 255]),
+        [0x58, 0x65, 0xF2, 255]
+    );
+    assert_eq!(
+        px(Filter::Blurple2, [128, 128, 128, 7]),
+        [0x72, 0x89, 0xDA, 7]
+    );
+    assert_eq!(
+        px(Filter::Blurple, [255, 255, 255, 255]),
+        [255, 255, 255, 255]
+    );
+    assert_eq!(
+        px(Filter::Color([0x58, 0x65, 0xF2]), [255, 128, 0, 255]),
+        [0x58, 0x33, 0, 255]
+    );
+    assert_eq!(
+        px(
+            Filter::Brightness(Brightness::new(2.0).unwrap()),
+            [100, 200, 3, 1]
+        ),
+        [200, 255, 6, 1]
+    );
 }

@@ -40,16 +40,30 @@ const ENGLISH: &str = "9";
 
 /// Builds the dataset from the CSVs in `source` (a `pokeapi/` folder).
 /// `progress` hears about every file read.
-pub fn build_dataset(source: &Path, progress: &mut dyn FnMut(Progress<'_>)) -> Result<Dataset, BuildError> {
-    let mut b = Builder { dir: source, progress };
+pub fn build_dataset(
+    source: &Path,
+    progress: &mut dyn FnMut(Progress<'_>),
+) -> Result<Dataset, BuildError> {
+    let mut b = Builder {
+        dir: source,
+        progress,
+    };
     let common = b.common()?;
     let creatures = b.creatures(&common)?;
-    let index: HashMap<u32, u32> =
-        creatures.iter().enumerate().map(|(i, c)| (c.pokemon_id, i as u32)).collect();
+    let index: HashMap<u32, u32> = creatures
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.pokemon_id, i as u32))
+        .collect();
     let moves = b.moves(&common, &index)?;
     let abilities = b.abilities(&common, &index)?;
     let items = b.items(&common)?;
-    Ok(Dataset { creatures, moves, abilities, items })
+    Ok(Dataset {
+        creatures,
+        moves,
+        abilities,
+        items,
+    })
 }
 
 struct Builder<'a> {
@@ -88,7 +102,12 @@ impl Builder<'_> {
     }
 
     /// `<file>`: English names by id (column `id_col`, then `name_col`).
-    fn english_names(&mut self, name: &str, id_col: &str, name_col: &str) -> Result<HashMap<u32, String>, BuildError> {
+    fn english_names(
+        &mut self,
+        name: &str,
+        id_col: &str,
+        name_col: &str,
+    ) -> Result<HashMap<u32, String>, BuildError> {
         let mut out = HashMap::new();
         self.read(name, &[id_col, "local_language_id", name_col], |r| {
             if r.str(1) == ENGLISH && !r.str(2).is_empty() {
@@ -100,26 +119,43 @@ impl Builder<'_> {
     }
 
     /// A `*_flavor_text.csv` keyed by version group: English texts per record.
-    fn flavor_by_version_group(&mut self, name: &str, id_col: &str, common: &Common) -> Result<FlavorMap, BuildError> {
+    fn flavor_by_version_group(
+        &mut self,
+        name: &str,
+        id_col: &str,
+        common: &Common,
+    ) -> Result<FlavorMap, BuildError> {
         let mut out: FlavorMap = HashMap::new();
-        self.read(name, &[id_col, "version_group_id", "language_id", "flavor_text"], |r| {
-            if r.str(2) != ENGLISH {
-                return Ok(());
-            }
-            let vg: u32 = r.num(1)?;
-            let order = common
-                .version_groups
-                .get(&vg)
-                .ok_or_else(|| r.error(1, format!("unknown version group id {vg}")))?
-                .0;
-            out.entry(r.num(0)?).or_default().entry((order, vg)).or_insert_with(|| clean_game_text(r.str(3)));
-            Ok(())
-        })?;
+        self.read(
+            name,
+            &[id_col, "version_group_id", "language_id", "flavor_text"],
+            |r| {
+                if r.str(2) != ENGLISH {
+                    return Ok(());
+                }
+                let vg: u32 = r.num(1)?;
+                let order = common
+                    .version_groups
+                    .get(&vg)
+                    .ok_or_else(|| r.error(1, format!("unknown version group id {vg}")))?
+                    .0;
+                out.entry(r.num(0)?)
+                    .or_default()
+                    .entry((order, vg))
+                    .or_insert_with(|| clean_game_text(r.str(3)));
+                Ok(())
+            },
+        )?;
         Ok(out)
     }
 
     /// Keeps the first (lowest-id) record of each slug, so slugs are unique.
-    fn drop_duplicate_slugs<T>(&mut self, file: &str, records: &mut Vec<T>, key: impl Fn(&T) -> (u32, &String)) {
+    fn drop_duplicate_slugs<T>(
+        &mut self,
+        file: &str,
+        records: &mut Vec<T>,
+        key: impl Fn(&T) -> (u32, &String),
+    ) {
         let mut seen = std::collections::HashSet::new();
         let mut keep = Vec::with_capacity(records.len());
         for record in records.iter() {
@@ -141,7 +177,10 @@ impl Builder<'_> {
             version_groups.insert(r.num(0)?, (r.num(2)?, r.str(1).to_owned()));
             Ok(())
         })?;
-        Ok(Common { type_slugs, version_groups })
+        Ok(Common {
+            type_slugs,
+            version_groups,
+        })
     }
 
     fn creatures(&mut self, common: &Common) -> Result<Vec<Creature>, BuildError> {
@@ -162,7 +201,14 @@ impl Builder<'_> {
         let mut species: BTreeMap<u32, Species> = BTreeMap::new();
         self.read(
             "pokemon_species.csv",
-            &["id", "identifier", "generation_id", "evolves_from_species_id", "gender_rate", "order"],
+            &[
+                "id",
+                "identifier",
+                "generation_id",
+                "evolves_from_species_id",
+                "gender_rate",
+                "order",
+            ],
             |r| {
                 let gender_rate: i8 = r.num(4)?;
                 if !(-1..=8).contains(&gender_rate) {
@@ -182,14 +228,22 @@ impl Builder<'_> {
             },
         )?;
         let mut species_names: HashMap<u32, (String, String)> = HashMap::new();
-        self.read("pokemon_species_names.csv", &["pokemon_species_id", "local_language_id", "name", "genus"], |r| {
-            if r.str(1) == ENGLISH {
-                species_names.insert(r.num(0)?, (r.str(2).to_owned(), r.str(3).to_owned()));
-            }
-            Ok(())
-        })?;
-        let species_display =
-            |id: u32| species_names.get(&id).map(|n| n.0.clone()).unwrap_or_else(|| species[&id].slug.clone());
+        self.read(
+            "pokemon_species_names.csv",
+            &["pokemon_species_id", "local_language_id", "name", "genus"],
+            |r| {
+                if r.str(1) == ENGLISH {
+                    species_names.insert(r.num(0)?, (r.str(2).to_owned(), r.str(3).to_owned()));
+                }
+                Ok(())
+            },
+        )?;
+        let species_display = |id: u32| {
+            species_names
+                .get(&id)
+                .map(|n| n.0.clone())
+                .unwrap_or_else(|| species[&id].slug.clone())
+        };
 
         // newest English dex entry per species
         let mut version_order: HashMap<u32, (u32, u32)> = HashMap::new();
@@ -204,21 +258,27 @@ impl Builder<'_> {
             Ok(())
         })?;
         let mut descriptions: HashMap<u32, ((u32, u32), String)> = HashMap::new();
-        self.read("pokemon_species_flavor_text.csv", &["species_id", "version_id", "language_id", "flavor_text"], |r| {
-            if r.str(2) != ENGLISH {
-                return Ok(());
-            }
-            let version: u32 = r.num(1)?;
-            let key = *version_order.get(&version).ok_or_else(|| r.error(1, format!("unknown version id {version}")))?;
-            let species_id: u32 = r.num(0)?;
-            match descriptions.get(&species_id) {
-                Some((have, _)) if *have >= key => {}
-                _ => {
-                    descriptions.insert(species_id, (key, r.str(3).to_owned()));
+        self.read(
+            "pokemon_species_flavor_text.csv",
+            &["species_id", "version_id", "language_id", "flavor_text"],
+            |r| {
+                if r.str(2) != ENGLISH {
+                    return Ok(());
                 }
-            }
-            Ok(())
-        })?;
+                let version: u32 = r.num(1)?;
+                let key = *version_order
+                    .get(&version)
+                    .ok_or_else(|| r.error(1, format!("unknown version id {version}")))?;
+                let species_id: u32 = r.num(0)?;
+                match descriptions.get(&species_id) {
+                    Some((have, _)) if *have >= key => {}
+                    _ => {
+                        descriptions.insert(species_id, (key, r.str(3).to_owned()));
+                    }
+                }
+                Ok(())
+            },
+        )?;
 
         // evolution: stage per species and the family line. Families are
         // the species sharing a root (following evolves_from), which holds
@@ -260,7 +320,15 @@ impl Builder<'_> {
         let mut pokemon: Vec<Pokemon> = Vec::new();
         self.read(
             "pokemon.csv",
-            &["id", "identifier", "species_id", "height", "weight", "base_experience", "is_default"],
+            &[
+                "id",
+                "identifier",
+                "species_id",
+                "height",
+                "weight",
+                "base_experience",
+                "is_default",
+            ],
             |r| {
                 let species_id: u32 = r.num(2)?;
                 if !species.contains_key(&species_id) {
@@ -282,73 +350,102 @@ impl Builder<'_> {
 
         // forms: display names of alternate forms and aliases
         let mut form_names: HashMap<u32, String> = HashMap::new();
-        self.read("pokemon_form_names.csv", &["pokemon_form_id", "local_language_id", "pokemon_name"], |r| {
-            if r.str(1) == ENGLISH && !r.str(2).is_empty() {
-                form_names.insert(r.num(0)?, r.str(2).to_owned());
-            }
-            Ok(())
-        })?;
+        self.read(
+            "pokemon_form_names.csv",
+            &["pokemon_form_id", "local_language_id", "pokemon_name"],
+            |r| {
+                if r.str(1) == ENGLISH && !r.str(2).is_empty() {
+                    form_names.insert(r.num(0)?, r.str(2).to_owned());
+                }
+                Ok(())
+            },
+        )?;
         // pokemon id → [(form id, is default form, slug, english name)]
         let mut forms: HashMap<u32, Vec<(u32, bool, String, Option<String>)>> = HashMap::new();
-        self.read("pokemon_forms.csv", &["id", "identifier", "pokemon_id", "is_default"], |r| {
-            let form_id: u32 = r.num(0)?;
-            forms.entry(r.num(2)?).or_default().push((
-                form_id,
-                r.flag(3)?,
-                r.str(1).to_owned(),
-                form_names.get(&form_id).cloned(),
-            ));
-            Ok(())
-        })?;
+        self.read(
+            "pokemon_forms.csv",
+            &["id", "identifier", "pokemon_id", "is_default"],
+            |r| {
+                let form_id: u32 = r.num(0)?;
+                forms.entry(r.num(2)?).or_default().push((
+                    form_id,
+                    r.flag(3)?,
+                    r.str(1).to_owned(),
+                    form_names.get(&form_id).cloned(),
+                ));
+                Ok(())
+            },
+        )?;
 
         // per-pokemon joins
         let mut types: HashMap<u32, BTreeMap<u32, String>> = HashMap::new();
-        self.read("pokemon_types.csv", &["pokemon_id", "type_id", "slot"], |r| {
-            let type_id: u32 = r.num(1)?;
-            let name = type_names
-                .get(&type_id)
-                .cloned()
-                .or_else(|| common.type_slugs.get(&type_id).cloned())
-                .ok_or_else(|| r.error(1, format!("unknown type id {type_id}")))?;
-            types.entry(r.num(0)?).or_default().insert(r.num(2)?, name);
-            Ok(())
-        })?;
+        self.read(
+            "pokemon_types.csv",
+            &["pokemon_id", "type_id", "slot"],
+            |r| {
+                let type_id: u32 = r.num(1)?;
+                let name = type_names
+                    .get(&type_id)
+                    .cloned()
+                    .or_else(|| common.type_slugs.get(&type_id).cloned())
+                    .ok_or_else(|| r.error(1, format!("unknown type id {type_id}")))?;
+                types.entry(r.num(0)?).or_default().insert(r.num(2)?, name);
+                Ok(())
+            },
+        )?;
         let mut abilities: HashMap<u32, BTreeMap<u32, String>> = HashMap::new();
-        self.read("pokemon_abilities.csv", &["pokemon_id", "ability_id", "slot"], |r| {
-            let ability_id: u32 = r.num(1)?;
-            let name =
-                ability_names.get(&ability_id).cloned().ok_or_else(|| r.error(1, format!("unknown ability id {ability_id}")))?;
-            abilities.entry(r.num(0)?).or_default().insert(r.num(2)?, name);
-            Ok(())
-        })?;
+        self.read(
+            "pokemon_abilities.csv",
+            &["pokemon_id", "ability_id", "slot"],
+            |r| {
+                let ability_id: u32 = r.num(1)?;
+                let name = ability_names
+                    .get(&ability_id)
+                    .cloned()
+                    .ok_or_else(|| r.error(1, format!("unknown ability id {ability_id}")))?;
+                abilities
+                    .entry(r.num(0)?)
+                    .or_default()
+                    .insert(r.num(2)?, name);
+                Ok(())
+            },
+        )?;
         let mut stats: HashMap<u32, Stats> = HashMap::new();
-        self.read("pokemon_stats.csv", &["pokemon_id", "stat_id", "base_stat"], |r| {
-            let stat_id: u32 = r.num(1)?;
-            let value: u16 = r.num(2)?;
-            let entry = stats.entry(r.num(0)?).or_default();
-            match stat_slugs.get(&stat_id).map(String::as_str) {
-                Some("hp") => entry.hp = value,
-                Some("attack") => entry.attack = value,
-                Some("defense") => entry.defense = value,
-                Some("special-attack") => entry.sp_atk = value,
-                Some("special-defense") => entry.sp_def = value,
-                Some("speed") => entry.speed = value,
-                Some(_) => {}
-                None => return Err(r.error(1, format!("unknown stat id {stat_id}"))),
-            }
-            Ok(())
-        })?;
+        self.read(
+            "pokemon_stats.csv",
+            &["pokemon_id", "stat_id", "base_stat"],
+            |r| {
+                let stat_id: u32 = r.num(1)?;
+                let value: u16 = r.num(2)?;
+                let entry = stats.entry(r.num(0)?).or_default();
+                match stat_slugs.get(&stat_id).map(String::as_str) {
+                    Some("hp") => entry.hp = value,
+                    Some("attack") => entry.attack = value,
+                    Some("defense") => entry.defense = value,
+                    Some("special-attack") => entry.sp_atk = value,
+                    Some("special-defense") => entry.sp_def = value,
+                    Some("speed") => entry.speed = value,
+                    Some(_) => {}
+                    None => return Err(r.error(1, format!("unknown stat id {stat_id}"))),
+                }
+                Ok(())
+            },
+        )?;
         let mut egg_groups: HashMap<u32, BTreeMap<u32, String>> = HashMap::new();
-        self.read("pokemon_egg_groups.csv", &["species_id", "egg_group_id"], |r| {
-            let group: u32 = r.num(1)?;
-            let name = egg_group_names
-                .get(&group)
-                .or_else(|| egg_group_slugs.get(&group))
-                .cloned()
-                .ok_or_else(|| r.error(1, format!("unknown egg group id {group}")))?;
-            egg_groups.entry(r.num(0)?).or_default().insert(group, name);
-            Ok(())
-        })?;
+        self.read(
+            "pokemon_egg_groups.csv",
+            &["species_id", "egg_group_id"],
+            |r| {
+                let group: u32 = r.num(1)?;
+                let name = egg_group_names
+                    .get(&group)
+                    .or_else(|| egg_group_slugs.get(&group))
+                    .cloned()
+                    .ok_or_else(|| r.error(1, format!("unknown egg group id {group}")))?;
+                egg_groups.entry(r.num(0)?).or_default().insert(group, name);
+                Ok(())
+            },
+        )?;
 
         let creatures = pokemon
             .into_iter()
@@ -380,9 +477,20 @@ impl Builder<'_> {
                     display_name,
                     is_default: p.is_default,
                     aliases,
-                    types: types.remove(&p.id).unwrap_or_default().into_values().collect(),
-                    genus: species_names.get(&p.species).map(|n| n.1.clone()).unwrap_or_default(),
-                    abilities: abilities.remove(&p.id).unwrap_or_default().into_values().collect(),
+                    types: types
+                        .remove(&p.id)
+                        .unwrap_or_default()
+                        .into_values()
+                        .collect(),
+                    genus: species_names
+                        .get(&p.species)
+                        .map(|n| n.1.clone())
+                        .unwrap_or_default(),
+                    abilities: abilities
+                        .remove(&p.id)
+                        .unwrap_or_default()
+                        .into_values()
+                        .collect(),
                     height_dm: p.height,
                     weight_hg: p.weight,
                     base_experience: p.base_experience,
@@ -391,11 +499,19 @@ impl Builder<'_> {
                     } else {
                         Gender::FemaleEighths(s.gender_rate as u8)
                     },
-                    egg_groups: egg_groups.get(&p.species).map(|g| g.values().cloned().collect()).unwrap_or_default(),
+                    egg_groups: egg_groups
+                        .get(&p.species)
+                        .map(|g| g.values().cloned().collect())
+                        .unwrap_or_default(),
                     stats: stats.remove(&p.id).unwrap_or_default(),
                     evolution_stage: stage[&p.species],
-                    evolution_line: lines.get(&p.species).cloned().unwrap_or_else(|| vec![species_name.clone()]),
-                    description: descriptions.get(&p.species).map(|(_, text)| clean_game_text(text)),
+                    evolution_line: lines
+                        .get(&p.species)
+                        .cloned()
+                        .unwrap_or_else(|| vec![species_name.clone()]),
+                    description: descriptions
+                        .get(&p.species)
+                        .map(|(_, text)| clean_game_text(text)),
                     generation: s.generation,
                 }
             })
@@ -403,9 +519,14 @@ impl Builder<'_> {
         Ok(creatures)
     }
 
-    fn moves(&mut self, common: &Common, creature_index: &HashMap<u32, u32>) -> Result<Vec<Move>, BuildError> {
+    fn moves(
+        &mut self,
+        common: &Common,
+        creature_index: &HashMap<u32, u32>,
+    ) -> Result<Vec<Move>, BuildError> {
         let names = self.english_names("move_names.csv", "move_id", "name")?;
-        let effects = self.english_names("move_effect_prose.csv", "move_effect_id", "short_effect")?;
+        let effects =
+            self.english_names("move_effect_prose.csv", "move_effect_id", "short_effect")?;
         let damage_classes = self.slugs("move_damage_classes.csv")?;
         let contest_types = self.slugs("contest_types.csv")?;
         let mut flavor = self.flavor_by_version_group("move_flavor_text.csv", "move_id", common)?;
@@ -414,26 +535,51 @@ impl Builder<'_> {
         self.read(
             "moves.csv",
             &[
-                "id", "identifier", "generation_id", "type_id", "power", "pp", "accuracy", "priority",
-                "damage_class_id", "effect_id", "effect_chance", "contest_type_id",
+                "id",
+                "identifier",
+                "generation_id",
+                "type_id",
+                "power",
+                "pp",
+                "accuracy",
+                "priority",
+                "damage_class_id",
+                "effect_id",
+                "effect_chance",
+                "contest_type_id",
             ],
             |r| {
                 let id: u32 = r.num(0)?;
                 let type_id: u32 = r.num(3)?;
-                let type_slug =
-                    common.type_slugs.get(&type_id).cloned().ok_or_else(|| r.error(3, format!("unknown type id {type_id}")))?;
+                let type_slug = common
+                    .type_slugs
+                    .get(&type_id)
+                    .cloned()
+                    .ok_or_else(|| r.error(3, format!("unknown type id {type_id}")))?;
                 let category = match r.opt_num::<u32>(8)? {
                     None => None,
-                    Some(c) => Some(damage_classes.get(&c).cloned().ok_or_else(|| r.error(8, format!("unknown damage class id {c}")))?),
+                    Some(c) => Some(
+                        damage_classes
+                            .get(&c)
+                            .cloned()
+                            .ok_or_else(|| r.error(8, format!("unknown damage class id {c}")))?,
+                    ),
                 };
                 let contest = match r.opt_num::<u32>(11)? {
                     None => None,
-                    Some(c) => Some(contest_types.get(&c).cloned().ok_or_else(|| r.error(11, format!("unknown contest type id {c}")))?),
+                    Some(c) => Some(
+                        contest_types
+                            .get(&c)
+                            .cloned()
+                            .ok_or_else(|| r.error(11, format!("unknown contest type id {c}")))?,
+                    ),
                 };
                 let chance: Option<u32> = r.opt_num(10)?;
                 let effect = match r.opt_num::<u32>(9)? {
                     None => None,
-                    Some(e) => effects.get(&e).map(|text| fill_effect_chance(&clean_game_text(text), chance)),
+                    Some(e) => effects
+                        .get(&e)
+                        .map(|text| fill_effect_chance(&clean_game_text(text), chance)),
                 };
                 let slug = r.str(1).to_owned();
                 moves.push(Move {
@@ -457,12 +603,17 @@ impl Builder<'_> {
         )?;
         moves.sort_by_key(|m| m.id);
         self.drop_duplicate_slugs("moves.csv", &mut moves, |m| (m.id, &m.slug));
-        let position: HashMap<u32, usize> = moves.iter().enumerate().map(|(i, m)| (m.id, i)).collect();
+        let position: HashMap<u32, usize> =
+            moves.iter().enumerate().map(|(i, m)| (m.id, i)).collect();
         self.read("pokemon_moves.csv", &["pokemon_id", "move_id"], |r| {
             let pokemon: u32 = r.num(0)?;
-            let creature = *creature_index.get(&pokemon).ok_or_else(|| r.error(0, format!("unknown pokemon id {pokemon}")))?;
+            let creature = *creature_index
+                .get(&pokemon)
+                .ok_or_else(|| r.error(0, format!("unknown pokemon id {pokemon}")))?;
             let mv: u32 = r.num(1)?;
-            let at = *position.get(&mv).ok_or_else(|| r.error(1, format!("unknown move id {mv}")))?;
+            let at = *position
+                .get(&mv)
+                .ok_or_else(|| r.error(1, format!("unknown move id {mv}")))?;
             moves[at].learners.push(creature);
             Ok(())
         })?;
@@ -474,35 +625,53 @@ impl Builder<'_> {
         Ok(moves)
     }
 
-    fn abilities(&mut self, common: &Common, creature_index: &HashMap<u32, u32>) -> Result<Vec<Ability>, BuildError> {
+    fn abilities(
+        &mut self,
+        common: &Common,
+        creature_index: &HashMap<u32, u32>,
+    ) -> Result<Vec<Ability>, BuildError> {
         let names = self.english_names("ability_names.csv", "ability_id", "name")?;
         let effects = self.english_names("ability_prose.csv", "ability_id", "short_effect")?;
-        let mut flavor = self.flavor_by_version_group("ability_flavor_text.csv", "ability_id", common)?;
+        let mut flavor =
+            self.flavor_by_version_group("ability_flavor_text.csv", "ability_id", common)?;
         let mut holders: HashMap<u32, Vec<AbilityHolder>> = HashMap::new();
-        self.read("pokemon_abilities.csv", &["pokemon_id", "ability_id", "is_hidden"], |r| {
-            let pokemon: u32 = r.num(0)?;
-            let creature = *creature_index.get(&pokemon).ok_or_else(|| r.error(0, format!("unknown pokemon id {pokemon}")))?;
-            holders.entry(r.num(1)?).or_default().push(AbilityHolder { creature, hidden: r.flag(2)? });
-            Ok(())
-        })?;
+        self.read(
+            "pokemon_abilities.csv",
+            &["pokemon_id", "ability_id", "is_hidden"],
+            |r| {
+                let pokemon: u32 = r.num(0)?;
+                let creature = *creature_index
+                    .get(&pokemon)
+                    .ok_or_else(|| r.error(0, format!("unknown pokemon id {pokemon}")))?;
+                holders.entry(r.num(1)?).or_default().push(AbilityHolder {
+                    creature,
+                    hidden: r.flag(2)?,
+                });
+                Ok(())
+            },
+        )?;
         let mut abilities = Vec::new();
-        self.read("abilities.csv", &["id", "identifier", "generation_id"], |r| {
-            let id: u32 = r.num(0)?;
-            let slug = r.str(1).to_owned();
-            let mut holders = holders.remove(&id).unwrap_or_default();
-            holders.sort_by_key(|h| (h.creature, h.hidden));
-            holders.dedup();
-            abilities.push(Ability {
-                id,
-                display_name: names.get(&id).cloned().unwrap_or_else(|| slug.clone()),
-                slug,
-                generation: r.num(2)?,
-                effect: effects.get(&id).map(|t| clean_game_text(t)),
-                descriptions: versions(flavor.remove(&id), common),
-                holders,
-            });
-            Ok(())
-        })?;
+        self.read(
+            "abilities.csv",
+            &["id", "identifier", "generation_id"],
+            |r| {
+                let id: u32 = r.num(0)?;
+                let slug = r.str(1).to_owned();
+                let mut holders = holders.remove(&id).unwrap_or_default();
+                holders.sort_by_key(|h| (h.creature, h.hidden));
+                holders.dedup();
+                abilities.push(Ability {
+                    id,
+                    display_name: names.get(&id).cloned().unwrap_or_else(|| slug.clone()),
+                    slug,
+                    generation: r.num(2)?,
+                    effect: effects.get(&id).map(|t| clean_game_text(t)),
+                    descriptions: versions(flavor.remove(&id), common),
+                    holders,
+                });
+                Ok(())
+            },
+        )?;
         if let Some(id) = holders.keys().min() {
             return Err(BuildError::Malformed {
                 file: self.dir.join("pokemon_abilities.csv"),
@@ -524,30 +693,43 @@ impl Builder<'_> {
         let mut item_flags: HashMap<u32, BTreeMap<u32, String>> = HashMap::new();
         self.read("item_flag_map.csv", &["item_id", "item_flag_id"], |r| {
             let flag: u32 = r.num(1)?;
-            let slug = flags.get(&flag).cloned().ok_or_else(|| r.error(1, format!("unknown item flag id {flag}")))?;
+            let slug = flags
+                .get(&flag)
+                .cloned()
+                .ok_or_else(|| r.error(1, format!("unknown item flag id {flag}")))?;
             item_flags.entry(r.num(0)?).or_default().insert(flag, slug);
             Ok(())
         })?;
         let mut flavor = self.flavor_by_version_group("item_flavor_text.csv", "item_id", common)?;
         let mut items = Vec::new();
-        self.read("items.csv", &["id", "identifier", "category_id", "cost"], |r| {
-            let id: u32 = r.num(0)?;
-            let slug = r.str(1).to_owned();
-            let category_id: u32 = r.num(2)?;
-            let category =
-                categories.get(&category_id).cloned().ok_or_else(|| r.error(2, format!("unknown item category id {category_id}")))?;
-            items.push(Item {
-                id,
-                display_name: names.get(&id).cloned().unwrap_or_else(|| slug.clone()),
-                slug,
-                effect: effects.get(&id).map(|t| clean_game_text(t)),
-                cost: r.opt_num(3)?.unwrap_or(0),
-                attributes: item_flags.remove(&id).unwrap_or_default().into_values().collect(),
-                category,
-                descriptions: versions(flavor.remove(&id), common),
-            });
-            Ok(())
-        })?;
+        self.read(
+            "items.csv",
+            &["id", "identifier", "category_id", "cost"],
+            |r| {
+                let id: u32 = r.num(0)?;
+                let slug = r.str(1).to_owned();
+                let category_id: u32 = r.num(2)?;
+                let category = categories
+                    .get(&category_id)
+                    .cloned()
+                    .ok_or_else(|| r.error(2, format!("unknown item category id {category_id}")))?;
+                items.push(Item {
+                    id,
+                    display_name: names.get(&id).cloned().unwrap_or_else(|| slug.clone()),
+                    slug,
+                    effect: effects.get(&id).map(|t| clean_game_text(t)),
+                    cost: r.opt_num(3)?.unwrap_or(0),
+                    attributes: item_flags
+                        .remove(&id)
+                        .unwrap_or_default()
+                        .into_values()
+                        .collect(),
+                    category,
+                    descriptions: versions(flavor.remove(&id), common),
+                });
+                Ok(())
+            },
+        )?;
         items.sort_by_key(|i| i.id);
         self.drop_duplicate_slugs("items.csv", &mut items, |i| (i.id, &i.slug));
         Ok(items)
@@ -559,7 +741,10 @@ fn versions(texts: Option<BTreeMap<(u32, u32), String>>, common: &Common) -> Vec
     texts
         .unwrap_or_default()
         .into_iter()
-        .map(|((_, vg), text)| VersionText { text, version: common.version_groups[&vg].1.clone() })
+        .map(|((_, vg), text)| VersionText {
+            text,
+            version: common.version_groups[&vg].1.clone(),
+        })
         .collect()
 }
 
@@ -567,7 +752,9 @@ fn versions(texts: Option<BTreeMap<(u32, u32), String>>, common: &Common) -> Vec
 /// replaced by the number; otherwise the first "a chance" becomes
 /// "a N% chance". Text without either, or a move without a chance, is kept.
 pub(crate) fn fill_effect_chance(text: &str, chance: Option<u32>) -> String {
-    let Some(chance) = chance else { return text.to_owned() };
+    let Some(chance) = chance else {
+        return text.to_owned();
+    };
     if text.contains("$effect_chance") {
         return text.replace("$effect_chance", &chance.to_string());
     }
@@ -575,7 +762,11 @@ pub(crate) fn fill_effect_chance(text: &str, chance: Option<u32>) -> String {
     let mut from = 0;
     while let Some(at) = text[from..].find("a chance").map(|i| i + from) {
         if at == 0 || !bytes[at - 1].is_ascii_alphanumeric() {
-            return format!("{}a {chance}% chance{}", &text[..at], &text[at + "a chance".len()..]);
+            return format!(
+                "{}a {chance}% chance{}",
+                &text[..at],
+                &text[at + "a chance".len()..]
+            );
         }
         from = at + 1;
     }
@@ -588,11 +779,29 @@ mod tests {
 
     #[test]
     fn effect_chance_is_filled() {
-        assert_eq!(fill_effect_chance("Has a chance to burn the target.", Some(10)), "Has a 10% chance to burn the target.");
-        assert_eq!(fill_effect_chance("Has a $effect_chance% chance to burn.", Some(30)), "Has a 30% chance to burn.");
-        assert_eq!(fill_effect_chance("Has a chance to burn.", None), "Has a chance to burn.");
-        assert_eq!(fill_effect_chance("Lowers Speed by one stage.", Some(100)), "Lowers Speed by one stage.");
-        assert_eq!(fill_effect_chance("Has an increased chance for a critical hit.", Some(5)), "Has an increased chance for a critical hit.");
-        assert_eq!(fill_effect_chance("Hits with a chance to flinch.", Some(20)), "Hits with a 20% chance to flinch.");
+        assert_eq!(
+            fill_effect_chance("Has a chance to burn the target.", Some(10)),
+            "Has a 10% chance to burn the target."
+        );
+        assert_eq!(
+            fill_effect_chance("Has a $effect_chance% chance to burn.", Some(30)),
+            "Has a 30% chance to burn."
+        );
+        assert_eq!(
+            fill_effect_chance("Has a chance to burn.", None),
+            "Has a chance to burn."
+        );
+        assert_eq!(
+            fill_effect_chance("Lowers Speed by one stage.", Some(100)),
+            "Lowers Speed by one stage."
+        );
+        assert_eq!(
+            fill_effect_chance("Has an increased chance for a critical hit.", Some(5)),
+            "Has an increased chance for a critical hit."
+        );
+        assert_eq!(
+            fill_effect_chance("Hits with a chance to flinch.", Some(20)),
+            "Hits with a 20% chance to flinch."
+        );
     }
 }

@@ -68,7 +68,11 @@ impl Row<'_> {
 
     /// Column `i` as a number of type `T`, or `None` when empty.
     pub(crate) fn opt_num<T: std::str::FromStr>(&self, i: usize) -> Result<Option<T>, BuildError> {
-        if self.str(i).is_empty() { Ok(None) } else { self.num(i).map(Some) }
+        if self.str(i).is_empty() {
+            Ok(None)
+        } else {
+            self.num(i).map(Some)
+        }
     }
 
     /// Column `i` as a `0`/`1` flag.
@@ -84,20 +88,32 @@ impl Row<'_> {
 fn csv_error(file: &Path, error: csv::Error) -> BuildError {
     let at = |pos: Option<&csv::Position>| pos.map_or(0, csv::Position::line);
     match error.kind() {
-        csv::ErrorKind::Io(e) => BuildError::Io { file: file.to_path_buf(), source: std::io::Error::new(e.kind(), e.to_string()) },
+        csv::ErrorKind::Io(e) => BuildError::Io {
+            file: file.to_path_buf(),
+            source: std::io::Error::new(e.kind(), e.to_string()),
+        },
         csv::ErrorKind::Utf8 { pos, err } => BuildError::Malformed {
             file: file.to_path_buf(),
             line: at(pos.as_ref()),
             column: err.field() + 1,
             message: format!("invalid UTF-8 (valid up to byte {})", err.valid_up_to()),
         },
-        csv::ErrorKind::UnequalLengths { pos, expected_len, len } => BuildError::Malformed {
+        csv::ErrorKind::UnequalLengths {
+            pos,
+            expected_len,
+            len,
+        } => BuildError::Malformed {
             file: file.to_path_buf(),
             line: at(pos.as_ref()),
             column: (*len.min(expected_len) as usize) + 1,
             message: format!("expected {expected_len} fields, found {len}"),
         },
-        _ => BuildError::Malformed { file: file.to_path_buf(), line: 0, column: 0, message: error.to_string() },
+        _ => BuildError::Malformed {
+            file: file.to_path_buf(),
+            line: 0,
+            column: 0,
+            message: error.to_string(),
+        },
     }
 }
 
@@ -111,10 +127,15 @@ pub(crate) fn read_table(
     mut each: impl FnMut(&Row<'_>) -> Result<(), BuildError>,
 ) -> Result<(), BuildError> {
     let path: PathBuf = dir.join(name);
-    let file = File::open(&path).map_err(|source| BuildError::Io { file: path.clone(), source })?;
+    let file = File::open(&path).map_err(|source| BuildError::Io {
+        file: path.clone(),
+        source,
+    })?;
     let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
     progress(Progress::Reading { file: name, bytes });
-    let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(file);
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .from_reader(file);
     let headers = reader.headers().map_err(|e| csv_error(&path, e))?.clone();
     let indices = columns
         .iter()
@@ -122,14 +143,25 @@ pub(crate) fn read_table(
             headers
                 .iter()
                 .position(|h| h.trim_start_matches('\u{feff}') == *c)
-                .ok_or_else(|| BuildError::MissingColumn { file: path.clone(), column: (*c).to_owned() })
+                .ok_or_else(|| BuildError::MissingColumn {
+                    file: path.clone(),
+                    column: (*c).to_owned(),
+                })
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut record = csv::StringRecord::new();
     let mut rows = 0u64;
-    while reader.read_record(&mut record).map_err(|e| csv_error(&path, e))? {
+    while reader
+        .read_record(&mut record)
+        .map_err(|e| csv_error(&path, e))?
+    {
         let line = record.position().map_or(0, csv::Position::line);
-        each(&Row { record: &record, columns: &indices, file: &path, line })?;
+        each(&Row {
+            record: &record,
+            columns: &indices,
+            file: &path,
+            line,
+        })?;
         rows += 1;
     }
     progress(Progress::Read { file: name, rows });

@@ -31,7 +31,12 @@ fn counts_and_progress() {
     assert!(read_rows > 300, "rows read: {read_rows}");
     let counts = dataset.counts();
     assert_eq!(
-        (counts.creatures, counts.moves, counts.abilities, counts.items),
+        (
+            counts.creatures,
+            counts.moves,
+            counts.abilities,
+            counts.items
+        ),
         (15, 11, 25, 7),
         "{counts:?}"
     );
@@ -59,9 +64,16 @@ fn build_broken(name: &str, edit: impl FnOnce(&str) -> String) -> BuildError {
 
 #[test]
 fn malformed_number_names_file_line_and_column() {
-    let err = build_broken("pokemon.csv", |t| t.replace("25,pikachu,25,4,60,", "25,pikachu,25,four,60,"));
+    let err = build_broken("pokemon.csv", |t| {
+        t.replace("25,pikachu,25,4,60,", "25,pikachu,25,four,60,")
+    });
     match &err {
-        BuildError::Malformed { file, line, column, message } => {
+        BuildError::Malformed {
+            file,
+            line,
+            column,
+            message,
+        } => {
             assert!(file.ends_with("pokemon.csv"));
             assert_eq!((*line, *column), (5, 4), "{message}");
             assert!(message.contains("\"four\""), "{message}");
@@ -74,16 +86,37 @@ fn malformed_number_names_file_line_and_column() {
 
 #[test]
 fn ragged_row_and_dangling_reference_fail() {
-    let err = build_broken("moves.csv", |t| t.replace("2,karate-chop,1,2,50,25,100,0,10,2,44,,5,1,5", "2,karate-chop,1,2"));
-    assert!(matches!(err, BuildError::Malformed { line: 3, .. }), "{err}");
+    let err = build_broken("moves.csv", |t| {
+        t.replace(
+            "2,karate-chop,1,2,50,25,100,0,10,2,44,,5,1,5",
+            "2,karate-chop,1,2",
+        )
+    });
+    assert!(
+        matches!(err, BuildError::Malformed { line: 3, .. }),
+        "{err}"
+    );
     assert!(err.to_string().contains("moves.csv"), "{err}");
 
     let err = build_broken("pokemon_types.csv", |t| t.replace("1,12,1", "1,77,1"));
-    assert!(matches!(err, BuildError::Malformed { line: 2, column: 2, .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            BuildError::Malformed {
+                line: 2,
+                column: 2,
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert!(err.to_string().contains("unknown type id 77"), "{err}");
 
     let err = build_broken("items.csv", |t| t.replace("cost", "price"));
-    assert!(matches!(&err, BuildError::MissingColumn { column, .. } if column == "cost"), "{err}");
+    assert!(
+        matches!(&err, BuildError::MissingColumn { column, .. } if column == "cost"),
+        "{err}"
+    );
 }
 
 #[test]

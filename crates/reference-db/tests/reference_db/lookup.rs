@@ -8,27 +8,57 @@ use crate::support::fixture_db;
 fn creature_by_number_name_and_form() {
     let db = fixture_db();
     for query in ["25", "025", "#25", "pikachu", "Pikachu", " PIKACHU "] {
-        assert_eq!(db.lookup_creature(query).unwrap().slug, "pikachu", "{query}");
+        assert_eq!(
+            db.lookup_creature(query).unwrap().slug,
+            "pikachu",
+            "{query}"
+        );
     }
-    for query in ["raichu-alola", "Raichu Alola", "raichu_alola", "Alolan Raichu", "10100"] {
-        assert_eq!(db.lookup_creature(query).unwrap().slug, "raichu-alola", "{query}");
+    for query in [
+        "raichu-alola",
+        "Raichu Alola",
+        "raichu_alola",
+        "Alolan Raichu",
+        "10100",
+    ] {
+        assert_eq!(
+            db.lookup_creature(query).unwrap().slug,
+            "raichu-alola",
+            "{query}"
+        );
     }
     assert_eq!(db.lookup_creature("26").unwrap().slug, "raichu");
     assert_eq!(db.lookup_creature("Raichu").unwrap().slug, "raichu");
     for query in ["flabebe", "Flabébé", "FLABÉBÉ", "669", "flabebe-yellow"] {
-        assert_eq!(db.lookup_creature(query).unwrap().slug, "flabebe", "{query}");
+        assert_eq!(
+            db.lookup_creature(query).unwrap().slug,
+            "flabebe",
+            "{query}"
+        );
     }
     for query in ["Nidoran♀", "nidoran-f", "nidoran f"] {
-        assert_eq!(db.lookup_creature(query).unwrap().slug, "nidoran-f", "{query}");
+        assert_eq!(
+            db.lookup_creature(query).unwrap().slug,
+            "nidoran-f",
+            "{query}"
+        );
     }
     assert!(matches!(
         db.lookup_creature("pikachoo"),
         Err(LookupError::NotFound { kind: RecordKind::Creature, ref suggestions, .. }) if suggestions.is_empty()
     ));
     for query in ["0", "9999", "---"] {
-        assert!(matches!(db.lookup_creature(query), Err(LookupError::NotFound { .. })), "{query}");
+        assert!(
+            matches!(db.lookup_creature(query), Err(LookupError::NotFound { .. })),
+            "{query}"
+        );
     }
-    assert_eq!(db.lookup_creature("  "), Err(LookupError::EmptyQuery { kind: RecordKind::Creature }));
+    assert_eq!(
+        db.lookup_creature("  "),
+        Err(LookupError::EmptyQuery {
+            kind: RecordKind::Creature
+        })
+    );
 }
 
 #[test]
@@ -46,7 +76,17 @@ fn bulbasaur_record() {
     assert_eq!(c.gender, Gender::FemaleEighths(1));
     assert_eq!(c.gender_text(), ["87.5% male", "12.5% female"]);
     assert_eq!(c.egg_groups, ["Monster", "Grass"]);
-    assert_eq!(c.stats, Stats { hp: 45, attack: 49, defense: 49, sp_atk: 65, sp_def: 65, speed: 45 });
+    assert_eq!(
+        c.stats,
+        Stats {
+            hp: 45,
+            attack: 49,
+            defense: 49,
+            sp_atk: 65,
+            sp_def: 65,
+            speed: 45
+        }
+    );
     assert_eq!(c.stats.total(), 318);
     assert_eq!(c.evolution_stage, 1);
     assert_eq!(c.evolution_line, ["Bulbasaur", "Ivysaur", "Venusaur"]);
@@ -56,14 +96,25 @@ fn bulbasaur_record() {
         Some("It carries a seed on its back. The seed slowly grows as it soaks up sunlight.")
     );
     assert_eq!(c.generation, 1);
-    assert_eq!(fixture_db().lookup_creature("venusaur").unwrap().evolution_stage, 3);
+    assert_eq!(
+        fixture_db()
+            .lookup_creature("venusaur")
+            .unwrap()
+            .evolution_stage,
+        3
+    );
 }
 
 #[test]
 fn baby_line_branching_and_forms() {
     let db = fixture_db();
     let line = ["Pichu", "Pikachu", "Raichu"];
-    for (slug, stage) in [("pichu", 1), ("pikachu", 2), ("raichu", 3), ("raichu-alola", 3)] {
+    for (slug, stage) in [
+        ("pichu", 1),
+        ("pikachu", 2),
+        ("raichu", 3),
+        ("raichu-alola", 3),
+    ] {
         let c = db.lookup_creature(slug).unwrap();
         assert_eq!(c.evolution_stage, stage, "{slug}");
         assert_eq!(c.evolution_line, line, "{slug}");
@@ -74,8 +125,14 @@ fn baby_line_branching_and_forms() {
     assert_eq!(alola.types, ["Electric", "Psychic"]);
     assert!(!alola.is_default);
     let sprites = alola.sprites("https://sprites.test/sprites");
-    assert_eq!(sprites.normal, "https://sprites.test/sprites/pokemon/10100.png");
-    assert_eq!(sprites.animated, sprites.normal, "no animated sprite: fallback");
+    assert_eq!(
+        sprites.normal,
+        "https://sprites.test/sprites/pokemon/10100.png"
+    );
+    assert_eq!(
+        sprites.animated, sprites.normal,
+        "no animated sprite: fallback"
+    );
     let pikachu = db.lookup_creature("pikachu").unwrap();
     assert_eq!(
         pikachu.sprites("https://sprites.test/sprites").animated,
@@ -87,11 +144,17 @@ fn baby_line_branching_and_forms() {
         "sun (newest) over red"
     );
     let raichu = db.lookup_creature("raichu").unwrap();
-    assert_eq!(raichu.description.as_deref(), Some("Its long tail serves as a ground to protect itself."));
+    assert_eq!(
+        raichu.description.as_deref(),
+        Some("Its long tail serves as a ground to protect itself.")
+    );
 
     let eevee = db.lookup_creature("eevee").unwrap();
     assert_eq!(eevee.evolution_stage, 1);
-    assert_eq!(eevee.evolution_line, ["Eevee", "Vaporeon", "Jolteon", "Flareon", "Espeon"]);
+    assert_eq!(
+        eevee.evolution_line,
+        ["Eevee", "Vaporeon", "Jolteon", "Flareon", "Espeon"]
+    );
     assert_eq!(db.lookup_creature("espeon").unwrap().evolution_stage, 2);
     assert_eq!(
         eevee.description.as_deref(),
@@ -118,8 +181,18 @@ fn genderless_nullable_and_accented() {
 #[test]
 fn moves_records() {
     let db = fixture_db();
-    for query in ["karate-chop", "Karate Chop", "KARATE_CHOP", "karate chop", "2"] {
-        assert_eq!(db.lookup_move(query).unwrap().slug, "karate-chop", "{query}");
+    for query in [
+        "karate-chop",
+        "Karate Chop",
+        "KARATE_CHOP",
+        "karate chop",
+        "2",
+    ] {
+        assert_eq!(
+            db.lookup_move(query).unwrap().slug,
+            "karate-chop",
+            "{query}"
+        );
     }
     let chop = db.lookup_move("karate-chop").unwrap();
     assert_eq!(chop.id, 2);
@@ -127,32 +200,74 @@ fn moves_records() {
     assert_eq!(chop.type_slug, "fighting");
     assert_eq!(chop.category.as_deref(), Some("physical"));
     assert_eq!(chop.contest.as_deref(), Some("tough"));
-    assert_eq!((chop.pp, chop.power, chop.accuracy, chop.priority), (Some(25), Some(50), Some(100), 0));
-    assert_eq!(chop.effect.as_deref(), Some("Has an increased chance for a critical hit."));
-    let versions: Vec<(&str, &str)> = chop.descriptions.iter().map(|d| (d.version.as_str(), d.text.as_str())).collect();
+    assert_eq!(
+        (chop.pp, chop.power, chop.accuracy, chop.priority),
+        (Some(25), Some(50), Some(100), 0)
+    );
+    assert_eq!(
+        chop.effect.as_deref(),
+        Some("Has an increased chance for a critical hit.")
+    );
+    let versions: Vec<(&str, &str)> = chop
+        .descriptions
+        .iter()
+        .map(|d| (d.version.as_str(), d.text.as_str()))
+        .collect();
     assert_eq!(
         versions,
         [
             ("red-blue", "The foe is chopped with a sharp hand."),
-            ("ruby-sapphire", "The foe is attacked with a sharp chop. It has a high critical-hit ratio."),
-            ("scarlet-violet", "The target is attacked with a sharp chop. Critical hits land more easily."),
+            (
+                "ruby-sapphire",
+                "The foe is attacked with a sharp chop. It has a high critical-hit ratio."
+            ),
+            (
+                "scarlet-violet",
+                "The target is attacked with a sharp chop. Critical hits land more easily."
+            ),
         ]
     );
     assert!(chop.learners.is_empty());
 
     let fire_punch = db.lookup_move("fire punch").unwrap();
-    assert_eq!(fire_punch.effect.as_deref(), Some("Has a 10% chance to burn the target."));
+    assert_eq!(
+        fire_punch.effect.as_deref(),
+        Some("Has a 10% chance to burn the target.")
+    );
     let bolt = db.lookup_move("thunderbolt").unwrap();
-    assert_eq!(bolt.effect.as_deref(), Some("Has a 10% chance to paralyze the target."));
+    assert_eq!(
+        bolt.effect.as_deref(),
+        Some("Has a 10% chance to paralyze the target.")
+    );
     let learners: Vec<&str> = db.learners(bolt).map(|c| c.slug.as_str()).collect();
-    assert_eq!(learners, ["pikachu", "raichu", "magnemite", "jolteon", "pichu", "raichu-alola"]);
+    assert_eq!(
+        learners,
+        [
+            "pikachu",
+            "raichu",
+            "magnemite",
+            "jolteon",
+            "pichu",
+            "raichu-alola"
+        ]
+    );
 
     let growl = db.lookup_move("growl").unwrap();
-    assert_eq!((growl.power, growl.category.as_deref()), (None, Some("status")));
+    assert_eq!(
+        (growl.power, growl.category.as_deref()),
+        (None, Some("status"))
+    );
     let swift = db.lookup_move("swift").unwrap();
     assert_eq!(swift.accuracy, None);
     let tera = db.lookup_move("Tera Blast").unwrap();
-    assert_eq!((tera.contest.as_deref(), tera.effect.as_deref(), tera.generation), (None, None, 9));
+    assert_eq!(
+        (
+            tera.contest.as_deref(),
+            tera.effect.as_deref(),
+            tera.generation
+        ),
+        (None, None, 9)
+    );
     assert_eq!(db.lookup_move("quick attack").unwrap().priority, 1);
     let pound = db.lookup_move("pound").unwrap();
     assert_eq!(pound.descriptions[0].text, "Pounds with forelegs or tail.");
@@ -161,10 +276,18 @@ fn moves_records() {
 #[test]
 fn move_miss_suggests() {
     let db = fixture_db();
-    let Err(LookupError::NotFound { kind, query, suggestions }) = db.lookup_move("thunder bolt shock") else {
+    let Err(LookupError::NotFound {
+        kind,
+        query,
+        suggestions,
+    }) = db.lookup_move("thunder bolt shock")
+    else {
         panic!("expected a miss")
     };
-    assert_eq!((kind, query.as_str()), (RecordKind::Move, "thunder bolt shock"));
+    assert_eq!(
+        (kind, query.as_str()),
+        (RecordKind::Move, "thunder bolt shock")
+    );
     assert!(!suggestions.is_empty());
     assert!(suggestions.len() <= reference_db::MAX_SUGGESTIONS);
     assert!(suggestions.windows(2).all(|w| w[0].score >= w[1].score));
@@ -174,16 +297,37 @@ fn move_miss_suggests() {
         assert_eq!(s.score, want, "{}", s.slug);
         assert_eq!(s.certainty_text(), format!("{want:.2}"));
     }
-    let Err(LookupError::NotFound { suggestions, .. }) = db.lookup_move("karate chp") else { panic!() };
+    let Err(LookupError::NotFound { suggestions, .. }) = db.lookup_move("karate chp") else {
+        panic!()
+    };
     assert_eq!(suggestions[0].slug, "karate-chop");
     assert_eq!(suggestions[0].certainty_text(), "0.84");
-    let Err(LookupError::NotFound { suggestions, .. }) = db.lookup_move("xyzzy") else { panic!() };
-    assert!(suggestions.is_empty(), "nothing above the floor: {suggestions:?}");
-    assert_eq!(db.lookup_move(""), Err(LookupError::EmptyQuery { kind: RecordKind::Move }));
+    let Err(LookupError::NotFound { suggestions, .. }) = db.lookup_move("xyzzy") else {
+        panic!()
+    };
+    assert!(
+        suggestions.is_empty(),
+        "nothing above the floor: {suggestions:?}"
+    );
+    assert_eq!(
+        db.lookup_move(""),
+        Err(LookupError::EmptyQuery {
+            kind: RecordKind::Move
+        })
+    );
     let long = "é".repeat(400);
-    let Err(LookupError::NotFound { query, suggestions, .. }) = db.lookup_move(&long) else { panic!() };
+    let Err(LookupError::NotFound {
+        query, suggestions, ..
+    }) = db.lookup_move(&long)
+    else {
+        panic!()
+    };
     assert!(suggestions.is_empty());
-    assert!(query.len() <= reference_db::MAX_QUERY_LEN + "…".len(), "{}", query.len());
+    assert!(
+        query.len() <= reference_db::MAX_QUERY_LEN + "…".len(),
+        "{}",
+        query.len()
+    );
     assert!(db.lookup_creature(&"1".repeat(500)).is_err());
 }
 
@@ -191,8 +335,14 @@ fn move_miss_suggests() {
 fn abilities_records() {
     let db = fixture_db();
     let stench = db.lookup_ability("Stench").unwrap();
-    assert_eq!((stench.id, stench.slug.as_str(), stench.generation), (1, "stench", 3));
-    assert_eq!(stench.effect.as_deref(), Some("Has a 10% chance of making target Pokémon flinch with each hit."));
+    assert_eq!(
+        (stench.id, stench.slug.as_str(), stench.generation),
+        (1, "stench", 3)
+    );
+    assert_eq!(
+        stench.effect.as_deref(),
+        Some("Has a 10% chance of making target Pokémon flinch with each hit.")
+    );
     assert_eq!(
         stench.newest_description(),
         Some("By releasing a stench when attacking, this Pokémon may cause the target to flinch.")
@@ -201,12 +351,23 @@ fn abilities_records() {
     assert_eq!(stench.descriptions[0].version, "ruby-sapphire");
     assert!(stench.holders.is_empty());
     let static_ = db.lookup_ability("static").unwrap();
-    let holders: Vec<(&str, bool)> =
-        static_.holders.iter().map(|h| (db.creature_at(h.creature).slug.as_str(), h.hidden)).collect();
-    assert_eq!(holders, [("pikachu", false), ("raichu", false), ("pichu", false)]);
+    let holders: Vec<(&str, bool)> = static_
+        .holders
+        .iter()
+        .map(|h| (db.creature_at(h.creature).slug.as_str(), h.hidden))
+        .collect();
+    assert_eq!(
+        holders,
+        [("pikachu", false), ("raichu", false), ("pichu", false)]
+    );
     let rod = db.lookup_ability("lightning_rod").unwrap();
     assert!(rod.holders.iter().all(|h| h.hidden));
-    let Err(LookupError::NotFound { kind: RecordKind::Ability, suggestions, .. }) = db.lookup_ability("stenchh") else {
+    let Err(LookupError::NotFound {
+        kind: RecordKind::Ability,
+        suggestions,
+        ..
+    }) = db.lookup_ability("stenchh")
+    else {
         panic!()
     };
     assert_eq!(suggestions[0].slug, "stench");
@@ -216,12 +377,32 @@ fn abilities_records() {
 fn items_records() {
     let db = fixture_db();
     let ball = db.lookup_item("Master Ball").unwrap();
-    assert_eq!((ball.id, ball.slug.as_str(), ball.cost, ball.category.as_str()), (1, "master-ball", 0, "standard-balls"));
-    assert_eq!(ball.attributes, ["countable", "consumable", "usable-in-battle", "holdable"]);
-    assert_eq!(ball.effect.as_deref(), Some("Catches a wild Pokémon every time."));
-    assert_eq!(ball.sprite("https://sprites.test/sprites/"), "https://sprites.test/sprites/items/master-ball.png");
+    assert_eq!(
+        (
+            ball.id,
+            ball.slug.as_str(),
+            ball.cost,
+            ball.category.as_str()
+        ),
+        (1, "master-ball", 0, "standard-balls")
+    );
+    assert_eq!(
+        ball.attributes,
+        ["countable", "consumable", "usable-in-battle", "holdable"]
+    );
+    assert_eq!(
+        ball.effect.as_deref(),
+        Some("Catches a wild Pokémon every time.")
+    );
+    assert_eq!(
+        ball.sprite("https://sprites.test/sprites/"),
+        "https://sprites.test/sprites/items/master-ball.png"
+    );
     assert_eq!(ball.descriptions.len(), 3);
-    assert_eq!(ball.descriptions[0].text, "The best BALL that catches a POKéMON without fail.");
+    assert_eq!(
+        ball.descriptions[0].text,
+        "The best BALL that catches a POKéMON without fail."
+    );
     assert_eq!(
         ball.descriptions[1].text,
         "The best Poké Ball with the ultimate level of performance. It will catch any wild Pokémon without fail."
@@ -231,7 +412,12 @@ fn items_records() {
     }
     let odd = db.lookup_item("mystery thing").unwrap();
     assert_eq!((odd.effect.as_deref(), odd.cost), (None, 0));
-    let Err(LookupError::NotFound { kind: RecordKind::Item, suggestions, .. }) = db.lookup_item("master bal") else {
+    let Err(LookupError::NotFound {
+        kind: RecordKind::Item,
+        suggestions,
+        ..
+    }) = db.lookup_item("master bal")
+    else {
         panic!()
     };
     assert_eq!(suggestions[0].slug, "master-ball");

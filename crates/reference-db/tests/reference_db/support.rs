@@ -13,11 +13,14 @@ pub fn fixture_dir() -> PathBuf {
 
 /// Builds a dataset from `dir`, ignoring progress.
 pub fn build(dir: &std::path::Path) -> Dataset {
-    build_dataset(dir, &mut |_: Progress<'_>| {}).unwrap_or_else(|e| panic!("building from {}: {e}", dir.display()))
+    build_dataset(dir, &mut |_: Progress<'_>| {})
+        .unwrap_or_else(|e| panic!("building from {}: {e}", dir.display()))
 }
 
 /// The fixture dataset, encoded and decoded through the file format.
 pub fn fixture_db() -> &'static ReferenceDb {
     static DB: OnceLock<ReferenceDb> = OnceLock::new();
-    DB.get_or_init(|| ReferenceDb::from_bytes(&build(&fixture_dir()).to_bytes()).expect("fixture dataset loads"))
+    DB.get_or_init(|| {
+        ReferenceDb::from_bytes(&build(&fixture_dir()).to_bytes()).expect("fixture dataset loads")
+    })
 }

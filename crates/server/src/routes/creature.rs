@@ -329,15 +329,29 @@ fn ok_json(body: impl Serialize) -> HttpResponse {
         .json(body)
 }
 
-async fn dex(state: web::Data<AppState>, q: web::Query<DexQuery>) -> Result<HttpResponse, ApiError> {
-    let query = required(&q.id, "id", "a dex number (25, 025) or a name (pikachu, raichu-alola)")?;
+async fn dex(
+    state: web::Data<AppState>,
+    q: web::Query<DexQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let query = required(
+        &q.id,
+        "id",
+        "a dex number (25, 025) or a name (pikachu, raichu-alola)",
+    )?;
     let db = reference(&state)?;
     let creature = db.lookup_creature(query)?;
     Ok(ok_json(dex_body(creature, &state.settings.sprite_base_url)))
 }
 
-async fn moves(state: web::Data<AppState>, q: web::Query<MoveQuery>) -> Result<HttpResponse, ApiError> {
-    let query = required(&q.name, "move", "a move name (karate-chop, Karate Chop) or id")?;
+async fn moves(
+    state: web::Data<AppState>,
+    q: web::Query<MoveQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let query = required(
+        &q.name,
+        "move",
+        "a move name (karate-chop, Karate Chop) or id",
+    )?;
     let db = reference(&state)?;
     let found = db.lookup_move(query)?;
     Ok(ok_json(move_body(db, found)))
@@ -353,8 +367,15 @@ async fn abilities(
     Ok(ok_json(ability_body(db, found)))
 }
 
-async fn items(state: web::Data<AppState>, q: web::Query<ItemQuery>) -> Result<HttpResponse, ApiError> {
-    let query = required(&q.item, "item", "an item name (master-ball, Master Ball) or id")?;
+async fn items(
+    state: web::Data<AppState>,
+    q: web::Query<ItemQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let query = required(
+        &q.item,
+        "item",
+        "an item name (master-ball, Master Ball) or id",
+    )?;
     let db = reference(&state)?;
     let found = db.lookup_item(query)?;
     Ok(ok_json(item_body(found, &state.settings.sprite_base_url)))

@@ -6,8 +6,8 @@ use crate::error::ApiError;
 
 pub mod canvas;
 pub mod colour;
-pub mod creature;
 pub mod content;
+pub mod creature;
 pub mod health;
 
 /// Registers every route of the service.

@@ -13,10 +13,16 @@ use crate::support::{fixtures, request_with};
 fn fixture_data_dir() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("menagerie-creature-http-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("menagerie-creature-http-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let dataset = reference_db::build::build_dataset(&fixtures().join("pokeapi"), &mut |_| {}).unwrap();
-        std::fs::write(dir.join(reference_db::DATASET_FILE_NAME), dataset.to_bytes()).unwrap();
+        let dataset =
+            reference_db::build::build_dataset(&fixtures().join("pokeapi"), &mut |_| {}).unwrap();
+        std::fs::write(
+            dir.join(reference_db::DATASET_FILE_NAME),
+            dataset.to_bytes(),
+        )
+        .unwrap();
         dir
     })
 }
@@ -62,10 +68,18 @@ async fn dex_record_has_exactly_the_spec_fields() {
     );
     // member order as in the spec
     let text = String::from_utf8(r.body).unwrap();
-    let order: Vec<usize> = ["\"name\"", "\"id\"", "\"type\"", "\"species\"", "\"stats\"", "\"family\"", "\"generation\""]
-        .iter()
-        .map(|k| text.find(k).unwrap())
-        .collect();
+    let order: Vec<usize> = [
+        "\"name\"",
+        "\"id\"",
+        "\"type\"",
+        "\"species\"",
+        "\"stats\"",
+        "\"family\"",
+        "\"generation\"",
+    ]
+    .iter()
+    .map(|k| text.find(k).unwrap())
+    .collect();
     assert!(order.windows(2).all(|w| w[0] < w[1]), "{text}");
 }
 
@@ -76,13 +90,25 @@ async fn dex_forgiving_ids_forms_and_nulls() {
         assert_eq!(r.status, 200, "{q}");
         assert_eq!(r.json()["name"], "pikachu", "{q}");
         assert_eq!(r.json()["id"], "025");
-        assert_eq!(r.json()["family"], json!({"evolutionStage": 2, "evolutionLine": ["Pichu", "Pikachu", "Raichu"]}));
+        assert_eq!(
+            r.json()["family"],
+            json!({"evolutionStage": 2, "evolutionLine": ["Pichu", "Pikachu", "Raichu"]})
+        );
     }
     let alola = get("/creature/dex?id=raichu-alola").await.json();
-    assert_eq!((alola["name"].as_str(), alola["id"].as_str()), (Some("raichu-alola"), Some("026")));
+    assert_eq!(
+        (alola["name"].as_str(), alola["id"].as_str()),
+        (Some("raichu-alola"), Some("026"))
+    );
     assert_eq!(alola["family"]["evolutionStage"], 3);
-    assert_eq!(alola["sprites"]["animated"], alola["sprites"]["normal"], "documented fallback");
-    assert_eq!(get("/creature/dex?id=Alolan%20Raichu").await.json()["name"], "raichu-alola");
+    assert_eq!(
+        alola["sprites"]["animated"], alola["sprites"]["normal"],
+        "documented fallback"
+    );
+    assert_eq!(
+        get("/creature/dex?id=Alolan%20Raichu").await.json()["name"],
+        "raichu-alola"
+    );
     let flabebe = get("/creature/dex?id=Flab%C3%A9b%C3%A9").await.json();
     assert_eq!(flabebe["name"], "flabebe");
     assert_eq!(flabebe["base_experience"], Value::Null);
@@ -91,14 +117,20 @@ async fn dex_forgiving_ids_forms_and_nulls() {
     assert_eq!(magnemite["gender"], json!(["Genderless"]));
     assert_eq!(magnemite["description"], Value::Null);
     let eevee = get("/creature/dex?id=eevee").await.json();
-    assert_eq!(eevee["family"]["evolutionLine"].as_array().unwrap().len(), 5);
+    assert_eq!(
+        eevee["family"]["evolutionLine"].as_array().unwrap().len(),
+        5
+    );
 }
 
 #[actix_rt::test]
 async fn dex_miss_is_404_without_dym() {
     let r = get("/creature/dex?id=pikachoo").await;
     let msg = r.assert_error(404);
-    assert!(msg.contains("pikachoo") && msg.contains("creature"), "{msg}");
+    assert!(
+        msg.contains("pikachoo") && msg.contains("creature"),
+        "{msg}"
+    );
     assert_eq!(r.json().as_object().unwrap().len(), 1, "only `error`");
     get("/creature/dex?id=0").await.assert_error(404);
     get("/creature/dex?id=99999").await.assert_error(404);
@@ -132,11 +164,27 @@ async fn move_record() {
     );
     let bolt = get("/creature/moves?move=thunderbolt").await.json();
     assert_eq!(bolt["effects"], "Has a 10% chance to paralyze the target.");
-    assert_eq!(bolt["creature"], json!(["pikachu", "raichu", "magnemite", "jolteon", "pichu", "raichu-alola"]));
+    assert_eq!(
+        bolt["creature"],
+        json!([
+            "pikachu",
+            "raichu",
+            "magnemite",
+            "jolteon",
+            "pichu",
+            "raichu-alola"
+        ])
+    );
     let growl = get("/creature/moves?move=growl").await.json();
-    assert_eq!((growl["power"].clone(), growl["category"].clone()), (Value::Null, json!("status")));
+    assert_eq!(
+        (growl["power"].clone(), growl["category"].clone()),
+        (Value::Null, json!("status"))
+    );
     let tera = get("/creature/moves?move=tera_blast").await.json();
-    assert_eq!((tera["contest"].clone(), tera["effects"].clone()), (Value::Null, Value::Null));
+    assert_eq!(
+        (tera["contest"].clone(), tera["effects"].clone()),
+        (Value::Null, Value::Null)
+    );
 }
 
 #[actix_rt::test]
@@ -209,7 +257,10 @@ async fn item_record_and_miss() {
             ]
         })
     );
-    assert_eq!(get("/creature/items?item=Pok%C3%A9%20Ball").await.json()["name"], "poke-ball");
+    assert_eq!(
+        get("/creature/items?item=Pok%C3%A9%20Ball").await.json()["name"],
+        "poke-ball"
+    );
     let miss = get("/creature/items?item=master%20bal").await;
     miss.assert_error(404);
     assert_eq!(miss.json()["dym"][0]["item"], "master-ball");
@@ -251,9 +302,15 @@ async fn hostile_queries_never_fail_badly() {
 
 #[actix_rt::test]
 async fn without_data_every_creature_route_is_503() {
-    let empty = std::env::temp_dir().join(format!("menagerie-creature-empty-{}", std::process::id()));
+    let empty =
+        std::env::temp_dir().join(format!("menagerie-creature-empty-{}", std::process::id()));
     std::fs::create_dir_all(&empty).unwrap();
-    for uri in ["/creature/dex?id=1", "/creature/moves?move=pound", "/creature/abilities?ability=static", "/creature/items?item=potion"] {
+    for uri in [
+        "/creature/dex?id=1",
+        "/creature/moves?move=pound",
+        "/creature/abilities?ability=static",
+        "/creature/items?item=potion",
+    ] {
         let r = request_with(Settings::for_tests(&empty), Method::GET, uri).await;
         let msg = r.assert_error(503);
         assert!(msg.contains("not loaded"), "{msg}");

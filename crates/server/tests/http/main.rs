@@ -3,9 +3,9 @@
 
 mod canvas;
 mod colour;
+mod content;
 mod creature;
 mod creature_full;
-mod content;
 mod errors;
 mod support;
 // production surface (prod)
