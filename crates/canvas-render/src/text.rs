@@ -919,7 +919,7 @@ impl Target<'_> {
 pub fn draw_layout(image: &mut RgbaImage, layout: &TextLayout, style: &TextStyle, area: TextBox) {
     let (w, h) = image.dimensions();
     let mut target = Target {
-        data: &mut **image,
+        data: image,
         width: w as usize,
         height: h as usize,
         premultiplied: false,

@@ -53,6 +53,7 @@ pub(super) fn star(cx: f32, cy: f32, r: f32) -> tiny_skia::Path {
     poly(&pts)
 }
 
+#[allow(clippy::type_complexity)]
 pub(super) fn licence(kind: Card, avatar: Option<&RgbaImage>) -> Result<Canvas, RenderError> {
     let (w, h) = (900.0, 560.0);
     let mut c = Canvas::new(900, 560)?;

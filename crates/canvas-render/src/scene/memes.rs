@@ -158,6 +158,7 @@ fn character(c: &mut Canvas, cx: f32, cy: f32, r: f32, face: Face) {
 }
 
 /// A speech bubble with a tail pointing at `(tx, ty)`, text fitted inside.
+#[allow(clippy::too_many_arguments)]
 fn bubble(
     c: &mut Canvas,
     x: f32,
@@ -565,7 +566,7 @@ pub(super) fn nobitches(no: &str, bottomtext: &str) -> Result<Canvas, RenderErro
     c.text(
         &no.to_uppercase(),
         &style,
-        TextBox::new(20.0, 14.0, 760.0, 200.0).clone(),
+        TextBox::new(20.0, 14.0, 760.0, 200.0),
         28.0,
     )?;
     c.text(
