@@ -2,7 +2,8 @@
 //! with Pillow (`/work/shared/bench/pillow_ref.py`, see BENCHMARKS.md).
 //!
 //! The avatar is read at run time from `$MENAGERIE_BENCH_AVATAR`, else
-//! `../shared/bench/avatars/avatar_512.png` relative to the workspace root;
+//! `shared/bench/avatars/avatar_512.png` in the parent (or grandparent, for
+//! a git worktree) of the workspace root;
 //! when neither exists a synthetic noisy avatar is generated, so
 //! `cargo bench --no-run` and `cargo test --benches` work anywhere.
 //!
@@ -20,7 +21,7 @@ fn avatar_png() -> (Vec<u8>, String) {
     let candidates = std::env::var_os("MENAGERIE_BENCH_AVATAR")
         .map(PathBuf::from)
         .into_iter()
-        .chain([root.join("../shared/bench/avatars/avatar_512.png")]);
+        .chain(["..", "../.."].map(|up| root.join(up).join("shared/bench/avatars/avatar_512.png")));
     for path in candidates {
         if let Ok(bytes) = std::fs::read(&path) {
             return (bytes, path.display().to_string());

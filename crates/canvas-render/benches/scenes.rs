@@ -1,1 +1,100 @@
-fn main() {}
+//! Criterion benchmarks of the scene compositions (canvas-scenes), rendering
+//! only (`render_scene`, avatar already decoded), plus `post` and `namecard`
+//! including PNG encoding.
+//!
+//! The avatar is read at run time from `$MENAGERIE_BENCH_AVATAR`, else
+//! `../shared/bench/avatars/avatar_512.png` relative to the workspace root;
+//! when neither exists a synthetic 512 × 512 avatar is generated, so
+//! `cargo bench --no-run` and `cargo test --benches` work anywhere.
+//!
+//! Run: `cargo bench -p canvas-render --bench scenes` (release; only when measuring).
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use canvas_render::scene::{PostParams, Scene, VideoCommentParams, render_scene};
+use canvas_render::{RgbaImage, encode_png};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+fn avatar() -> RgbaImage {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let candidates = std::env::var_os("MENAGERIE_BENCH_AVATAR")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain([root.join("../shared/bench/avatars/avatar_512.png")]);
+    for path in candidates {
+        if let Ok(img) = image::open(&path) {
+            return img.to_rgba8();
+        }
+    }
+    RgbaImage::from_fn(512, 512, |x, y| {
+        image::Rgba([(x / 2) as u8, 90, (y / 2) as u8, 255])
+    })
+}
+
+fn scenes() -> Vec<Scene> {
+    vec![
+        Scene::Horny,
+        Scene::ItsSoStupid { dog: "my sleep schedule".into() },
+        Scene::Lied { username: Some("Ferris".into()) },
+        Scene::Lolice,
+        Scene::Namecard {
+            username: "Ferris the Crab".into(),
+            birthday: "May 15".into(),
+            description: "Systems programmer, part-time crustacean. Likes fearless concurrency and long walks on the beach.".into(),
+        },
+        Scene::NoBitches { no: "no bitches?".into(), bottomtext: "only tests".into() },
+        Scene::Sage { quote: "The river does not hurry, yet it arrives.".into() },
+        Scene::Sage2 { quote: "Slow is smooth, and smooth is fast.".into() },
+        Scene::Simpcard,
+        Scene::Series,
+        Scene::Post(PostParams {
+            username: "ferris".into(),
+            displayname: "Ferris the Crab".into(),
+            comment: "just rewrote it in Rust and it's 40x faster. no regrets.".into(),
+            ..PostParams::default()
+        }),
+        Scene::VideoComment(VideoCommentParams {
+            username: "ferris".into(),
+            comment: "The part at 12:34 where the borrow checker finally clicked... chef's kiss.".into(),
+            ..VideoCommentParams::default()
+        }),
+    ]
+}
+
+fn bench_scenes(c: &mut Criterion) {
+    let avatar = avatar();
+    let mut group = c.benchmark_group("scene");
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    for scene in scenes() {
+        group.bench_function(scene.name(), |b| {
+            b.iter(|| render_scene(black_box(&scene), Some(black_box(&avatar))).unwrap())
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("scene+png");
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    for scene in scenes()
+        .into_iter()
+        .filter(|s| matches!(s.name(), "post" | "namecard"))
+    {
+        group.bench_function(scene.name(), |b| {
+            b.iter(|| {
+                encode_png(&render_scene(black_box(&scene), Some(black_box(&avatar))).unwrap())
+                    .unwrap()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_scenes);
+criterion_main!(benches);

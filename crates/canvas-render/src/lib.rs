@@ -34,6 +34,11 @@ pub use filter::{Brightness, Filter, Threshold, apply, apply_in_place};
 pub use image::RgbaImage;
 pub use shape::{PrideFlag, circle, heart, pride};
 
+/// The README's example, compiled and run as a doc test.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 /// The largest width or height this crate will allocate, in pixels.
 pub const MAX_DIMENSION: u32 = 8192;
 /// The largest pixel count (width × height) this crate will allocate.

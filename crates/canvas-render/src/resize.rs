@@ -6,7 +6,9 @@ use crate::{RenderError, RgbaImage, check_size};
 
 /// The avatar scaled and centre-cropped to exactly `width × height` ("cover"
 /// as in CSS `object-fit`): the largest centred region with the target's
-/// aspect ratio is resampled with a Catmull-Rom filter. An input that already
+/// aspect ratio is resampled with a triangle (bilinear) filter, which
+/// is several times faster than Catmull-Rom and as good for the mild scale
+/// factors of avatars. An input that already
 /// has the target size is copied unchanged.
 pub(crate) fn cover(img: &RgbaImage, width: u32, height: u32) -> Result<RgbaImage, RenderError> {
     let (sw, sh) = img.dimensions();
@@ -31,7 +33,7 @@ pub(crate) fn cover(img: &RgbaImage, width: u32, height: u32) -> Result<RgbaImag
         &*view,
         width,
         height,
-        FilterType::CatmullRom,
+        FilterType::Triangle,
     ))
 }
 

@@ -543,7 +543,7 @@ mod tests {
             for s in scenes {
                 let r = render_scene(&s, None);
                 let ok = r.is_ok() || matches!(r, Err(RenderError::TextTooLong { .. }));
-                proptest::prop_assert!(ok);
+                proptest::prop_assert!(ok, "{:?}", r.err());
             }
         }
     }

@@ -50,6 +50,9 @@ pub const MAX_LAYOUT_CHARS: usize = 4000;
 
 /// Upper limit on the number of cached glyph bitmaps before the cache is reset.
 const GLYPH_CACHE_LIMIT: usize = 8192;
+/// Upper limit on the bytes of cached glyph coverage before the cache is reset
+/// (sizes chosen by shrink-to-fit vary, so entries are bounded by bytes too).
+const GLYPH_CACHE_BYTES: usize = 24 << 20;
 
 /// A typeface bundled with the crate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -711,8 +714,14 @@ struct GlyphKey {
     outline_bits: u32,
 }
 
-static GLYPH_CACHE: LazyLock<Mutex<HashMap<GlyphKey, Arc<Bitmap>>>> =
-    LazyLock::new(|| Mutex::new(HashMap::new()));
+#[derive(Default)]
+struct GlyphCache {
+    map: HashMap<GlyphKey, Arc<Bitmap>>,
+    bytes: usize,
+}
+
+static GLYPH_CACHE: LazyLock<Mutex<GlyphCache>> =
+    LazyLock::new(|| Mutex::new(GlyphCache::default()));
 
 fn glyph_bitmap(font_id: u8, index: u16, size: f32, outline: f32) -> Arc<Bitmap> {
     let key = GlyphKey {
@@ -724,6 +733,7 @@ fn glyph_bitmap(font_id: u8, index: u16, size: f32, outline: f32) -> Arc<Bitmap>
     if let Some(b) = GLYPH_CACHE
         .lock()
         .unwrap_or_else(|e| e.into_inner())
+        .map
         .get(&key)
     {
         return b.clone();
@@ -741,10 +751,13 @@ fn glyph_bitmap(font_id: u8, index: u16, size: f32, outline: f32) -> Arc<Bitmap>
     }
     let bmp = Arc::new(bmp);
     let mut cache = GLYPH_CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    if cache.len() >= GLYPH_CACHE_LIMIT {
-        cache.clear();
+    if cache.map.len() >= GLYPH_CACHE_LIMIT || cache.bytes + bmp.coverage.len() > GLYPH_CACHE_BYTES
+    {
+        cache.map.clear();
+        cache.bytes = 0;
     }
-    cache.insert(key, bmp.clone());
+    cache.bytes += bmp.coverage.len();
+    cache.map.insert(key, bmp.clone());
     bmp
 }
 

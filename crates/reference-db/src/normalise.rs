@@ -1,27 +1,29 @@
 //! Forgiving lookup keys and text clean-up.
 //!
-//! # Lookup-key rules ([`lookup_key`])
-//!
-//! A query and every name of a record (slug, English display name, form
-//! names) are reduced to the same key, so all of these meet:
-//!
-//! 1. Unicode compatibility decomposition (NFKD), then combining marks are
-//!    dropped: accents fold (`Flabébé` → `flabebe`, `POKéMON` → `pokemon`).
-//! 2. Letters are lower-cased.
-//! 3. Apostrophes (`'`, `’`, `ʼ`) vanish: `Farfetch’d` → `farfetchd`.
-//! 4. `♀` and `♂` become `-f` and `-m` (`Nidoran♀` → `nidoran-f`, the slug).
-//! 5. Every other character that is not a letter or digit (spaces,
-//!    underscores, hyphens, dots, colons, commas...) is a separator; runs of
-//!    separators become one `-`, and leading or trailing ones are dropped:
-//!    `Mr. Mime`, `mr_mime` and ` MR--MIME ` all become `mr-mime`.
-//!
-//! Plain ASCII input (the common case) skips the Unicode decomposition.
+//! The rules are documented on [`lookup_key`].
 
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
-/// Reduces a name or query to its lookup key (see the module docs for the
-/// rules). The key of a slug is the slug itself.
+/// Reduces a name or query to its lookup key. The key of a slug is the
+/// slug itself.
+///
+/// # Rules
+///
+/// A query and every name of a record (slug, English display name, form
+/// names) are reduced to the same key, so all of these meet:
+///
+/// 1. Unicode compatibility decomposition (NFKD), then combining marks are
+///    dropped: accents fold (`Flabébé` → `flabebe`, `POKéMON` → `pokemon`).
+/// 2. Letters are lower-cased.
+/// 3. Apostrophes (`'`, `’`, `ʼ`) vanish: `Farfetch’d` → `farfetchd`.
+/// 4. `♀` and `♂` become `-f` and `-m` (`Nidoran♀` → `nidoran-f`, the slug).
+/// 5. Every other character that is not a letter or digit (spaces,
+///    underscores, hyphens, dots, colons, commas...) is a separator; runs of
+///    separators become one `-`, and leading or trailing ones are dropped:
+///    `Mr. Mime`, `mr_mime` and ` MR--MIME ` all become `mr-mime`.
+///
+/// Plain ASCII input (the common case) skips the Unicode decomposition.
 ///
 /// ```
 /// use reference_db::lookup_key;
@@ -145,6 +147,17 @@ mod tests {
         assert_eq!(lookup_key("--"), "");
         assert_eq!(lookup_key(""), "");
         assert_eq!(lookup_key("ｐｉｋａｃｈｕ"), "pikachu");
+    }
+
+    proptest::proptest! {
+        /// Keys never panic, hold no separator at the ends or twice in a
+        /// row, and are fixed points: a key is its own key.
+        #[test]
+        fn keys_are_canonical(input in "\\PC{0,24}|[A-Za-z _.'-]{0,24}") {
+            let key = lookup_key(&input);
+            proptest::prop_assert!(!key.starts_with('-') && !key.ends_with('-') && !key.contains("--"), "{key:?}");
+            proptest::prop_assert_eq!(lookup_key(&key), key.clone());
+        }
     }
 
     #[test]

@@ -48,7 +48,10 @@ pub struct Creature {
     /// Species display names of the whole family, by stage, then by dex
     /// order within a stage (`["Pichu", "Pikachu", "Raichu"]`).
     pub evolution_line: Vec<String>,
-    /// Newest English dex entry, cleaned; `None` when the data has none.
+    /// Newest English dex entry; `None` when the data has none. Cleaned like
+    /// every game text here: a soft hyphen (or a hyphen) before a line break
+    /// joins the word, other soft hyphens vanish, and line breaks, form feeds
+    /// and runs of spaces become one space.
     pub description: Option<String>,
     /// Generation that introduced the species (1-9).
     pub generation: u8,

@@ -195,6 +195,26 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// For any query, the index returns exactly what scoring every
+        /// slug with strsim (floor, best first, ties by slug, at most 5) does.
+        #[test]
+        fn index_equals_a_full_strsim_scan(query in "[a-z -]{0,14}|\\PC{0,8}") {
+            let key = crate::lookup_key(&query);
+            let index = SuggestionIndex::new(SLUGS.iter().copied());
+            let got: Vec<(f64, String)> =
+                index.suggest(&key, |i| SLUGS[i]).into_iter().map(|s| (s.score, s.slug)).collect();
+            let mut want: Vec<(f64, String)> = SLUGS
+                .iter()
+                .map(|s| (strsim::sorensen_dice(&key, s), (*s).to_owned()))
+                .filter(|(score, _)| *score >= SUGGESTION_FLOOR)
+                .collect();
+            want.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+            want.truncate(MAX_SUGGESTIONS);
+            proptest::prop_assert_eq!(got, want);
+        }
+    }
+
     #[test]
     fn best_first_and_floored() {
         let index = SuggestionIndex::new(SLUGS.iter().copied());

@@ -18,7 +18,7 @@ pub struct ImageLimits {
     /// header before decoding. Default: 4096 (so at most 4096×4096).
     pub max_side: u32,
     /// Decoded images whose longer side exceeds this are downscaled (aspect
-    /// kept, triangle filter) once, before caching, so that every filter
+    /// kept, area averaging) once, before caching, so that every filter
     /// works on at most `normalize_side`² pixels. Default: 1024.
     pub normalize_side: u32,
 }
@@ -161,7 +161,7 @@ pub fn decode_image(bytes: &[u8], limits: &ImageLimits) -> Result<RgbaImage, Fet
 }
 
 /// Downscales `image` so that its longer side is at most `max_side`
-/// (aspect ratio kept, triangle filter); smaller images are returned as is.
+/// (aspect ratio kept, area averaging); smaller images are returned as is.
 pub fn normalize(image: RgbaImage, max_side: u32) -> RgbaImage {
     let (w, h) = image.dimensions();
     let long = w.max(h);
@@ -171,7 +171,9 @@ pub fn normalize(image: RgbaImage, max_side: u32) -> RgbaImage {
     let scale = f64::from(max_side) / f64::from(long);
     let nw = ((f64::from(w) * scale).round() as u32).clamp(1, max_side);
     let nh = ((f64::from(h) * scale).round() as u32).clamp(1, max_side);
-    image::imageops::resize(&image, nw, nh, image::imageops::FilterType::Triangle)
+    // Area averaging: as smooth as a triangle filter when shrinking, and
+    // several times faster (measured in benches/remote_image.rs).
+    image::imageops::thumbnail(&image, nw, nh)
 }
 
 #[cfg(test)]

@@ -3,8 +3,8 @@
 
 use std::io::Read;
 use std::net::IpAddr;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use image::RgbaImage;
@@ -41,12 +41,17 @@ pub struct FetchConfig {
     pub max_url_len: usize,
     /// Pixel cap and normalising size.
     pub image: ImageLimits,
-    /// Capacity of the decoded-avatar cache, in bytes of RGBA pixels.
-    /// Default 256 MiB; 0 disables caching (single flight still applies to
-    /// concurrent requests only through the cache, so 0 also disables it).
+    /// Capacity of the decoded-avatar cache, in bytes of RGBA pixels (plus
+    /// the key and a small overhead per entry). Default 256 MiB; 0 keeps
+    /// nothing, though concurrent requests for one URL still share a fetch.
     pub cache_bytes: u64,
     /// How long a decoded avatar stays cached. Default 10 minutes.
     pub cache_ttl: Duration,
+    /// Decodes (and normalisations) running at once; further ones wait.
+    /// Fetches are not limited by it, only the memory- and CPU-heavy part:
+    /// each decode holds at most `image.max_side`² × 8 bytes. Default: the
+    /// number of CPUs.
+    pub max_concurrent_decodes: usize,
 }
 
 impl Default for FetchConfig {
@@ -62,6 +67,7 @@ impl Default for FetchConfig {
             image: ImageLimits::default(),
             cache_bytes: 256 << 20,
             cache_ttl: Duration::from_secs(600),
+            max_concurrent_decodes: std::thread::available_parallelism().map_or(2, |n| n.get()),
         }
     }
 }
@@ -86,6 +92,39 @@ fn fnv1a64(bytes: &[u8]) -> u64 {
     hash
 }
 
+/// At most `max` holders at once; the others wait (they already hold a
+/// bounded job slot of the caller, so the wait is bounded too).
+#[derive(Debug)]
+struct DecodeGate {
+    busy: Mutex<usize>,
+    freed: Condvar,
+    max: usize,
+}
+
+impl DecodeGate {
+    fn enter(&self) -> DecodeTicket<'_> {
+        let mut busy = self.busy.lock().unwrap_or_else(PoisonError::into_inner);
+        while *busy >= self.max {
+            busy = self
+                .freed
+                .wait(busy)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        *busy += 1;
+        DecodeTicket(self)
+    }
+}
+
+struct DecodeTicket<'a>(&'a DecodeGate);
+
+impl Drop for DecodeTicket<'_> {
+    fn drop(&mut self) {
+        let mut busy = self.0.busy.lock().unwrap_or_else(PoisonError::into_inner);
+        *busy -= 1;
+        self.0.freed.notify_one();
+    }
+}
+
 /// Fetches, decodes and caches avatars from user-supplied URLs without ever
 /// reaching a private network. Blocking: call it off async workers.
 pub struct AvatarFetcher {
@@ -93,6 +132,7 @@ pub struct AvatarFetcher {
     config: FetchConfig,
     cache: Cache<String, Avatar>,
     network_fetches: AtomicU64,
+    decodes: DecodeGate,
 }
 
 impl std::fmt::Debug for AvatarFetcher {
@@ -147,11 +187,17 @@ impl AvatarFetcher {
                 u32::try_from(pixels).unwrap_or(u32::MAX)
             })
             .build();
+        let decodes = DecodeGate {
+            busy: Mutex::new(0),
+            freed: Condvar::new(),
+            max: config.max_concurrent_decodes.max(1),
+        };
         Self {
             agent,
             config,
             cache,
             network_fetches: AtomicU64::new(0),
+            decodes,
         }
     }
 
@@ -216,6 +262,7 @@ impl AvatarFetcher {
 
     fn load_uri(&self, uri: &Uri) -> Result<Avatar, FetchError> {
         let bytes = self.fetch_uri(uri)?;
+        let _ticket = self.decodes.enter();
         let image = decode_image(&bytes, &self.config.image)?;
         let image = normalize(image, self.config.image.normalize_side);
         Ok(Avatar {
@@ -320,5 +367,40 @@ impl AvatarFetcher {
     pub fn cached_bytes(&self) -> u64 {
         self.cache.run_pending_tasks();
         self.cache.weighted_size()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_decode_gate_admits_at_most_max() {
+        let gate = Arc::new(DecodeGate {
+            busy: Mutex::new(0),
+            freed: Condvar::new(),
+            max: 2,
+        });
+        let inside = Arc::new(AtomicU64::new(0));
+        let peak = Arc::new(AtomicU64::new(0));
+        let threads: Vec<_> = (0..8)
+            .map(|_| {
+                let (gate, inside, peak) =
+                    (Arc::clone(&gate), Arc::clone(&inside), Arc::clone(&peak));
+                std::thread::spawn(move || {
+                    let _t = gate.enter();
+                    let now = inside.fetch_add(1, Ordering::SeqCst) + 1;
+                    peak.fetch_max(now, Ordering::SeqCst);
+                    std::thread::sleep(Duration::from_millis(20));
+                    inside.fetch_sub(1, Ordering::SeqCst);
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        let peak = peak.load(Ordering::SeqCst);
+        assert!((1..=2).contains(&peak), "peak {peak}");
+        assert_eq!(*gate.busy.lock().unwrap(), 0);
     }
 }

@@ -58,3 +58,32 @@ fn build(source: &Path, out: &Path) -> Result<()> {
     );
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The step over the fixtures writes a dataset the engine loads, and
+    /// leaves no partial file behind.
+    #[test]
+    fn step_writes_a_loadable_dataset() {
+        let source = crate::repo_root().join("fixtures/pokeapi");
+        let out = std::env::temp_dir().join(format!("xtask-pokeapi-{}", std::process::id()));
+        std::fs::create_dir_all(&out).unwrap();
+        (STEP.build)(&source, &out).unwrap();
+        let db = reference_db::ReferenceDb::load(&out).unwrap();
+        assert_eq!(db.lookup_creature("025").unwrap().slug, "pikachu");
+        assert!(!out.join(format!("{DATASET_FILE_NAME}.partial")).exists());
+        std::fs::remove_dir_all(&out).unwrap();
+    }
+
+    #[test]
+    fn a_broken_source_fails_naming_the_file() {
+        let out = std::env::temp_dir().join(format!("xtask-pokeapi-none-{}", std::process::id()));
+        std::fs::create_dir_all(&out).unwrap();
+        let err = (STEP.build)(&out.join("missing"), &out).unwrap_err();
+        assert!(format!("{err:#}").contains("types.csv"), "{err:#}");
+        assert!(!out.join(DATASET_FILE_NAME).exists());
+        std::fs::remove_dir_all(&out).unwrap();
+    }
+}

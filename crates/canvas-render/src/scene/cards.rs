@@ -2,13 +2,17 @@
 
 use tiny_skia::{Color, PathBuilder, Transform};
 
+use std::sync::LazyLock;
+
+use tiny_skia::Pixmap;
+
 use super::paint::{
-    Avatar, Canvas, circle_path, linear, poly, radial, rect_path, rgba, rrect_path, shader_paint,
-    text_rgb,
+    Avatar, Canvas, base_layer, circle_path, linear, poly, radial, rect_path, rgba, rrect_path,
+    shader_paint, text_rgb,
 };
 use crate::RenderError;
 use crate::RgbaImage;
-use crate::text::{Align, FontFace, TextBox, TextStyle, VAlign};
+use crate::text::{FontFace, TextBox, TextStyle, VAlign};
 
 #[derive(Clone, Copy)]
 pub(super) enum Card {
@@ -53,20 +57,44 @@ pub(super) fn star(cx: f32, cy: f32, r: f32) -> tiny_skia::Path {
     poly(&pts)
 }
 
-#[allow(clippy::type_complexity)]
+static HORNY_BASE: LazyLock<Pixmap> = LazyLock::new(|| base_layer(licence_base(Card::Horny)));
+static SIMP_BASE: LazyLock<Pixmap> = LazyLock::new(|| base_layer(licence_base(Card::Simp)));
+
+/// Photo square of the licence cards.
+const PHOTO: (f32, f32, f32) = (48.0, 150.0, 300.0);
+
 pub(super) fn licence(kind: Card, avatar: Option<&RgbaImage>) -> Result<Canvas, RenderError> {
+    let mut c = Canvas::from_layer(match kind {
+        Card::Horny => &HORNY_BASE,
+        Card::Simp => &SIMP_BASE,
+    });
+    let (px, py, ps) = PHOTO;
+    let av = Avatar::prepare(avatar, ps as u32, false)?;
+    c.fill(
+        &rrect_path(px, py, ps, ps, 14.0),
+        &av.paint(px, py, ps, 0.0),
+    );
+    Ok(c)
+}
+
+/// Colours (gradient top, bottom, header band, ink, accent), title, subtitle
+/// and the four label/value fields of a licence card.
+type CardTheme = (
+    u32,
+    u32,
+    u32,
+    u32,
+    u32,
+    &'static str,
+    &'static str,
+    [(&'static str, &'static str); 4],
+);
+
+/// Everything of a licence card but the photo (drawn once, then cached).
+fn licence_base(kind: Card) -> Result<Canvas, RenderError> {
     let (w, h) = (900.0, 560.0);
     let mut c = Canvas::new(900, 560)?;
-    let (top, bottom, band, ink, accent, title, subtitle, fields): (
-        u32,
-        u32,
-        u32,
-        u32,
-        u32,
-        &str,
-        &str,
-        [(&str, &str); 4],
-    ) = match kind {
+    let (top, bottom, band, ink, accent, title, subtitle, fields): CardTheme = match kind {
         Card::Horny => (
             0xffc2de,
             0xff7fb6,
@@ -170,15 +198,10 @@ pub(super) fn licence(kind: Card, avatar: Option<&RgbaImage>) -> Result<Canvas, 
     )?;
 
     // Photo with a white frame and a shadow.
-    let (px, py, ps) = (48.0, 150.0, 300.0);
+    let (px, py, ps) = PHOTO;
     let frame = rrect_path(px - 10.0, py - 10.0, ps + 20.0, ps + 20.0, 22.0);
     c.shadow(&frame, 6.0, 10.0, 40);
     c.color(&frame, Color::WHITE);
-    let av = Avatar::prepare(avatar, ps as u32, false)?;
-    c.fill(
-        &rrect_path(px, py, ps, ps, 14.0),
-        &av.paint(px, py, ps, 0.0),
-    );
 
     // Fields.
     let label = TextStyle::new(FontFace::Bold, 18.0).color(text_rgb(accent));
@@ -211,12 +234,57 @@ pub(super) fn licence(kind: Card, avatar: Option<&RgbaImage>) -> Result<Canvas, 
     Ok(c)
 }
 
+static NAMECARD_BASE: LazyLock<Pixmap> = LazyLock::new(|| base_layer(namecard_base()));
+
+/// Centre and radius of the namecard avatar.
+const NAMECARD_AVATAR: (f32, f32, f32) = (380.0, 400.0, 230.0);
+
 pub(super) fn namecard(
     avatar: Option<&RgbaImage>,
     username: &str,
     birthday: &str,
     description: &str,
 ) -> Result<Canvas, RenderError> {
+    let mut c = Canvas::from_layer(&NAMECARD_BASE);
+    let (cx, cy, r) = NAMECARD_AVATAR;
+    let av = Avatar::prepare(avatar, (2.0 * r) as u32, false)?;
+    c.fill(
+        &circle_path(cx, cy, r),
+        &av.paint(cx - r, cy - r, 2.0 * r, 0.0),
+    );
+    let x = 720.0;
+    let tw = 860.0;
+    let name_style = TextStyle::new(FontFace::Bold, 96.0)
+        .color([255, 255, 255, 255])
+        .valign(VAlign::Bottom);
+    let name_box = TextBox::new(x, 120.0, tw, 140.0);
+    c.text(username, &name_style.line_spacing(0.9), name_box, 36.0)?;
+    let bday = if birthday.trim().is_empty() {
+        "Birthday not set"
+    } else {
+        birthday
+    };
+    c.line(
+        bday,
+        &TextStyle::new(FontFace::Bold, 44.0).color([0xf5, 0xf3, 0xff, 255]),
+        x + 72.0,
+        312.0,
+        tw - 72.0,
+    )?;
+    let desc_style = TextStyle::new(FontFace::Regular, 44.0)
+        .color([0xe0, 0xe7, 0xff, 235])
+        .line_spacing(1.1);
+    c.text(
+        description,
+        &desc_style,
+        TextBox::new(x, 410.0, tw, 280.0),
+        20.0,
+    )?;
+    Ok(c)
+}
+
+/// The namecard without avatar and text (drawn once, then cached).
+fn namecard_base() -> Result<Canvas, RenderError> {
     let (w, h) = (1680.0, 800.0);
     let mut c = Canvas::new(1680, 800)?;
     c.fill(
@@ -255,7 +323,7 @@ pub(super) fn namecard(
     c.stroke(&panel, Color::from_rgba8(255, 255, 255, 60), 2.0);
 
     // Round avatar with a gradient ring.
-    let (cx, cy, r) = (380.0, 400.0, 230.0);
+    let (cx, cy, r) = NAMECARD_AVATAR;
     c.shadow(&circle_path(cx, cy, r + 14.0), 10.0, 18.0, 50);
     c.fill(
         &circle_path(cx, cy, r + 14.0),
@@ -268,19 +336,7 @@ pub(super) fn namecard(
         )),
     );
     c.color(&circle_path(cx, cy, r + 4.0), rgba(0x1e1b4b, 255));
-    let av = Avatar::prepare(avatar, (2.0 * r) as u32, false)?;
-    c.fill(
-        &circle_path(cx, cy, r),
-        &av.paint(cx - r, cy - r, 2.0 * r, 0.0),
-    );
-
     let x = 720.0;
-    let tw = 860.0;
-    let name_style = TextStyle::new(FontFace::Bold, 96.0)
-        .color([255, 255, 255, 255])
-        .valign(VAlign::Bottom);
-    let name_box = TextBox::new(x, 120.0, tw, 140.0);
-    c.text(username, &name_style.line_spacing(0.9), name_box, 36.0)?;
     // Accent divider.
     c.fill(
         &rrect_path(x, 282.0, 160.0, 8.0, 4.0),
@@ -311,28 +367,5 @@ pub(super) fn namecard(
         &super::paint::paint(rgba(0xfb923c, 255)),
         Transform::from_translate(kx + 24.0, ky + 1.0),
     );
-    let bday = if birthday.trim().is_empty() {
-        "Birthday not set"
-    } else {
-        birthday
-    };
-    c.line(
-        bday,
-        &TextStyle::new(FontFace::Bold, 44.0).color([0xf5, 0xf3, 0xff, 255]),
-        x + 72.0,
-        312.0,
-        tw - 72.0,
-    )?;
-    // Description.
-    let desc_style = TextStyle::new(FontFace::Regular, 44.0)
-        .color([0xe0, 0xe7, 0xff, 235])
-        .line_spacing(1.1);
-    c.text(
-        description,
-        &desc_style,
-        TextBox::new(x, 410.0, tw, 280.0),
-        20.0,
-    )?;
-    let _ = Align::Left;
     Ok(c)
 }

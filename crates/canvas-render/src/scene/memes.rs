@@ -1,10 +1,12 @@
 //! Meme scenes: `its-so-stupid`, `lied`, `lolice`, `nobitches`, `series`.
 
-use tiny_skia::{Color, PathBuilder, Transform};
+use std::sync::LazyLock;
+
+use tiny_skia::{Color, PathBuilder, Pixmap, Transform};
 
 use super::paint::{
-    Avatar, Canvas, circle_path, linear, paint, radial, rect_path, rgba, rrect_path, shader_paint,
-    text_rgb,
+    Avatar, Canvas, base_layer, circle_path, linear, paint, radial, rect_path, rgba, rrect_path,
+    shader_paint, text_rgb,
 };
 use crate::RenderError;
 use crate::RgbaImage;
@@ -158,17 +160,14 @@ fn character(c: &mut Canvas, cx: f32, cy: f32, r: f32, face: Face) {
 }
 
 /// A speech bubble with a tail pointing at `(tx, ty)`, text fitted inside.
-#[allow(clippy::too_many_arguments)]
+/// `rect` is `(x, y, width, height)`, `tip` the tail's point.
 fn bubble(
     c: &mut Canvas,
-    x: f32,
-    y: f32,
-    w: f32,
-    h: f32,
-    tx: f32,
-    ty: f32,
+    rect: (f32, f32, f32, f32),
+    tip: (f32, f32),
     text: &str,
 ) -> Result<(), RenderError> {
+    let ((x, y, w, h), (tx, ty)) = (rect, tip);
     let body = rrect_path(x, y, w, h, h.min(w) * 0.35);
     let mut tail = PathBuilder::new();
     let bx = tx.clamp(x + 30.0, x + w - 30.0);
@@ -194,7 +193,61 @@ fn bubble(
     Ok(())
 }
 
+static STUPID_BASE: LazyLock<Pixmap> = LazyLock::new(|| base_layer(its_so_stupid_base()));
+
 pub(super) fn its_so_stupid(avatar: Option<&RgbaImage>, dog: &str) -> Result<Canvas, RenderError> {
+    let mut c = Canvas::from_layer(&STUPID_BASE);
+    let p = 376.0;
+    let (x, y) = (16.0 + p + 16.0, 16.0 + p + 16.0);
+    let (sx, sy, ss) = (x + 98.0, y + 124.0, 180.0);
+    let angle = -4.0;
+    let t = Transform::from_rotate_at(angle, sx + ss / 2.0, sy + ss / 2.0);
+    let board = rrect_path(sx - 12.0, sy - 12.0, ss + 24.0, ss + 24.0, 10.0);
+    c.fill_t(
+        &board,
+        &paint(rgba(0x000000, 50)),
+        t.pre_translate(4.0, 6.0),
+    );
+    c.fill_t(&board, &paint(Color::WHITE), t);
+    c.stroke_t(&board, rgba(INK, 255), 5.0, t);
+    let mut av = Avatar::prepare(avatar, ss as u32, false)?;
+    av.smooth = true; // drawn rotated
+    c.fill_t(&rect_path(sx, sy, ss, ss), &av.paint(sx, sy, ss, 0.0), t);
+    // Hands gripping the bottom corners.
+    for hx in [sx + 4.0, sx + ss - 4.0] {
+        let hand = circle_path(hx, sy + ss + 8.0, 22.0);
+        c.fill_t(&hand, &paint(rgba(SKIN, 255)), t);
+        c.stroke_t(&hand, rgba(INK, 255), 4.0, t);
+        c.stroke_t(
+            &curve(
+                hx - 10.0,
+                sy + ss + 2.0,
+                hx,
+                sy + ss - 2.0,
+                hx + 10.0,
+                sy + ss + 2.0,
+            ),
+            rgba(SKIN_DARK, 255),
+            3.0,
+            t,
+        );
+    }
+    let style = TextStyle::new(FontFace::Meme, 48.0)
+        .color([255, 255, 255, 255])
+        .outline([0, 0, 0, 255], 4.0)
+        .align(Align::Center)
+        .valign(VAlign::Middle);
+    c.text(
+        dog,
+        &style,
+        TextBox::new(x + 10.0, y + 8.0, p - 20.0, 104.0),
+        14.0,
+    )?;
+    Ok(c)
+}
+
+/// The comic without the held-up avatar and caption (drawn once, then cached).
+fn its_so_stupid_base() -> Result<Canvas, RenderError> {
     let mut c = Canvas::new(800, 800)?;
     c.color(&rect_path(0.0, 0.0, 800.0, 800.0), Color::WHITE);
     let p = 376.0;
@@ -232,12 +285,8 @@ pub(super) fn its_so_stupid(avatar: Option<&RgbaImage>, dog: &str) -> Result<Can
         character(&mut panel, hx, hy, 62.0, faces[i]);
         bubble(
             &mut panel,
-            24.0,
-            22.0,
-            p - 48.0,
-            112.0,
-            hx + 10.0,
-            hy - 76.0,
+            (24.0, 22.0, p - 48.0, 112.0),
+            (hx + 10.0, hy - 76.0),
             lines[i],
         )?;
         c.draw_canvas(&panel, x as i32, y as i32);
@@ -247,49 +296,6 @@ pub(super) fn its_so_stupid(avatar: Option<&RgbaImage>, dog: &str) -> Result<Can
     let mut panel = Canvas::new(p as u32, p as u32)?;
     character(&mut panel, p / 2.0, 330.0, 52.0, Face::Smile);
     c.draw_canvas(&panel, x as i32, y as i32);
-    let (sx, sy, ss) = (x + 98.0, y + 124.0, 180.0);
-    let angle = -4.0;
-    let t = Transform::from_rotate_at(angle, sx + ss / 2.0, sy + ss / 2.0);
-    let board = rrect_path(sx - 12.0, sy - 12.0, ss + 24.0, ss + 24.0, 10.0);
-    c.fill_t(
-        &board,
-        &paint(rgba(0x000000, 50)),
-        t.pre_translate(4.0, 6.0),
-    );
-    c.fill_t(&board, &paint(Color::WHITE), t);
-    c.stroke_t(&board, rgba(INK, 255), 5.0, t);
-    let av = Avatar::prepare(avatar, ss as u32, false)?;
-    c.fill_t(&rect_path(sx, sy, ss, ss), &av.paint(sx, sy, ss, 0.0), t);
-    // Hands gripping the bottom corners.
-    for hx in [sx + 4.0, sx + ss - 4.0] {
-        let hand = circle_path(hx, sy + ss + 8.0, 22.0);
-        c.fill_t(&hand, &paint(rgba(SKIN, 255)), t);
-        c.stroke_t(&hand, rgba(INK, 255), 4.0, t);
-        c.stroke_t(
-            &curve(
-                hx - 10.0,
-                sy + ss + 2.0,
-                hx,
-                sy + ss - 2.0,
-                hx + 10.0,
-                sy + ss + 2.0,
-            ),
-            rgba(SKIN_DARK, 255),
-            3.0,
-            t,
-        );
-    }
-    let style = TextStyle::new(FontFace::Meme, 48.0)
-        .color([255, 255, 255, 255])
-        .outline([0, 0, 0, 255], 4.0)
-        .align(Align::Center)
-        .valign(VAlign::Middle);
-    c.text(
-        dog,
-        &style,
-        TextBox::new(x + 10.0, y + 8.0, p - 20.0, 104.0),
-        14.0,
-    )?;
     for i in 0..4 {
         let (x, y) = origin(i);
         c.stroke(&rect_path(x, y, p, p), rgba(INK, 255), 6.0);
@@ -297,10 +303,41 @@ pub(super) fn its_so_stupid(avatar: Option<&RgbaImage>, dog: &str) -> Result<Can
     Ok(c)
 }
 
+static LIED_BASE: LazyLock<Pixmap> = LazyLock::new(|| base_layer(lied_base()));
+static LIED_OVERLAY: LazyLock<Pixmap> = LazyLock::new(|| base_layer(lied_overlay()));
+
+/// Position and size of the lied photo.
+const LIED_PHOTO: (f32, f32, f32) = (80.0, 36.0, 440.0);
+
 pub(super) fn lied(
     avatar: Option<&RgbaImage>,
     username: Option<&str>,
 ) -> Result<Canvas, RenderError> {
+    let mut c = Canvas::from_layer(&LIED_BASE);
+    let (ax, ay, s) = LIED_PHOTO;
+    let av = Avatar::prepare(avatar, s as u32, true)?;
+    c.fill(&rrect_path(ax, ay, s, s, 10.0), &av.paint(ax, ay, s, 0.0));
+    c.draw_layer(&LIED_OVERLAY);
+    let caption = match username.map(str::trim) {
+        Some(u) if !u.is_empty() => format!("{u} lied."),
+        _ => "You lied.".to_owned(),
+    };
+    let style = TextStyle::new(FontFace::SerifItalic, 64.0)
+        .color([240, 240, 240, 255])
+        .outline([0, 0, 0, 255], 3.0)
+        .align(Align::Center)
+        .valign(VAlign::Middle);
+    c.text(
+        &caption,
+        &style,
+        TextBox::new(24.0, 482.0, 552.0, 100.0),
+        18.0,
+    )?;
+    Ok(c)
+}
+
+/// Background and photo shadow of `lied` (drawn once, then cached).
+fn lied_base() -> Result<Canvas, RenderError> {
     let mut c = Canvas::new(600, 600)?;
     let full = rect_path(0.0, 0.0, 600.0, 600.0);
     c.fill(
@@ -313,11 +350,15 @@ pub(super) fn lied(
             &[(0.0, rgba(0x3a3a3a, 255)), (1.0, rgba(0x0d0d0d, 255))],
         )),
     );
-    let (ax, ay, s) = (80.0, 36.0, 440.0);
-    let av = Avatar::prepare(avatar, s as u32, true)?;
-    let frame = rrect_path(ax, ay, s, s, 10.0);
-    c.shadow(&frame, 8.0, 14.0, 90);
-    c.fill(&frame, &av.paint(ax, ay, s, 0.0));
+    let (ax, ay, s) = LIED_PHOTO;
+    c.shadow(&rrect_path(ax, ay, s, s, 10.0), 8.0, 14.0, 90);
+    Ok(c)
+}
+
+/// Vignette and film lines drawn over the photo (drawn once, then cached).
+fn lied_overlay() -> Result<Canvas, RenderError> {
+    let mut c = Canvas::new(600, 600)?;
+    let full = rect_path(0.0, 0.0, 600.0, 600.0);
     // Vignette and film lines.
     c.fill(
         &full,
@@ -339,25 +380,24 @@ pub(super) fn lied(
             Color::from_rgba8(255, 255, 255, 10),
         );
     }
-    let caption = match username.map(str::trim) {
-        Some(u) if !u.is_empty() => format!("{u} lied."),
-        _ => "You lied.".to_owned(),
-    };
-    let style = TextStyle::new(FontFace::SerifItalic, 64.0)
-        .color([240, 240, 240, 255])
-        .outline([0, 0, 0, 255], 3.0)
-        .align(Align::Center)
-        .valign(VAlign::Middle);
-    c.text(
-        &caption,
-        &style,
-        TextBox::new(24.0, 482.0, 552.0, 100.0),
-        18.0,
-    )?;
     Ok(c)
 }
 
+static LOLICE_BASE: LazyLock<Pixmap> = LazyLock::new(|| base_layer(lolice_base()));
+
+/// Position and size of the mugshot.
+const LOLICE_PHOTO: (f32, f32, f32) = (285.0, 56.0, 330.0);
+
 pub(super) fn lolice(avatar: Option<&RgbaImage>) -> Result<Canvas, RenderError> {
+    let mut c = Canvas::from_layer(&LOLICE_BASE);
+    let (ax, ay, s) = LOLICE_PHOTO;
+    let av = Avatar::prepare(avatar, s as u32, false)?;
+    c.fill(&rect_path(ax, ay, s, s), &av.paint(ax, ay, s, 0.0));
+    Ok(c)
+}
+
+/// The police scene without the mugshot (drawn once, then cached).
+fn lolice_base() -> Result<Canvas, RenderError> {
     let (w, h) = (900.0, 600.0);
     let mut c = Canvas::new(900, 600)?;
     let full = rect_path(0.0, 0.0, w, h);
@@ -406,11 +446,9 @@ pub(super) fn lolice(avatar: Option<&RgbaImage>) -> Result<Canvas, RenderError> 
         )),
     );
     // Mugshot.
-    let (ax, ay, s) = (270.0, 60.0, 360.0);
-    let av = Avatar::prepare(avatar, s as u32, false)?;
+    let (ax, ay, s) = LOLICE_PHOTO;
     let frame = rect_path(ax, ay, s, s);
     c.shadow(&frame, 8.0, 12.0, 60);
-    c.fill(&frame, &av.paint(ax, ay, s, 0.0));
     // Placard.
     let board = rrect_path(240.0, 400.0, 420.0, 160.0, 10.0);
     c.shadow(&board, 6.0, 10.0, 70);
@@ -459,7 +497,28 @@ pub(super) fn lolice(avatar: Option<&RgbaImage>) -> Result<Canvas, RenderError> 
     Ok(c)
 }
 
+static NOBITCHES_BASE: LazyLock<Pixmap> = LazyLock::new(|| base_layer(nobitches_base()));
+
 pub(super) fn nobitches(no: &str, bottomtext: &str) -> Result<Canvas, RenderError> {
+    let mut c = Canvas::from_layer(&NOBITCHES_BASE);
+    let style = TextStyle::meme(104.0);
+    c.text(
+        &no.to_uppercase(),
+        &style,
+        TextBox::new(20.0, 14.0, 760.0, 200.0),
+        28.0,
+    )?;
+    c.text(
+        &bottomtext.to_uppercase(),
+        &style.valign(VAlign::Bottom),
+        TextBox::new(20.0, 586.0, 760.0, 200.0),
+        28.0,
+    )?;
+    Ok(c)
+}
+
+/// The smug face without captions (drawn once, then cached).
+fn nobitches_base() -> Result<Canvas, RenderError> {
     let (w, h) = (800.0, 800.0);
     let mut c = Canvas::new(800, 800)?;
     let full = rect_path(0.0, 0.0, w, h);
@@ -562,23 +621,28 @@ pub(super) fn nobitches(no: &str, bottomtext: &str) -> Result<Canvas, RenderErro
         rgba(0x2e1f6b, 255),
         6.0,
     );
-    let style = TextStyle::meme(104.0);
-    c.text(
-        &no.to_uppercase(),
-        &style,
-        TextBox::new(20.0, 14.0, 760.0, 200.0),
-        28.0,
-    )?;
-    c.text(
-        &bottomtext.to_uppercase(),
-        &style.valign(VAlign::Bottom),
-        TextBox::new(20.0, 586.0, 760.0, 200.0),
-        28.0,
-    )?;
     Ok(c)
 }
 
+static SERIES_BASE: LazyLock<Pixmap> = LazyLock::new(|| base_layer(series_base()));
+static SERIES_OVERLAY: LazyLock<Pixmap> = LazyLock::new(|| base_layer(series_overlay()));
+
+/// The disc case: x, y, width, height.
+const CASE: (f32, f32, f32, f32) = (150.0, 100.0, 400.0, 580.0);
+
 pub(super) fn series(avatar: Option<&RgbaImage>) -> Result<Canvas, RenderError> {
+    let mut c = Canvas::from_layer(&SERIES_BASE);
+    let (x, y, cw, ch) = CASE;
+    let (vx, vy, vw, vh) = (x + 40.0, y + 14.0, cw - 54.0, ch - 28.0);
+    let av = Avatar::prepare(avatar, vh as u32, false)?;
+    let cover = rrect_path(vx, vy, vw, vh, 6.0);
+    c.fill(&cover, &av.paint(vx - (vh - vw) / 2.0, vy, vh, 0.0));
+    c.draw_layer(&SERIES_OVERLAY);
+    Ok(c)
+}
+
+/// Background and empty case (drawn once, then cached).
+fn series_base() -> Result<Canvas, RenderError> {
     let (w, h) = (700.0, 800.0);
     let mut c = Canvas::new(700, 800)?;
     let full = rect_path(0.0, 0.0, w, h);
@@ -602,7 +666,7 @@ pub(super) fn series(avatar: Option<&RgbaImage>) -> Result<Canvas, RenderError> 
         )),
     );
     // Case.
-    let (x, y, cw, ch) = (150.0, 100.0, 400.0, 580.0);
+    let (x, y, cw, ch) = CASE;
     let case = rrect_path(x, y, cw, ch, 16.0);
     c.shadow(&case, 14.0, 20.0, 110);
     c.color(&case, rgba(0x101010, 255));
@@ -613,11 +677,15 @@ pub(super) fn series(avatar: Option<&RgbaImage>) -> Result<Canvas, RenderError> 
             rgba(0x333333, 255),
         );
     }
-    // Cover: the avatar, cover-fitted to the portrait sleeve.
+    Ok(c)
+}
+
+/// Cover band, sheen and the hands, drawn over the cover (drawn once, then cached).
+fn series_overlay() -> Result<Canvas, RenderError> {
+    let mut c = Canvas::new(700, 800)?;
+    let (x, y, cw, ch) = CASE;
+    let case = rrect_path(x, y, cw, ch, 16.0);
     let (vx, vy, vw, vh) = (x + 40.0, y + 14.0, cw - 54.0, ch - 28.0);
-    let av = Avatar::prepare(avatar, vh as u32, false)?;
-    let cover = rrect_path(vx, vy, vw, vh, 6.0);
-    c.fill(&cover, &av.paint(vx - (vh - vw) / 2.0, vy, vh, 0.0));
     // Title band and bottom strip.
     c.fill(
         &rect_path(vx, vy, vw, 64.0),

@@ -115,6 +115,8 @@ pub(crate) fn poly(points: &[(f32, f32)]) -> Path {
 /// The avatar, square-cropped and premultiplied, ready to be used as a paint.
 pub(crate) struct Avatar {
     pixmap: Pixmap,
+    /// Always sample bilinearly (for avatars drawn under a rotation).
+    pub smooth: bool,
 }
 
 impl Avatar {
@@ -128,6 +130,7 @@ impl Avatar {
         let Some(img) = img else {
             return Ok(Avatar {
                 pixmap: placeholder(),
+                smooth: false,
             });
         };
         let (w, h) = img.dimensions();
@@ -135,13 +138,11 @@ impl Avatar {
         let side = w.min(h);
         let view = image::imageops::crop_imm(img, (w - side) / 2, (h - side) / 2, side, side);
         let target = display.clamp(1, 2048);
-        let square: RgbaImage = if side > target * 3 / 2 {
-            image::imageops::resize(
-                &*view,
-                target,
-                target,
-                image::imageops::FilterType::Triangle,
-            )
+        // Shrunk once to the exact display size (area averaging), so that
+        // drawing it is a plain copy (nearest sampling at integer offsets);
+        // a smaller avatar is kept as is and enlarged bilinearly while drawn.
+        let square: RgbaImage = if side > target {
+            image::imageops::thumbnail(&*view, target, target)
         } else {
             view.to_image()
         };
@@ -163,13 +164,23 @@ impl Avatar {
             dst[2] = ((b * a + 127) / 255) as u8;
             dst[3] = a as u8;
         }
-        Ok(Avatar { pixmap })
+        Ok(Avatar {
+            pixmap,
+            smooth: false,
+        })
     }
 
     /// A paint that maps the avatar onto the square `(x, y, size)`, optionally
     /// rotated by `angle` degrees around the square's centre.
     pub(crate) fn paint(&self, x: f32, y: f32, size: f32, angle: f32) -> Paint<'_> {
         let s = size / self.pixmap.width() as f32;
+        let exact =
+            s == 1.0 && angle == 0.0 && x.fract() == 0.0 && y.fract() == 0.0 && !self.smooth;
+        let quality = if exact {
+            FilterQuality::Nearest
+        } else {
+            FilterQuality::Bilinear
+        };
         let t = Transform::from_row(s, 0.0, 0.0, s, x, y).post_rotate_at(
             angle,
             x + size / 2.0,
@@ -178,7 +189,7 @@ impl Avatar {
         shader_paint(Pattern::new(
             self.pixmap.as_ref(),
             SpreadMode::Pad,
-            FilterQuality::Bicubic,
+            quality,
             1.0,
             t,
         ))
@@ -213,6 +224,13 @@ pub(crate) struct Canvas {
 }
 
 impl Canvas {
+    /// A canvas starting as a copy of a cached layer.
+    pub(crate) fn from_layer(layer: &Pixmap) -> Canvas {
+        Canvas {
+            pixmap: layer.clone(),
+        }
+    }
+
     pub(crate) fn new(width: u32, height: u32) -> Result<Canvas, RenderError> {
         crate::check_size(width, height)?;
         Ok(Canvas {
@@ -320,6 +338,18 @@ impl Canvas {
         );
     }
 
+    /// Composites a cached full-size layer over this canvas.
+    pub(crate) fn draw_layer(&mut self, layer: &Pixmap) {
+        self.pixmap.draw_pixmap(
+            0,
+            0,
+            layer.as_ref(),
+            &tiny_skia::PixmapPaint::default(),
+            Transform::identity(),
+            None,
+        );
+    }
+
     /// Renders parsed SVG art with `transform`.
     pub(crate) fn svg(&mut self, tree: &resvg::usvg::Tree, transform: Transform) {
         resvg::render(tree, transform, &mut self.pixmap.as_mut());
@@ -339,6 +369,12 @@ impl Canvas {
         }
         RgbaImage::from_raw(w, h, data).expect("buffer matches size")
     }
+}
+
+/// Unwraps the canvas of a static layer: its size is a constant, so failure
+/// is a bug caught by every scene test.
+pub(crate) fn base_layer(canvas: Result<Canvas, RenderError>) -> Pixmap {
+    canvas.expect("static scene layer renders").pixmap
 }
 
 /// Parses bundled SVG art once.

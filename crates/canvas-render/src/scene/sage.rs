@@ -1,14 +1,36 @@
 //! The wise old turtle scenes: `sage` and `sage2`.
 
-use tiny_skia::{Color, PathBuilder, Transform};
+use std::sync::LazyLock;
+
+use tiny_skia::{Color, PathBuilder, Pixmap, Transform};
 
 use super::paint::{
-    Canvas, TURTLE, circle_path, linear, radial, rect_path, rgba, rrect_path, shader_paint,
+    Canvas, TURTLE, base_layer, circle_path, linear, radial, rect_path, rgba, rrect_path,
+    shader_paint,
 };
 use crate::RenderError;
 use crate::text::{Align, FontFace, TextBox, TextStyle, VAlign};
 
+static SAGE_BASE: LazyLock<Pixmap> = LazyLock::new(|| base_layer(sage_base()));
+static SAGE2_BASE: LazyLock<Pixmap> = LazyLock::new(|| base_layer(sage2_base()));
+
 pub(super) fn sage(quote: &str) -> Result<Canvas, RenderError> {
+    let mut c = Canvas::from_layer(&SAGE_BASE);
+    let style = TextStyle::new(FontFace::SerifItalic, 54.0)
+        .color([0x3b, 0x25, 0x10, 255])
+        .valign(VAlign::Middle)
+        .line_spacing(1.05);
+    c.text(
+        quote,
+        &style,
+        TextBox::new(610.0, 150.0, 510.0, 330.0),
+        18.0,
+    )?;
+    Ok(c)
+}
+
+/// The sage card without its quote (drawn once, then cached).
+fn sage_base() -> Result<Canvas, RenderError> {
     let (w, h) = (1200.0, 630.0);
     let mut c = Canvas::new(1200, 630)?;
     let full = rect_path(0.0, 0.0, w, h);
@@ -50,16 +72,6 @@ pub(super) fn sage(quote: &str) -> Result<Canvas, RenderError> {
     c.color(&panel, Color::from_rgba8(255, 255, 255, 150));
     let mark = TextStyle::new(FontFace::SerifItalic, 180.0).color([0xc2, 0x7c, 0x2c, 200]);
     c.line("\u{201C}", &mark, 580.0, 10.0, 200.0)?;
-    let style = TextStyle::new(FontFace::SerifItalic, 54.0)
-        .color([0x3b, 0x25, 0x10, 255])
-        .valign(VAlign::Middle)
-        .line_spacing(1.05);
-    c.text(
-        quote,
-        &style,
-        TextBox::new(610.0, 150.0, 510.0, 330.0),
-        18.0,
-    )?;
     let by = TextStyle::new(FontFace::Bold, 28.0)
         .color([0x8a, 0x55, 0x1d, 255])
         .align(Align::Right);
@@ -68,6 +80,18 @@ pub(super) fn sage(quote: &str) -> Result<Canvas, RenderError> {
 }
 
 pub(super) fn sage2(quote: &str) -> Result<Canvas, RenderError> {
+    let mut c = Canvas::from_layer(&SAGE2_BASE);
+    let style = TextStyle::new(FontFace::SerifItalic, 56.0)
+        .color([0x1e, 0x29, 0x3b, 255])
+        .align(Align::Center)
+        .valign(VAlign::Middle)
+        .line_spacing(1.05);
+    c.text(quote, &style, TextBox::new(80.0, 70.0, 640.0, 270.0), 16.0)?;
+    Ok(c)
+}
+
+/// The sage2 scene without its quote (drawn once, then cached).
+fn sage2_base() -> Result<Canvas, RenderError> {
     let (w, h) = (800.0, 800.0);
     let mut c = Canvas::new(800, 800)?;
     let full = rect_path(0.0, 0.0, w, h);
@@ -136,11 +160,5 @@ pub(super) fn sage2(quote: &str) -> Result<Canvas, RenderError> {
     let tail = tail.finish().expect("tail");
     c.color(&bubble, rgba(0xfffaf0, 255));
     c.color(&tail, rgba(0xfffaf0, 255));
-    let style = TextStyle::new(FontFace::SerifItalic, 56.0)
-        .color([0x1e, 0x29, 0x3b, 255])
-        .align(Align::Center)
-        .valign(VAlign::Middle)
-        .line_spacing(1.05);
-    c.text(quote, &style, TextBox::new(80.0, 70.0, 640.0, 270.0), 16.0)?;
     Ok(c)
 }

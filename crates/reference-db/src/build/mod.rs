@@ -3,7 +3,7 @@
 //!
 //! Reads the PokeAPI CSVs (upstream `data/v2/csv` layout) from one
 //! directory, joins them, keeps English text (language id 9), cleans it
-//! (see [`crate::normalise`]), and returns records in id order. The result
+//! (line breaks, form feeds and soft hyphens normalised), and returns records in id order. The result
 //! depends only on the files' contents, so the same input always encodes to
 //! byte-identical output. A malformed file fails with its name, line and
 //! column ([`BuildError::Malformed`]).
@@ -360,19 +360,25 @@ impl Builder<'_> {
                 Ok(())
             },
         )?;
-        // pokemon id → [(form id, is default form, slug, english name)]
-        let mut forms: HashMap<u32, Vec<(u32, bool, String, Option<String>)>> = HashMap::new();
+        struct Form {
+            id: u32,
+            is_default: bool,
+            slug: String,
+            english_name: Option<String>,
+        }
+        // pokemon id → its forms
+        let mut forms: HashMap<u32, Vec<Form>> = HashMap::new();
         self.read(
             "pokemon_forms.csv",
             &["id", "identifier", "pokemon_id", "is_default"],
             |r| {
                 let form_id: u32 = r.num(0)?;
-                forms.entry(r.num(2)?).or_default().push((
-                    form_id,
-                    r.flag(3)?,
-                    r.str(1).to_owned(),
-                    form_names.get(&form_id).cloned(),
-                ));
+                forms.entry(r.num(2)?).or_default().push(Form {
+                    id: form_id,
+                    is_default: r.flag(3)?,
+                    slug: r.str(1).to_owned(),
+                    english_name: form_names.get(&form_id).cloned(),
+                });
                 Ok(())
             },
         )?;
@@ -452,19 +458,20 @@ impl Builder<'_> {
             .map(|p| {
                 let s = &species[&p.species];
                 let species_name = species_display(p.species);
-                let own_forms = forms.remove(&p.id).unwrap_or_default();
+                let mut own_forms = forms.remove(&p.id).unwrap_or_default();
+                own_forms.sort_by_key(|f| f.id);
                 let display_name = if p.is_default {
                     species_name.clone()
                 } else {
                     own_forms
                         .iter()
-                        .filter(|f| f.1)
-                        .find_map(|f| f.3.clone())
+                        .filter(|f| f.is_default)
+                        .find_map(|f| f.english_name.clone())
                         .unwrap_or_else(|| species_name.clone())
                 };
                 let mut aliases: Vec<String> = Vec::new();
-                for (_, _, slug, name) in &own_forms {
-                    for alias in std::iter::once(slug).chain(name) {
+                for form in &own_forms {
+                    for alias in std::iter::once(&form.slug).chain(&form.english_name) {
                         if *alias != p.slug && *alias != display_name && !aliases.contains(alias) {
                             aliases.push(alias.clone());
                         }

@@ -14,7 +14,7 @@ use ureq::unversioned::transport::NextTimeout;
 pub fn config() -> FetchConfig {
     FetchConfig {
         connect_timeout: Duration::from_secs(1),
-        overall_timeout: Duration::from_millis(1500),
+        overall_timeout: Duration::from_secs(3),
         max_bytes: 1 << 20,
         ..FetchConfig::default()
     }

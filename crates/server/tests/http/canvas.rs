@@ -17,7 +17,7 @@ use crate::support::{Reply, settings};
 fn canvas_settings() -> Settings {
     let mut s = settings();
     s.allow_private_avatars = true;
-    s.avatar_timeout_ms = 1500;
+    s.avatar_timeout_ms = 3000;
     s.avatar_connect_timeout_ms = 1000;
     s.avatar_max_bytes = 1 << 20;
     s
@@ -405,7 +405,7 @@ async fn a_saturated_job_pool_answers_503_at_once_and_json_stays_fast() {
     let host = FixtureHost::start();
     let mut s = canvas_settings();
     s.canvas_jobs = 1;
-    s.avatar_timeout_ms = 3000;
+    s.avatar_timeout_ms = 5000;
     let app = Rc::new(app_with(s).await);
 
     // Occupy the only job slot with an avatar host that never answers.

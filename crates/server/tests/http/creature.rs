@@ -319,12 +319,14 @@ async fn without_data_every_creature_route_is_503() {
 
 #[actix_rt::test]
 async fn a_dataset_of_another_version_stops_the_start() {
-    let dir = std::env::temp_dir().join(format!("menagerie-creature-old-{}", std::process::id()));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("creature-old-format-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut bytes = reference_db::Dataset::default().to_bytes();
     let at = reference_db::dataset::MAGIC.len();
     bytes[at..at + 4].copy_from_slice(&(reference_db::FORMAT_VERSION + 1).to_le_bytes());
     std::fs::write(dir.join(reference_db::DATASET_FILE_NAME), bytes).unwrap();
     let err = server::AppState::load(Settings::for_tests(&dir)).unwrap_err();
+    std::fs::remove_dir_all(&dir).unwrap();
     assert!(err.to_string().contains("format version"), "{err}");
 }
