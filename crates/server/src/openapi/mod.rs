@@ -1,7 +1,7 @@
 //! The OpenAPI 3.1 document served at `/openapi.json`.
 //!
 //! Built from one table, [`catalogue::ENDPOINTS`], plus the component
-//! schemas in [`schemas`]. The served document lists only the endpoints
+//! schemas in `schemas.rs`. The served document lists only the endpoints
 //! whose route is registered in this binary, so it never promises a path
 //! that answers 404; the tests in `tests/http/openapi.rs` fail when a
 //! registered route has no catalogue entry, and call every documented
