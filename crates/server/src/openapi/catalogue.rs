@@ -82,6 +82,8 @@ pub enum In {
 pub enum Kind {
     /// Free text of at most this many characters.
     Text(u32),
+    /// A required name to look up: at most this many characters, not blank.
+    Name(u32),
     /// `RRGGBB` (also `RGB`, either case, optional leading `#`).
     Hex,
     /// `r,g,b` decimal integers 0–255.
@@ -303,7 +305,7 @@ const fn name_param(name: &'static str, description: &'static str, example: &'st
         name,
         location: In::Query,
         required: true,
-        kind: Kind::Text(100),
+        kind: Kind::Name(100),
         description,
         example,
         default: None,

@@ -231,13 +231,19 @@ fn operation_id(path: &str) -> String {
 fn parameter(p: &Param) -> Value {
     let mut schema = match p.kind {
         Kind::Text(max) => json!({ "type": "string", "maxLength": max }),
+        Kind::Name(max) => json!({
+            "type": "string",
+            "minLength": 1,
+            "maxLength": max,
+            "pattern": "\\S",
+        }),
         Kind::Hex => json!({
             "type": "string",
             "pattern": "^#?([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})$",
         }),
         Kind::Triple => json!({
             "type": "string",
-            "pattern": "^ *[0-9]{1,3} *, *[0-9]{1,3} *, *[0-9]{1,3} *$",
+            "pattern": "^ *(?:[01]?[0-9]{1,2}|2[0-4][0-9]|25[0-5]) *, *(?:[01]?[0-9]{1,2}|2[0-4][0-9]|25[0-5]) *, *(?:[01]?[0-9]{1,2}|2[0-4][0-9]|25[0-5]) *$",
         }),
         Kind::AvatarUrl => json!({
             "type": "string",

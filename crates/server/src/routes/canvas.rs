@@ -340,6 +340,12 @@ async fn respond(
         engine.fetcher.parse_url(&url)?;
         Some(url)
     } else {
+        // Scenes that draw no avatar ignore it, but one that is given must
+        // still be a valid avatar URL: the contract is the same on every
+        // canvas endpoint, and hostile input is refused, never passed over.
+        if let Some(url) = q.avatar.as_deref().map(str::trim).filter(|u| !u.is_empty()) {
+            engine.fetcher.parse_url(url)?;
+        }
         None
     };
     let if_none_match = req

@@ -374,6 +374,19 @@ async fn bad_parameters_are_400_naming_the_range() {
             "theme",
         ),
         (format!("/canvas/misc/sage?quote={long}"), "quote"),
+        // Scenes that draw no avatar still refuse a bad one.
+        (
+            format!("/canvas/misc/sage?quote=hi&avatar={long}"),
+            "avatar",
+        ),
+        (
+            "/canvas/misc/sage2?avatar=ftp://x/a.png".to_owned(),
+            "avatar",
+        ),
+        (
+            "/canvas/misc/nobitches?avatar=not%20a%20url".to_owned(),
+            "avatar",
+        ),
         (
             format!("/canvas/misc/its-so-stupid?dog={long}&avatar={avatar}"),
             "dog",
