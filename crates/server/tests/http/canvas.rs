@@ -4,7 +4,7 @@
 use std::rc::Rc;
 use std::time::Duration;
 
-use actix_web::body::{MessageBody, to_bytes};
+use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::http::header;
 use actix_web::test;
@@ -44,17 +44,7 @@ where
         req = req.insert_header((header::IF_NONE_MATCH, tag));
     }
     let res = test::call_service(app, req.to_request()).await;
-    let status = res.status();
-    let headers = res.headers().clone();
-    let body = to_bytes(res.into_body())
-        .await
-        .map(|b| b.to_vec())
-        .unwrap_or_default();
-    Reply {
-        status,
-        headers,
-        body,
-    }
+    Reply::read(res).await
 }
 
 fn enc(url: &str) -> String {
