@@ -235,6 +235,25 @@ impl AvatarFetcher {
             .map_err(|e| (*e).clone())
     }
 
+    /// Like [`get`](Self::get), also telling whether this call went to the
+    /// network (`true`: a cache miss that this call loaded; waiters on
+    /// another call's fetch and cache hits are `false`). For metrics.
+    pub fn get_traced(&self, url: &str) -> (Result<Avatar, FetchError>, bool) {
+        let uri = match self.parse_url(url) {
+            Ok(u) => u,
+            Err(e) => return (Err(e), false),
+        };
+        let fetched = std::cell::Cell::new(false);
+        let result = self
+            .cache
+            .try_get_with(uri.to_string(), || {
+                fetched.set(true);
+                self.load_uri(&uri)
+            })
+            .map_err(|e| (*e).clone());
+        (result, fetched.get())
+    }
+
     /// Fetches, decodes and normalises `url`, bypassing the cache.
     pub fn load(&self, url: &str) -> Result<Avatar, FetchError> {
         let uri = self.parse_url(url)?;

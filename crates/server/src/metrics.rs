@@ -93,6 +93,20 @@ impl FetchOutcome {
         Self::Timeout,
     ];
 
+    /// The outcome of one fetch's result.
+    pub fn of<T>(result: &Result<T, remote_image::FetchError>) -> Self {
+        use remote_image::FetchError::*;
+        match result {
+            Ok(_) => Self::Ok,
+            Err(InvalidUrl(_) | UrlTooLong { .. } | RefusedAddress) => Self::Refused,
+            Err(UpstreamRejected { .. }) => Self::UpstreamClientError,
+            Err(UpstreamFailed { .. }) => Self::UpstreamServerError,
+            Err(Unreachable) => Self::Unreachable,
+            Err(TooSlow) => Self::Timeout,
+            Err(_) => Self::Invalid,
+        }
+    }
+
     /// The label value.
     pub fn label(self) -> &'static str {
         match self {
@@ -268,6 +282,23 @@ impl Metrics {
     /// How many clients the rate limiter currently tracks.
     pub fn set_rate_limit_clients(&self, n: u64) {
         self.rate_limit_clients.store(n, Relaxed);
+    }
+
+    /// Gets an avatar through `fetcher`'s cache, counting the cache hit or
+    /// miss and, when this call went to the network, the fetch outcome.
+    pub fn fetch_avatar(
+        &self,
+        fetcher: &remote_image::AvatarFetcher,
+        url: &str,
+    ) -> Result<remote_image::Avatar, remote_image::FetchError> {
+        let (result, fetched) = fetcher.get_traced(url);
+        if fetched {
+            self.avatar_cache_miss();
+            self.record_fetch(FetchOutcome::of(&result));
+        } else if result.is_ok() {
+            self.avatar_cache_hit();
+        }
+        result
     }
 
     /// The whole registry in the Prometheus text exposition format (0.0.4).
@@ -449,6 +480,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 }
 
 async fn metrics(state: web::Data<AppState>) -> HttpResponse {
+    let fetcher = &state.canvas.fetcher;
+    state
+        .metrics
+        .set_avatar_cache_size(fetcher.cached_bytes(), fetcher.cached_entries());
+    if let Some(l) = &state.rate_limiter {
+        state.metrics.set_rate_limit_clients(l.tracked() as u64);
+    }
     HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "no-store"))
         .content_type("text/plain; version=0.0.4; charset=utf-8")

@@ -64,6 +64,8 @@ pub enum ErrorKind {
     Overloaded,
     /// 504: the avatar host was too slow.
     GatewayTimeout,
+    /// 503: the creature reference data is not built on this server.
+    DataMissing,
 }
 
 /// Where a parameter travels.
@@ -80,6 +82,8 @@ pub enum In {
 pub enum Kind {
     /// Free text of at most this many characters.
     Text(u32),
+    /// A required name to look up: at most this many characters, not blank.
+    Name(u32),
     /// `RRGGBB` (also `RGB`, either case, optional leading `#`).
     Hex,
     /// `r,g,b` decimal integers 0–255.
@@ -113,8 +117,11 @@ pub struct Param {
 
 /// Longest accepted avatar URL, in bytes.
 pub const AVATAR_URL_MAX: u32 = 2048;
-/// Longest accepted free text, in characters.
-pub const TEXT_MAX: u32 = 500;
+/// Text caps of canvas-render's scenes, in characters.
+const NAME_MAX: u32 = 64;
+const CAPTION_MAX: u32 = 200;
+const QUOTE_MAX: u32 = 500;
+const COMMENT_MAX: u32 = 1000;
 
 const AVATAR: Param = Param {
     name: "avatar",
@@ -126,12 +133,17 @@ const AVATAR: Param = Param {
     default: None,
 };
 
-const fn text(name: &'static str, description: &'static str, example: &'static str) -> Param {
+const fn text(
+    name: &'static str,
+    max: u32,
+    description: &'static str,
+    example: &'static str,
+) -> Param {
     Param {
         name,
         location: In::Query,
         required: false,
-        kind: Kind::Text(TEXT_MAX),
+        kind: Kind::Text(max),
         description,
         example,
         default: None,
@@ -264,10 +276,26 @@ const fn lookup(
         params: param,
         ok: Success::Json(schema),
         errors: match miss {
-            ErrorKind::NotFound => &[ErrorKind::BadRequest, ErrorKind::NotFound],
-            ErrorKind::MoveNotFound => &[ErrorKind::BadRequest, ErrorKind::MoveNotFound],
-            ErrorKind::AbilityNotFound => &[ErrorKind::BadRequest, ErrorKind::AbilityNotFound],
-            _ => &[ErrorKind::BadRequest, ErrorKind::ItemNotFound],
+            ErrorKind::NotFound => &[
+                ErrorKind::BadRequest,
+                ErrorKind::NotFound,
+                ErrorKind::DataMissing,
+            ],
+            ErrorKind::MoveNotFound => &[
+                ErrorKind::BadRequest,
+                ErrorKind::MoveNotFound,
+                ErrorKind::DataMissing,
+            ],
+            ErrorKind::AbilityNotFound => &[
+                ErrorKind::BadRequest,
+                ErrorKind::AbilityNotFound,
+                ErrorKind::DataMissing,
+            ],
+            _ => &[
+                ErrorKind::BadRequest,
+                ErrorKind::ItemNotFound,
+                ErrorKind::DataMissing,
+            ],
         },
     }
 }
@@ -277,7 +305,7 @@ const fn name_param(name: &'static str, description: &'static str, example: &'st
         name,
         location: In::Query,
         required: true,
-        kind: Kind::Text(100),
+        kind: Kind::Name(100),
         description,
         example,
         default: None,
@@ -364,7 +392,12 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "A sign held up saying the text",
         &[
             AVATAR,
-            text("dog", "the text on the sign", "I like pineapple on pizza"),
+            text(
+                "dog",
+                CAPTION_MAX,
+                "the text on the sign",
+                "I like pineapple on pizza",
+            ),
         ],
     ),
     misc(
@@ -392,10 +425,16 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "A name card with avatar, name, birthday and description",
         &[
             AVATAR,
-            text("username", "the name on the card", "Ada"),
-            text("birthday", "the birthday, shown as given", "10 December"),
+            text("username", NAME_MAX, "the name on the card", "Ada"),
+            text(
+                "birthday",
+                NAME_MAX,
+                "the birthday, shown as given",
+                "10 December",
+            ),
             text(
                 "description",
+                QUOTE_MAX,
                 "a line about the person",
                 "Writes the first programs",
             ),
@@ -405,8 +444,8 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "/canvas/misc/nobitches",
         "A two-line caption meme (no avatar)",
         &[
-            text("no", "the top text", "no bugs?"),
-            text("bottomtext", "the bottom text", "ship it"),
+            text("no", CAPTION_MAX, "the top text", "no bugs?"),
+            text("bottomtext", CAPTION_MAX, "the bottom text", "ship it"),
         ],
     ),
     misc(
@@ -419,7 +458,12 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "A character-quote card with the avatar",
         &[
             AVATAR,
-            text("quote", "the quote", "Patience is a form of action."),
+            text(
+                "quote",
+                QUOTE_MAX,
+                "the quote",
+                "Patience is a form of action.",
+            ),
         ],
     ),
     misc(
@@ -427,7 +471,12 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "A second character-quote card layout",
         &[
             AVATAR,
-            text("quote", "the quote", "Patience is a form of action."),
+            text(
+                "quote",
+                QUOTE_MAX,
+                "the quote",
+                "Patience is a form of action.",
+            ),
         ],
     ),
     misc(
@@ -455,10 +504,11 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "A microblog post with avatar, names and text",
         &[
             AVATAR,
-            text("username", "the handle, without @", "ada"),
-            text("displayname", "the display name", "Ada Lovelace"),
+            text("username", NAME_MAX, "the handle, without @", "ada"),
+            text("displayname", NAME_MAX, "the display name", "Ada Lovelace"),
             text(
                 "comment",
+                COMMENT_MAX,
                 "the post text",
                 "The engine weaves algebraic patterns.",
             ),
@@ -478,8 +528,8 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "A video-site comment with avatar, name and text",
         &[
             AVATAR,
-            text("username", "the commenter's name", "ada"),
-            text("comment", "the comment", "First!"),
+            text("username", NAME_MAX, "the commenter's name", "ada"),
+            text("comment", COMMENT_MAX, "the comment", "First!"),
         ],
     ),
     // --- canvas filters ---
@@ -516,11 +566,11 @@ pub const ENDPOINTS: &[Endpoint] = &[
             Param {
                 name: "color",
                 location: In::Query,
-                required: true,
+                required: false,
                 kind: Kind::Hex,
                 description: "the tint as six hexadecimal digits `RRGGBB`",
                 example: "4B007D",
-                default: None,
+                default: Some("5865F2"),
             },
         ],
     ),

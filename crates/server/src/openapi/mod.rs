@@ -1,7 +1,7 @@
 //! The OpenAPI 3.1 document served at `/openapi.json`.
 //!
 //! Built from one table, [`catalogue::ENDPOINTS`], plus the component
-//! schemas in [`schemas`]. The served document lists only the endpoints
+//! schemas in `schemas.rs`. The served document lists only the endpoints
 //! whose route is registered in this binary, so it never promises a path
 //! that answers 404; the tests in `tests/http/openapi.rs` fail when a
 //! registered route has no catalogue entry, and call every documented
@@ -230,14 +230,20 @@ fn operation_id(path: &str) -> String {
 
 fn parameter(p: &Param) -> Value {
     let mut schema = match p.kind {
-        Kind::Text(max) => json!({ "type": "string", "minLength": 1, "maxLength": max }),
+        Kind::Text(max) => json!({ "type": "string", "maxLength": max }),
+        Kind::Name(max) => json!({
+            "type": "string",
+            "minLength": 1,
+            "maxLength": max,
+            "pattern": "\\S",
+        }),
         Kind::Hex => json!({
             "type": "string",
             "pattern": "^#?([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})$",
         }),
         Kind::Triple => json!({
             "type": "string",
-            "pattern": "^ *[0-9]{1,3} *, *[0-9]{1,3} *, *[0-9]{1,3} *$",
+            "pattern": "^ *(?:[01]?[0-9]{1,2}|2[0-4][0-9]|25[0-5]) *, *(?:[01]?[0-9]{1,2}|2[0-4][0-9]|25[0-5]) *, *(?:[01]?[0-9]{1,2}|2[0-4][0-9]|25[0-5]) *$",
         }),
         Kind::AvatarUrl => json!({
             "type": "string",
@@ -277,6 +283,7 @@ fn error_ref(k: ErrorKind) -> (&'static str, &'static str) {
         ErrorKind::BadGateway => ("502", "BadGateway"),
         ErrorKind::Overloaded => ("503", "Overloaded"),
         ErrorKind::GatewayTimeout => ("504", "GatewayTimeout"),
+        ErrorKind::DataMissing => ("503", "DataMissing"),
     }
 }
 
@@ -360,6 +367,11 @@ fn error_responses() -> Value {
             err("the avatar host did not answer in time"),
         ),
         "Unauthorized": unauthorized,
+        "DataMissing": error_response(
+            "The creature reference data is not built on this server (`cargo xtask data`)",
+            "Error",
+            err("the creature reference data is not loaded on this server (build it with `cargo xtask data`)"),
+        ),
         "UriTooLong": error_response(
             "The request target is longer than the server's limit (8 KiB by default)",
             "Error",

@@ -130,6 +130,11 @@ function select(path) {
         placeholder: schema.default !== undefined ? "default " + schema.default : "",
       });
       input.value = p.example !== undefined ? p.example : "";
+      // An avatar the server can always fetch when it is publicly reachable:
+      // its own colour square.
+      if (schema.format === "uri" && p.name === "avatar") {
+        input.value = location.origin + "/canvas/colorviewer?hex=6246EA";
+      }
     }
     input.addEventListener("input", updateUrl);
     input.addEventListener("keydown", (e) => {

@@ -340,6 +340,12 @@ async fn respond(
         engine.fetcher.parse_url(&url)?;
         Some(url)
     } else {
+        // Scenes that draw no avatar ignore it, but one that is given must
+        // still be a valid avatar URL: the contract is the same on every
+        // canvas endpoint, and hostile input is refused, never passed over.
+        if let Some(url) = q.avatar.as_deref().map(str::trim).filter(|u| !u.is_empty()) {
+            engine.fetcher.parse_url(url)?;
+        }
         None
     };
     let if_none_match = req
@@ -347,13 +353,19 @@ async fn respond(
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned);
-    let permit = engine.try_acquire().ok_or(ApiError::Busy {
-        retry_after: RETRY_AFTER_SECS,
-    })?;
+    let Some(permit) = engine.try_acquire() else {
+        state.metrics.job_rejected(); // (prod) metrics
+        return Err(ApiError::Busy {
+            retry_after: RETRY_AFTER_SECS,
+        });
+    };
+    let metrics = Arc::clone(&state.metrics); // (prod) metrics
     let outcome = web::block(move || -> Result<Outcome, ApiError> {
         let permit = permit;
+        let _job = metrics.job_started(); // (prod) metrics
         let avatar = match &avatar_url {
-            Some(url) => Some(permit.0.fetcher.get(url)?),
+            // (prod) metrics: cache hit/miss and fetch outcome
+            Some(url) => Some(metrics.fetch_avatar(&permit.0.fetcher, url)?),
             None => None,
         };
         let tag = etag(&job, avatar.as_ref().map(|a| a.digest));

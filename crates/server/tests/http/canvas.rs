@@ -4,7 +4,7 @@
 use std::rc::Rc;
 use std::time::Duration;
 
-use actix_web::body::{MessageBody, to_bytes};
+use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::http::header;
 use actix_web::test;
@@ -44,17 +44,7 @@ where
         req = req.insert_header((header::IF_NONE_MATCH, tag));
     }
     let res = test::call_service(app, req.to_request()).await;
-    let status = res.status();
-    let headers = res.headers().clone();
-    let body = to_bytes(res.into_body())
-        .await
-        .map(|b| b.to_vec())
-        .unwrap_or_default();
-    Reply {
-        status,
-        headers,
-        body,
-    }
+    Reply::read(res).await
 }
 
 fn enc(url: &str) -> String {
@@ -374,6 +364,19 @@ async fn bad_parameters_are_400_naming_the_range() {
             "theme",
         ),
         (format!("/canvas/misc/sage?quote={long}"), "quote"),
+        // Scenes that draw no avatar still refuse a bad one.
+        (
+            format!("/canvas/misc/sage?quote=hi&avatar={long}"),
+            "avatar",
+        ),
+        (
+            "/canvas/misc/sage2?avatar=ftp://x/a.png".to_owned(),
+            "avatar",
+        ),
+        (
+            "/canvas/misc/nobitches?avatar=not%20a%20url".to_owned(),
+            "avatar",
+        ),
         (
             format!("/canvas/misc/its-so-stupid?dog={long}&avatar={avatar}"),
             "dog",

@@ -4,7 +4,7 @@
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 
-use actix_web::body::{MessageBody, to_bytes};
+use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::test::TestRequest;
 use server::{AppState, Settings, create_app};
@@ -69,17 +69,7 @@ where
         t = t.peer_addr(p);
     }
     let res = app.call(t.to_request()).await.expect("service answers");
-    let status = res.status();
-    let headers = res.headers().clone();
-    let body = to_bytes(res.into_body())
-        .await
-        .map(|b| b.to_vec())
-        .unwrap_or_default();
-    Reply {
-        status,
-        headers,
-        body,
-    }
+    Reply::read(res).await
 }
 
 /// Builds the state for `settings` (panics when it does not load).

@@ -105,3 +105,32 @@ async fn histogram_buckets_are_cumulative() {
     }
     assert!(m.render().contains("menagerie_render_jobs_in_flight 0"));
 }
+
+#[actix_rt::test]
+async fn avatar_cache_and_fetch_outcomes_are_counted() {
+    let host = fixture_host::FixtureHost::start();
+    let mut s = settings();
+    s.allow_private_avatars = true;
+    let app = init_service(create_app(state(s))).await;
+    let ok = format!("/canvas/filter/sepia?avatar={}", host.url("/ok.png"));
+    assert_eq!(send(&app, req(&ok)).await.status, 200);
+    assert_eq!(send(&app, req(&ok)).await.status, 200);
+    let missing = format!("/canvas/filter/sepia?avatar={}", host.url("/404"));
+    assert_eq!(send(&app, req(&missing)).await.status, 422);
+    let text = String::from_utf8(send(&app, req("/metrics")).await.body).unwrap();
+    for want in [
+        "menagerie_avatar_cache_misses_total 2",
+        "menagerie_avatar_cache_hits_total 1",
+        "menagerie_avatar_fetches_total{outcome=\"ok\"} 1",
+        "menagerie_avatar_fetches_total{outcome=\"upstream_4xx\"} 1",
+        "menagerie_render_jobs_in_flight 0",
+        "menagerie_http_requests_total{route=\"/canvas/filter/{name}\",status=\"200\"} 2",
+    ] {
+        assert!(text.contains(want), "missing `{want}` in\n{text}");
+    }
+    let entries = text
+        .lines()
+        .find_map(|l| l.strip_prefix("menagerie_avatar_cache_entries "))
+        .unwrap();
+    assert_ne!(entries, "0", "the cache size is reported");
+}

@@ -163,10 +163,40 @@ fn the_catalogue_covers_the_whole_spec() {
     assert_eq!(catalogue::IMG_TYPES.len(), 12);
 }
 
+/// A data dir with the creature dataset built from `fixtures/pokeapi`.
+fn creature_fixture_dir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("menagerie-openapi-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let dataset = reference_db::build::build_dataset(
+        &crate::support::fixtures().join("pokeapi"),
+        &mut |_| {},
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join(reference_db::DATASET_FILE_NAME),
+        dataset.to_bytes(),
+    )
+    .unwrap();
+    dir
+}
+
 #[actix_rt::test]
 async fn every_documented_endpoint_answers_as_documented() {
+    // Over the fixtures (no creature data: 503s), over the creature
+    // fixture dataset, and over the full data when it is built.
+    conforms(settings()).await;
+    conforms(server::Settings::for_tests(creature_fixture_dir())).await;
+    match std::env::var_os("MENAGERIE_FULL_DATA").filter(|v| !v.is_empty()) {
+        Some(full) => conforms(server::Settings::for_tests(full)).await,
+        None => eprintln!(
+            "OpenAPI conformance over the full data not run: MENAGERIE_FULL_DATA is unset"
+        ),
+    }
+}
+
+async fn conforms(settings: server::Settings) {
     let d = doc().await;
-    let app = init_service(create_app(state(settings()))).await;
+    let app = init_service(create_app(state(settings))).await;
     let mut checked = 0;
     for (path, item) in d["paths"].as_object().unwrap() {
         let op = &item["get"];

@@ -26,6 +26,23 @@ pub struct Reply {
 }
 
 impl Reply {
+    /// Reads a whole response.
+    pub async fn read<B: actix_web::body::MessageBody>(
+        res: actix_web::dev::ServiceResponse<B>,
+    ) -> Self {
+        let status = res.status();
+        let headers = res.headers().clone();
+        let body = to_bytes(res.into_body())
+            .await
+            .map(|b| b.to_vec())
+            .unwrap_or_default();
+        Self {
+            status,
+            headers,
+            body,
+        }
+    }
+
     /// The body as JSON (panics with the body text if it is not).
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_slice(&self.body)
@@ -66,17 +83,7 @@ pub async fn request_with(settings: Settings, method: Method, uri: &str) -> Repl
         .uri(uri)
         .to_request();
     let res = test::call_service(&app, req).await;
-    let status = res.status();
-    let headers = res.headers().clone();
-    let body = to_bytes(res.into_body())
-        .await
-        .map(|b| b.to_vec())
-        .unwrap_or_default();
-    Reply {
-        status,
-        headers,
-        body,
-    }
+    Reply::read(res).await
 }
 
 /// GET `uri` on an app over the fixtures.
