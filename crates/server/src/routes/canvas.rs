@@ -343,8 +343,8 @@ async fn respond(
         // Scenes that draw no avatar ignore it, but one that is given must
         // still be a valid avatar URL: the contract is the same on every
         // canvas endpoint, and hostile input is refused, never passed over.
-        if let Some(url) = q.avatar.as_deref().map(str::trim).filter(|u| !u.is_empty()) {
-            engine.fetcher.parse_url(url)?;
+        if let Some(url) = q.avatar.as_deref() {
+            engine.fetcher.parse_url(url.trim())?;
         }
         None
     };

@@ -377,6 +377,7 @@ async fn bad_parameters_are_400_naming_the_range() {
             "/canvas/misc/nobitches?avatar=not%20a%20url".to_owned(),
             "avatar",
         ),
+        ("/canvas/misc/sage?avatar=".to_owned(), "avatar"),
         (
             format!("/canvas/misc/its-so-stupid?dog={long}&avatar={avatar}"),
             "dog",
