@@ -133,6 +133,14 @@ const AVATAR: Param = Param {
     default: None,
 };
 
+/// `avatar` on scenes that draw none (sage, sage2): optional and never
+/// fetched, but a given value must still be a valid avatar URL.
+const AVATAR_UNUSED: Param = Param {
+    required: false,
+    description: "accepted for uniformity with the other canvas endpoints but not drawn; when given it must be a valid avatar URL",
+    ..AVATAR
+};
+
 const fn text(
     name: &'static str,
     max: u32,
@@ -455,9 +463,9 @@ pub const ENDPOINTS: &[Endpoint] = &[
     ),
     misc(
         "/canvas/misc/sage",
-        "A character-quote card with the avatar",
+        "A character-quote card: a wise old turtle with the quote",
         &[
-            AVATAR,
+            AVATAR_UNUSED,
             text(
                 "quote",
                 QUOTE_MAX,
@@ -470,7 +478,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "/canvas/misc/sage2",
         "A second character-quote card layout",
         &[
-            AVATAR,
+            AVATAR_UNUSED,
             text(
                 "quote",
                 QUOTE_MAX,
