@@ -116,6 +116,17 @@ pub struct Settings {
     /// requests get 503 with `Retry-After` instead of queueing.
     #[arg(long, env = "MENAGERIE_CANVAS_JOBS", default_value_t = 64)]
     pub canvas_jobs: usize,
+
+    /// Threads that render and encode canvas images, first come first
+    /// served (default: one per core). Avatar fetches wait on the network
+    /// elsewhere and do not hold one.
+    #[arg(long, env = "MENAGERIE_RENDER_THREADS")]
+    pub render_threads: Option<usize>,
+
+    /// Size in MiB of the cache of encoded canvas images, keyed by endpoint,
+    /// parameters and avatar content (0 disables it).
+    #[arg(long, env = "MENAGERIE_OUTPUT_CACHE_MB", default_value_t = 64)]
+    pub output_cache_mb: u64,
     // --- end canvas ---
     // content (engineer "content")
     /// Directory of self-hosted images: files under `DIR/<group>/<type>/`

@@ -14,6 +14,7 @@ pub mod middleware;
 pub mod openapi;
 pub mod playground;
 pub mod ratelimit;
+pub mod render_pool;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};

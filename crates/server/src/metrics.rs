@@ -18,6 +18,7 @@
 //! | `menagerie_avatar_fetches_total` | counter | `outcome` (see [`FetchOutcome`]) |
 //! | `menagerie_render_jobs_in_flight` | gauge | |
 //! | `menagerie_render_jobs_rejected_total` | counter | |
+//! | `menagerie_output_cache_hits_total` | counter | |
 //! | `menagerie_rate_limited_total` | counter | `budget` |
 //! | `menagerie_rate_limit_clients` | gauge | |
 //! | `menagerie_uptime_seconds` | gauge | |
@@ -31,7 +32,7 @@
 //!
 //! ```
 //! use server::metrics::{FetchOutcome, Metrics};
-//! let m = Metrics::default();
+//! let m = std::sync::Arc::new(Metrics::default());
 //! m.avatar_cache_miss();
 //! m.record_fetch(FetchOutcome::Ok);
 //! m.set_avatar_cache_size(64 * 1024, 1);
@@ -157,6 +158,7 @@ pub struct Metrics {
     fetches: [AtomicU64; FetchOutcome::ALL.len()],
     jobs_in_flight: AtomicI64,
     jobs_rejected: AtomicU64,
+    output_hits: AtomicU64,
     rate_limited: [AtomicU64; BUDGETS.len()],
     rate_limit_clients: AtomicU64,
 }
@@ -174,6 +176,7 @@ impl Default for Metrics {
             fetches: Default::default(),
             jobs_in_flight: AtomicI64::new(0),
             jobs_rejected: AtomicU64::new(0),
+            output_hits: AtomicU64::new(0),
             rate_limited: Default::default(),
             rate_limit_clients: AtomicU64::new(0),
         }
@@ -183,9 +186,9 @@ impl Default for Metrics {
 /// Marks one render job in flight until dropped.
 #[derive(Debug)]
 #[must_use = "the job counts as in flight only while the guard lives"]
-pub struct JobGuard<'a>(&'a Metrics);
+pub struct JobGuard(Arc<Metrics>);
 
-impl Drop for JobGuard<'_> {
+impl Drop for JobGuard {
     fn drop(&mut self) {
         self.0.jobs_in_flight.fetch_sub(1, Relaxed);
     }
@@ -262,9 +265,14 @@ impl Metrics {
 
     /// A fetch/decode/render job started; it counts as in flight until the
     /// guard is dropped.
-    pub fn job_started(&self) -> JobGuard<'_> {
+    pub fn job_started(self: &Arc<Self>) -> JobGuard {
         self.jobs_in_flight.fetch_add(1, Relaxed);
-        JobGuard(self)
+        JobGuard(Arc::clone(self))
+    }
+
+    /// A canvas image was answered from the cache of encoded images.
+    pub fn output_cache_hit(&self) {
+        self.output_hits.fetch_add(1, Relaxed);
     }
 
     /// A job was refused because the pool was saturated.
@@ -374,6 +382,12 @@ impl Metrics {
             "menagerie_avatar_cache_hits_total",
             "Avatar lookups answered from the cache.",
             self.cache_hits.load(Relaxed),
+        );
+        counter(
+            &mut out,
+            "menagerie_output_cache_hits_total",
+            "Canvas images answered from the cache of encoded images.",
+            self.output_hits.load(Relaxed),
         );
         counter(
             &mut out,

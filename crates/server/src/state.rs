@@ -42,7 +42,10 @@ impl AppState {
         let content = Arc::new(ContentState::load(&settings)?);
         Ok(Self {
             // --- canvas (owner: fetch) ---
-            canvas: Arc::new(crate::routes::canvas::CanvasEngine::new(&settings)),
+            canvas: Arc::new(
+                crate::routes::canvas::CanvasEngine::new(&settings)
+                    .map_err(|e| StartupError::Threads(e.to_string()))?,
+            ),
             // --- end canvas ---
             settings: Arc::new(settings),
             metrics: Arc::default(),
@@ -95,6 +98,9 @@ pub enum StartupError {
         /// Why.
         reason: String,
     },
+    /// The render threads could not be started.
+    #[error("could not start the render threads: {0}")]
+    Threads(String),
     /// The rate-limit or API-key configuration is unusable.
     #[error("rate limiting: {0}")]
     Limits(String),

@@ -239,7 +239,7 @@ pub struct Verdict {
 /// Memory growth after the warm-up (the first fifth of the run): the peak
 /// RSS after the warm-up against the RSS at its end; at most 10 %. Also no
 /// 5xx and no dropped request.
-pub fn soak_verdict(samples: &[(f64, u64)], total_secs: f64, o: &Outcome) -> Verdict {
+pub fn soak_verdict(samples: &[(f64, u64)], total_secs: f64, o: &Outcome, cap_mib: u64) -> Verdict {
     let warm = total_secs / 5.0;
     let at_warm = samples
         .iter()
@@ -252,6 +252,8 @@ pub fn soak_verdict(samples: &[(f64, u64)], total_secs: f64, o: &Outcome) -> Ver
         .map(|(_, r)| *r)
         .max();
     let last = samples.last().map(|(_, r)| *r);
+    let peak = samples.iter().map(|(_, r)| *r).max();
+    let under_cap = peak.is_some_and(|p| p <= cap_mib * 1024);
     let total = o.total();
     let (growth, mem_ok) = match (at_warm, peak_after) {
         (Some(a), Some(p)) if a > 0 => {
@@ -261,11 +263,13 @@ pub fn soak_verdict(samples: &[(f64, u64)], total_secs: f64, o: &Outcome) -> Ver
         _ => (f64::NAN, false),
     };
     let errors_ok = total.s5xx == 0 && total.io_errors == 0;
-    let pass = mem_ok && errors_ok && !total.latencies_us.is_empty();
+    let pass = mem_ok && under_cap && errors_ok && !total.latencies_us.is_empty();
     Verdict {
         pass,
         summary: format!(
-            "RSS {} MiB at the end of the warm-up ({:.0} s), peak {} MiB after it, {} MiB at the end: growth {:+.1} % (limit +10 %); {} requests, {} 5xx, {} without answer",
+            "peak RSS {} MiB (cap {} MiB); RSS {} MiB at the end of the warm-up ({:.0} s), peak {} MiB after it, {} MiB at the end: growth {:+.1} % (limit +10 %); {} requests, {} 5xx, {} without answer",
+            peak.map_or("?".into(), mib),
+            cap_mib,
             at_warm.map_or("?".into(), mib),
             warm,
             peak_after.map_or("?".into(), mib),
@@ -444,10 +448,15 @@ mod tests {
             connects: 1,
         };
         let flat: Vec<(f64, u64)> = (0..100).map(|t| (f64::from(t), 100_000)).collect();
-        assert!(soak_verdict(&flat, 100.0, &o).pass);
+        // 100,000 KiB is about 98 MiB.
+        assert!(soak_verdict(&flat, 100.0, &o, 100).pass);
+        assert!(
+            !soak_verdict(&flat, 100.0, &o, 97).pass,
+            "flat but over the cap"
+        );
         let growing: Vec<(f64, u64)> = (0..100)
             .map(|t| (f64::from(t), 100_000 + t as u64 * 1000))
             .collect();
-        assert!(!soak_verdict(&growing, 100.0, &o).pass);
+        assert!(!soak_verdict(&growing, 100.0, &o, 1000).pass);
     }
 }

@@ -25,7 +25,7 @@ python3 -m http.server "$ORIGIN" --bind 127.0.0.1 --directory "$BENCH/avatars" >
 PIDS+=($!); wait_port $ORIGIN
 AV="http://127.0.0.1:$ORIGIN/avatar_512.png"
 
-"$BIN" --bind 127.0.0.1:$SVC --allow-private-avatars --data-dir "$ROOT/fixtures/data" --log-level warn >/dev/null 2>&1 &
+"$BIN" --bind 127.0.0.1:$SVC --allow-private-avatars --output-cache-mb 0 --data-dir "$ROOT/fixtures/data" --log-level warn >/dev/null 2>&1 &
 SP=$!; PIDS+=($SP); wait_port $SVC
 kill -0 "$SP" || { echo "menagerie did not start (port $SVC taken?)"; exit 1; }
 

@@ -176,62 +176,14 @@ const CANVAS_ERRORS: &[ErrorKind] = &[
     ErrorKind::GatewayTimeout,
 ];
 
-/// Anime gif types, in the spec's order.
-pub const ANIMU_TYPES: &[&str] = &[
-    "nom",
-    "poke",
-    "cry",
-    "kiss",
-    "pat",
-    "hug",
-    "wink",
-    "face-palm",
-];
+/// Anime gif types, in the spec's order (the content crate's list).
+pub const ANIMU_TYPES: &[&str] = content::AnimuType::NAMES;
 /// `/animal/:type` types, in the spec's order.
-pub const ANIMAL_TYPES: &[&str] = &[
-    "fox",
-    "cat",
-    "birb",
-    "panda",
-    "red_panda",
-    "racoon",
-    "koala",
-    "kangaroo",
-    "whale",
-    "dog",
-    "bird",
-];
+pub const ANIMAL_TYPES: &[&str] = content::AnimalType::NAMES;
 /// `/facts/:type` types, in the spec's order.
-pub const FACT_TYPES: &[&str] = &[
-    "cat",
-    "fox",
-    "birb",
-    "panda",
-    "koala",
-    "kangaroo",
-    "racoon",
-    "giraffe",
-    "whale",
-    "elephant",
-    "dog",
-    "bird",
-    "red_panda",
-];
+pub const FACT_TYPES: &[&str] = content::FactType::NAMES;
 /// `/img/:type` types, in the spec's order.
-pub const IMG_TYPES: &[&str] = &[
-    "fox",
-    "cat",
-    "birb",
-    "panda",
-    "red_panda",
-    "mouse_creature",
-    "racoon",
-    "koala",
-    "kangaroo",
-    "whale",
-    "dog",
-    "bird",
-];
+pub const IMG_TYPES: &[&str] = content::ImgType::NAMES;
 
 const fn type_param(values: &'static [&'static str], description: &'static str) -> Param {
     Param {

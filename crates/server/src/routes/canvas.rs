@@ -4,31 +4,43 @@
 //! A handler parses and checks every parameter on the async worker (cheap:
 //! a bad parameter is a 400 before any network or CPU work), then takes a
 //! canvas job slot from [`CanvasEngine`] or answers 503 with `Retry-After`
-//! at once. The job (avatar fetch through the cache, render, PNG encode)
-//! runs on the blocking pool with `web::block`, so a slow avatar host never
-//! holds an HTTP worker and the JSON endpoints stay fast.
+//! at once. The job then runs in up to three steps, and holds its slot
+//! until the last one ends, even if the client has gone:
+//!
+//! 1. the avatar: from the decoded-avatar cache on the async worker (about a
+//!    microsecond), or else fetched and decoded on the blocking pool with
+//!    `web::block`, where a slow avatar host costs a parked thread, never an
+//!    HTTP worker or a core;
+//! 2. a matching `If-None-Match` gets 304 here, a hit in the cache of
+//!    encoded images is answered here, and so is HEAD (without rendering);
+//! 3. render and PNG encode on the [`RenderPool`]: one thread per core,
+//!    first come first served, so the cores are not time-sliced between
+//!    dozens of images and the JSON endpoints keep room to answer.
 //!
 //! Every image carries a strong `ETag` derived from the endpoint, its
 //! parameters, the avatar's content digest and the server version, and
-//! `Cache-Control: public, max-age=<avatar cache TTL>`; a matching
-//! `If-None-Match` gets 304 without rendering.
+//! `Cache-Control: public, max-age=<avatar cache TTL>`.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use actix_web::http::header;
+use actix_web::http::{Method, header};
+use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, web};
 use canvas_render::scene::{PostParams, PostTheme, Scene, VideoCommentParams, render_scene};
 use canvas_render::{Filter, PrideFlag, RenderError, RgbaImage};
 use colour::Rgb;
-use remote_image::{AvatarFetcher, FetchConfig, ImageLimits};
+use moka::sync::Cache;
+use remote_image::{Avatar, AvatarFetcher, FetchConfig, ImageLimits};
 use serde::Deserialize;
 
 use super::required;
 use crate::config::Settings;
 use crate::error::ApiError;
+use crate::metrics::Metrics;
+use crate::render_pool::RenderPool;
 use crate::state::AppState;
 
 /// What a valid `avatar` looks like (used in error messages).
@@ -44,20 +56,40 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(super::get("/canvas/misc/{name}", misc));
 }
 
-/// The avatar fetcher and the bound on concurrent canvas jobs, built once
-/// from the settings.
-#[derive(Debug)]
+/// Encoded images by job and avatar content.
+type OutputCache = Cache<(String, Option<u64>), Bytes>;
+
+/// The avatar fetcher, the render threads, the cache of encoded images and
+/// the bound on concurrent canvas jobs, built once from the settings.
 pub struct CanvasEngine {
     /// Fetches, decodes and caches avatars.
     pub fetcher: AvatarFetcher,
+    /// Renders and encodes, one thread per core by default.
+    pub pool: RenderPool,
+    outputs: Option<OutputCache>,
     running: AtomicUsize,
     max_jobs: usize,
     max_age: u64,
 }
 
+impl std::fmt::Debug for CanvasEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CanvasEngine")
+            .field("fetcher", &self.fetcher)
+            .field("pool", &self.pool)
+            .field(
+                "output_cache",
+                &self.outputs.as_ref().map(|c| c.entry_count()),
+            )
+            .field("max_jobs", &self.max_jobs)
+            .finish_non_exhaustive()
+    }
+}
+
 impl CanvasEngine {
-    /// Builds the fetcher and job limit from the canvas settings.
-    pub fn new(settings: &Settings) -> Self {
+    /// Builds the fetcher, render threads, output cache and job limit from
+    /// the canvas settings. Fails only if the render threads cannot start.
+    pub fn new(settings: &Settings) -> std::io::Result<Self> {
         if settings.allow_private_avatars {
             tracing::warn!(
                 "--allow-private-avatars is on: avatar URLs may reach loopback and private networks"
@@ -76,12 +108,26 @@ impl CanvasEngine {
             cache_ttl: Duration::from_secs(settings.avatar_cache_ttl_secs.max(1)),
             ..FetchConfig::default()
         };
-        Self {
+        let threads = settings.render_threads.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get)
+        });
+        let outputs = (settings.output_cache_mb > 0).then(|| {
+            Cache::builder()
+                .max_capacity(settings.output_cache_mb.saturating_mul(1 << 20))
+                .time_to_live(Duration::from_secs(settings.avatar_cache_ttl_secs.max(1)))
+                .weigher(|key: &(String, Option<u64>), png: &Bytes| {
+                    u32::try_from(png.len() + key.0.len() + 64).unwrap_or(u32::MAX)
+                })
+                .build()
+        });
+        Ok(Self {
             fetcher: AvatarFetcher::new(config),
+            pool: RenderPool::new(threads)?,
+            outputs,
             running: AtomicUsize::new(0),
             max_jobs: settings.canvas_jobs.max(1),
             max_age: settings.avatar_cache_ttl_secs,
-        }
+        })
     }
 
     /// Canvas jobs running now.
@@ -89,8 +135,17 @@ impl CanvasEngine {
         self.running.load(Ordering::Relaxed)
     }
 
+    /// Encoded images in the output cache (0 when it is off), after its
+    /// pending bookkeeping has run.
+    pub fn cached_outputs(&self) -> u64 {
+        self.outputs.as_ref().map_or(0, |c| {
+            c.run_pending_tasks();
+            c.entry_count()
+        })
+    }
+
     /// Takes a job slot, or `None` when all are taken (never waits).
-    fn try_acquire(self: &Arc<Self>) -> Option<JobPermit> {
+    fn try_acquire(self: &Arc<Self>, metrics: &Arc<Metrics>) -> Option<JobPermit> {
         let mut current = self.running.load(Ordering::Relaxed);
         loop {
             if current >= self.max_jobs {
@@ -102,20 +157,29 @@ impl CanvasEngine {
                 Ordering::AcqRel,
                 Ordering::Relaxed,
             ) {
-                Ok(_) => return Some(JobPermit(Arc::clone(self))),
+                Ok(_) => {
+                    return Some(JobPermit {
+                        engine: Arc::clone(self),
+                        _in_flight: metrics.job_started(),
+                    });
+                }
                 Err(now) => current = now,
             }
         }
     }
 }
 
-/// A canvas job slot, given back when dropped (at the end of the blocking
-/// job, even if the client has gone).
-struct JobPermit(Arc<CanvasEngine>);
+/// A canvas job slot, counted in the jobs-in-flight gauge. It moves with
+/// the job into each blocking step, so it is given back when the last step
+/// ends, even if the client has gone.
+struct JobPermit {
+    engine: Arc<CanvasEngine>,
+    _in_flight: crate::metrics::JobGuard,
+}
 
 impl Drop for JobPermit {
     fn drop(&mut self) {
-        self.0.running.fetch_sub(1, Ordering::AcqRel);
+        self.engine.running.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
@@ -304,17 +368,13 @@ async fn misc(
     respond(&req, &state, job, &q).await
 }
 
-enum Outcome {
-    NotModified(String),
-    Png(String, Vec<u8>),
-}
-
-/// The strong entity tag of an image: the job, the avatar's content digest
-/// and the server version (stable for a given build).
-fn etag(job: &Job, avatar_digest: Option<u64>) -> String {
+/// The strong entity tag of an image: the job (its `Debug` form, which
+/// holds every parameter), the avatar's content digest and the server
+/// version (stable for a given build).
+fn etag_of(job_key: &str, avatar_digest: Option<u64>) -> String {
     let mut h = DefaultHasher::new();
     env!("CARGO_PKG_VERSION").hash(&mut h);
-    format!("{job:?}").hash(&mut h);
+    job_key.hash(&mut h);
     avatar_digest.hash(&mut h);
     format!("\"{:016x}\"", h.finish())
 }
@@ -326,6 +386,28 @@ fn etag_matches(if_none_match: &str, etag: &str) -> bool {
             .split(',')
             .map(|t| t.trim().trim_start_matches("W/"))
             .any(|t| t == etag)
+}
+
+/// The avatar of a job: from the cache without leaving the async worker, or
+/// fetched on the blocking pool. The permit travels with the fetch and comes
+/// back with its result, so a fetch that outlives its client keeps its slot.
+async fn avatar_for(
+    permit: JobPermit,
+    metrics: &Arc<Metrics>,
+    url: String,
+) -> Result<(JobPermit, Avatar), ApiError> {
+    if let Some(avatar) = permit.engine.fetcher.cached(&url) {
+        metrics.avatar_cache_hit();
+        return Ok((permit, avatar));
+    }
+    let metrics = Arc::clone(metrics);
+    let (permit, avatar) = web::block(move || {
+        let avatar = metrics.fetch_avatar(&permit.engine.fetcher, &url);
+        (permit, avatar)
+    })
+    .await
+    .map_err(|_| ApiError::JobFailed)?;
+    Ok((permit, avatar?))
 }
 
 async fn respond(
@@ -348,52 +430,68 @@ async fn respond(
         }
         None
     };
-    let if_none_match = req
-        .headers()
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
-    let Some(permit) = engine.try_acquire() else {
+    let Some(permit) = engine.try_acquire(&state.metrics) else {
         state.metrics.job_rejected(); // (prod) metrics
         return Err(ApiError::Busy {
             retry_after: RETRY_AFTER_SECS,
         });
     };
-    let metrics = Arc::clone(&state.metrics); // (prod) metrics
-    let outcome = web::block(move || -> Result<Outcome, ApiError> {
-        let permit = permit;
-        let _job = metrics.job_started(); // (prod) metrics
-        let avatar = match &avatar_url {
-            // (prod) metrics: cache hit/miss and fetch outcome
-            Some(url) => Some(metrics.fetch_avatar(&permit.0.fetcher, url)?),
-            None => None,
-        };
-        let tag = etag(&job, avatar.as_ref().map(|a| a.digest));
-        if if_none_match
-            .as_deref()
-            .is_some_and(|h| etag_matches(h, &tag))
-        {
-            return Ok(Outcome::NotModified(tag));
+    let (permit, avatar) = match avatar_url {
+        Some(url) => {
+            let (permit, avatar) = avatar_for(permit, &state.metrics, url).await?;
+            (permit, Some(avatar))
         }
-        let image = job.render(avatar.as_ref().map(|a| a.image.as_ref()))?;
-        let png = canvas_render::encode_png(&image)?;
-        Ok(Outcome::Png(tag, png))
-    })
-    .await
-    .map_err(|_| ApiError::JobFailed)??;
+        None => (permit, None),
+    };
 
+    let key = (format!("{job:?}"), avatar.as_ref().map(|a| a.digest));
+    let tag = etag_of(&key.0, key.1);
     let cache_control = format!("public, max-age={}", engine.max_age);
-    Ok(match outcome {
-        Outcome::NotModified(tag) => HttpResponse::NotModified()
+    let if_none_match = req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok());
+    if if_none_match.is_some_and(|h| etag_matches(h, &tag)) {
+        return Ok(HttpResponse::NotModified()
             .insert_header((header::ETAG, tag))
             .insert_header((header::CACHE_CONTROL, cache_control))
-            .finish(),
-        Outcome::Png(tag, png) => HttpResponse::Ok()
-            .content_type("image/png")
-            .insert_header((header::ETAG, tag))
-            .insert_header((header::CACHE_CONTROL, cache_control))
-            .body(png),
-    })
+            .finish());
+    }
+    let png = match engine.outputs.as_ref().and_then(|c| c.get(&key)) {
+        Some(png) => {
+            state.metrics.output_cache_hit();
+            png
+        }
+        // HEAD learns everything GET would say (status, type, ETag, the
+        // avatar's errors) without the render: no Content-Length then.
+        None if req.method() == Method::HEAD => {
+            return Ok(HttpResponse::Ok()
+                .content_type("image/png")
+                .insert_header((header::ETAG, tag))
+                .insert_header((header::CACHE_CONTROL, cache_control))
+                .body(actix_web::body::None::new()));
+        }
+        None => {
+            let png = engine
+                .pool
+                .run(move || -> Result<Bytes, ApiError> {
+                    let _permit = permit;
+                    let image = job.render(avatar.as_ref().map(|a| a.image.as_ref()))?;
+                    Ok(Bytes::from(canvas_render::encode_png(&image)?))
+                })
+                .await
+                .map_err(|_| ApiError::JobFailed)??;
+            if let Some(cache) = &engine.outputs {
+                cache.insert(key, png.clone());
+            }
+            png
+        }
+    };
+    Ok(HttpResponse::Ok()
+        .content_type("image/png")
+        .insert_header((header::ETAG, tag))
+        .insert_header((header::CACHE_CONTROL, cache_control))
+        .body(png))
 }
 
 #[cfg(test)]
@@ -408,6 +506,10 @@ mod tests {
         assert!(etag_matches("*", tag));
         assert!(!etag_matches("\"00fe\"", tag));
         assert!(!etag_matches("", tag));
+    }
+
+    fn etag(job: &Job, avatar_digest: Option<u64>) -> String {
+        etag_of(&format!("{job:?}"), avatar_digest)
     }
 
     #[test]

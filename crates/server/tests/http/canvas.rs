@@ -182,6 +182,85 @@ async fn images_carry_a_strong_etag_and_304_on_if_none_match() {
     assert_ne!(r.header("etag"), Some(tag.as_str()));
 }
 
+#[actix_rt::test]
+async fn the_output_cache_answers_repeats_and_keys_on_every_parameter() {
+    let host = FixtureHost::start();
+    for cache_mb in [64, 0] {
+        let mut s = canvas_settings();
+        s.output_cache_mb = cache_mb;
+        let state = AppState::load(s).expect("state loads");
+        let metrics = std::sync::Arc::clone(&state.metrics);
+        let engine = std::sync::Arc::clone(&state.canvas);
+        let app = test::init_service(create_app(state)).await;
+        let avatar = enc(&host.url("/ok.png"));
+        let bright =
+            |level: &str| format!("/canvas/filter/brightness?avatar={avatar}&brightness={level}");
+        let hits = || {
+            let text = metrics.render();
+            text.lines()
+                .find_map(|l| l.strip_prefix("menagerie_output_cache_hits_total "))
+                .expect("the output cache counter")
+                .parse::<u64>()
+                .unwrap()
+        };
+
+        let first = call(&app, &bright("1.2"), None).await;
+        png_size(&first);
+        let repeat = call(&app, &bright("1.2"), None).await;
+        assert_eq!(repeat.body, first.body);
+        assert_eq!(repeat.header("etag"), first.header("etag"));
+        let other = call(&app, &bright("2"), None).await;
+        png_size(&other);
+        assert_ne!(other.body, first.body, "a parameter is part of the key");
+        assert_ne!(other.header("etag"), first.header("etag"));
+        if cache_mb > 0 {
+            assert_eq!(hits(), 1, "the repeat came from the cache");
+            assert_eq!(engine.cached_outputs(), 2);
+        } else {
+            assert_eq!(hits(), 0, "--output-cache-mb 0 turns it off");
+            assert_eq!(engine.cached_outputs(), 0);
+        }
+        // Either way the avatar was fetched once.
+        assert_eq!(host.hits("/ok.png"), if cache_mb > 0 { 1 } else { 2 });
+    }
+}
+
+#[actix_rt::test]
+async fn head_answers_like_get_without_rendering() {
+    let host = FixtureHost::start();
+    let state = AppState::load(canvas_settings()).expect("state loads");
+    let engine = std::sync::Arc::clone(&state.canvas);
+    let app = test::init_service(create_app(state)).await;
+    let uri = format!("/canvas/filter/sepia?avatar={}", enc(&host.url("/ok.png")));
+    let head = test::call_service(
+        &app,
+        test::TestRequest::default()
+            .method(actix_web::http::Method::HEAD)
+            .uri(&uri)
+            .to_request(),
+    )
+    .await;
+    let head = Reply::read(head).await;
+    assert_eq!(head.status, 200);
+    assert_eq!(head.header("content-type"), Some("image/png"));
+    assert!(head.body.is_empty());
+    assert_eq!(engine.cached_outputs(), 0, "HEAD rendered nothing");
+    let get = call(&app, &uri, None).await;
+    png_size(&get);
+    assert_eq!(get.header("etag"), head.header("etag"));
+    // The avatar's errors are the same as GET's.
+    let missing = format!("/canvas/filter/sepia?avatar={}", enc(&host.url("/404")));
+    let r = test::call_service(
+        &app,
+        test::TestRequest::default()
+            .method(actix_web::http::Method::HEAD)
+            .uri(&missing)
+            .to_request(),
+    )
+    .await;
+    assert_eq!(r.status().as_u16(), 422);
+}
+
 /// Asserts an error status, a JSON body, and that the message leaks
 /// neither an upstream body nor an address.
 fn assert_clean_error(r: &Reply, status: u16, what: &str) -> String {

@@ -89,7 +89,7 @@ async fn exposition_is_well_formed() {
 
 #[actix_rt::test]
 async fn histogram_buckets_are_cumulative() {
-    let m = server::metrics::Metrics::default();
+    let m = std::sync::Arc::new(server::metrics::Metrics::default());
     m.record_request("/x", 200, std::time::Duration::from_micros(50));
     m.record_request("/x", 200, std::time::Duration::from_millis(3));
     m.record_request("/x", 500, std::time::Duration::from_secs(30));
