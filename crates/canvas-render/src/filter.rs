@@ -519,30 +519,41 @@ fn sample_offsets(len: usize) -> impl Iterator<Item = usize> {
 
 /// Pixelate: each block gets the alpha-weighted mean colour and the mean
 /// alpha of a grid of up to 4 × 4 evenly spread samples. Only the sampled
-/// rows are read, and each output row of a block row is one copy.
+/// rows are read, each in one sweep over a precomputed list of sample
+/// columns, and each output row of a block row is one copy.
 fn pixelate(src: &[u8], w: usize, h: usize) -> Vec<u8> {
     let block = pixel_block(w, h);
     let stride = w * 4;
+    // (block column, byte offset in a row) of every sample column.
+    let columns: Vec<(usize, usize)> = (0..w)
+        .step_by(block)
+        .enumerate()
+        .flat_map(|(i, bx)| sample_offsets(block.min(w - bx)).map(move |ox| (i, (bx + ox) * 4)))
+        .collect();
+    let blocks = w.div_ceil(block);
+    let mut sums = vec![[0u32; 4]; blocks];
     let mut dst = Vec::with_capacity(src.len());
     let mut row_out = vec![0u8; stride];
     for by in (0..h).step_by(block) {
         let bh = block.min(h - by);
-        for bx in (0..w).step_by(block) {
-            let bw = block.min(w - bx);
-            let mut sum = [0u32; 4];
-            let mut count = 0u32;
-            for oy in sample_offsets(bh) {
-                let row = &src[(by + oy) * stride..(by + oy + 1) * stride];
-                for ox in sample_offsets(bw) {
-                    let p = &row[(bx + ox) * 4..(bx + ox) * 4 + 4];
-                    let a = u32::from(p[3]);
-                    sum[0] += u32::from(p[0]) * a;
-                    sum[1] += u32::from(p[1]) * a;
-                    sum[2] += u32::from(p[2]) * a;
-                    sum[3] += a;
-                    count += 1;
-                }
+        sums.fill([0; 4]);
+        let mut sample_rows = 0;
+        for oy in sample_offsets(bh) {
+            let row = &src[(by + oy) * stride..(by + oy + 1) * stride];
+            for &(i, x) in &columns {
+                let p = &row[x..x + 4];
+                let a = u32::from(p[3]);
+                let sum = &mut sums[i];
+                sum[0] += u32::from(p[0]) * a;
+                sum[1] += u32::from(p[1]) * a;
+                sum[2] += u32::from(p[2]) * a;
+                sum[3] += a;
             }
+            sample_rows += 1;
+        }
+        for (bx, sum) in (0..w).step_by(block).zip(&sums) {
+            let bw = block.min(w - bx);
+            let count = sample_rows * bw.min(4) as u32;
             let px = if sum[3] == 0 {
                 [0; 4]
             } else {
