@@ -4,23 +4,40 @@ use crate::{RenderError, RgbaImage, check_size};
 
 /// Encodes an RGBA image as PNG with fast compression.
 ///
-/// The PNG decodes to exactly the input's pixels, but is stored in the
-/// smallest of the colour types greyscale, greyscale + alpha, RGB and RGBA
-/// that holds them losslessly: a greyscale filter's output, for example, is
-/// written with one byte per pixel instead of four, which makes it both
-/// smaller and several times faster to compress. Compression is the `png`
+/// The PNG decodes to the input's pixels, and is stored in the
+/// smallest colour type that holds them losslessly, with one byte per pixel
+/// whenever it can be:
+///
+/// - greyscale when every pixel is grey and opaque (greyscale + alpha when
+///   grey but not opaque);
+/// - indexed (a palette, with a `tRNS` chunk when some pixel is not opaque)
+///   when one colour channel determines the whole pixel, as it does in the
+///   output of the `red`, `green` and `blue` filters: the palette is
+///   indexed by that channel's value. This is the one case where the decoded
+///   pixels may differ from the input's: every fully transparent pixel
+///   (alpha 0) comes back as transparent black, whatever its colour
+///   channels held (they are invisible, and premultiplied they are equal);
+/// - otherwise RGB when every pixel is opaque, else RGBA.
+///
+/// One byte per pixel instead of three or four makes the file both smaller
+/// and several times faster to compress. Compression is the `png`
 /// crate's fast deflate ([fdeflate](https://crates.io/crates/fdeflate)) with
 /// the PNG filter chosen by measurement (see `BENCHMARKS.md`): on a 512 px
-/// avatar it is about as small as zlib level 1 and much faster.
+/// avatar it is much faster than zlib level 1, about as small for greyscale
+/// output and up to a third larger for full-colour output.
 ///
 /// ```
-/// use canvas_render::{apply, encode_png, Filter};
+/// use canvas_render::{apply, encode_png, Filter, RgbaImage};
 ///
-/// let img = canvas_render::solid(64, 64, [200, 40, 90]).unwrap();
+/// let img = RgbaImage::from_fn(64, 64, |x, y| {
+///     image::Rgba([(x * 4) as u8, (y * 4) as u8, (x + y) as u8, 255])
+/// });
 /// let colour = encode_png(&img).unwrap();
 /// let grey = encode_png(&apply(&Filter::Greyscale, &img).unwrap()).unwrap();
+/// let red = encode_png(&apply(&Filter::Red, &img).unwrap()).unwrap();
 /// assert_eq!(&grey[..8], b"\x89PNG\r\n\x1a\n");
 /// assert_eq!(grey[25], 0, "colour type 0: greyscale");
+/// assert_eq!(red[25], 3, "colour type 3: indexed by the red channel");
 /// assert_eq!(colour[25], 2, "colour type 2: RGB (opaque)");
 /// ```
 pub fn encode_png(img: &RgbaImage) -> Result<Vec<u8>, RenderError> {
@@ -28,6 +45,8 @@ pub fn encode_png(img: &RgbaImage) -> Result<Vec<u8>, RenderError> {
     check_size(w, h)?;
     let raw = img.as_raw();
     let (grey, opaque) = classify(raw);
+    let keyed = if grey { None } else { keyed_palette(raw) };
+    let mut palette = None;
     let (colour, data): (png::ColorType, std::borrow::Cow<'_, [u8]>) = match (grey, opaque) {
         (true, true) => (
             png::ColorType::Grayscale,
@@ -35,20 +54,33 @@ pub fn encode_png(img: &RgbaImage) -> Result<Vec<u8>, RenderError> {
         ),
         (true, false) => (
             png::ColorType::GrayscaleAlpha,
-            raw.chunks_exact(4).flat_map(|p| [p[0], p[3]]).collect(),
+            repack::<2>(raw, [0, 3]).into(),
         ),
-        (false, true) => (
-            png::ColorType::Rgb,
-            raw.chunks_exact(4)
-                .flat_map(|p| [p[0], p[1], p[2]])
-                .collect(),
-        ),
+        _ if keyed.is_some() => {
+            let (key, table) = keyed.unwrap_or_default();
+            let indices = match table.spare.and_then(|i| u8::try_from(i).ok()) {
+                Some(spare) => raw
+                    .chunks_exact(4)
+                    .map(|p| if p[3] == 0 { spare } else { p[key] })
+                    .collect(),
+                None => raw.chunks_exact(4).map(|p| p[key]).collect(),
+            };
+            palette = Some(table);
+            (png::ColorType::Indexed, indices)
+        }
+        (false, true) => (png::ColorType::Rgb, repack::<3>(raw, [0, 1, 2]).into()),
         (false, false) => (png::ColorType::Rgba, raw.as_slice().into()),
     };
     let mut out = Vec::with_capacity(data.len() / 2 + 1024);
     {
         let mut enc = png::Encoder::new(&mut out, w, h);
         enc.set_color(colour);
+        if let Some(table) = &palette {
+            enc.set_palette(table.rgb());
+            if let Some(alpha) = table.trns() {
+                enc.set_trns(alpha);
+            }
+        }
         enc.set_depth(png::BitDepth::Eight);
         enc.set_compression(png::Compression::Fast);
         enc.set_filter(png::FilterType::Paeth);
@@ -61,6 +93,104 @@ pub fn encode_png(img: &RgbaImage) -> Result<Vec<u8>, RenderError> {
     Ok(out)
 }
 
+/// A palette indexed by one channel's value: `entries[v]` is the whole
+/// pixel (RGBA) of every pixel whose key channel is `v`.
+#[derive(Debug, Default)]
+struct KeyedPalette {
+    entries: Vec<[u8; 4]>,
+    /// The index of every fully transparent pixel, if there are any.
+    spare: Option<usize>,
+}
+
+impl KeyedPalette {
+    /// The `PLTE` chunk: RGB triples up to the highest index used.
+    fn rgb(&self) -> Vec<u8> {
+        self.entries
+            .iter()
+            .flat_map(|e| [e[0], e[1], e[2]])
+            .collect()
+    }
+
+    /// The `tRNS` chunk, when some entry is not opaque: alpha values up to
+    /// the last non-opaque entry.
+    fn trns(&self) -> Option<Vec<u8>> {
+        let last = self.entries.iter().rposition(|e| e[3] != 255)?;
+        Some(self.entries[..=last].iter().map(|e| e[3]).collect())
+    }
+}
+
+/// Finds a colour channel whose value determines the whole visible pixel
+/// (the other two channels and alpha), and the palette that maps each of
+/// its values to that pixel. Fully transparent pixels take no part in the
+/// choice: they all share one spare index whose entry is transparent black.
+/// `None` when no channel does (a full-colour image is usually ruled out
+/// within its first few thousand pixels) or when transparent pixels leave
+/// no spare index.
+fn keyed_palette(raw: &[u8]) -> Option<(usize, KeyedPalette)> {
+    // One table per candidate key channel: the packed RGBA first seen for
+    // each key value (`seen` tells which slots were written).
+    let mut tables = [[0u32; 256]; 3];
+    let mut seen = [[false; 256]; 3];
+    let mut alive = [true; 3];
+    let mut transparent = false;
+    for chunk in raw.chunks(4 * 1024) {
+        for p in chunk.chunks_exact(4) {
+            if p[3] == 0 {
+                transparent = true;
+                continue;
+            }
+            let packed = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
+            for key in 0..3 {
+                if !alive[key] {
+                    continue;
+                }
+                let v = usize::from(p[key]);
+                if seen[key][v] {
+                    alive[key] &= tables[key][v] == packed;
+                } else {
+                    seen[key][v] = true;
+                    tables[key][v] = packed;
+                }
+            }
+        }
+        if alive == [false; 3] {
+            return None;
+        }
+    }
+    let key = alive.iter().position(|&a| a)?;
+    let spare = if transparent {
+        Some(seen[key].iter().position(|&s| !s)?)
+    } else {
+        None
+    };
+    let used = seen[key]
+        .iter()
+        .rposition(|&s| s)
+        .max(spare)
+        .map_or(1, |i| i + 1);
+    let entries = (0..used)
+        .map(|v| match (seen[key][v], Some(v) == spare) {
+            (true, _) => tables[key][v].to_le_bytes(),
+            (false, true) => [0, 0, 0, 0],
+            (false, false) => [0, 0, 0, 255],
+        })
+        .collect();
+    Some((key, KeyedPalette { entries, spare }))
+}
+
+/// The channels `pick` of every RGBA pixel, `N` bytes a pixel, into a
+/// buffer sized up front (a `flat_map(..).collect()` grows by doubling and
+/// does not vectorise).
+fn repack<const N: usize>(raw: &[u8], pick: [usize; N]) -> Vec<u8> {
+    let mut out = vec![0u8; raw.len() / 4 * N];
+    for (d, p) in out.chunks_exact_mut(N).zip(raw.chunks_exact(4)) {
+        for (slot, &c) in d.iter_mut().zip(&pick) {
+            *slot = p[c];
+        }
+    }
+    out
+}
+
 /// Whether every pixel is grey (r = g = b) and whether every pixel is opaque.
 fn classify(raw: &[u8]) -> (bool, bool) {
     let mut grey = true;
@@ -68,7 +198,8 @@ fn classify(raw: &[u8]) -> (bool, bool) {
     // Chunked so the common "neither" case stops early.
     for chunk in raw.chunks(4 * 1024) {
         for p in chunk.chunks_exact(4) {
-            grey &= p[0] == p[1] && p[1] == p[2];
+            // `&`, not `&&`: no branch, so the loop vectorises.
+            grey &= (p[0] == p[1]) & (p[1] == p[2]);
             opaque &= p[3] == 255;
         }
         if !grey && !opaque {
@@ -112,6 +243,50 @@ mod tests {
             assert_eq!(bytes[25], [0, 4, 2, 6][i], "colour type of variant {i}");
             assert_eq!(decode(&bytes), img, "variant {i}");
         }
+    }
+
+    #[test]
+    fn one_channel_images_are_indexed_and_transparent_pixels_become_transparent_black() {
+        // The `red` filter's shape: the value in one channel, the others 0,
+        // some pixels semi-transparent with their own palette entry, some
+        // fully transparent with leftover colour.
+        let img = RgbaImage::from_fn(40, 30, |x, y| {
+            let v = ((x * 5 + y * 3) % 200) as u8;
+            match (x, y) {
+                (0, _) => image::Rgba([v, 0, 0, 0]),
+                _ => image::Rgba([v, 0, 0, 255]),
+            }
+        });
+        let bytes = encode_png(&img).unwrap();
+        assert_eq!(bytes[25], 3, "colour type 3: indexed");
+        let back = decode(&bytes);
+        for (x, y, p) in back.enumerate_pixels() {
+            let want = if x == 0 {
+                [0, 0, 0, 0]
+            } else {
+                img.get_pixel(x, y).0
+            };
+            assert_eq!(p.0, want, "pixel {x},{y}");
+        }
+        // Opaque and keyed by the green channel: no tRNS, exact.
+        let green = RgbaImage::from_fn(16, 16, |x, y| image::Rgba([0, (x * 16 + y) as u8, 0, 255]));
+        let bytes = encode_png(&green).unwrap();
+        assert_eq!(bytes[25], 3);
+        assert_eq!(decode(&bytes), green);
+        // Two colours sharing every channel's value: not keyable, RGB.
+        let mixed = RgbaImage::from_fn(2, 1, |x, _| {
+            image::Rgba(if x == 0 {
+                [1, 2, 3, 255]
+            } else {
+                [1, 2, 4, 255]
+            })
+        });
+        let mixed2 = RgbaImage::from_fn(3, 1, |x, _| {
+            image::Rgba([[1, 2, 3, 255], [1, 5, 4, 255], [7, 2, 4, 255]][x as usize])
+        });
+        assert_eq!(encode_png(&mixed).unwrap()[25], 3, "keyed by blue");
+        assert_eq!(encode_png(&mixed2).unwrap()[25], 2, "no channel keys it");
+        assert_eq!(decode(&encode_png(&mixed2).unwrap()), mixed2);
     }
 
     #[test]
