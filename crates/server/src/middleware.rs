@@ -25,6 +25,7 @@
 //! ETag's few bytes on deterministic responses.
 
 use std::hash::{DefaultHasher, Hasher};
+use std::sync::Arc;
 use std::time::Instant;
 
 use actix_web::body::{BoxBody, MessageBody};
@@ -36,6 +37,7 @@ use actix_web::{HttpResponse, ResponseError, web};
 
 use crate::error::ApiError;
 use crate::metrics::UNMATCHED;
+use crate::routes::RouteName;
 use crate::state::AppState;
 
 /// Most bytes of request headers (names and values) accepted in total.
@@ -49,10 +51,12 @@ pub async fn observe(
     req: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
+    let Some(m) = req
+        .app_data::<web::Data<AppState>>()
+        .map(|s| Arc::clone(&s.metrics))
+    else {
         return next.call(req).await;
     };
-    let m = &state.metrics;
     let start = Instant::now();
     m.request_started();
     let res = next.call(req).await;
@@ -62,11 +66,16 @@ pub async fn observe(
         Ok(r) => {
             let rq = r.request();
             let status = r.status().as_u16();
-            match rq.match_name() {
-                Some(name) => m.record_request(name, status, elapsed),
-                None => match rq.match_pattern() {
-                    Some(p) => m.record_request(&p, status, elapsed),
-                    None => m.record_request(UNMATCHED, status, elapsed),
+            // A routed request carries its route's name; one that never
+            // reached a route (414, 431, preflight, 429) is matched again.
+            match rq.app_data::<RouteName>() {
+                Some(RouteName(name)) => m.record_request(name, status, elapsed),
+                None => match rq.match_name() {
+                    Some(name) => m.record_request(name, status, elapsed),
+                    None => match rq.match_pattern() {
+                        Some(p) => m.record_request(&p, status, elapsed),
+                        None => m.record_request(UNMATCHED, status, elapsed),
+                    },
                 },
             }
         }
@@ -215,30 +224,35 @@ fn preflight(req: &ServiceRequest) -> HttpResponse {
     res.finish()
 }
 
-/// Adds the CORS and security headers every response carries.
+// The headers' names and values, validated once at compile time (the
+// `from_static` constructors check every byte when called at run time).
+static ANY_ORIGIN: HeaderValue = HeaderValue::from_static("*");
+static EXPOSED_VALUE: HeaderValue = HeaderValue::from_static(EXPOSED);
+static NOSNIFF: HeaderValue = HeaderValue::from_static("nosniff");
+static NO_REFERRER: HeaderValue = HeaderValue::from_static("no-referrer");
+static DENY: HeaderValue = HeaderValue::from_static("DENY");
+static CORP: HeaderName = HeaderName::from_static("cross-origin-resource-policy");
+static CROSS_ORIGIN: HeaderValue = HeaderValue::from_static("cross-origin");
+static CSP: HeaderValue = HeaderValue::from_static("default-src 'none'; frame-ancestors 'none'");
+
+/// Adds the CORS and security headers every response carries, keeping any
+/// the handler set.
 fn finish(mut res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
     let h = res.headers_mut();
-    set_default(h, header::ACCESS_CONTROL_ALLOW_ORIGIN, "*");
-    set_default(h, header::ACCESS_CONTROL_EXPOSE_HEADERS, EXPOSED);
-    set_default(h, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
-    set_default(h, header::REFERRER_POLICY, "no-referrer");
-    set_default(h, header::X_FRAME_OPTIONS, "DENY");
-    set_default(
-        h,
-        HeaderName::from_static("cross-origin-resource-policy"),
-        "cross-origin",
-    );
-    set_default(
-        h,
-        header::CONTENT_SECURITY_POLICY,
-        "default-src 'none'; frame-ancestors 'none'",
-    );
+    set_default(h, &header::ACCESS_CONTROL_ALLOW_ORIGIN, &ANY_ORIGIN);
+    set_default(h, &header::ACCESS_CONTROL_EXPOSE_HEADERS, &EXPOSED_VALUE);
+    set_default(h, &header::X_CONTENT_TYPE_OPTIONS, &NOSNIFF);
+    set_default(h, &header::REFERRER_POLICY, &NO_REFERRER);
+    set_default(h, &header::X_FRAME_OPTIONS, &DENY);
+    set_default(h, &CORP, &CROSS_ORIGIN);
+    set_default(h, &header::CONTENT_SECURITY_POLICY, &CSP);
     res
 }
 
-fn set_default(h: &mut HeaderMap, name: HeaderName, value: &'static str) {
-    if !h.contains_key(&name) {
-        h.insert(name, HeaderValue::from_static(value));
+/// Clones of static names and values copy two pointers: no allocation.
+fn set_default(h: &mut HeaderMap, name: &HeaderName, value: &HeaderValue) {
+    if !h.contains_key(name) {
+        h.insert(name.clone(), value.clone());
     }
 }
 

@@ -20,24 +20,31 @@ pub fn init(settings: &Settings) {
 }
 
 /// Logs one line per request: method, path, status and latency.
+///
+/// Nothing is copied or formatted unless the event is enabled: a served
+/// request's method and path are read back from its response.
 pub async fn log_request(
     req: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let start = Instant::now();
-    let method = req.method().clone();
-    let path = req.path().to_owned();
+    // Only a failed request has no response to read the path from: keep a
+    // cheap handle on it (`Uri` and `Method` clones share their bytes).
+    let (method, uri) = (req.method().clone(), req.uri().clone());
     let res = next.call(req).await;
     let micros = start.elapsed().as_micros() as u64;
     match &res {
         Ok(r) => tracing::info!(
             target: "menagerie::request",
-            %method, path, status = r.status().as_u16(), latency_us = micros,
+            method = %r.request().method(),
+            path = r.request().path(),
+            status = r.status().as_u16(),
+            latency_us = micros,
             "request"
         ),
         Err(e) => tracing::warn!(
             target: "menagerie::request",
-            %method, path, error = %e, latency_us = micros,
+            %method, path = uri.path(), error = %e, latency_us = micros,
             "request failed"
         ),
     }
