@@ -46,7 +46,7 @@ pub fn create_app(
         // production surface (prod): innermost first
         .wrap(from_fn(ratelimit::limit))
         .wrap(from_fn(middleware::hygiene))
-        .wrap(actix_web::middleware::Compress::default())
+        .wrap(middleware::Compression)
         .wrap(from_fn(middleware::observe))
         // end production surface
         .wrap(from_fn(telemetry::log_request))

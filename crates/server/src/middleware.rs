@@ -24,15 +24,20 @@
 //! Each header is a static value: no allocation per request except the
 //! ETag's few bytes on deterministic responses.
 
+use std::future::Future;
 use std::hash::{DefaultHasher, Hasher};
+use std::pin::Pin;
+use std::rc::Rc;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Instant;
 
-use actix_web::body::{BoxBody, MessageBody};
-use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_http::encoding::Encoder;
+use actix_web::body::{BoxBody, EitherBody, MessageBody};
+use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform};
 use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use actix_web::http::{Method, StatusCode};
-use actix_web::middleware::Next;
+use actix_web::middleware::{Compress, Next};
 use actix_web::{HttpResponse, ResponseError, web};
 
 use crate::error::ApiError;
@@ -86,6 +91,116 @@ pub async fn observe(
         ),
     }
     res
+}
+
+/// actix's [`Compress`], bypassed for a request without `Accept-Encoding`.
+///
+/// For such a request `Compress` picks the identity encoding: the response
+/// passes unchanged (no `Content-Encoding`, no `Vary`), after `Compress`
+/// has parsed its media type and wrapped its body in a no-op encoder. Here
+/// the inner service answers it directly, with the same bytes and headers;
+/// every request that does send `Accept-Encoding` goes through `Compress`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Compression;
+
+/// The body of a [`Compression`] response: through `Compress`, or untouched.
+pub type CompressionBody<B> = EitherBody<EitherBody<Encoder<B>>, B>;
+
+impl<S, B> Transform<S, ServiceRequest> for Compression
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
+    B: MessageBody + Unpin + 'static,
+{
+    type Response = ServiceResponse<CompressionBody<B>>;
+    type Error = actix_web::Error;
+    type Transform = CompressionService<S, B>;
+    type InitError = ();
+    type Future = std::future::Ready<Result<Self::Transform, ()>>;
+
+    fn new_transform(&self, service: S) -> Self::Future {
+        let inner = Rc::new(service);
+        let compress = Compress::default()
+            .new_transform(Rc::clone(&inner))
+            .into_inner();
+        std::future::ready(compress.map(|compress| CompressionService { inner, compress }))
+    }
+}
+
+/// The service [`Compression`] builds.
+pub struct CompressionService<S, B>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    inner: Rc<S>,
+    compress: <Compress as Transform<Rc<S>, ServiceRequest>>::Transform,
+}
+
+impl<S, B> std::fmt::Debug for CompressionService<S, B>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CompressionService")
+    }
+}
+
+impl<S, B> Service<ServiceRequest> for CompressionService<S, B>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
+    B: MessageBody + Unpin + 'static,
+{
+    type Response = ServiceResponse<CompressionBody<B>>;
+    type Error = actix_web::Error;
+    type Future =
+        CompressionFuture<
+            <<Compress as Transform<Rc<S>, ServiceRequest>>::Transform as Service<
+                ServiceRequest,
+            >>::Future,
+            S::Future,
+        >;
+
+    actix_web::dev::forward_ready!(inner);
+
+    fn call(&self, req: ServiceRequest) -> Self::Future {
+        if req.headers().contains_key(header::ACCEPT_ENCODING) {
+            CompressionFuture::Compressed(Box::pin(self.compress.call(req)))
+        } else {
+            CompressionFuture::Identity(Box::pin(self.inner.call(req)))
+        }
+    }
+}
+
+/// The future of a [`CompressionService`] call.
+#[derive(Debug)]
+pub enum CompressionFuture<C, I> {
+    /// Through `Compress`.
+    Compressed(Pin<Box<C>>),
+    /// Straight to the inner service.
+    Identity(Pin<Box<I>>),
+}
+
+impl<C, I, B> Future for CompressionFuture<C, I>
+where
+    C: Future<Output = Result<ServiceResponse<EitherBody<Encoder<B>>>, actix_web::Error>>,
+    I: Future<Output = Result<ServiceResponse<B>, actix_web::Error>>,
+    B: MessageBody,
+{
+    type Output = Result<ServiceResponse<CompressionBody<B>>, actix_web::Error>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.get_mut() {
+            Self::Compressed(f) => f
+                .as_mut()
+                .poll(cx)
+                .map_ok(ServiceResponse::map_into_left_body),
+            Self::Identity(f) => f
+                .as_mut()
+                .poll(cx)
+                .map_ok(ServiceResponse::map_into_right_body),
+        }
+    }
 }
 
 /// Size limits, CORS, ETag/304 and security headers (see the module docs).
@@ -250,9 +365,11 @@ fn finish(mut res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
 }
 
 /// Clones of static names and values copy two pointers: no allocation.
+/// `append` to a name known absent is `insert` without handing back the
+/// (absent) old value.
 fn set_default(h: &mut HeaderMap, name: &HeaderName, value: &HeaderValue) {
     if !h.contains_key(name) {
-        h.insert(name.clone(), value.clone());
+        h.append(name.clone(), value.clone());
     }
 }
 
