@@ -1,7 +1,12 @@
-//! HTTP hygiene shared by every route, as two cheap `from_fn` middlewares.
+//! The middleware every request passes, outermost first: [`observe`],
+//! [`Compression`], [`hygiene`] (then `ratelimit::limit` and the routes).
 //!
 //! [`observe`] (outermost) counts every request in [`Metrics`](crate::metrics::Metrics)
-//! by route pattern and status, with its latency.
+//! by route pattern and status, with its latency, and writes its request-log
+//! line ([`telemetry::log_request`](crate::telemetry::log_request)).
+//!
+//! [`Compression`] is actix's `Compress`, skipped for requests that send no
+//! `Accept-Encoding` (which it would pass through unchanged).
 //!
 //! [`hygiene`] (inside compression, outside rate limiting and routing):
 //! * refuses a request target longer than `--max-uri-bytes` (414 JSON) and
@@ -20,7 +25,8 @@
 //!   does), `Content-Security-Policy: default-src 'none'; frame-ancestors 'none'`.
 //!
 //! Compression (gzip/brotli for JSON and text, never PNG) is actix's own
-//! `Compress`, wrapped outside `hygiene` so that ETags hash the identity body.
+//! `Compress` (through [`Compression`]), wrapped outside `hygiene` so that
+//! ETags hash the identity body.
 //! Each header is a static value: no allocation per request except the
 //! ETag's few bytes on deterministic responses.
 
@@ -30,7 +36,7 @@ use std::pin::Pin;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::task::{Context, Poll};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use actix_http::encoding::Encoder;
 use actix_web::body::{BoxBody, EitherBody, MessageBody};
@@ -41,9 +47,10 @@ use actix_web::middleware::{Compress, Next};
 use actix_web::{HttpResponse, ResponseError, web};
 
 use crate::error::ApiError;
-use crate::metrics::UNMATCHED;
+use crate::metrics::{Metrics, UNMATCHED};
 use crate::routes::RouteName;
 use crate::state::AppState;
+use crate::telemetry;
 
 /// Most bytes of request headers (names and values) accepted in total.
 pub const MAX_HEADER_BYTES: usize = 16 * 1024;
@@ -51,23 +58,35 @@ pub const MAX_HEADER_BYTES: usize = 16 * 1024;
 /// Headers a browser may read from a cross-origin response.
 const EXPOSED: &str = "ETag, RateLimit, RateLimit-Policy, Retry-After";
 
-/// Counts the request in the metrics registry by route pattern and status.
+/// The outermost middleware: counts the request in the metrics registry by
+/// route pattern and status, with its latency, and writes its request-log
+/// line ([`telemetry::log_request`]); one timing serves both.
 pub async fn observe(
     req: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let Some(m) = req
+    let metrics = req
         .app_data::<web::Data<AppState>>()
-        .map(|s| Arc::clone(&s.metrics))
-    else {
-        return next.call(req).await;
-    };
+        .map(|s| Arc::clone(&s.metrics));
+    // Only a failed request has no response to read these from; the clones
+    // share the request's bytes.
+    let (method, uri) = (req.method().clone(), req.uri().clone());
     let start = Instant::now();
-    m.request_started();
+    if let Some(m) = &metrics {
+        m.request_started();
+    }
     let res = next.call(req).await;
-    m.request_finished();
     let elapsed = start.elapsed();
-    match &res {
+    if let Some(m) = &metrics {
+        m.request_finished();
+        record(m, &res, elapsed);
+    }
+    telemetry::log_request(&res, &method, &uri, elapsed);
+    res
+}
+
+fn record<B>(m: &Metrics, res: &Result<ServiceResponse<B>, actix_web::Error>, elapsed: Duration) {
+    match res {
         Ok(r) => {
             let rq = r.request();
             let status = r.status().as_u16();
@@ -90,7 +109,6 @@ pub async fn observe(
             elapsed,
         ),
     }
-    res
 }
 
 /// actix's [`Compress`], bypassed for a request without `Accept-Encoding`.

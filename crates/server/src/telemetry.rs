@@ -1,10 +1,9 @@
-//! Logging set-up and the request-log middleware.
+//! Logging set-up and the request log line.
 
-use std::time::Instant;
+use std::time::Duration;
 
-use actix_web::body::MessageBody;
-use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::middleware::Next;
+use actix_web::dev::ServiceResponse;
+use actix_web::http::{Method, Uri};
 use tracing_subscriber::EnvFilter;
 
 use crate::config::{LogFormat, Settings};
@@ -19,21 +18,22 @@ pub fn init(settings: &Settings) {
     };
 }
 
-/// Logs one line per request: method, path, status and latency.
+/// Logs the line of one finished request: method, path, status and
+/// latency, or the error of a failed one. [`observe`](crate::middleware::observe),
+/// the outermost middleware, calls it with the same timing it records in
+/// the metrics.
 ///
 /// Nothing is copied or formatted unless the event is enabled: a served
-/// request's method and path are read back from its response.
-pub async fn log_request(
-    req: ServiceRequest,
-    next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let start = Instant::now();
-    // Only a failed request has no response to read the path from: keep a
-    // cheap handle on it (`Uri` and `Method` clones share their bytes).
-    let (method, uri) = (req.method().clone(), req.uri().clone());
-    let res = next.call(req).await;
-    let micros = start.elapsed().as_micros() as u64;
-    match &res {
+/// request's method and path are read from its response; `method` and `uri`
+/// (cheap handles taken before the call) only name a failed request.
+pub fn log_request<B>(
+    res: &Result<ServiceResponse<B>, actix_web::Error>,
+    method: &Method,
+    uri: &Uri,
+    elapsed: Duration,
+) {
+    let micros = elapsed.as_micros() as u64;
+    match res {
         Ok(r) => tracing::info!(
             target: "menagerie::request",
             method = %r.request().method(),
@@ -48,5 +48,4 @@ pub async fn log_request(
             "request failed"
         ),
     }
-    res
 }

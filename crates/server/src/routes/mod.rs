@@ -1,6 +1,7 @@
 //! Route table: one module per URL group, each with a `configure` function.
 
 use actix_web::dev::{AppService, HttpServiceFactory};
+use actix_web::http::Method;
 use actix_web::{HttpRequest, HttpResponse, Resource, Scope, guard, web};
 
 use crate::error::ApiError;
@@ -141,12 +142,15 @@ where
     web::resource(pattern)
         .name(name)
         .app_data(RouteName(name))
-        .route(
-            web::route()
-                .guard(guard::Any(guard::Get()).or(guard::Head()))
-                .to(handler),
-        )
+        .route(web::route().guard(guard::fn_guard(get_or_head)).to(handler))
         .default_service(web::to(method_not_allowed))
+}
+
+/// GET or HEAD. Unlike `guard::Get()`, it does not record the methods it
+/// tried in the request's extensions for actix's own 405 (a map insert per
+/// request): [`method_not_allowed`] answers with a fixed `Allow`.
+fn get_or_head(ctx: &guard::GuardContext<'_>) -> bool {
+    matches!(ctx.head().method, Method::GET | Method::HEAD)
 }
 
 async fn method_not_allowed(req: HttpRequest) -> Result<HttpResponse, ApiError> {
