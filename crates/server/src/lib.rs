@@ -25,8 +25,8 @@ pub use config::Settings;
 pub use error::ApiError;
 pub use state::{AppState, StartupError};
 
-/// Builds the application: every route, the JSON error handlers and the
-/// request log. Used by [`run`] and by the in-process tests.
+/// Builds the application: every route, the JSON error handlers, the
+/// middleware stack and the request log. Used by [`run`] and by the in-process tests.
 pub fn create_app(
     state: AppState,
 ) -> App<
@@ -47,10 +47,10 @@ pub fn create_app(
         // production surface (prod): innermost first
         .wrap(from_fn(ratelimit::limit))
         .wrap(from_fn(middleware::hygiene))
-        .wrap(actix_web::middleware::Compress::default())
+        .wrap(middleware::Compression)
+        // metrics and the request log (`telemetry::log_request`)
         .wrap(from_fn(middleware::observe))
-        // end production surface
-        .wrap(from_fn(telemetry::log_request))
+    // end production surface
 }
 
 /// Loads the state and serves until SIGTERM/SIGINT, then drains in-flight

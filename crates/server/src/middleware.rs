@@ -1,7 +1,12 @@
-//! HTTP hygiene shared by every route, as two cheap `from_fn` middlewares.
+//! The middleware every request passes, outermost first: [`observe`],
+//! [`Compression`], [`hygiene`] (then `ratelimit::limit` and the routes).
 //!
 //! [`observe`] (outermost) counts every request in [`Metrics`](crate::metrics::Metrics)
-//! by route pattern and status, with its latency.
+//! by route pattern and status, with its latency, and writes its request-log
+//! line ([`telemetry::log_request`](crate::telemetry::log_request)).
+//!
+//! [`Compression`] is actix's `Compress`, skipped for requests that send no
+//! `Accept-Encoding` (which it would pass through unchanged).
 //!
 //! [`hygiene`] (inside compression, outside rate limiting and routing):
 //! * refuses a request target longer than `--max-uri-bytes` (414 JSON) and
@@ -20,23 +25,32 @@
 //!   does), `Content-Security-Policy: default-src 'none'; frame-ancestors 'none'`.
 //!
 //! Compression (gzip/brotli for JSON and text, never PNG) is actix's own
-//! `Compress`, wrapped outside `hygiene` so that ETags hash the identity body.
+//! `Compress` (through [`Compression`]), wrapped outside `hygiene` so that
+//! ETags hash the identity body.
 //! Each header is a static value: no allocation per request except the
 //! ETag's few bytes on deterministic responses.
 
+use std::future::Future;
 use std::hash::{DefaultHasher, Hasher};
-use std::time::Instant;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
 
-use actix_web::body::{BoxBody, MessageBody};
-use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_http::encoding::Encoder;
+use actix_web::body::{BoxBody, EitherBody, MessageBody};
+use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform};
 use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use actix_web::http::{Method, StatusCode};
-use actix_web::middleware::Next;
+use actix_web::middleware::{Compress, Next};
 use actix_web::{HttpResponse, ResponseError, web};
 
 use crate::error::ApiError;
-use crate::metrics::UNMATCHED;
+use crate::metrics::{Metrics, UNMATCHED};
+use crate::routes::RouteName;
 use crate::state::AppState;
+use crate::telemetry;
 
 /// Most bytes of request headers (names and values) accepted in total.
 pub const MAX_HEADER_BYTES: usize = 16 * 1024;
@@ -44,29 +58,48 @@ pub const MAX_HEADER_BYTES: usize = 16 * 1024;
 /// Headers a browser may read from a cross-origin response.
 const EXPOSED: &str = "ETag, RateLimit, RateLimit-Policy, Retry-After";
 
-/// Counts the request in the metrics registry by route pattern and status.
+/// The outermost middleware: counts the request in the metrics registry by
+/// route pattern and status, with its latency, and writes its request-log
+/// line ([`telemetry::log_request`]); one timing serves both.
 pub async fn observe(
     req: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
-        return next.call(req).await;
-    };
-    let m = &state.metrics;
+    let metrics = req
+        .app_data::<web::Data<AppState>>()
+        .map(|s| Arc::clone(&s.metrics));
+    // Only a failed request has no response to read these from; the clones
+    // share the request's bytes.
+    let (method, uri) = (req.method().clone(), req.uri().clone());
     let start = Instant::now();
-    m.request_started();
+    if let Some(m) = &metrics {
+        m.request_started();
+    }
     let res = next.call(req).await;
-    m.request_finished();
     let elapsed = start.elapsed();
-    match &res {
+    if let Some(m) = &metrics {
+        m.request_finished();
+        record(m, &res, elapsed);
+    }
+    telemetry::log_request(&res, &method, &uri, elapsed);
+    res
+}
+
+fn record<B>(m: &Metrics, res: &Result<ServiceResponse<B>, actix_web::Error>, elapsed: Duration) {
+    match res {
         Ok(r) => {
             let rq = r.request();
             let status = r.status().as_u16();
-            match rq.match_name() {
-                Some(name) => m.record_request(name, status, elapsed),
-                None => match rq.match_pattern() {
-                    Some(p) => m.record_request(&p, status, elapsed),
-                    None => m.record_request(UNMATCHED, status, elapsed),
+            // A routed request carries its route's name; one that never
+            // reached a route (414, 431, preflight, 429) is matched again.
+            match rq.app_data::<RouteName>() {
+                Some(RouteName(name)) => m.record_request(name, status, elapsed),
+                None => match rq.match_name() {
+                    Some(name) => m.record_request(name, status, elapsed),
+                    None => match rq.match_pattern() {
+                        Some(p) => m.record_request(&p, status, elapsed),
+                        None => m.record_request(UNMATCHED, status, elapsed),
+                    },
                 },
             }
         }
@@ -76,7 +109,116 @@ pub async fn observe(
             elapsed,
         ),
     }
-    res
+}
+
+/// actix's [`Compress`], bypassed for a request without `Accept-Encoding`.
+///
+/// For such a request `Compress` picks the identity encoding: the response
+/// passes unchanged (no `Content-Encoding`, no `Vary`), after `Compress`
+/// has parsed its media type and wrapped its body in a no-op encoder. Here
+/// the inner service answers it directly, with the same bytes and headers;
+/// every request that does send `Accept-Encoding` goes through `Compress`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Compression;
+
+/// The body of a [`Compression`] response: through `Compress`, or untouched.
+pub type CompressionBody<B> = EitherBody<EitherBody<Encoder<B>>, B>;
+
+impl<S, B> Transform<S, ServiceRequest> for Compression
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
+    B: MessageBody + Unpin + 'static,
+{
+    type Response = ServiceResponse<CompressionBody<B>>;
+    type Error = actix_web::Error;
+    type Transform = CompressionService<S, B>;
+    type InitError = ();
+    type Future = std::future::Ready<Result<Self::Transform, ()>>;
+
+    fn new_transform(&self, service: S) -> Self::Future {
+        let inner = Rc::new(service);
+        let compress = Compress::default()
+            .new_transform(Rc::clone(&inner))
+            .into_inner();
+        std::future::ready(compress.map(|compress| CompressionService { inner, compress }))
+    }
+}
+
+/// The service [`Compression`] builds.
+pub struct CompressionService<S, B>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    inner: Rc<S>,
+    compress: <Compress as Transform<Rc<S>, ServiceRequest>>::Transform,
+}
+
+impl<S, B> std::fmt::Debug for CompressionService<S, B>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CompressionService")
+    }
+}
+
+impl<S, B> Service<ServiceRequest> for CompressionService<S, B>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
+    B: MessageBody + Unpin + 'static,
+{
+    type Response = ServiceResponse<CompressionBody<B>>;
+    type Error = actix_web::Error;
+    type Future =
+        CompressionFuture<
+            <<Compress as Transform<Rc<S>, ServiceRequest>>::Transform as Service<
+                ServiceRequest,
+            >>::Future,
+            S::Future,
+        >;
+
+    actix_web::dev::forward_ready!(inner);
+
+    fn call(&self, req: ServiceRequest) -> Self::Future {
+        if req.headers().contains_key(header::ACCEPT_ENCODING) {
+            CompressionFuture::Compressed(Box::pin(self.compress.call(req)))
+        } else {
+            CompressionFuture::Identity(Box::pin(self.inner.call(req)))
+        }
+    }
+}
+
+/// The future of a [`CompressionService`] call.
+#[derive(Debug)]
+pub enum CompressionFuture<C, I> {
+    /// Through `Compress`.
+    Compressed(Pin<Box<C>>),
+    /// Straight to the inner service.
+    Identity(Pin<Box<I>>),
+}
+
+impl<C, I, B> Future for CompressionFuture<C, I>
+where
+    C: Future<Output = Result<ServiceResponse<EitherBody<Encoder<B>>>, actix_web::Error>>,
+    I: Future<Output = Result<ServiceResponse<B>, actix_web::Error>>,
+    B: MessageBody,
+{
+    type Output = Result<ServiceResponse<CompressionBody<B>>, actix_web::Error>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.get_mut() {
+            Self::Compressed(f) => f
+                .as_mut()
+                .poll(cx)
+                .map_ok(ServiceResponse::map_into_left_body),
+            Self::Identity(f) => f
+                .as_mut()
+                .poll(cx)
+                .map_ok(ServiceResponse::map_into_right_body),
+        }
+    }
 }
 
 /// Size limits, CORS, ETag/304 and security headers (see the module docs).
@@ -215,30 +357,37 @@ fn preflight(req: &ServiceRequest) -> HttpResponse {
     res.finish()
 }
 
-/// Adds the CORS and security headers every response carries.
+// The headers' names and values, validated once at compile time (the
+// `from_static` constructors check every byte when called at run time).
+static ANY_ORIGIN: HeaderValue = HeaderValue::from_static("*");
+static EXPOSED_VALUE: HeaderValue = HeaderValue::from_static(EXPOSED);
+static NOSNIFF: HeaderValue = HeaderValue::from_static("nosniff");
+static NO_REFERRER: HeaderValue = HeaderValue::from_static("no-referrer");
+static DENY: HeaderValue = HeaderValue::from_static("DENY");
+static CORP: HeaderName = HeaderName::from_static("cross-origin-resource-policy");
+static CROSS_ORIGIN: HeaderValue = HeaderValue::from_static("cross-origin");
+static CSP: HeaderValue = HeaderValue::from_static("default-src 'none'; frame-ancestors 'none'");
+
+/// Adds the CORS and security headers every response carries, keeping any
+/// the handler set.
 fn finish(mut res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
     let h = res.headers_mut();
-    set_default(h, header::ACCESS_CONTROL_ALLOW_ORIGIN, "*");
-    set_default(h, header::ACCESS_CONTROL_EXPOSE_HEADERS, EXPOSED);
-    set_default(h, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
-    set_default(h, header::REFERRER_POLICY, "no-referrer");
-    set_default(h, header::X_FRAME_OPTIONS, "DENY");
-    set_default(
-        h,
-        HeaderName::from_static("cross-origin-resource-policy"),
-        "cross-origin",
-    );
-    set_default(
-        h,
-        header::CONTENT_SECURITY_POLICY,
-        "default-src 'none'; frame-ancestors 'none'",
-    );
+    set_default(h, &header::ACCESS_CONTROL_ALLOW_ORIGIN, &ANY_ORIGIN);
+    set_default(h, &header::ACCESS_CONTROL_EXPOSE_HEADERS, &EXPOSED_VALUE);
+    set_default(h, &header::X_CONTENT_TYPE_OPTIONS, &NOSNIFF);
+    set_default(h, &header::REFERRER_POLICY, &NO_REFERRER);
+    set_default(h, &header::X_FRAME_OPTIONS, &DENY);
+    set_default(h, &CORP, &CROSS_ORIGIN);
+    set_default(h, &header::CONTENT_SECURITY_POLICY, &CSP);
     res
 }
 
-fn set_default(h: &mut HeaderMap, name: HeaderName, value: &'static str) {
-    if !h.contains_key(&name) {
-        h.insert(name, HeaderValue::from_static(value));
+/// Clones of static names and values copy two pointers: no allocation.
+/// `append` to a name known absent is `insert` without handing back the
+/// (absent) old value.
+fn set_default(h: &mut HeaderMap, name: &HeaderName, value: &HeaderValue) {
+    if !h.contains_key(name) {
+        h.append(name.clone(), value.clone());
     }
 }
 

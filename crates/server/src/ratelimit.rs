@@ -231,6 +231,9 @@ pub struct RateLimiter {
     shards: Vec<Mutex<HashMap<(ClientKey, Budget), u64>>>,
     hasher: std::hash::RandomState,
     epoch: Instant,
+    /// `RateLimit-Policy` of anonymous clients, default and canvas budgets
+    /// (formatted once: the same on every response).
+    anonymous_policy: [HeaderValue; 2],
 }
 
 impl RateLimiter {
@@ -278,6 +281,10 @@ impl RateLimiter {
             shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
             hasher: std::hash::RandomState::new(),
             epoch: Instant::now(),
+            anonymous_policy: [
+                policy_value("default", anonymous.default),
+                policy_value("canvas", anonymous.canvas),
+            ],
         }
     }
 
@@ -408,18 +415,16 @@ fn bearer(req: &ServiceRequest) -> Option<&str> {
     )
 }
 
-/// The rate-limit middleware. A no-op when the limiter is off.
+/// The rate-limit middleware. A no-op when the limiter is off (one
+/// app-data lookup, nothing cloned).
 pub async fn limit(
     req: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
-    let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
-        return next
-            .call(req)
-            .await
-            .map(ServiceResponse::map_into_left_body);
-    };
-    let Some(limiter) = state.rate_limiter.as_deref() else {
+    let limiter = req
+        .app_data::<web::Data<AppState>>()
+        .and_then(|s| s.rate_limiter.clone());
+    let Some(limiter) = limiter else {
         return next
             .call(req)
             .await
@@ -466,33 +471,57 @@ pub async fn limit(
         Budget::Canvas => quota.canvas,
     };
     let d = limiter.check(client, budget, q, limiter.now());
-    let policy = format!("\"{label}\";q={};w={WINDOW_SECS}", d.quota);
-    let current = format!("\"{label}\";r={};t={}", d.remaining, d.reset_secs);
+    let policy = match (label, budget) {
+        ("api-key", _) => policy_value(label, d.quota),
+        (_, Budget::Default) => limiter.anonymous_policy[0].clone(),
+        (_, Budget::Canvas) => limiter.anonymous_policy[1].clone(),
+    };
+    let current = header_value(format_args!(
+        "\"{label}\";r={};t={}",
+        d.remaining, d.reset_secs
+    ));
     if !d.allowed {
-        state.metrics.rate_limited(label);
-        state
-            .metrics
-            .set_rate_limit_clients(limiter.tracked() as u64);
+        if let Some(state) = req.app_data::<web::Data<AppState>>() {
+            state.metrics.rate_limited(label);
+            state
+                .metrics
+                .set_rate_limit_clients(limiter.tracked() as u64);
+        }
         let mut res = ApiError::RateLimited {
             retry_after_secs: d.retry_after_secs,
             budget: label,
         }
         .error_response();
-        set_headers(res.headers_mut(), &policy, &current);
+        set_headers(res.headers_mut(), policy, current);
         return Ok(req.into_response(res).map_into_right_body());
     }
     let mut res = next.call(req).await?;
-    set_headers(res.headers_mut(), &policy, &current);
+    set_headers(res.headers_mut(), policy, current);
     Ok(res.map_into_left_body())
 }
 
-fn set_headers(h: &mut header::HeaderMap, policy: &str, current: &str) {
-    if let Ok(v) = HeaderValue::from_str(policy) {
-        h.insert(HeaderName::from_static("ratelimit-policy"), v);
-    }
-    if let Ok(v) = HeaderValue::from_str(current) {
-        h.insert(HeaderName::from_static("ratelimit"), v);
-    }
+static RATELIMIT_POLICY: HeaderName = HeaderName::from_static("ratelimit-policy");
+static RATELIMIT: HeaderName = HeaderName::from_static("ratelimit");
+
+/// `RateLimit-Policy: "<budget>";q=<quota>;w=60`.
+fn policy_value(label: &str, quota: u32) -> HeaderValue {
+    header_value(format_args!("\"{label}\";q={quota};w={WINDOW_SECS}"))
+}
+
+/// A short header value formatted on the stack (no `String`); labels and
+/// numbers are visible ASCII, so it is always valid.
+fn header_value(args: std::fmt::Arguments<'_>) -> HeaderValue {
+    use std::io::Write as _;
+    let mut buf = [0u8; 96];
+    let mut w = &mut buf[..];
+    let _ = w.write_fmt(args);
+    let n = 96 - w.len();
+    HeaderValue::from_bytes(&buf[..n]).unwrap_or(HeaderValue::from_static(""))
+}
+
+fn set_headers(h: &mut header::HeaderMap, policy: HeaderValue, current: HeaderValue) {
+    h.insert(RATELIMIT_POLICY.clone(), policy);
+    h.insert(RATELIMIT.clone(), current);
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ frame-ancestors 'none'";
 /// Registers `/` and `/playground/{asset}`.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(crate::routes::get("/", index))
-        .service(crate::routes::get("/playground/{asset}", asset));
+        .service(crate::routes::group("/playground").get("/playground/{asset}", asset));
 }
 
 async fn index() -> HttpResponse {

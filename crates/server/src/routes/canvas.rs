@@ -52,8 +52,8 @@ pub const RETRY_AFTER_SECS: u32 = 1;
 
 /// Registers the canvas image routes.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(super::get("/canvas/filter/{name}", filter))
-        .service(super::get("/canvas/misc/{name}", misc));
+    cfg.service(super::group("/canvas/filter").get("/canvas/filter/{name}", filter))
+        .service(super::group("/canvas/misc").get("/canvas/misc/{name}", misc));
 }
 
 /// Encoded images by job and avatar content.

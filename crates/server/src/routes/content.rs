@@ -9,7 +9,7 @@ use std::sync::{Arc, LazyLock};
 use std::time::Instant;
 
 use actix_web::http::header::{self, HeaderValue};
-use actix_web::{HttpResponse, HttpResponseBuilder, web};
+use actix_web::{HttpResponse, web};
 use content::{
     AnimalType, AnimuType, ContentPack, DirPack, FactType, Group, ImgType, LinkSlot, MediaLibrary,
     embedded_pack,
@@ -81,18 +81,32 @@ impl ContentState {
     }
 }
 
-/// Registers the content routes (`/animu/quote` before `/animu/{type}`).
+/// Registers the content routes, one scope per group (`/animu/quote`
+/// before `/animu/{type}`).
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(super::get("/animu", animu_listing))
-        .service(super::get("/animu/quote", animu_quote))
-        .service(super::get("/animu/{type}", animu_link))
-        .service(super::get("/animal", animal_listing))
-        .service(super::get("/animal/{type}", animal))
-        .service(super::get("/facts", facts_listing))
-        .service(super::get("/facts/{type}", fact))
-        .service(super::get("/img", img_listing))
-        .service(super::get("/img/{type}", img))
-        .service(super::get("/media/{group}/{type}/{file}", media));
+    use super::group;
+    cfg.service(
+        group("/animu")
+            .get("/animu", animu_listing)
+            .get("/animu/quote", animu_quote)
+            .get("/animu/{type}", animu_link),
+    )
+    .service(
+        group("/animal")
+            .get("/animal", animal_listing)
+            .get("/animal/{type}", animal),
+    )
+    .service(
+        group("/facts")
+            .get("/facts", facts_listing)
+            .get("/facts/{type}", fact),
+    )
+    .service(
+        group("/img")
+            .get("/img", img_listing)
+            .get("/img/{type}", img),
+    )
+    .service(group("/media").get("/media/{group}/{type}/{file}", media));
 }
 
 /// Body of `/animu`.
@@ -198,11 +212,22 @@ fn listing(body: &'static str) -> HttpResponse {
         .body(body)
 }
 
-/// A random answer: never cached.
-fn random() -> HttpResponseBuilder {
-    let mut b = HttpResponse::Ok();
-    b.insert_header((header::CACHE_CONTROL, HeaderValue::from_static("no-store")));
-    b
+static NO_STORE: HeaderValue = HeaderValue::from_static("no-store");
+static JSON: HeaderValue = HeaderValue::from_static("application/json");
+
+/// A random answer: `body` as JSON, never cached. Equal to
+/// `HttpResponse::Ok().insert_header(no-store).json(body)`, minus its
+/// run-time header checks and buffer regrowth: static header values and one
+/// buffer sized for `body`'s strings (`text_len`) plus a little syntax.
+fn random<T: Serialize>(body: &T, text_len: usize) -> HttpResponse {
+    let mut buf = Vec::with_capacity(text_len + 64);
+    if let Err(e) = serde_json::to_writer(&mut buf, body) {
+        return HttpResponse::from_error(actix_web::error::JsonPayloadError::Serialize(e));
+    }
+    let mut res = HttpResponse::Ok();
+    res.insert_header((header::CACHE_CONTROL, NO_STORE.clone()))
+        .insert_header((header::CONTENT_TYPE, JSON.clone()));
+    res.body(buf)
 }
 
 async fn animu_listing() -> HttpResponse {
@@ -227,20 +252,26 @@ async fn animu_link(
 ) -> Result<HttpResponse, ApiError> {
     let t = AnimuType::parse(&path)?;
     let link = state.content.pack.random_animu(t, &mut rand::rng());
-    Ok(random().json(AnimuBody {
-        link,
-        kind: t.as_str(),
-    }))
+    Ok(random(
+        &AnimuBody {
+            link,
+            kind: t.as_str(),
+        },
+        link.len(),
+    ))
 }
 
 async fn animu_quote(state: web::Data<AppState>) -> HttpResponse {
     let q = state.content.pack.random_quote(&mut rand::rng());
-    random().json(QuoteBody {
-        quote: q.quote(),
-        anime: q.anime(),
-        id: q.id(),
-        name: q.name(),
-    })
+    random(
+        &QuoteBody {
+            quote: q.quote(),
+            anime: q.anime(),
+            id: q.id(),
+            name: q.name(),
+        },
+        q.quote().len() + q.anime().len() + q.name().len(),
+    )
 }
 
 async fn animal(
@@ -249,10 +280,13 @@ async fn animal(
 ) -> Result<HttpResponse, ApiError> {
     let t = AnimalType::parse(&path)?;
     let entry = state.content.pack.random_animal(t, &mut rand::rng());
-    Ok(random().json(AnimalBody {
-        image: entry.image,
-        fact: entry.fact,
-    }))
+    Ok(random(
+        &AnimalBody {
+            image: entry.image,
+            fact: entry.fact,
+        },
+        entry.image.len() + entry.fact.len(),
+    ))
 }
 
 async fn fact(
@@ -261,7 +295,7 @@ async fn fact(
 ) -> Result<HttpResponse, ApiError> {
     let t = FactType::parse(&path)?;
     let fact = state.content.pack.random_fact(t, &mut rand::rng());
-    Ok(random().json(FactBody { fact }))
+    Ok(random(&FactBody { fact }, fact.len()))
 }
 
 async fn img(
@@ -270,7 +304,7 @@ async fn img(
 ) -> Result<HttpResponse, ApiError> {
     let t = ImgType::parse(&path)?;
     let link = state.content.pack.random_img(t, &mut rand::rng());
-    Ok(random().json(LinkBody { link }))
+    Ok(random(&LinkBody { link }, link.len()))
 }
 
 /// `/media/{group}/{type}/{file}`: a file found by the start-up scan, looked

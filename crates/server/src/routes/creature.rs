@@ -24,10 +24,13 @@ use crate::state::AppState;
 
 /// Registers the creature routes.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(super::get("/creature/dex", dex))
-        .service(super::get("/creature/moves", moves))
-        .service(super::get("/creature/abilities", abilities))
-        .service(super::get("/creature/items", items));
+    cfg.service(
+        super::group("/creature")
+            .get("/creature/dex", dex)
+            .get("/creature/moves", moves)
+            .get("/creature/abilities", abilities)
+            .get("/creature/items", items),
+    );
 }
 
 #[derive(Debug, Deserialize)]
