@@ -39,9 +39,9 @@ OTHERS = {
 }
 
 
-def run_rust(target_dir):
-    out = subprocess.run(["cargo", "bench", "-p", "canvas-render", "--bench", "canvas"],
-                         capture_output=True, text=True, check=True)
+def run_rust(target_dir, criterion_args):
+    out = subprocess.run(["cargo", "bench", "-p", "canvas-render", "--bench", "canvas", "--"]
+                         + criterion_args, capture_output=True, text=True, check=True)
     sizes = next((l for l in out.stderr.splitlines() + out.stdout.splitlines() if l.startswith("avatar:")), "")
     res = {}
     for name in [f"filter/{f}" for f in FILTERS] + list(OTHERS) + ["shape/heart"]:
@@ -69,12 +69,14 @@ def main():
     ap.add_argument("--pillow-python", required=True)
     ap.add_argument("--bench-dir", required=True)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--quick", action="store_true",
+                    help="criterion: 1 s warm-up, 2 s measurement (about 1 min a round)")
     args = ap.parse_args()
     target_dir = os.environ.get("CARGO_TARGET_DIR", "target")
     rust, pil, sizes, meta = [], [], "", []
     for i in range(args.rounds):
         print(f"round {i + 1}: rust", file=sys.stderr)
-        r, sizes = run_rust(target_dir)
+        r, sizes = run_rust(target_dir, ["--warm-up-time", "1", "--measurement-time", "2"] if args.quick else [])
         rust.append(r)
         print(f"round {i + 1}: pillow", file=sys.stderr)
         p, meta = run_pillow(args.pillow_python, args.bench_dir)

@@ -122,7 +122,9 @@ const DESCRIPTION: &str = "Read-only, GET (and HEAD) only. Every error is JSON `
 (creature misses add `dym` suggestions). Responses that depend only on the URL carry \
 `Cache-Control: public, max-age=…` and an `ETag` (304 on `If-None-Match`). CORS is open to every \
 origin. When the operator enables rate limiting, every response carries `RateLimit-Policy` and \
-`RateLimit` headers and a refused request gets 429 with `Retry-After`.";
+`RateLimit` headers and a refused request gets 429 with `Retry-After`. HEAD on a canvas image \
+fetches and checks the avatar like GET (same status and `ETag`) but renders nothing, so it \
+carries no `Content-Length` unless the image is already in the output cache.";
 
 fn operation(e: &Endpoint) -> Value {
     let mut responses = Map::new();
