@@ -1,9 +1,9 @@
 //! The middleware every request passes, outermost first: [`observe`],
 //! [`Compression`], [`hygiene`] (then `ratelimit::limit` and the routes).
 //!
-//! [`observe`] (outermost) counts every request in [`Metrics`](crate::metrics::Metrics)
+//! [`observe`] (outermost) counts every request in [`Metrics`]
 //! by route pattern and status, with its latency, and writes its request-log
-//! line ([`telemetry::log_request`](crate::telemetry::log_request)).
+//! line ([`telemetry::log_request`]).
 //!
 //! [`Compression`] is actix's `Compress`, skipped for requests that send no
 //! `Accept-Encoding` (which it would pass through unchanged).
