@@ -16,8 +16,13 @@ BIN="${MENAGERIE_BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/release/menagerie}"
 DUR=${1:-15s}; C=${2:-32}
 PORT0=${PORT0:-28180}; ORIGIN=$PORT0; PILLOW=$((PORT0+1)); SLOW=$((PORT0+2)); SVC=$((PORT0+3))
 PIDS=()
-cleanup() { for p in "${PIDS[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done; true; }
+# (a process killed by SIGTERM makes `wait` return 143: never let that stop the loop)
+cleanup() { set +e; for p in "${PIDS[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null; done; for p in "${PIDS[@]:-}"; do [ -n "$p" ] && wait "$p" 2>/dev/null; done; true; }
 trap cleanup EXIT
+# A server left over on one of these ports would be measured instead of ours.
+for port in $ORIGIN $PILLOW $SLOW $SVC; do
+  if curl -s -o /dev/null -m 1 "http://127.0.0.1:$port/"; then echo "port $port is taken (set PORT0)"; exit 1; fi
+done
 wait_port() { for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$1/" && return 0; sleep 0.1; done; echo "port $1 not up"; exit 1; }
 WRK() { wrk -t2 -c"$1" -d"$2" --timeout 10s --latency "${@:3}" | grep -E "Latency|50%|90%|99%|Requests/sec|requests in|Socket|Non-2xx"; }
 
