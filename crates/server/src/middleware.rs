@@ -45,7 +45,7 @@ use std::time::{Duration, Instant};
 use actix_http::encoding::Encoder;
 use actix_web::body::{BoxBody, EitherBody, MessageBody};
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform};
-use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
+use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::http::{Method, StatusCode, Uri};
 use actix_web::middleware::Compress;
 use actix_web::{HttpResponse, ResponseError};
@@ -568,27 +568,39 @@ static CORP: HeaderName = HeaderName::from_static("cross-origin-resource-policy"
 static CROSS_ORIGIN: HeaderValue = HeaderValue::from_static("cross-origin");
 static CSP: HeaderValue = HeaderValue::from_static("default-src 'none'; frame-ancestors 'none'");
 
-/// Adds the CORS and security headers every response carries, keeping any
-/// the handler set.
-fn finish(mut res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
-    let h = res.headers_mut();
-    set_default(h, &header::ACCESS_CONTROL_ALLOW_ORIGIN, &ANY_ORIGIN);
-    set_default(h, &header::ACCESS_CONTROL_EXPOSE_HEADERS, &EXPOSED_VALUE);
-    set_default(h, &header::X_CONTENT_TYPE_OPTIONS, &NOSNIFF);
-    set_default(h, &header::REFERRER_POLICY, &NO_REFERRER);
-    set_default(h, &header::X_FRAME_OPTIONS, &DENY);
-    set_default(h, &CORP, &CROSS_ORIGIN);
-    set_default(h, &header::CONTENT_SECURITY_POLICY, &CSP);
-    res
-}
+/// The CORS and security headers every response carries, unless the
+/// handler set its own.
+static DEFAULT_HEADERS: [(&HeaderName, &HeaderValue); 7] = [
+    (&header::ACCESS_CONTROL_ALLOW_ORIGIN, &ANY_ORIGIN),
+    (&header::ACCESS_CONTROL_EXPOSE_HEADERS, &EXPOSED_VALUE),
+    (&header::X_CONTENT_TYPE_OPTIONS, &NOSNIFF),
+    (&header::REFERRER_POLICY, &NO_REFERRER),
+    (&header::X_FRAME_OPTIONS, &DENY),
+    (&CORP, &CROSS_ORIGIN),
+    (&header::CONTENT_SECURITY_POLICY, &CSP),
+];
 
-/// Clones of static names and values copy two pointers: no allocation.
+/// Adds [`DEFAULT_HEADERS`], keeping any the handler set.
+///
+/// One pass over the response's (few) header names finds those already
+/// set, where a `contains_key` per default header would hash each name;
+/// clones of static names and values copy two pointers (no allocation), and
 /// `append` to a name known absent is `insert` without handing back the
 /// (absent) old value.
-fn set_default(h: &mut HeaderMap, name: &HeaderName, value: &HeaderValue) {
-    if !h.contains_key(name) {
-        h.append(name.clone(), value.clone());
+fn finish(mut res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
+    let h = res.headers_mut();
+    let mut present = [false; DEFAULT_HEADERS.len()];
+    for name in h.keys() {
+        if let Some(i) = DEFAULT_HEADERS.iter().position(|(n, _)| *n == name) {
+            present[i] = true;
+        }
     }
+    for ((name, value), present) in DEFAULT_HEADERS.iter().zip(present) {
+        if !present {
+            h.append((*name).clone(), (*value).clone());
+        }
+    }
+    res
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 use std::sync::{Arc, LazyLock};
 use std::time::Instant;
 
+use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::web::Bytes;
 use actix_web::{HttpResponse, web};
@@ -335,13 +336,15 @@ async fn fact(
     Ok(fact_of(&state, t))
 }
 
-/// A random fact of `t`: its pre-serialised body, sent as [`random`] would
-/// send it.
+/// A random fact of `t`: its pre-serialised body, with the headers of
+/// [`random`] (appended to the new response's empty map: no builder, no
+/// lookup of an old value).
 fn fact_of(state: &AppState, t: FactType) -> HttpResponse {
-    let mut res = HttpResponse::Ok();
-    res.insert_header((header::CACHE_CONTROL, NO_STORE.clone()))
-        .insert_header((header::CONTENT_TYPE, JSON.clone()));
-    res.body(state.content.random_fact_body(t))
+    let mut res = HttpResponse::with_body(StatusCode::OK, state.content.random_fact_body(t));
+    let h = res.headers_mut();
+    h.append(header::CACHE_CONTROL, NO_STORE.clone());
+    h.append(header::CONTENT_TYPE, JSON.clone());
+    res.map_into_boxed_body()
 }
 
 async fn img(
