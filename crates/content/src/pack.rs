@@ -206,7 +206,14 @@ impl ContentPack {
 
     /// A fact about `t`, drawn uniformly.
     pub fn random_fact<R: Rng + ?Sized>(&self, t: FactType, rng: &mut R) -> &str {
-        pick(self.facts(t), rng)
+        &self.facts(t)[self.random_fact_index(t, rng)]
+    }
+
+    /// The position in [`facts`](Self::facts)`(t)` of a fact drawn
+    /// uniformly: for callers that keep something per fact (the server
+    /// keeps each fact's response body).
+    pub fn random_fact_index<R: Rng + ?Sized>(&self, t: FactType, rng: &mut R) -> usize {
+        rng.random_range(0..self.facts(t).len())
     }
 
     /// A picture link for `/img/t`, drawn uniformly.

@@ -18,7 +18,6 @@ pub mod render_pool;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
-use actix_web::middleware::from_fn;
 use actix_web::{App, HttpServer, web};
 
 pub use config::Settings;
@@ -38,6 +37,8 @@ pub fn create_app(
         InitError = (),
     >,
 > {
+    let hygiene = middleware::Hygiene::new(&state);
+    let observe = middleware::Observe::new(std::sync::Arc::clone(&state.metrics));
     App::new()
         .app_data(web::Data::new(state))
         .app_data(routes::query_config())
@@ -45,11 +46,11 @@ pub fn create_app(
         .configure(routes::configure)
         .default_service(web::to(routes::not_found))
         // production surface (prod): innermost first
-        .wrap(from_fn(ratelimit::limit))
-        .wrap(from_fn(middleware::hygiene))
+        // size limits, CORS, rate limiting, ETag/304, security headers
+        .wrap(hygiene)
         .wrap(middleware::Compression)
         // metrics and the request log (`telemetry::log_request`)
-        .wrap(from_fn(middleware::observe))
+        .wrap(observe)
     // end production surface
 }
 

@@ -38,15 +38,13 @@ use std::str::FromStr;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use actix_web::body::{EitherBody, MessageBody};
-use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::dev::ServiceRequest;
 use actix_web::http::header::{self, HeaderName, HeaderValue};
-use actix_web::middleware::Next;
-use actix_web::{ResponseError, web};
+use actix_web::{HttpResponse, ResponseError};
 
 use crate::config::Settings;
 use crate::error::ApiError;
-use crate::state::AppState;
+use crate::metrics::Metrics;
 
 /// The window every quota is expressed over.
 pub const WINDOW_SECS: u64 = 60;
@@ -415,89 +413,96 @@ fn bearer(req: &ServiceRequest) -> Option<&str> {
     )
 }
 
-/// The rate-limit middleware. A no-op when the limiter is off (one
-/// app-data lookup, nothing cloned).
-pub async fn limit(
-    req: ServiceRequest,
-    next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
-    let limiter = req
-        .app_data::<web::Data<AppState>>()
-        .and_then(|s| s.rate_limiter.clone());
-    let Some(limiter) = limiter else {
-        return next
-            .call(req)
-            .await
-            .map(ServiceResponse::map_into_left_body);
-    };
-    if is_exempt(req.path()) || req.method() == actix_web::http::Method::OPTIONS {
-        return next
-            .call(req)
-            .await
-            .map(ServiceResponse::map_into_left_body);
+/// What the rate limiter decided for one request (see [`RateLimiter::admit`]).
+#[derive(Debug)]
+pub enum Admission {
+    /// Not limited (`/health`, `/metrics`, preflights): no headers.
+    Exempt,
+    /// Allowed: the response gets these `RateLimit-Policy` and `RateLimit`
+    /// headers.
+    Allowed(RateLimitHeaders),
+    /// Refused (429 with `Retry-After`, or 401 for an unknown API key),
+    /// headers already set.
+    Refused(HttpResponse),
+}
+
+/// The `RateLimit-Policy` and `RateLimit` values of an allowed request.
+#[derive(Debug)]
+pub struct RateLimitHeaders {
+    policy: HeaderValue,
+    current: HeaderValue,
+}
+
+impl RateLimitHeaders {
+    /// Sets both headers on a response.
+    pub fn apply(self, h: &mut header::HeaderMap) {
+        set_headers(h, self.policy, self.current);
     }
-    let budget = if is_canvas_path(req.path()) {
-        Budget::Canvas
-    } else {
-        Budget::Default
-    };
-    let (client, quota, label) = match bearer(&req).filter(|k| !k.is_empty()) {
-        Some(k) if !limiter.keys.is_empty() => match limiter.keys.get(k) {
-            Some(q) => (ClientKey::Key(k.into()), *q, "api-key"),
-            None => {
-                let res = ApiError::InvalidApiKey.error_response();
-                return Ok(req.into_response(res).map_into_right_body());
+}
+
+impl RateLimiter {
+    /// Checks one request against its client's bucket (the middleware's
+    /// half of rate limiting: `middleware::Hygiene` calls it before routing
+    /// and sets the headers on the routed response). A refusal is counted in
+    /// `metrics` by budget.
+    pub fn admit(&self, req: &ServiceRequest, metrics: &Metrics) -> Admission {
+        if is_exempt(req.path()) || req.method() == actix_web::http::Method::OPTIONS {
+            return Admission::Exempt;
+        }
+        let budget = if is_canvas_path(req.path()) {
+            Budget::Canvas
+        } else {
+            Budget::Default
+        };
+        let (client, quota, label) = match bearer(req).filter(|k| !k.is_empty()) {
+            Some(k) if !self.keys.is_empty() => match self.keys.get(k) {
+                Some(q) => (ClientKey::Key(k.into()), *q, "api-key"),
+                None => return Admission::Refused(ApiError::InvalidApiKey.error_response()),
+            },
+            _ => {
+                let xff = req
+                    .headers()
+                    .get("x-forwarded-for")
+                    .and_then(|v| v.to_str().ok());
+                let peer = req.peer_addr().map(|a| a.ip());
+                let ip = self
+                    .client_ip(peer, xff)
+                    .map(client_bucket)
+                    .unwrap_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED));
+                let label = match budget {
+                    Budget::Default => "default",
+                    Budget::Canvas => "canvas",
+                };
+                (ClientKey::Ip(ip), self.anonymous, label)
             }
-        },
-        _ => {
-            let xff = req
-                .headers()
-                .get("x-forwarded-for")
-                .and_then(|v| v.to_str().ok());
-            let peer = req.peer_addr().map(|a| a.ip());
-            let ip = limiter
-                .client_ip(peer, xff)
-                .map(client_bucket)
-                .unwrap_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED));
-            let label = match budget {
-                Budget::Default => "default",
-                Budget::Canvas => "canvas",
-            };
-            (ClientKey::Ip(ip), limiter.anonymous, label)
+        };
+        let q = match budget {
+            Budget::Default => quota.default,
+            Budget::Canvas => quota.canvas,
+        };
+        let d = self.check(client, budget, q, self.now());
+        let policy = match (label, budget) {
+            ("api-key", _) => policy_value(label, d.quota),
+            (_, Budget::Default) => self.anonymous_policy[0].clone(),
+            (_, Budget::Canvas) => self.anonymous_policy[1].clone(),
+        };
+        let current = header_value(format_args!(
+            "\"{label}\";r={};t={}",
+            d.remaining, d.reset_secs
+        ));
+        if !d.allowed {
+            metrics.rate_limited(label);
+            metrics.set_rate_limit_clients(self.tracked() as u64);
+            let mut res = ApiError::RateLimited {
+                retry_after_secs: d.retry_after_secs,
+                budget: label,
+            }
+            .error_response();
+            set_headers(res.headers_mut(), policy, current);
+            return Admission::Refused(res);
         }
-    };
-    let q = match budget {
-        Budget::Default => quota.default,
-        Budget::Canvas => quota.canvas,
-    };
-    let d = limiter.check(client, budget, q, limiter.now());
-    let policy = match (label, budget) {
-        ("api-key", _) => policy_value(label, d.quota),
-        (_, Budget::Default) => limiter.anonymous_policy[0].clone(),
-        (_, Budget::Canvas) => limiter.anonymous_policy[1].clone(),
-    };
-    let current = header_value(format_args!(
-        "\"{label}\";r={};t={}",
-        d.remaining, d.reset_secs
-    ));
-    if !d.allowed {
-        if let Some(state) = req.app_data::<web::Data<AppState>>() {
-            state.metrics.rate_limited(label);
-            state
-                .metrics
-                .set_rate_limit_clients(limiter.tracked() as u64);
-        }
-        let mut res = ApiError::RateLimited {
-            retry_after_secs: d.retry_after_secs,
-            budget: label,
-        }
-        .error_response();
-        set_headers(res.headers_mut(), policy, current);
-        return Ok(req.into_response(res).map_into_right_body());
+        Admission::Allowed(RateLimitHeaders { policy, current })
     }
-    let mut res = next.call(req).await?;
-    set_headers(res.headers_mut(), policy, current);
-    Ok(res.map_into_left_body())
 }
 
 static RATELIMIT_POLICY: HeaderName = HeaderName::from_static("ratelimit-policy");

@@ -19,7 +19,7 @@ pub fn init(settings: &Settings) {
 }
 
 /// Logs the line of one finished request: method, path, status and
-/// latency, or the error of a failed one. [`observe`](crate::middleware::observe),
+/// latency, or the error of a failed one. [`Observe`](crate::middleware::Observe),
 /// the outermost middleware, calls it with the same timing it records in
 /// the metrics.
 ///

@@ -8,7 +8,9 @@
 use std::sync::{Arc, LazyLock};
 use std::time::Instant;
 
+use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
+use actix_web::web::Bytes;
 use actix_web::{HttpResponse, web};
 use content::{
     AnimalType, AnimuType, ContentPack, DirPack, FactType, Group, ImgType, LinkSlot, MediaLibrary,
@@ -27,6 +29,9 @@ pub struct ContentState {
     pub pack: ContentPack,
     /// The files served under `/media` (empty without `--media-dir`).
     pub media: MediaLibrary,
+    /// The JSON body of `/facts/<type>` for every fact, serialised at start:
+    /// indexed by `FactType::index`, then as `pack.facts(t)`.
+    fact_bodies: Vec<Vec<Bytes>>,
 }
 
 impl ContentState {
@@ -77,7 +82,27 @@ impl ContentState {
             load_ms = start.elapsed().as_secs_f64() * 1000.0,
             "content pack loaded"
         );
-        Ok(Self { pack, media })
+        let fact_bodies = FactType::ALL
+            .iter()
+            .map(|&t| {
+                pack.facts(t)
+                    .iter()
+                    .map(|fact| Bytes::from(to_json(&FactBody { fact })))
+                    .collect()
+            })
+            .collect();
+        Ok(Self {
+            pack,
+            media,
+            fact_bodies,
+        })
+    }
+
+    /// The body of `/facts/<t>` for a fact drawn uniformly: a shared
+    /// buffer, no serialisation per request.
+    fn random_fact_body(&self, t: FactType) -> Bytes {
+        let i = self.pack.random_fact_index(t, &mut rand::rng());
+        self.fact_bodies[t.index()][i].clone()
     }
 }
 
@@ -96,17 +121,29 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .get("/animal", animal_listing)
             .get("/animal/{type}", animal),
     )
-    .service(
-        group("/facts")
-            .get("/facts", facts_listing)
-            .get("/facts/{type}", fact),
-    )
+    .service(fact_routes())
     .service(
         group("/img")
             .get("/img", img_listing)
             .get("/img/{type}", img),
     )
     .service(group("/media").get("/media/{group}/{type}/{file}", media));
+}
+
+/// `/facts`, then one static route per fact type (a string comparison
+/// where `{type}` costs a regex match and a path-segment extraction), all
+/// labelled `/facts/{type}`; the `{type}` pattern last answers the unknown
+/// types (404 naming the valid ones).
+fn fact_routes() -> super::Group {
+    let mut facts = super::group("/facts").get("/facts", facts_listing);
+    for &t in FactType::ALL {
+        facts = facts.get_static(
+            &format!("/facts/{}", t.as_str()),
+            "/facts/{type}",
+            move |state: web::Data<AppState>| async move { fact_of(&state, t) },
+        );
+    }
+    facts.get("/facts/{type}", fact)
 }
 
 /// Body of `/animu`.
@@ -289,13 +326,25 @@ async fn animal(
     ))
 }
 
+/// `/facts/{type}` for a type without its own static route: a 404 naming
+/// the valid types.
 async fn fact(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let t = FactType::parse(&path)?;
-    let fact = state.content.pack.random_fact(t, &mut rand::rng());
-    Ok(random(&FactBody { fact }, fact.len()))
+    Ok(fact_of(&state, t))
+}
+
+/// A random fact of `t`: its pre-serialised body, with the headers of
+/// [`random`] (appended to the new response's empty map: no builder, no
+/// lookup of an old value).
+fn fact_of(state: &AppState, t: FactType) -> HttpResponse {
+    let mut res = HttpResponse::with_body(StatusCode::OK, state.content.random_fact_body(t));
+    let h = res.headers_mut();
+    h.append(header::CACHE_CONTROL, NO_STORE.clone());
+    h.append(header::CONTENT_TYPE, JSON.clone());
+    res.map_into_boxed_body()
 }
 
 async fn img(

@@ -117,6 +117,28 @@ impl Group {
         self.scope = self.scope.service(resource(rest, path, handler));
         self
     }
+
+    /// Adds a route for the static `path` (below the prefix) that stands for
+    /// one value of the pattern `name` (`/facts/cat` for `/facts/{type}`):
+    /// answered as by [`get`], named and labelled `name`. Registered before
+    /// the pattern itself, it spares that value a regex match.
+    ///
+    /// # Panics
+    /// As [`Group::get`].
+    #[must_use]
+    pub fn get_static<F, Args>(mut self, path: &str, name: &'static str, handler: F) -> Self
+    where
+        F: actix_web::Handler<Args>,
+        Args: actix_web::FromRequest + 'static,
+        F::Output: actix_web::Responder + 'static,
+    {
+        let rest = path
+            .strip_prefix(self.prefix)
+            .filter(|r| r.starts_with('/'))
+            .unwrap_or_else(|| panic!("route {path} is outside its group {}", self.prefix));
+        self.scope = self.scope.service(resource(rest, name, handler));
+        self
+    }
 }
 
 impl HttpServiceFactory for Group {
