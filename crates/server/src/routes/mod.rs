@@ -110,12 +110,17 @@ impl Group {
         Args: actix_web::FromRequest + 'static,
         F::Output: actix_web::Responder + 'static,
     {
-        let rest = path
-            .strip_prefix(self.prefix)
-            .filter(|r| r.is_empty() || r.starts_with('/'))
-            .unwrap_or_else(|| panic!("route {path} is outside its group {}", self.prefix));
+        let rest = self.below(path, true);
         self.scope = self.scope.service(resource(rest, path, handler));
         self
+    }
+
+    /// `path` without the group's prefix; the prefix itself only when
+    /// `prefix_itself` (panics otherwise: see [`Group::get`]).
+    fn below<'p>(&self, path: &'p str, prefix_itself: bool) -> &'p str {
+        path.strip_prefix(self.prefix)
+            .filter(|r| (prefix_itself && r.is_empty()) || r.starts_with('/'))
+            .unwrap_or_else(|| panic!("route {path} is outside its group {}", self.prefix))
     }
 
     /// Adds a route for the static `path` (below the prefix) that stands for
@@ -132,10 +137,7 @@ impl Group {
         Args: actix_web::FromRequest + 'static,
         F::Output: actix_web::Responder + 'static,
     {
-        let rest = path
-            .strip_prefix(self.prefix)
-            .filter(|r| r.starts_with('/'))
-            .unwrap_or_else(|| panic!("route {path} is outside its group {}", self.prefix));
+        let rest = self.below(path, false);
         self.scope = self.scope.service(resource(rest, name, handler));
         self
     }

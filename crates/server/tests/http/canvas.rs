@@ -231,16 +231,14 @@ async fn head_answers_like_get_without_rendering() {
     let state = AppState::load(canvas_settings()).expect("state loads");
     let engine = std::sync::Arc::clone(&state.canvas);
     let app = test::init_service(create_app(state)).await;
-    let uri = format!("/canvas/filter/sepia?avatar={}", enc(&host.url("/ok.png")));
-    let head = test::call_service(
-        &app,
+    let head_of = |uri: String| {
         test::TestRequest::default()
             .method(actix_web::http::Method::HEAD)
             .uri(&uri)
-            .to_request(),
-    )
-    .await;
-    let head = Reply::read(head).await;
+            .to_request()
+    };
+    let uri = format!("/canvas/filter/sepia?avatar={}", enc(&host.url("/ok.png")));
+    let head = Reply::read(test::call_service(&app, head_of(uri.clone())).await).await;
     assert_eq!(head.status, 200);
     assert_eq!(head.header("content-type"), Some("image/png"));
     assert!(head.body.is_empty());
@@ -250,14 +248,7 @@ async fn head_answers_like_get_without_rendering() {
     assert_eq!(get.header("etag"), head.header("etag"));
     // The avatar's errors are the same as GET's.
     let missing = format!("/canvas/filter/sepia?avatar={}", enc(&host.url("/404")));
-    let r = test::call_service(
-        &app,
-        test::TestRequest::default()
-            .method(actix_web::http::Method::HEAD)
-            .uri(&missing)
-            .to_request(),
-    )
-    .await;
+    let r = test::call_service(&app, head_of(missing)).await;
     assert_eq!(r.status().as_u16(), 422);
 }
 
