@@ -46,31 +46,35 @@ pub fn encode_png(img: &RgbaImage) -> Result<Vec<u8>, RenderError> {
     let raw = img.as_raw();
     let (grey, opaque) = classify(raw);
     let keyed = if grey { None } else { keyed_palette(raw) };
-    let mut palette = None;
-    let (colour, data): (png::ColorType, std::borrow::Cow<'_, [u8]>) = match (grey, opaque) {
-        (true, true) => (
-            png::ColorType::Grayscale,
-            raw.chunks_exact(4).map(|p| p[0]).collect(),
-        ),
-        (true, false) => (
-            png::ColorType::GrayscaleAlpha,
-            repack::<2>(raw, [0, 3]).into(),
-        ),
-        _ if keyed.is_some() => {
-            let (key, table) = keyed.unwrap_or_default();
-            let indices = match table.spare.and_then(|i| u8::try_from(i).ok()) {
-                Some(spare) => raw
-                    .chunks_exact(4)
-                    .map(|p| if p[3] == 0 { spare } else { p[key] })
-                    .collect(),
-                None => raw.chunks_exact(4).map(|p| p[key]).collect(),
-            };
-            palette = Some(table);
-            (png::ColorType::Indexed, indices)
-        }
-        (false, true) => (png::ColorType::Rgb, repack::<3>(raw, [0, 1, 2]).into()),
-        (false, false) => (png::ColorType::Rgba, raw.as_slice().into()),
-    };
+    let (colour, data, palette): (png::ColorType, std::borrow::Cow<'_, [u8]>, _) =
+        match (grey, opaque, keyed) {
+            (true, true, _) => (
+                png::ColorType::Grayscale,
+                repack::<1>(raw, [0]).into(),
+                None,
+            ),
+            (true, false, _) => (
+                png::ColorType::GrayscaleAlpha,
+                repack::<2>(raw, [0, 3]).into(),
+                None,
+            ),
+            (false, _, Some((key, table))) => {
+                let indices = match table.spare {
+                    Some(spare) => raw
+                        .chunks_exact(4)
+                        .map(|p| if p[3] == 0 { spare } else { p[key] })
+                        .collect(),
+                    None => repack::<1>(raw, [key]),
+                };
+                (png::ColorType::Indexed, indices.into(), Some(table))
+            }
+            (false, true, None) => (
+                png::ColorType::Rgb,
+                repack::<3>(raw, [0, 1, 2]).into(),
+                None,
+            ),
+            (false, false, None) => (png::ColorType::Rgba, raw.as_slice().into(), None),
+        };
     let mut out = Vec::with_capacity(data.len() / 2 + 1024);
     {
         let mut enc = png::Encoder::new(&mut out, w, h);
@@ -95,11 +99,11 @@ pub fn encode_png(img: &RgbaImage) -> Result<Vec<u8>, RenderError> {
 
 /// A palette indexed by one channel's value: `entries[v]` is the whole
 /// pixel (RGBA) of every pixel whose key channel is `v`.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct KeyedPalette {
     entries: Vec<[u8; 4]>,
     /// The index of every fully transparent pixel, if there are any.
-    spare: Option<usize>,
+    spare: Option<u8>,
 }
 
 impl KeyedPalette {
@@ -175,7 +179,14 @@ fn keyed_palette(raw: &[u8]) -> Option<(usize, KeyedPalette)> {
             (false, false) => [0, 0, 0, 255],
         })
         .collect();
-    Some((key, KeyedPalette { entries, spare }))
+    Some((
+        key,
+        KeyedPalette {
+            entries,
+            // Below 256: a key value.
+            spare: spare.and_then(|i| u8::try_from(i).ok()),
+        },
+    ))
 }
 
 /// The channels `pick` of every RGBA pixel, `N` bytes a pixel, into a
