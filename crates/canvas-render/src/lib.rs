@@ -19,6 +19,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod deflate;
 mod encode;
 mod error;
 pub mod filter;
