@@ -24,9 +24,9 @@ use crate::{RenderError, RgbaImage, check_size};
 /// (the filter chosen by measurement, see `BENCHMARKS.md`) and compressed
 /// by this crate's own fast deflate: a Huffman code made for the image,
 /// literals, and runs of zeros as copies, in the manner of
-/// [fdeflate](https://crates.io/crates/fdeflate) but about 1.8 times as
-/// fast and a tenth smaller on a 512 px avatar. The output is an ordinary
-/// PNG that any decoder reads.
+/// [fdeflate](https://crates.io/crates/fdeflate) but faster and about a
+/// tenth smaller on a 512 px avatar. The output is an ordinary PNG that
+/// any decoder reads.
 ///
 /// ```
 /// use canvas_render::{apply, encode_png, Filter, RgbaImage};
