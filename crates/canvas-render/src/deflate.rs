@@ -14,7 +14,7 @@
 //! a run for each; and its hot loops are compiled for the running CPU's
 //! vector and bit-manipulation extensions (AVX2, BMI2) where present. On
 //! the outputs of the benchmark avatar's 14 filters it writes 10 % fewer
-//! bytes in total than the `png` crate's fast mode, in 10–50 % less time
+//! bytes in total than the `png` crate's fast mode, in 8–35 % less time
 //! (criterion, `encode` group); in the server, where it also allocates
 //! less, the canvas endpoints serve about 30 % more images per second
 //! (see `BENCHMARKS.md`).
