@@ -327,18 +327,13 @@ impl Counts {
         }
     }
 
-    /// A run of `n` zeros, split as [`emit_run`] splits it.
+    /// A run of `n` zeros, in the pieces it is sent as.
     fn run(&mut self, n: u32) {
-        self.bytes[0][0] += 1;
-        let mut rest = n - 1;
-        while rest >= 258 {
-            self.lengths[28] += 1;
-            rest -= 258;
-        }
-        if rest >= MIN_COPY {
-            self.lengths[usize::from(LENGTH_INDEX[rest as usize])] += 1;
-        } else {
-            self.bytes[0][0] += rest;
+        for piece in run_pieces(n) {
+            match piece {
+                0 => self.bytes[0][0] += 1,
+                len => self.lengths[usize::from(LENGTH_INDEX[len as usize])] += 1,
+            }
         }
     }
 
@@ -483,22 +478,32 @@ fn emit_row(
     zeros
 }
 
-/// A run of `n` zeros: a literal zero, then copies of it (distance 1),
-/// except for a short rest, sent as literals.
+/// How a run of `n` zeros (n ≥ 1) is sent: a literal zero, then copies of
+/// it (distance 1) of 258 bytes, then the rest as one copy, or as literal
+/// zeros when it is shorter than [`MIN_COPY`]. Each item is a copy length,
+/// or 0 for a literal zero. The one definition both the counts and the
+/// writer follow.
+fn run_pieces(n: u32) -> impl Iterator<Item = u32> {
+    let rest = n - 1;
+    let (full, tail) = (rest / 258, rest % 258);
+    let (tail_piece, tail_count) = if tail >= MIN_COPY {
+        (tail, 1)
+    } else {
+        (0, tail)
+    };
+    std::iter::once(0)
+        .chain(std::iter::repeat_n(258, full as usize))
+        .chain(std::iter::repeat_n(tail_piece, tail_count as usize))
+}
+
+/// Writes a run of `n` zeros as [`run_pieces`] splits it.
 #[inline(never)]
 fn emit_run(mut at: At, scratch: &mut [u8], table: &[u32; LITLEN], n: u32) -> At {
     let zero = table[0];
-    at.put(scratch, u64::from(zero >> 4), zero & 15);
-    let mut rest = n - 1;
-    while rest >= 258 {
-        copy(&mut at, scratch, table, 258);
-        rest -= 258;
-    }
-    if rest >= MIN_COPY {
-        copy(&mut at, scratch, table, rest);
-    } else {
-        for _ in 0..rest {
-            at.put(scratch, u64::from(zero >> 4), zero & 15);
+    for piece in run_pieces(n) {
+        match piece {
+            0 => at.put(scratch, u64::from(zero >> 4), zero & 15),
+            len => copy(&mut at, scratch, table, len),
         }
     }
     at
