@@ -8,7 +8,8 @@
 //! - `--soak [--minutes N] [--rss-cap-mib M]`: the mix for N minutes with
 //!   the production defaults; passes when the RSS stays under the stated
 //!   cap throughout, grows by at most 10 % after the warm-up (the first
-//!   fifth), and no 5xx or dropped request was seen.
+//!   fifth, or longer until the avatar and output caches are 90 % full),
+//!   and no 5xx or dropped request was seen.
 //! - `--faults`: the mix runs while other clients point the server at
 //!   avatar hosts that stall, reset, drip, redirect in loops, send garbage or
 //!   pixel bombs; then the server is killed mid-load and restarted.
@@ -322,6 +323,22 @@ fn rss_kib(pid: u32) -> Option<(u64, u64)> {
     Some((field("VmRSS:")?, field("VmHWM:")?))
 }
 
+/// The bytes held by the server's avatar and output caches, from `/metrics`.
+fn cache_bytes(c: &mut Conn) -> Option<u64> {
+    let r = c.get("/metrics").ok().filter(|r| r.status == 200)?;
+    let text = String::from_utf8(r.body).ok()?;
+    let gauge = |name: &str| -> Option<u64> {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))?
+            .trim()
+            .parse()
+            .ok()
+    };
+    Some(
+        gauge("menagerie_avatar_cache_bytes")? + gauge("menagerie_output_cache_bytes").unwrap_or(0),
+    )
+}
+
 fn limits(args: &LoadtestArgs, secs: u64) -> RunLimits {
     RunLimits {
         connections: args.connections,
@@ -409,13 +426,19 @@ fn soak(args: &LoadtestArgs, data_dir: &Path, host: &AvatarHost, machine: &Machi
     let stop = Arc::new(AtomicBool::new(false));
     let sampler = {
         let stop = stop.clone();
+        let addr = srv.addr;
         thread::spawn(move || {
             let t = Instant::now();
             let mut samples = Vec::new();
+            let mut metrics = Conn::new(addr, Duration::from_secs(2));
             // Bounded: one sample a second, at most the soak length plus a minute.
             while !stop.load(Ordering::Relaxed) && t.elapsed() < total + Duration::from_secs(60) {
                 if let Some((rss, _)) = rss_kib(pid) {
-                    samples.push((t.elapsed().as_secs_f64(), rss));
+                    samples.push(report::Sample {
+                        secs: t.elapsed().as_secs_f64(),
+                        rss_kib: rss,
+                        cache_bytes: cache_bytes(&mut metrics),
+                    });
                 }
                 thread::sleep(Duration::from_secs(1));
             }
@@ -441,7 +464,8 @@ fn soak(args: &LoadtestArgs, data_dir: &Path, host: &AvatarHost, machine: &Machi
         args.minutes, args.connections, args.rss_cap_mib
     );
     let r = row(&format!("mix ({})", plan.weights_text()), &o, None, peak);
-    let text = report::soak_section(machine, &cmd, &r, &verdict, &skipped);
+    let curve = report::soak_curve(&samples, total.as_secs_f64());
+    let text = report::soak_section(machine, &cmd, &r, &verdict, &curve, &skipped);
     println!("{text}");
     if !args.no_write && !args.dev {
         report::write_section("soak", "soak", &text)?;

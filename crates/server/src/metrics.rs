@@ -19,6 +19,7 @@
 //! | `menagerie_render_jobs_in_flight` | gauge | |
 //! | `menagerie_render_jobs_rejected_total` | counter | |
 //! | `menagerie_output_cache_hits_total` | counter | |
+//! | `menagerie_output_cache_bytes`, `..._entries` | gauge | |
 //! | `menagerie_rate_limited_total` | counter | `budget` |
 //! | `menagerie_rate_limit_clients` | gauge | |
 //! | `menagerie_uptime_seconds` | gauge | |
@@ -159,6 +160,8 @@ pub struct Metrics {
     jobs_in_flight: AtomicI64,
     jobs_rejected: AtomicU64,
     output_hits: AtomicU64,
+    output_bytes: AtomicU64,
+    output_entries: AtomicU64,
     rate_limited: [AtomicU64; BUDGETS.len()],
     rate_limit_clients: AtomicU64,
 }
@@ -177,6 +180,8 @@ impl Default for Metrics {
             jobs_in_flight: AtomicI64::new(0),
             jobs_rejected: AtomicU64::new(0),
             output_hits: AtomicU64::new(0),
+            output_bytes: AtomicU64::new(0),
+            output_entries: AtomicU64::new(0),
             rate_limited: Default::default(),
             rate_limit_clients: AtomicU64::new(0),
         }
@@ -252,6 +257,13 @@ impl Metrics {
     pub fn set_avatar_cache_size(&self, bytes: u64, entries: u64) {
         self.cache_bytes.store(bytes, Relaxed);
         self.cache_entries.store(entries, Relaxed);
+    }
+
+    /// The output cache's current weight in bytes (encoded images plus
+    /// their keys) and entry count; both 0 when it is off.
+    pub fn set_output_cache_size(&self, bytes: u64, entries: u64) {
+        self.output_bytes.store(bytes, Relaxed);
+        self.output_entries.store(entries, Relaxed);
     }
 
     /// Counts one avatar fetch by its outcome.
@@ -389,6 +401,18 @@ impl Metrics {
             "Canvas images answered from the cache of encoded images.",
             self.output_hits.load(Relaxed),
         );
+        gauge(
+            &mut out,
+            "menagerie_output_cache_bytes",
+            "Bytes held by the cache of encoded images (images and keys).",
+            self.output_bytes.load(Relaxed),
+        );
+        gauge(
+            &mut out,
+            "menagerie_output_cache_entries",
+            "Encoded images held by the cache.",
+            self.output_entries.load(Relaxed),
+        );
         counter(
             &mut out,
             "menagerie_avatar_cache_misses_total",
@@ -498,6 +522,8 @@ async fn metrics(state: web::Data<AppState>) -> HttpResponse {
     state
         .metrics
         .set_avatar_cache_size(fetcher.cached_bytes(), fetcher.cached_entries());
+    let (bytes, entries) = state.canvas.output_cache_size();
+    state.metrics.set_output_cache_size(bytes, entries);
     if let Some(l) = &state.rate_limiter {
         state.metrics.set_rate_limit_clients(l.tracked() as u64);
     }

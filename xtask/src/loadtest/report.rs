@@ -236,42 +236,95 @@ pub struct Verdict {
     pub summary: String,
 }
 
-/// Memory growth after the warm-up (the first fifth of the run): the peak
-/// RSS after the warm-up against the RSS at its end; at most 10 %. Also no
-/// 5xx and no dropped request.
-pub fn soak_verdict(samples: &[(f64, u64)], total_secs: f64, o: &Outcome, cap_mib: u64) -> Verdict {
-    let warm = total_secs / 5.0;
+/// One soak sample, taken every second.
+#[derive(Debug, Clone, Copy)]
+pub struct Sample {
+    /// Seconds since the mix started.
+    pub secs: f64,
+    /// The server's resident set size, KiB.
+    pub rss_kib: u64,
+    /// Bytes held by the avatar and output caches (from `/metrics`), if
+    /// the scrape answered.
+    pub cache_bytes: Option<u64>,
+}
+
+/// The caches count as full at 90 % of the most they held in the run.
+const CACHES_FULL: f64 = 0.9;
+/// A warm-up that has not ended by this fraction of the run leaves too
+/// little steady state to judge growth.
+const LATEST_WARM_END: f64 = 0.6;
+/// The largest growth of the RSS after the warm-up, percent.
+const GROWTH_LIMIT: f64 = 10.0;
+
+/// When the warm-up ends: at one fifth of the run, or later if the
+/// avatar and output caches are not yet 90 % as full as they get. Until
+/// then RSS grows by design (up to the caches' stated bounds), so growth
+/// before that point says nothing about leaks.
+fn warm_end(samples: &[Sample], total_secs: f64) -> (f64, Option<f64>) {
+    let floor = total_secs / 5.0;
+    let most = samples.iter().filter_map(|s| s.cache_bytes).max();
+    let filled = most.and_then(|m| {
+        samples
+            .iter()
+            .find(|s| {
+                s.cache_bytes
+                    .is_some_and(|b| b as f64 >= m as f64 * CACHES_FULL)
+            })
+            .map(|s| s.secs)
+    });
+    (filled.map_or(floor, |f| f.max(floor)), filled)
+}
+
+/// The verdict: the RSS never over `cap_mib`; after the warm-up (see
+/// [`warm_end`]) its peak at most 10 % over its value at the warm-up's
+/// end, with the warm-up over by 60 % of the run; no 5xx and no dropped
+/// request.
+pub fn soak_verdict(samples: &[Sample], total_secs: f64, o: &Outcome, cap_mib: u64) -> Verdict {
+    let (warm, filled) = warm_end(samples, total_secs);
     let at_warm = samples
         .iter()
         .rev()
-        .find(|(t, _)| *t <= warm)
-        .map(|(_, r)| *r);
+        .find(|s| s.secs <= warm)
+        .map(|s| s.rss_kib);
     let peak_after = samples
         .iter()
-        .filter(|(t, _)| *t > warm)
-        .map(|(_, r)| *r)
+        .filter(|s| s.secs > warm)
+        .map(|s| s.rss_kib)
         .max();
-    let last = samples.last().map(|(_, r)| *r);
-    let peak = samples.iter().map(|(_, r)| *r).max();
+    let last = samples.last().map(|s| s.rss_kib);
+    let peak = samples.iter().map(|s| s.rss_kib).max();
     let under_cap = peak.is_some_and(|p| p <= cap_mib * 1024);
     let total = o.total();
+    let judged = warm <= total_secs * LATEST_WARM_END;
     let (growth, mem_ok) = match (at_warm, peak_after) {
         (Some(a), Some(p)) if a > 0 => {
             let g = (p as f64 - a as f64) / a as f64 * 100.0;
-            (g, g <= 10.0)
+            (g, judged && g <= GROWTH_LIMIT)
         }
         _ => (f64::NAN, false),
     };
     let errors_ok = total.s5xx == 0 && total.io_errors == 0;
     let pass = mem_ok && under_cap && errors_ok && !total.latencies_us.is_empty();
+    let warm_text = match filled {
+        Some(f) if f > total_secs / 5.0 => format!("{warm:.0} s, when the caches were 90 % full"),
+        Some(f) => format!("{warm:.0} s; the caches were 90 % full at {f:.0} s"),
+        None => format!("{warm:.0} s; cache sizes not read"),
+    };
+    let late = if judged {
+        String::new()
+    } else {
+        format!(
+            " (the warm-up ended after {:.0} % of the run: too little steady state to judge, run longer)",
+            LATEST_WARM_END * 100.0
+        )
+    };
     Verdict {
         pass,
         summary: format!(
-            "peak RSS {} MiB (cap {} MiB); RSS {} MiB at the end of the warm-up ({:.0} s), peak {} MiB after it, {} MiB at the end: growth {:+.1} % (limit +10 %); {} requests, {} 5xx, {} without answer",
+            "peak RSS {} MiB (cap {} MiB); RSS {} MiB at the end of the warm-up ({warm_text}), peak {} MiB after it, {} MiB at the end: growth {:+.1} % (limit +{GROWTH_LIMIT:.0} %){late}; {} requests, {} 5xx, {} without answer",
             peak.map_or("?".into(), mib),
             cap_mib,
             at_warm.map_or("?".into(), mib),
-            warm,
             peak_after.map_or("?".into(), mib),
             last.map_or("?".into(), mib),
             growth,
@@ -282,8 +335,34 @@ pub fn soak_verdict(samples: &[(f64, u64)], total_secs: f64, o: &Outcome, cap_mi
     }
 }
 
+/// The RSS and cache bytes at ten evenly spaced points of the run.
+pub fn soak_curve(samples: &[Sample], total_secs: f64) -> String {
+    let mut s = String::from("| s | RSS MiB | caches MiB |\n|--:|--:|--:|\n");
+    for k in 1..=10 {
+        let t = total_secs * f64::from(k) / 10.0;
+        if let Some(x) = samples.iter().rev().find(|x| x.secs <= t) {
+            let _ = writeln!(
+                s,
+                "| {:.0} | {} | {} |",
+                x.secs,
+                mib(x.rss_kib),
+                x.cache_bytes
+                    .map_or("?".into(), |b| format!("{:.1}", b as f64 / 1048576.0))
+            );
+        }
+    }
+    s
+}
+
 /// The `## soak` section.
-pub fn soak_section(m: &Machine, cmd: &str, r: &Row, v: &Verdict, skipped: &[String]) -> String {
+pub fn soak_section(
+    m: &Machine,
+    cmd: &str,
+    r: &Row,
+    v: &Verdict,
+    curve: &str,
+    skipped: &[String],
+) -> String {
     let mut s = header(m, cmd);
     let _ = writeln!(
         s,
@@ -292,6 +371,10 @@ pub fn soak_section(m: &Machine, cmd: &str, r: &Row, v: &Verdict, skipped: &[Str
         v.summary
     );
     s.push_str(&table(std::slice::from_ref(r)));
+    let _ = writeln!(
+        s,
+        "\nThe server's RSS and the bytes its avatar and output caches hold, through the run:\n\n{curve}"
+    );
     s.push_str(&skipped_text(skipped));
     s
 }
@@ -437,26 +520,78 @@ mod tests {
         assert_eq!(pct(&[], 0.5), 0.0);
     }
 
-    #[test]
-    fn soak_fails_on_growth_and_passes_when_flat() {
-        let o = Outcome {
+    fn outcome() -> Outcome {
+        Outcome {
             classes: vec![ClassOutcome {
                 latencies_us: vec![1, 2, 3],
                 ..ClassOutcome::default()
             }],
             elapsed: Duration::from_secs(100),
             connects: 1,
-        };
-        let flat: Vec<(f64, u64)> = (0..100).map(|t| (f64::from(t), 100_000)).collect();
+        }
+    }
+
+    /// 100 one-second samples: RSS and cache bytes by the second.
+    fn run(rss: impl Fn(u64) -> u64, caches: impl Fn(u64) -> Option<u64>) -> Vec<Sample> {
+        (0..100)
+            .map(|t| Sample {
+                secs: t as f64,
+                rss_kib: rss(t),
+                cache_bytes: caches(t),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn soak_fails_on_growth_and_passes_when_flat() {
+        let o = outcome();
+        let flat = run(|_| 100_000, |_| Some(1 << 20));
         // 100,000 KiB is about 98 MiB.
         assert!(soak_verdict(&flat, 100.0, &o, 100).pass);
         assert!(
             !soak_verdict(&flat, 100.0, &o, 97).pass,
             "flat but over the cap"
         );
-        let growing: Vec<(f64, u64)> = (0..100)
-            .map(|t| (f64::from(t), 100_000 + t as u64 * 1000))
-            .collect();
+        let growing = run(|t| 100_000 + t * 1000, |_| Some(1 << 20));
         assert!(!soak_verdict(&growing, 100.0, &o, 1000).pass);
+        let unread = run(|t| 100_000 + t * 1000, |_| None);
+        let v = soak_verdict(&unread, 100.0, &o, 1000);
+        assert!(
+            !v.pass && v.summary.contains("(20 s; cache sizes not read)"),
+            "{}",
+            v.summary
+        );
+    }
+
+    #[test]
+    fn the_warm_up_lasts_until_the_caches_are_full() {
+        let o = outcome();
+        // RSS follows the caches up to 40 s, then stays flat: not a leak.
+        let filling = run(|t| 100_000 + t.min(40) * 1000, |t| Some(t.min(40) << 20));
+        let v = soak_verdict(&filling, 100.0, &o, 1000);
+        assert!(v.pass, "{}", v.summary);
+        assert!(
+            v.summary.contains("(36 s, when the caches were 90 % full)"),
+            "{}",
+            v.summary
+        );
+        // The same fill, then growth with full caches: a leak.
+        let leak = run(
+            |t| 100_000 + t.min(40) * 1000 + t.saturating_sub(40) * 500,
+            |t| Some(t.min(40) << 20),
+        );
+        assert!(!soak_verdict(&leak, 100.0, &o, 1000).pass);
+        // Caches still filling at 70 % of the run: growth can't be judged.
+        let late = run(|t| 100_000 + t.min(80) * 100, |t| Some(t.min(80) << 20));
+        let v = soak_verdict(&late, 100.0, &o, 1000);
+        assert!(!v.pass && v.summary.contains("run longer"), "{}", v.summary);
+    }
+
+    #[test]
+    fn the_curve_has_ten_points() {
+        let c = soak_curve(&run(|t| t * 1024, |t| Some(t << 20)), 100.0);
+        assert_eq!(c.lines().count(), 12, "{c}");
+        assert!(c.contains("| 50 | 50.0 | 50.0 |"), "{c}");
+        assert!(c.ends_with("| 99 | 99.0 | 99.0 |\n"), "{c}");
     }
 }

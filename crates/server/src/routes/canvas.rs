@@ -144,6 +144,15 @@ impl CanvasEngine {
         })
     }
 
+    /// The output cache's weight in bytes and its entry count (both 0 when
+    /// it is off), after its pending bookkeeping has run.
+    pub fn output_cache_size(&self) -> (u64, u64) {
+        self.outputs.as_ref().map_or((0, 0), |c| {
+            c.run_pending_tasks();
+            (c.weighted_size(), c.entry_count())
+        })
+    }
+
     /// Takes a job slot, or `None` when all are taken (never waits).
     fn try_acquire(self: &Arc<Self>, metrics: &Arc<Metrics>) -> Option<JobPermit> {
         let mut current = self.running.load(Ordering::Relaxed);

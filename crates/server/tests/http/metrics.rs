@@ -133,4 +133,15 @@ async fn avatar_cache_and_fetch_outcomes_are_counted() {
         .find_map(|l| l.strip_prefix("menagerie_avatar_cache_entries "))
         .unwrap();
     assert_ne!(entries, "0", "the cache size is reported");
+    // One image was rendered and kept (the second request was a hit).
+    let gauge = |name: &str| -> u64 {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
+            .unwrap_or_else(|| panic!("missing {name} in\n{text}"))
+            .parse()
+            .unwrap()
+    };
+    assert_eq!(gauge("menagerie_output_cache_hits_total"), 1);
+    assert_eq!(gauge("menagerie_output_cache_entries"), 1);
+    assert!(gauge("menagerie_output_cache_bytes") > 64, "weighs the PNG");
 }
