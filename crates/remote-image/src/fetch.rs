@@ -28,7 +28,8 @@ pub struct FetchConfig {
     /// an internal image host; tests use it to trust one loopback fixture).
     /// Default empty.
     pub allowed_addresses: Vec<IpAddr>,
-    /// Time to resolve and connect, per hop. Default 2 s.
+    /// Time to resolve the host's name, and again to connect, per hop.
+    /// Default 2 s.
     pub connect_timeout: Duration,
     /// Time for the whole fetch: every hop, headers and body. Default 5 s.
     pub overall_timeout: Duration,

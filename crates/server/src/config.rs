@@ -88,7 +88,8 @@ pub struct Settings {
     #[arg(long, env = "MENAGERIE_AVATAR_TIMEOUT_MS", default_value_t = 5000)]
     pub avatar_timeout_ms: u64,
 
-    /// Milliseconds allowed to resolve and connect to an avatar host.
+    /// Milliseconds allowed to resolve an avatar host's name, and again to
+    /// connect to it (each hop; the whole fetch stays within the overall timeout).
     #[arg(
         long,
         env = "MENAGERIE_AVATAR_CONNECT_TIMEOUT_MS",

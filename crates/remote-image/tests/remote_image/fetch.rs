@@ -204,3 +204,50 @@ fn byte_cap_is_configurable() {
     let err = fetcher.load(&host.url("/gzip.png")).unwrap_err();
     assert_eq!(err, FetchError::TooManyBytes { max: 100 });
 }
+
+/// Proxy variables in the environment are ignored: a proxy would see every
+/// avatar URL and could reach what the address guard refuses. The variables
+/// are set on a child run of this same test (setting them in this process
+/// would need `unsafe`); the "proxy" is a fixture host that must see no
+/// connection while the origin serves the avatar.
+#[test]
+fn proxy_variables_in_the_environment_are_ignored() {
+    const CHILD: &str = "MENAGERIE_TEST_PROXY_CHILD";
+    if let Ok(url) = std::env::var(CHILD) {
+        let avatar = permissive().load(&url).expect("fetched directly");
+        assert_eq!(avatar.image.dimensions(), (64, 48));
+        return;
+    }
+    let origin = FixtureHost::start();
+    let proxy = FixtureHost::start();
+    let via = proxy.url("");
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "fetch::proxy_variables_in_the_environment_are_ignored",
+            "--exact",
+        ])
+        .env(CHILD, origin.url("/ok.png"))
+        .envs(
+            [
+                "HTTP_PROXY",
+                "HTTPS_PROXY",
+                "ALL_PROXY",
+                "http_proxy",
+                "https_proxy",
+                "all_proxy",
+            ]
+            .map(|k| (k, via.as_str())),
+        )
+        .env_remove("NO_PROXY")
+        .env_remove("no_proxy")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("1 passed"),
+        "child run failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(origin.hits("/ok.png"), 1);
+    assert_eq!(proxy.connections(), 0, "the proxy was used");
+}

@@ -316,7 +316,10 @@ fn error_responses() -> Value {
     let mut overloaded = error_response(
         "Too many image jobs in flight; retry shortly",
         "Error",
-        err("the server is busy rendering; retry in 1 s"),
+        err(&crate::error::ApiError::Busy {
+            retry_after: crate::routes::canvas::RETRY_AFTER_SECS,
+        }
+        .to_string()),
     );
     overloaded["headers"] = header_set(&["Retry-After", "Cache-Control"]);
     let mut unauthorized = error_response(
@@ -328,7 +331,9 @@ fn error_responses() -> Value {
         json!({ "WWW-Authenticate": { "schema": { "type": "string", "const": "Bearer" } } });
     json!({
         "BadRequest": error_response(
-            "A parameter is missing, empty or malformed; the message names it and the accepted form or range",
+            "A parameter is missing, empty or malformed; the message names it and the accepted form or range. \
+             On the canvas endpoints also an `avatar` that is not an absolute http(s) URL, is longer than 2048 bytes, \
+             carries `user@`, or resolves to a private, loopback, link-local, CGNAT, multicast, documentation or reserved address",
             "Error",
             err("missing query parameter `hex`: expected RRGGBB"),
         ),
@@ -353,20 +358,22 @@ fn error_responses() -> Value {
             schemas::example("ItemNotFound").unwrap_or_default(),
         ),
         "Unprocessable": error_response(
-            "The avatar is not a usable image: not an image, an unsupported format, too many bytes or pixels, or its host answered 4xx",
+            "The avatar is not a usable image: the URL gives no image, an unsupported format, more bytes or pixels \
+             than the server's caps (8 MiB and 4096×4096 by default), a corrupt image, more than 3 redirects, \
+             or its host answered 4xx",
             "Error",
-            err("the avatar is not a supported image (PNG, JPEG, GIF or WebP)"),
+            err(&remote_image::FetchError::UnsupportedFormat.to_string()),
         ),
         "BadGateway": error_response(
-            "The avatar host is unreachable or answered 5xx",
+            "The avatar host is unreachable (DNS, refused, TLS, broken HTTP) or answered 5xx",
             "Error",
-            err("the avatar host could not be reached"),
+            err(&remote_image::FetchError::Unreachable.to_string()),
         ),
         "Overloaded": overloaded,
         "GatewayTimeout": error_response(
-            "The avatar host was too slow",
+            "The avatar host took longer than the server's timeout (5 s overall, 2 s per connect by default)",
             "Error",
-            err("the avatar host did not answer in time"),
+            err(&remote_image::FetchError::TooSlow.to_string()),
         ),
         "Unauthorized": unauthorized,
         "DataMissing": error_response(

@@ -261,9 +261,16 @@ fn text(value: &Option<String>) -> String {
 /// and its accepted range.
 fn param_error(e: RenderError) -> ApiError {
     match e {
-        RenderError::ParameterNotFinite { name }
-        | RenderError::ParameterOutOfRange { name, .. }
-        | RenderError::ParameterNotNumber { name } => ApiError::InvalidParam {
+        RenderError::ParameterNotFinite { name } | RenderError::ParameterNotNumber { name } => {
+            ApiError::InvalidParam {
+                name,
+                reason: match allowed_range(name) {
+                    Some((min, max)) => format!("{name} must be a number between {min} and {max}"),
+                    None => e.to_string(),
+                },
+            }
+        }
+        RenderError::ParameterOutOfRange { name, .. } => ApiError::InvalidParam {
             name,
             reason: e.to_string(),
         },
@@ -274,6 +281,18 @@ fn param_error(e: RenderError) -> ApiError {
             }
         }
         other => ApiError::Render(other),
+    }
+}
+
+/// The accepted range of a numeric parameter, for error messages.
+fn allowed_range(name: &str) -> Option<(f32, f32)> {
+    match name {
+        "brightness" => Some((
+            canvas_render::Brightness::MIN,
+            canvas_render::Brightness::MAX,
+        )),
+        "threshold" => Some((canvas_render::Threshold::MIN, canvas_render::Threshold::MAX)),
+        _ => None,
     }
 }
 

@@ -373,8 +373,12 @@ async fn the_avatar_error_table() {
 #[actix_rt::test]
 async fn private_addresses_are_400_and_never_contacted() {
     let host = FixtureHost::start();
-    let mut s = canvas_settings();
-    s.allow_private_avatars = false;
+    // The production default, as parsed from a command line without the flag.
+    let s = settings();
+    assert!(
+        !s.allow_private_avatars,
+        "--allow-private-avatars is off by default"
+    );
     let app = app_with(s).await;
     let port = host.addr().port();
     for avatar in [
@@ -411,11 +415,15 @@ async fn bad_parameters_are_400_naming_the_range() {
         ),
         (
             format!("/canvas/filter/brightness?brightness=bright&avatar={avatar}"),
-            "number",
+            "brightness must be a number between 0 and 5",
         ),
         (
             format!("/canvas/filter/brightness?brightness=NaN&avatar={avatar}"),
-            "brightness",
+            "brightness must be a number between 0 and 5",
+        ),
+        (
+            format!("/canvas/filter/threshold?threshold=high&avatar={avatar}"),
+            "threshold must be a number between 0 and 255",
         ),
         (
             format!("/canvas/filter/threshold?threshold=300&avatar={avatar}"),
