@@ -24,7 +24,17 @@ for port in $ORIGIN $PILLOW $SLOW $SVC; do
   if curl -s -o /dev/null -m 1 "http://127.0.0.1:$port/"; then echo "port $port is taken (set PORT0)"; exit 1; fi
 done
 wait_port() { for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$1/" && return 0; sleep 0.1; done; echo "port $1 not up"; exit 1; }
-WRK() { wrk -t2 -c"$1" -d"$2" --timeout 10s --latency "${@:3}" | grep -E "Latency|50%|90%|99%|Requests/sec|requests in|Socket|Non-2xx"; }
+# CPU time the hypervisor gave to other guests (steal) during a step, in %
+# of all CPU time: a shared host stalls every thread in flight, and tail
+# latencies follow it (see BENCHMARKS.md).
+cpu_ticks() { awk '/^cpu /{print $2+$3+$4+$5+$6+$7+$8+$9, $9}' /proc/stat; }
+WRK() {
+  local t0 t1
+  t0=$(cpu_ticks)
+  wrk -t2 -c"$1" -d"$2" --timeout 10s --latency "${@:3}" | grep -E "Latency|50%|90%|99%|Requests/sec|requests in|Socket|Non-2xx"
+  t1=$(cpu_ticks)
+  echo "$t0 $t1" | awk '{d=$3-$1; printf "    host steal during the step: %.1f %%\n", (d > 0 ? 100*($4-$2)/d : 0)}'
+}
 
 python3 -m http.server "$ORIGIN" --bind 127.0.0.1 --directory "$BENCH/avatars" >/dev/null 2>&1 &
 PIDS+=($!); wait_port $ORIGIN
