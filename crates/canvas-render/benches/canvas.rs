@@ -86,6 +86,12 @@ fn benches(c: &mut Criterion) {
     shapes.bench_function("pride_lgbt", |b| {
         b.iter(|| pride(black_box(&avatar), canvas_render::PrideFlag::Lgbt).unwrap())
     });
+    // Avatars rarely arrive at exactly 512 px: the remote fetcher keeps up
+    // to 1024 px, so circle and heart resample too.
+    let large = image::imageops::resize(&avatar, 1024, 1024, image::imageops::FilterType::Nearest);
+    shapes.bench_function("circle_from_1024", |b| {
+        b.iter(|| circle(black_box(&large)).unwrap())
+    });
     shapes.finish();
 
     let mut io = c.benchmark_group("codec");

@@ -2,7 +2,8 @@
 //!
 //! Every function here returns a [`SIZE`] × [`SIZE`] (512 × 512) RGBA image.
 //! The avatar, of any size and aspect ratio, is first scaled and centre-cropped
-//! to fill its area (like CSS `object-fit: cover`, triangle-filter resampling),
+//! to fill its area (like CSS `object-fit: cover`; bilinear resampling weighted
+//! by alpha, antialiased when shrinking),
 //! then cut out with an anti-aliased mask: outside the shape the output is
 //! fully transparent, on its edge partly so.
 //!
