@@ -8,8 +8,14 @@ use image::imageops;
 
 use crate::{RenderError, RgbaImage, check_size};
 
+/// Scratch memory a thread's resizer may keep between calls: enough for a
+/// 1024 px avatar (its alpha-weighted copy and the half-resized image); a
+/// larger call frees its buffers when it ends.
+const KEEP_SCRATCH_BYTES: usize = 8 << 20;
+
 thread_local! {
-    /// One resizer per thread: it keeps its scratch buffers between calls.
+    /// One resizer per thread: it keeps its scratch buffers between calls,
+    /// up to [`KEEP_SCRATCH_BYTES`].
     static RESIZER: RefCell<Resizer> = RefCell::new(Resizer::new());
 }
 
@@ -51,7 +57,13 @@ pub(crate) fn cover(img: &RgbaImage, width: u32, height: u32) -> Result<RgbaImag
         .map_err(|_| ())
         .and_then(|view| {
             RESIZER
-                .with_borrow_mut(|r| r.resize(&view, &mut out, &options))
+                .with_borrow_mut(|r| {
+                    let done = r.resize(&view, &mut out, &options);
+                    if r.size_of_internal_buffers() > KEEP_SCRATCH_BYTES {
+                        r.reset_internal_buffers();
+                    }
+                    done
+                })
                 .map_err(|_| ())
         });
     if resized.is_err() {
@@ -186,6 +198,16 @@ mod tests {
             blended += usize::from(p.0[3] < 255);
         }
         assert!(blended > 0, "the edge is blended");
+    }
+
+    #[test]
+    fn large_resizes_do_not_keep_their_scratch_memory() {
+        let scratch = || RESIZER.with_borrow(Resizer::size_of_internal_buffers);
+        cover(&RgbaImage::new(1024, 1024), 424, 424).unwrap();
+        let kept = scratch();
+        assert!(kept > 0 && kept <= KEEP_SCRATCH_BYTES, "{kept}");
+        cover(&RgbaImage::new(2048, 2048), 424, 424).unwrap();
+        assert_eq!(scratch(), 0);
     }
 
     #[test]
