@@ -511,7 +511,10 @@ pub const ENDPOINTS: &[Endpoint] = &[
                 name: "brightness",
                 location: In::Query,
                 required: false,
-                kind: Kind::Number(0.0, 5.0),
+                kind: Kind::Number(
+                    canvas_render::Brightness::MIN as f64,
+                    canvas_render::Brightness::MAX as f64,
+                ),
                 description: "brightness factor; 1 leaves the image unchanged",
                 example: "1.5",
                 default: Some("1.5"),
@@ -553,7 +556,10 @@ pub const ENDPOINTS: &[Endpoint] = &[
                 name: "threshold",
                 location: In::Query,
                 required: false,
-                kind: Kind::Number(0.0, 255.0),
+                kind: Kind::Number(
+                    canvas_render::Threshold::MIN as f64,
+                    canvas_render::Threshold::MAX as f64,
+                ),
                 description: "luminance level 0–255 below which pixels turn black",
                 example: "128",
                 default: Some("128"),

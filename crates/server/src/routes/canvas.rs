@@ -138,10 +138,7 @@ impl CanvasEngine {
     /// Encoded images in the output cache (0 when it is off), after its
     /// pending bookkeeping has run.
     pub fn cached_outputs(&self) -> u64 {
-        self.outputs.as_ref().map_or(0, |c| {
-            c.run_pending_tasks();
-            c.entry_count()
-        })
+        self.output_cache_size().1
     }
 
     /// The output cache's weight in bytes and its entry count (both 0 when
