@@ -4,10 +4,10 @@
 
 mod browser;
 mod data;
-// --- prove: load/soak/fault suites and fuzzing ---
+// --- load/soak/fault suites and fuzzing ---
 mod conformance;
 mod loadtest;
-// --- end prove ---
+// ---
 mod serve;
 mod test;
 #[cfg(test)]

@@ -64,7 +64,7 @@ pub fn run(args: &TestArgs) -> Result<()> {
     }
     run_cmd(&mut t)?;
     run_cmd(cargo().args(["test", "--workspace", "--doc"]))?;
-    // prove: Schemathesis against the debug server's /openapi.json.
+    // Schemathesis against the debug server's /openapi.json.
     let st_data = if have_full {
         full_data.clone()
     } else {
@@ -76,7 +76,7 @@ pub fn run(args: &TestArgs) -> Result<()> {
             .args(["doc", "--workspace", "--no-deps"])
             .env("RUSTDOCFLAGS", "-D warnings"),
     )?;
-    crate::browser::run(ci)?; // production surface (prod): e2e/ in headless Chromium
+    crate::browser::run(ci)?; // e2e/ in headless Chromium
     eprintln!("\ntest: all checks passed");
     Ok(())
 }

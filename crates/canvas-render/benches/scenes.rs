@@ -1,4 +1,4 @@
-//! Criterion benchmarks of the scene compositions (canvas-scenes), rendering
+//! Criterion benchmarks of the scene compositions, rendering
 //! only (`render_scene`, avatar already decoded), plus `post` and `namecard`
 //! including PNG encoding.
 //!

@@ -47,7 +47,7 @@ pub enum RenderError {
         /// The parameter's name, as in the documentation (`brightness`, `threshold`).
         name: &'static str,
     },
-    // --- canvas-scenes: text and scene errors ---
+    // --- text and scene errors ---
     /// A font size was NaN, infinite, or outside
     /// `text::MIN_FONT_SIZE..=text::MAX_FONT_SIZE`.
     #[error("font size must be a finite number of pixels within the supported range")]

@@ -25,7 +25,6 @@ mod error;
 pub mod filter;
 mod resize;
 pub mod shape;
-// canvas-scenes
 pub mod scene;
 pub mod text;
 

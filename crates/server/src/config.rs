@@ -33,7 +33,7 @@ pub struct Settings {
     #[arg(long, env = "MENAGERIE_LOG_LEVEL", default_value = "info")]
     pub log_level: String,
 
-    // -- creature reference (owner: creature) --
+    // -- creature reference --
     /// Base URL of the PokeAPI sprites tree used in `/creature/dex` sprites
     /// and `/creature/items` sprite URLs (point it at a self-hosted copy of
     /// the sprites repository's `sprites/` folder).
@@ -44,7 +44,7 @@ pub struct Settings {
     #[arg(long, env = "MENAGERIE_SHUTDOWN_TIMEOUT", default_value_t = 10)]
     pub shutdown_timeout: u64,
 
-    // --- production surface (prod): limits, rate limiting, API keys ---
+    // --- limits, rate limiting, API keys ---
     /// Longest accepted request target (path and query), in bytes; longer → 414 JSON.
     #[arg(long, env = "MENAGERIE_MAX_URI_BYTES", default_value_t = 8192)]
     pub max_uri_bytes: usize,
@@ -77,8 +77,7 @@ pub struct Settings {
     /// `<key> <per-minute> [<canvas-per-minute>]` (needs `--rate-limit`).
     #[arg(long, env = "MENAGERIE_API_KEYS")]
     pub api_keys: Option<PathBuf>,
-    // --- end production surface ---
-    // --- canvas endpoints and avatar fetching (owner: fetch) ---
+    // --- canvas endpoints and avatar fetching ---
     /// Let avatar URLs reach loopback and private networks. Off by default;
     /// only for tests against a local fixture host (a warning is logged).
     #[arg(long, env = "MENAGERIE_ALLOW_PRIVATE_AVATARS")]
@@ -129,7 +128,7 @@ pub struct Settings {
     #[arg(long, env = "MENAGERIE_OUTPUT_CACHE_MB", default_value_t = 64)]
     pub output_cache_mb: u64,
     // --- end canvas ---
-    // content (engineer "content")
+    // content
     /// Directory of self-hosted images: files under `DIR/<group>/<type>/`
     /// (group `img`, `animal` or `animu`) are served at
     /// `/media/<group>/<type>/<file>` and added to that type's links.

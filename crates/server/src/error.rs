@@ -45,7 +45,7 @@ pub enum ApiError {
     /// The route exists but not for this method.
     #[error("method {0} is not allowed here; use GET or HEAD")]
     MethodNotAllowed(String),
-    // -- creature reference (owner: creature) --
+    // -- creature reference --
     /// The creature reference dataset is not loaded (no `reference-db.bin`
     /// in the data dir).
     #[error(
@@ -70,7 +70,6 @@ pub enum ApiError {
     /// Rendering an image failed.
     #[error("could not render the image: {0}")]
     Render(#[from] canvas_render::RenderError),
-    // --- production surface (prod) ---
     /// The client spent its rate-limit budget.
     #[error("rate limit exceeded for the `{budget}` budget; retry in {retry_after_secs} s")]
     RateLimited {
@@ -94,8 +93,7 @@ pub enum ApiError {
         /// The limit in bytes.
         max: usize,
     },
-    // --- end production surface ---
-    // --- canvas (owner: fetch) ---
+    // --- canvas ---
     /// The avatar could not be fetched or decoded (see the README table).
     #[error("{0}")]
     Avatar(#[from] remote_image::FetchError),
@@ -149,7 +147,7 @@ impl ResponseError for ApiError {
             Lookup(reference_db::LookupError::NotFound { .. }) => StatusCode::NOT_FOUND,
             ReferenceDataMissing => StatusCode::SERVICE_UNAVAILABLE,
             Render(canvas_render::RenderError::Encode(_)) => StatusCode::INTERNAL_SERVER_ERROR,
-            // --- canvas (owner: fetch) ---
+            // --- canvas ---
             Render(
                 canvas_render::RenderError::ParameterNotFinite { .. }
                 | canvas_render::RenderError::ParameterOutOfRange { .. }
@@ -186,7 +184,7 @@ impl ResponseError for ApiError {
         if matches!(self, ApiError::MethodNotAllowed(_)) {
             res.insert_header((header::ALLOW, HeaderValue::from_static("GET, HEAD")));
         }
-        // production surface (prod): headers some errors require
+        // headers some errors require
         match self {
             ApiError::RateLimited {
                 retry_after_secs, ..
@@ -202,7 +200,7 @@ impl ResponseError for ApiError {
     }
 }
 
-// --- canvas (owner: fetch) ---
+// --- canvas ---
 /// The avatar half of the table: the request was wrong → 400, the URL does
 /// not lead to a usable image → 422, the avatar host failed → 502, it was
 /// too slow → 504.

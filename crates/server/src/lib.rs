@@ -8,7 +8,6 @@ pub mod error;
 pub mod routes;
 pub mod state;
 pub mod telemetry;
-// production surface (prod)
 pub mod metrics;
 pub mod middleware;
 pub mod openapi;
@@ -45,13 +44,12 @@ pub fn create_app(
         .app_data(routes::path_config())
         .configure(routes::configure)
         .default_service(web::to(routes::not_found))
-        // production surface (prod): innermost first
+        // innermost first
         // size limits, CORS, rate limiting, ETag/304, security headers
         .wrap(hygiene)
         .wrap(middleware::Compression)
         // metrics and the request log (`telemetry::log_request`)
         .wrap(observe)
-    // end production surface
 }
 
 /// Loads the state and serves until SIGTERM/SIGINT, then drains in-flight

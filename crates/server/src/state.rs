@@ -12,13 +12,11 @@ use crate::routes::content::ContentState;
 pub struct AppState {
     /// The settings the server was started with.
     pub settings: Arc<Settings>,
-    // --- production surface (prod) ---
     /// The metrics registry (see [`crate::metrics`]).
     pub metrics: Arc<crate::metrics::Metrics>,
     /// The rate limiter; `None` when `--rate-limit` is not given.
     pub rate_limiter: Option<Arc<crate::ratelimit::RateLimiter>>,
-    // --- end production surface ---
-    // --- canvas (owner: fetch) ---
+    // --- canvas ---
     /// Avatar fetcher, its cache and the canvas job limit.
     pub canvas: Arc<crate::routes::canvas::CanvasEngine>,
     // --- end canvas ---
@@ -41,7 +39,7 @@ impl AppState {
         let reference = load_reference(&settings)?;
         let content = Arc::new(ContentState::load(&settings)?);
         Ok(Self {
-            // --- canvas (owner: fetch) ---
+            // --- canvas ---
             canvas: Arc::new(
                 crate::routes::canvas::CanvasEngine::new(&settings)
                     .map_err(|e| StartupError::Threads(e.to_string()))?,

@@ -43,10 +43,10 @@ pub mod content;
 
 /// Every dataset, in build order.
 pub const STEPS: &[Step] = &[
-    // -- creature reference (owner: creature) --
+    // -- creature reference --
     pokeapi::STEP,
     // -- end creature reference --
-    // content (engineer "content")
+    // content
     Step {
         name: "content",
         source_subdir: "content",

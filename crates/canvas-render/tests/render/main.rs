@@ -85,7 +85,7 @@ golden! {
     shape_pride_nonbinary => pride(&avatar(200, 150), PrideFlag::Nonbinary).unwrap();
     shape_pride_pansexual => pride(&avatar(200, 150), PrideFlag::Pansexual).unwrap();
     shape_pride_transgender => pride(&avatar(150, 220), PrideFlag::Transgender).unwrap();
-    // Scenes (canvas-scenes), at their fixed sizes, with the 256 × 256 avatar.
+    // Scenes, at their fixed sizes, with the 256 × 256 avatar.
     scene_horny => scene(Scene::Horny);
     scene_its_so_stupid => scene(Scene::ItsSoStupid { dog: "my sleep schedule".into() });
     scene_lied => scene(Scene::Lied { username: Some("Ferris".into()) });
@@ -136,7 +136,7 @@ golden! {
     }));
 }
 
-/// A scene rendered with the 256 × 256 avatar (canvas-scenes).
+/// A scene rendered with the 256 × 256 avatar.
 fn scene(scene: Scene) -> RgbaImage {
     render_scene(&scene, Some(&avatar(256, 256))).unwrap()
 }

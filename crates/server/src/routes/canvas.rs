@@ -456,7 +456,7 @@ async fn respond(
         None
     };
     let Some(permit) = engine.try_acquire(&state.metrics) else {
-        state.metrics.job_rejected(); // (prod) metrics
+        state.metrics.job_rejected();
         return Err(ApiError::Busy {
             retry_after: RETRY_AFTER_SECS,
         });

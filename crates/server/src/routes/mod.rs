@@ -26,7 +26,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     colour::configure(cfg);
     canvas::configure(cfg);
     health::configure(cfg);
-    // production surface (prod)
     crate::metrics::configure(cfg);
     crate::openapi::configure(cfg);
     crate::playground::configure(cfg);

@@ -8,7 +8,6 @@ mod creature;
 mod creature_full;
 mod errors;
 mod support;
-// production surface (prod)
 mod harness;
 mod hygiene;
 mod metrics;
