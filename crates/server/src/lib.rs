@@ -5,15 +5,15 @@
 
 pub mod config;
 pub mod error;
-pub mod routes;
-pub mod state;
-pub mod telemetry;
 pub mod metrics;
 pub mod middleware;
 pub mod openapi;
 pub mod playground;
 pub mod ratelimit;
 pub mod render_pool;
+pub mod routes;
+pub mod state;
+pub mod telemetry;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
