@@ -436,7 +436,7 @@ fn fetch_one(
         }
         match try_once(agent, pin, url, part, bar, base, &mut moved) {
             Ok(()) => return Ok(moved),
-            Err(Failure::Fatal(e)) => return Err(e),
+            Err(Failure::Fatal(e)) => return Err(e.context(url.to_owned())),
             Err(Failure::Retry(e)) => last = Some(e),
         }
     }
@@ -470,7 +470,7 @@ fn try_once(
     }
     let resp = req
         .call()
-        .map_err(|e| Failure::Retry(anyhow::Error::new(e).context(url.to_owned())))?;
+        .map_err(|e| Failure::Retry(anyhow::Error::new(e)))?;
     let status = resp.status();
     let mut start = 0;
     match status.as_u16() {
@@ -486,7 +486,7 @@ fn try_once(
             } else {
                 let _ = fs::remove_file(part);
                 return Err(Failure::Retry(anyhow::anyhow!(
-                    "{url}: asked for bytes {have}- and got the range {range:?}"
+                    "asked for bytes {have}- and got the range {range:?}"
                 )));
             }
         }
@@ -494,15 +494,15 @@ fn try_once(
             // The part on disk is longer than the file: start afresh.
             let _ = fs::remove_file(part);
             return Err(Failure::Retry(anyhow::anyhow!(
-                "{url}: HTTP 416 for bytes {have}-"
+                "HTTP 416 for bytes {have}-"
             )));
         }
         400..=499 => {
             return Err(Failure::Fatal(anyhow::anyhow!(
-                "{url}: HTTP {status} (the pinned file is not there)"
+                "HTTP {status} (the pinned file is not there)"
             )));
         }
-        _ => return Err(Failure::Retry(anyhow::anyhow!("{url}: HTTP {status}"))),
+        _ => return Err(Failure::Retry(anyhow::anyhow!("HTTP {status}"))),
     }
     let mut file = if start > 0 {
         OpenOptions::new().append(true).open(part)
@@ -522,7 +522,7 @@ fn try_once(
             Err(e) => {
                 file.flush().map_err(|e| io_err(e, "writing"))?;
                 return Err(Failure::Retry(
-                    anyhow::Error::new(e).context(format!("{url}: the transfer broke off")),
+                    anyhow::Error::new(e).context("the transfer broke off"),
                 ));
             }
         };
@@ -532,7 +532,7 @@ fn try_once(
             drop(file);
             let _ = fs::remove_file(part);
             return Err(Failure::Fatal(anyhow::anyhow!(
-                "{url}: more than {} bytes, so not the pinned file; it was deleted",
+                "more than {} bytes, so not the pinned file; it was deleted",
                 pin.max_len()
             )));
         }
@@ -543,7 +543,7 @@ fn try_once(
     file.flush().map_err(|e| io_err(e, "writing"))?;
     if matches!(pin.check, Check::Sha256(_)) && written < pin.size {
         return Err(Failure::Retry(anyhow::anyhow!(
-            "{url}: the transfer ended after {written} of {} bytes",
+            "the transfer ended after {written} of {} bytes",
             pin.size
         )));
     }
