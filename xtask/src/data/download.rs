@@ -345,7 +345,7 @@ pub fn fetch(pins: &[Pinned], opts: &Options) -> Result<Report> {
     };
     bar.set_style(
         ProgressStyle::with_template(
-            "data: download [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec} {wide_msg}",
+            "data: download [{bar:20}] {bytes}/{total_bytes} {bytes_per_sec} {wide_msg}",
         )
         .expect("a valid template")
         .progress_chars("=> "),
@@ -362,18 +362,22 @@ pub fn fetch(pins: &[Pinned], opts: &Options) -> Result<Report> {
                     bar.set_position(base + pin.size);
                     continue;
                 }
-                why => {
-                    bar.suspend(|| {
-                        eprintln!(
-                            "data: download: {} in the cache fails its check ({why:?}); \
-                             fetching it again",
-                            dest.display()
-                        );
-                    });
-                    fs::remove_file(&dest)
-                        .with_context(|| format!("removing {}", dest.display()))?;
-                }
+                Verdict::Short(n) => bar.suspend(|| {
+                    eprintln!(
+                        "data: download: {} in the cache has {n} of {} bytes; fetching it again",
+                        dest.display(),
+                        pin.size
+                    );
+                }),
+                Verdict::Bad(why) => bar.suspend(|| {
+                    eprintln!(
+                        "data: download: {} in the cache fails its check ({why}); \
+                         fetching it again",
+                        dest.display()
+                    );
+                }),
             }
+            fs::remove_file(&dest).with_context(|| format!("removing {}", dest.display()))?;
         }
         if let Some(dir) = dest.parent() {
             fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
