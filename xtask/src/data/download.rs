@@ -385,6 +385,13 @@ pub fn fetch(pins: &[Pinned], opts: &Options) -> Result<Report> {
         let url = pin.url(&opts.base);
         bar.set_message(pin.local.clone());
         let part = part_path(&dest);
+        if matches!(pin.check, Check::Sha256(_))
+            && part.exists()
+            && matches!(verify(pin, &part)?, Verdict::Bad(_))
+        {
+            // Full length yet wrong, or too long: nothing to resume.
+            fs::remove_file(&part).with_context(|| format!("removing {}", part.display()))?;
+        }
         let got = fetch_one(&agent, pin, &url, &part, opts, &bar, base)?;
         match verify(pin, &part)? {
             Verdict::Good => {}

@@ -422,6 +422,20 @@ fn a_part_file_left_by_an_interrupted_run_is_resumed() {
 }
 
 #[test]
+fn a_full_length_part_file_that_fails_its_check_is_fetched_again() {
+    let pins = vec![fixture_pin("moves.csv")];
+    let bytes = std::fs::read(fixture_file(&pins[0])).unwrap();
+    let mirror = serve_all(&pins, &[]);
+    let cache = tempfile::tempdir().unwrap();
+    let dest = cache.path().join("pokeapi/moves.csv");
+    std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+    std::fs::write(part_path(&dest), vec![b'x'; bytes.len()]).unwrap();
+    fetch(&pins, &options(mirror.base(), cache.path())).unwrap();
+    assert_eq!(std::fs::read(&dest).unwrap(), bytes);
+    assert_eq!(mirror.requests(), [(url_path(&pins[0]), None)]);
+}
+
+#[test]
 fn a_server_ignoring_ranges_gets_the_file_again_from_the_start() {
     let pins = vec![fixture_pin("moves.csv")];
     let bytes = std::fs::read(fixture_file(&pins[0])).unwrap();
