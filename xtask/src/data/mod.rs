@@ -30,7 +30,7 @@ pub struct SourceArgs {
     /// without `../shared/data`, the pinned upstream files are downloaded.
     #[arg(long, env = "MENAGERIE_DATA_SOURCE")]
     pub source: Option<PathBuf>,
-    /// Base URL standing in for https://raw.githubusercontent.com when
+    /// Base URL standing in for `https://raw.githubusercontent.com` when
     /// downloading; paths under it keep the form `<owner>/<repo>/<commit>/<path>`.
     #[arg(long, env = "MENAGERIE_DATA_MIRROR")]
     pub mirror: Option<String>,
