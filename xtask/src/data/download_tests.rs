@@ -403,15 +403,25 @@ fn no_server_at_all_is_a_clear_error() {
     assert!(msg.contains("gave up after 3 tries"), "{msg}");
 }
 
-#[test]
-fn a_part_file_left_by_an_interrupted_run_is_resumed() {
+/// `moves.csv` pinned and served as `serve`, with `part` already in the
+/// cache as the `.part` of an earlier run: (pins, the file, mirror, cache, destination).
+fn with_part(
+    part: impl Fn(&[u8]) -> Vec<u8>,
+    serve: Serve,
+) -> (Vec<Pinned>, Vec<u8>, Mirror, tempfile::TempDir, PathBuf) {
     let pins = vec![fixture_pin("moves.csv")];
     let bytes = std::fs::read(fixture_file(&pins[0])).unwrap();
-    let mirror = serve_all(&pins, &[]);
+    let mirror = serve_all(&pins, &[("moves.csv", serve)]);
     let cache = tempfile::tempdir().unwrap();
     let dest = cache.path().join("pokeapi/moves.csv");
     std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
-    std::fs::write(part_path(&dest), &bytes[..100]).unwrap();
+    std::fs::write(part_path(&dest), part(&bytes)).unwrap();
+    (pins, bytes, mirror, cache, dest)
+}
+
+#[test]
+fn a_part_file_left_by_an_interrupted_run_is_resumed() {
+    let (pins, bytes, mirror, cache, dest) = with_part(|b| b[..100].to_vec(), Serve::Plain);
     let report = fetch(&pins, &options(mirror.base(), cache.path())).unwrap();
     assert_eq!(report.bytes, bytes.len() as u64 - 100);
     assert_eq!(std::fs::read(&dest).unwrap(), bytes);
@@ -423,13 +433,7 @@ fn a_part_file_left_by_an_interrupted_run_is_resumed() {
 
 #[test]
 fn a_full_length_part_file_that_fails_its_check_is_fetched_again() {
-    let pins = vec![fixture_pin("moves.csv")];
-    let bytes = std::fs::read(fixture_file(&pins[0])).unwrap();
-    let mirror = serve_all(&pins, &[]);
-    let cache = tempfile::tempdir().unwrap();
-    let dest = cache.path().join("pokeapi/moves.csv");
-    std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
-    std::fs::write(part_path(&dest), vec![b'x'; bytes.len()]).unwrap();
+    let (pins, bytes, mirror, cache, dest) = with_part(|b| vec![b'x'; b.len()], Serve::Plain);
     fetch(&pins, &options(mirror.base(), cache.path())).unwrap();
     assert_eq!(std::fs::read(&dest).unwrap(), bytes);
     assert_eq!(mirror.requests(), [(url_path(&pins[0]), None)]);
@@ -437,16 +441,14 @@ fn a_full_length_part_file_that_fails_its_check_is_fetched_again() {
 
 #[test]
 fn a_server_ignoring_ranges_gets_the_file_again_from_the_start() {
-    let pins = vec![fixture_pin("moves.csv")];
-    let bytes = std::fs::read(fixture_file(&pins[0])).unwrap();
-    let mirror = serve_all(&pins, &[("moves.csv", Serve::NoRange)]);
-    let cache = tempfile::tempdir().unwrap();
-    let dest = cache.path().join("pokeapi/moves.csv");
-    std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
     // A part that does not even match the start of the file.
-    std::fs::write(part_path(&dest), vec![b'x'; 100]).unwrap();
+    let (pins, bytes, mirror, cache, dest) = with_part(|_| vec![b'x'; 100], Serve::NoRange);
     fetch(&pins, &options(mirror.base(), cache.path())).unwrap();
     assert_eq!(std::fs::read(&dest).unwrap(), bytes);
+    assert_eq!(
+        mirror.requests(),
+        [(url_path(&pins[0]), Some("bytes=100-".to_owned()))]
+    );
 }
 
 #[test]
