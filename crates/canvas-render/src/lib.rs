@@ -19,18 +19,21 @@
 //! ```
 #![warn(missing_docs)]
 
-mod deflate;
 mod encode;
 mod error;
 pub mod filter;
 mod resize;
-pub mod shape;
 pub mod scene;
+pub mod shape;
 pub mod text;
 
 pub use encode::encode_png;
 pub use error::RenderError;
 pub use filter::{Brightness, Filter, Threshold, apply, apply_in_place};
+/// The `image` crate (0.25) whose [`RgbaImage`] this crate takes and returns;
+/// its decoders are behind this crate's `png`, `jpeg`, `gif` and `webp`
+/// features.
+pub use image;
 pub use image::RgbaImage;
 pub use shape::{PrideFlag, circle, heart, pride};
 
