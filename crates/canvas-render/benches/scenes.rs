@@ -36,30 +36,28 @@ fn avatar() -> RgbaImage {
 fn scenes() -> Vec<Scene> {
     vec![
         Scene::Horny,
-        Scene::ItsSoStupid { dog: "my sleep schedule".into() },
-        Scene::Lied { username: Some("Ferris".into()) },
+        Scene::its_so_stupid("my sleep schedule"),
+        Scene::lied(Some("Ferris".into())),
         Scene::Lolice,
-        Scene::Namecard {
-            username: "Ferris the Crab".into(),
-            birthday: "May 15".into(),
-            description: "Systems programmer, part-time crustacean. Likes fearless concurrency and long walks on the beach.".into(),
-        },
-        Scene::NoBitches { no: "no bitches?".into(), bottomtext: "only tests".into() },
-        Scene::Sage { quote: "The river does not hurry, yet it arrives.".into() },
-        Scene::Sage2 { quote: "Slow is smooth, and smooth is fast.".into() },
+        Scene::namecard(
+            "Ferris the Crab",
+            "May 15",
+            "Systems programmer, part-time crustacean. Likes fearless concurrency and long walks on the beach.",
+        ),
+        Scene::nobitches("no bitches?", "only tests"),
+        Scene::sage("The river does not hurry, yet it arrives."),
+        Scene::sage2("Slow is smooth, and smooth is fast."),
         Scene::Simpcard,
         Scene::Series,
-        Scene::Post(PostParams {
-            username: "ferris".into(),
-            displayname: "Ferris the Crab".into(),
-            comment: "just rewrote it in Rust and it's 40x faster. no regrets.".into(),
-            ..PostParams::default()
-        }),
-        Scene::VideoComment(VideoCommentParams {
-            username: "ferris".into(),
-            comment: "The part at 12:34 where the borrow checker finally clicked... chef's kiss.".into(),
-            ..VideoCommentParams::default()
-        }),
+        Scene::Post(PostParams::new(
+            "ferris",
+            "Ferris the Crab",
+            "just rewrote it in Rust and it's 40x faster. no regrets.",
+        )),
+        Scene::VideoComment(VideoCommentParams::new(
+            "ferris",
+            "The part at 12:34 where the borrow checker finally clicked... chef's kiss.",
+        )),
     ]
 }
 

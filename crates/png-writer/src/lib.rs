@@ -56,6 +56,11 @@
 
 mod deflate;
 
+/// The README's example, compiled and run as a doc test.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 use std::borrow::Cow;
 use std::fmt;
 

@@ -114,9 +114,7 @@ fn render_all(avatar: &RgbaImage, out: &Path) -> Result<Vec<PathBuf>, GalleryErr
         encode_png(&pride(avatar, PrideFlag::Transgender)?)?,
     )?;
     // A scene: a fixed-size composition with text.
-    let scene = Scene::Sage {
-        quote: "Slow and steady wins the race.".into(),
-    };
+    let scene = Scene::sage("Slow and steady wins the race.");
     save("scene-sage.png", encode_png(&render_scene(&scene, None)?)?)?;
     // Text on any image, shrunk to fit its box.
     let mut card = canvas_render::solid(480, 160, [250, 246, 236])?;
