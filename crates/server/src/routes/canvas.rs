@@ -332,41 +332,26 @@ fn misc_job(req: &HttpRequest, name: &str, q: &CanvasQuery) -> Result<Job, ApiEr
         "circle" => return Ok(Job::Circle),
         "heart" => return Ok(Job::Heart),
         "horny" => Scene::Horny,
-        "its-so-stupid" => Scene::ItsSoStupid { dog: text(&q.dog) },
-        "lied" => Scene::Lied { username: None },
+        "its-so-stupid" => Scene::its_so_stupid(text(&q.dog)),
+        "lied" => Scene::lied(None),
         "lolice" => Scene::Lolice,
-        "namecard" => Scene::Namecard {
-            username: text(&q.username),
-            birthday: text(&q.birthday),
-            description: text(&q.description),
-        },
-        "nobitches" => Scene::NoBitches {
-            no: text(&q.no),
-            bottomtext: text(&q.bottomtext),
-        },
-        "sage" => Scene::Sage {
-            quote: text(&q.quote),
-        },
-        "sage2" => Scene::Sage2 {
-            quote: text(&q.quote),
-        },
+        "namecard" => Scene::namecard(text(&q.username), text(&q.birthday), text(&q.description)),
+        "nobitches" => Scene::nobitches(text(&q.no), text(&q.bottomtext)),
+        "sage" => Scene::sage(text(&q.quote)),
+        "sage2" => Scene::sage2(text(&q.quote)),
         "simpcard" => Scene::Simpcard,
         "series" => Scene::Series,
-        "post" => Scene::Post(PostParams {
-            username: text(&q.username),
-            displayname: text(&q.displayname),
-            comment: text(&q.comment),
-            theme: match present(&q.theme) {
-                Some(t) => t.parse::<PostTheme>().map_err(param_error)?,
-                None => PostTheme::Light,
-            },
-            ..PostParams::default()
-        }),
-        "video-comment" => Scene::VideoComment(VideoCommentParams {
-            username: text(&q.username),
-            comment: text(&q.comment),
-            ..VideoCommentParams::default()
-        }),
+        "post" => Scene::Post(
+            PostParams::new(text(&q.username), text(&q.displayname), text(&q.comment)).theme(
+                match present(&q.theme) {
+                    Some(t) => t.parse::<PostTheme>().map_err(param_error)?,
+                    None => PostTheme::Light,
+                },
+            ),
+        ),
+        "video-comment" => {
+            Scene::VideoComment(VideoCommentParams::new(text(&q.username), text(&q.comment)))
+        }
         _ => return Err(unknown(req)),
     };
     scene.validate().map_err(param_error)?;
