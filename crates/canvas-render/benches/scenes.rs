@@ -13,7 +13,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use canvas_render::scene::{PostParams, Scene, VideoCommentParams, render_scene};
+use canvas_render::scene::{PostParams, Scene, SceneKind, VideoCommentParams, render_scene};
 use canvas_render::{RgbaImage, encode_png};
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -63,6 +63,11 @@ fn scenes() -> Vec<Scene> {
     ]
 }
 
+/// The benchmark's label: the kind's name in lower case (`videocomment`).
+fn label(scene: &Scene) -> String {
+    format!("{:?}", scene.kind()).to_lowercase()
+}
+
 fn bench_scenes(c: &mut Criterion) {
     let avatar = avatar();
     let mut group = c.benchmark_group("scene");
@@ -71,7 +76,7 @@ fn bench_scenes(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
     for scene in scenes() {
-        group.bench_function(scene.name(), |b| {
+        group.bench_function(label(&scene), |b| {
             b.iter(|| render_scene(black_box(&scene), Some(black_box(&avatar))).unwrap())
         });
     }
@@ -84,9 +89,9 @@ fn bench_scenes(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(2));
     for scene in scenes()
         .into_iter()
-        .filter(|s| matches!(s.name(), "post" | "namecard"))
+        .filter(|s| matches!(s.kind(), SceneKind::Post | SceneKind::Namecard))
     {
-        group.bench_function(scene.name(), |b| {
+        group.bench_function(label(&scene), |b| {
             b.iter(|| {
                 encode_png(&render_scene(black_box(&scene), Some(black_box(&avatar))).unwrap())
                     .unwrap()

@@ -212,22 +212,81 @@ pub enum Scene {
     VideoComment(VideoCommentParams),
 }
 
+/// Which composition a [`Scene`] is, without its parameters.
+///
+/// [`SceneKind::ALL`] lists every kind, in the order of the [`Scene`]
+/// variants, so callers can build their own tables (URL names, docs, menus)
+/// over the scenes without matching on parameters. New scenes may be added in
+/// minor releases, hence `#[non_exhaustive]`.
+///
+/// ```
+/// use canvas_render::scene::{Scene, SceneKind};
+/// assert_eq!(Scene::Horny.kind(), SceneKind::Horny);
+/// assert_eq!(SceneKind::ALL.len(), 12);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum SceneKind {
+    /// [`Scene::Horny`].
+    Horny,
+    /// [`Scene::ItsSoStupid`].
+    ItsSoStupid,
+    /// [`Scene::Lied`].
+    Lied,
+    /// [`Scene::Lolice`].
+    Lolice,
+    /// [`Scene::Namecard`].
+    Namecard,
+    /// [`Scene::NoBitches`].
+    NoBitches,
+    /// [`Scene::Sage`].
+    Sage,
+    /// [`Scene::Sage2`].
+    Sage2,
+    /// [`Scene::Simpcard`].
+    Simpcard,
+    /// [`Scene::Series`].
+    Series,
+    /// [`Scene::Post`].
+    Post,
+    /// [`Scene::VideoComment`].
+    VideoComment,
+}
+
+impl SceneKind {
+    /// Every kind, in the order of the [`Scene`] variants.
+    pub const ALL: [SceneKind; 12] = [
+        SceneKind::Horny,
+        SceneKind::ItsSoStupid,
+        SceneKind::Lied,
+        SceneKind::Lolice,
+        SceneKind::Namecard,
+        SceneKind::NoBitches,
+        SceneKind::Sage,
+        SceneKind::Sage2,
+        SceneKind::Simpcard,
+        SceneKind::Series,
+        SceneKind::Post,
+        SceneKind::VideoComment,
+    ];
+}
+
 impl Scene {
-    /// The scene's name as used in URLs (`its-so-stupid`, `video-comment`, ...).
-    pub fn name(&self) -> &'static str {
+    /// The scene's [`SceneKind`]: which composition it is, without parameters.
+    pub fn kind(&self) -> SceneKind {
         match self {
-            Scene::Horny => "horny",
-            Scene::ItsSoStupid { .. } => "its-so-stupid",
-            Scene::Lied { .. } => "lied",
-            Scene::Lolice => "lolice",
-            Scene::Namecard { .. } => "namecard",
-            Scene::NoBitches { .. } => "nobitches",
-            Scene::Sage { .. } => "sage",
-            Scene::Sage2 { .. } => "sage2",
-            Scene::Simpcard => "simpcard",
-            Scene::Series => "series",
-            Scene::Post(_) => "post",
-            Scene::VideoComment(_) => "video-comment",
+            Scene::Horny => SceneKind::Horny,
+            Scene::ItsSoStupid { .. } => SceneKind::ItsSoStupid,
+            Scene::Lied { .. } => SceneKind::Lied,
+            Scene::Lolice => SceneKind::Lolice,
+            Scene::Namecard { .. } => SceneKind::Namecard,
+            Scene::NoBitches { .. } => SceneKind::NoBitches,
+            Scene::Sage { .. } => SceneKind::Sage,
+            Scene::Sage2 { .. } => SceneKind::Sage2,
+            Scene::Simpcard => SceneKind::Simpcard,
+            Scene::Series => SceneKind::Series,
+            Scene::Post(_) => SceneKind::Post,
+            Scene::VideoComment(_) => SceneKind::VideoComment,
         }
     }
 
@@ -407,19 +466,25 @@ mod tests {
     }
 
     #[test]
-    fn every_scene_has_its_size_and_a_name() {
+    fn every_scene_has_its_size_and_a_kind() {
         let avatar = crate::solid(300, 200, [10, 120, 200]).unwrap();
         for scene in all_scenes() {
             let img = render_scene(&scene, Some(&avatar)).unwrap();
-            assert_eq!(img.dimensions(), scene.size(), "{}", scene.name());
+            assert_eq!(img.dimensions(), scene.size(), "{:?}", scene.kind());
             let none = render_scene(&scene, None).unwrap();
             assert_eq!(none.dimensions(), scene.size());
             if scene.uses_avatar() {
-                assert_ne!(img, none, "{} draws the avatar", scene.name());
+                assert_ne!(img, none, "{:?} draws the avatar", scene.kind());
             } else {
-                assert_eq!(img, none, "{} ignores the avatar", scene.name());
+                assert_eq!(img, none, "{:?} ignores the avatar", scene.kind());
             }
         }
+    }
+
+    #[test]
+    fn kinds_list_every_scene_once_in_variant_order() {
+        let kinds: Vec<SceneKind> = all_scenes().iter().map(Scene::kind).collect();
+        assert_eq!(kinds, SceneKind::ALL);
     }
 
     #[test]
@@ -483,7 +548,7 @@ mod tests {
         for (scene, field) in cases {
             match render_scene(&scene, None) {
                 Err(RenderError::TextTooLong { field: f, .. }) => assert_eq!(f, field),
-                other => panic!("{}: {other:?}", scene.name()),
+                other => panic!("{:?}: {other:?}", scene.kind()),
             }
         }
         // Exactly at the cap is fine.
