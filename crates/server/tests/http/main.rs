@@ -2,15 +2,16 @@
 //! through `actix_web::test`, asserting status, headers and JSON.
 
 mod canvas;
+mod catalogue;
 mod colour;
 mod content;
 mod creature;
 mod creature_full;
 mod errors;
-mod support;
-mod harness;
 mod hygiene;
+mod layers;
 mod metrics;
 mod openapi;
 mod playground;
 mod ratelimit;
+mod support;
