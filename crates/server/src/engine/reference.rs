@@ -428,3 +428,71 @@ pub fn item_body<'a>(i: &'a Item, sprite_base: &str) -> ItemBody<'a> {
         descriptions: descriptions(&i.descriptions),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPRITES: &str = "https://sprites.example/sprites";
+
+    /// The reference over the dataset built from `fixtures/pokeapi`.
+    fn fixture_reference() -> Reference {
+        let source =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/pokeapi");
+        let data = reference_db::build::build_dataset(&source, &mut |_| {}).unwrap();
+        Reference::new(ReferenceDb::from_dataset(data), SPRITES)
+    }
+
+    /// `answer` is serde's output for `expected`, with its tag; asked again
+    /// (by `again`) it is the same shared buffer, not a new serialisation.
+    fn check(answer: Answer, again: Answer, expected: &impl Serialize) {
+        let bytes = serde_json::to_vec(expected).unwrap();
+        assert_eq!(&answer.body[..], &bytes[..]);
+        assert_eq!(answer.etag, conditional::body_tag(&bytes, true));
+        assert_eq!(again.body.as_ptr(), answer.body.as_ptr(), "made once");
+    }
+
+    #[test]
+    fn answers_are_serdes_bytes_made_once_per_record() {
+        let r = fixture_reference();
+        let db = r.db();
+        assert!(!db.creatures().is_empty() && !db.moves().is_empty());
+        for c in db.creatures().iter().take(6) {
+            let by_slug = r.dex(&c.slug).unwrap();
+            let by_name = r.dex(&c.display_name).unwrap();
+            check(by_slug, by_name, &dex_body(c, SPRITES));
+        }
+        for m in db.moves().iter().take(6) {
+            let (a, b) = (
+                r.move_(&m.slug).unwrap(),
+                r.move_(&m.id.to_string()).unwrap(),
+            );
+            check(a, b, &move_body(db, m));
+        }
+        for a in db.abilities().iter().take(6) {
+            let (x, y) = (r.ability(&a.slug).unwrap(), r.ability(&a.slug).unwrap());
+            check(x, y, &ability_body(db, a));
+        }
+        for i in db.items().iter().take(6) {
+            let (x, y) = (r.item(&i.slug).unwrap(), r.item(&i.slug).unwrap());
+            check(x, y, &item_body(i, SPRITES));
+        }
+        assert!(r.dex("no-such-creature").is_err());
+    }
+
+    #[test]
+    fn a_record_outside_the_dataset_is_answered_uncached() {
+        let r = fixture_reference();
+        let outside = r.db().creatures()[0].clone();
+        let slots = &r.dex;
+        assert!(slot_of(slots, r.db().creatures(), &outside).is_none());
+        let first = answer(slots, r.db().creatures(), &outside, || {
+            dex_body(&outside, SPRITES)
+        });
+        let second = answer(slots, r.db().creatures(), &outside, || {
+            dex_body(&outside, SPRITES)
+        });
+        assert_eq!(first.body, second.body);
+        assert_ne!(first.body.as_ptr(), second.body.as_ptr());
+    }
+}
