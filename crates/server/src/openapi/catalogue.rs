@@ -166,13 +166,9 @@ const fn level(
     example: &'static str,
 ) -> Param {
     Param {
-        name,
-        location: In::Query,
-        required: false,
         kind: Kind::Number(range.0, range.1),
-        description,
-        example,
         default: Some(example),
+        ..text(name, 0, description, example)
     }
 }
 
