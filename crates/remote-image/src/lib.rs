@@ -21,6 +21,7 @@ mod decode;
 mod error;
 mod fetch;
 mod resolver;
+mod url;
 
 pub use address::is_public_ip;
 pub use decode::{AvatarFormat, ImageLimits, decode_image, normalize, sniff_format};
@@ -30,3 +31,4 @@ pub use image::RgbaImage;
 /// The ureq resolver trait and its address list, re-exported so callers can
 /// plug a resolver of their own into [`AvatarFetcher::with_resolver`].
 pub use ureq::unversioned::resolver::{ResolvedSocketAddrs, Resolver};
+pub use url::AvatarUrl;

@@ -2,26 +2,38 @@
 //!
 //! `main.rs` reads [`Settings`], starts tracing and calls [`run`]; tests build
 //! the same application in process with [`create_app`].
+//!
+//! Layers, one direction: the HTTP layer (`routes`, `routing`, `middleware`,
+//! `openapi`, `playground`, this file) calls the [`engine`], which does the
+//! work; both stand on the bottom modules (`config`, `error`, `metrics`,
+//! `telemetry`, `ratelimit`, `catalogue`, `conditional`) and the domain
+//! crates, which import nothing above them.
 
+// Bottom layer: import nothing above them (see ARCHITECTURE.md and
+// tests/http/layers.rs).
+pub mod catalogue;
+pub mod conditional;
 pub mod config;
 pub mod error;
 pub mod metrics;
+pub mod ratelimit;
+pub mod telemetry;
+// The work: canvas, content, creature reference, start-up.
+pub mod engine;
+// HTTP layer: requests and responses.
 pub mod middleware;
 pub mod openapi;
 pub mod playground;
-pub mod ratelimit;
-pub mod render_pool;
 pub mod routes;
-pub mod state;
-pub mod telemetry;
+pub mod routing;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::{App, HttpServer, web};
 
 pub use config::Settings;
+pub use engine::{AppState, StartupError};
 pub use error::ApiError;
-pub use state::{AppState, StartupError};
 
 /// Builds the application: every route, the JSON error handlers, the
 /// middleware stack and the request log. Used by [`run`] and by the in-process tests.

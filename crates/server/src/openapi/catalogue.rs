@@ -158,6 +158,20 @@ const fn text(
     }
 }
 
+/// An optional number in `range` whose default is its example.
+const fn level(
+    name: &'static str,
+    range: (f64, f64),
+    description: &'static str,
+    example: &'static str,
+) -> Param {
+    Param {
+        kind: Kind::Number(range.0, range.1),
+        default: Some(example),
+        ..text(name, 0, description, example)
+    }
+}
+
 const HEX: Param = Param {
     name: "hex",
     location: In::Query,
@@ -507,18 +521,15 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "Brightness factor (CSS `brightness()`: 1 unchanged)",
         &[
             AVATAR,
-            Param {
-                name: "brightness",
-                location: In::Query,
-                required: false,
-                kind: Kind::Number(
+            level(
+                "brightness",
+                (
                     canvas_render::Brightness::MIN as f64,
                     canvas_render::Brightness::MAX as f64,
                 ),
-                description: "brightness factor; 1 leaves the image unchanged",
-                example: "1.5",
-                default: Some("1.5"),
-            },
+                "brightness factor; 1 leaves the image unchanged",
+                "1.5",
+            ),
         ],
     ),
     filter(
@@ -552,18 +563,15 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "Black and white at a threshold",
         &[
             AVATAR,
-            Param {
-                name: "threshold",
-                location: In::Query,
-                required: false,
-                kind: Kind::Number(
+            level(
+                "threshold",
+                (
                     canvas_render::Threshold::MIN as f64,
                     canvas_render::Threshold::MAX as f64,
                 ),
-                description: "luminance level 0–255 below which pixels turn black",
-                example: "128",
-                default: Some("128"),
-            },
+                "luminance level 0–255 below which pixels turn black",
+                "128",
+            ),
         ],
     ),
     // --- anime ---

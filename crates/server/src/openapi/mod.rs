@@ -25,13 +25,13 @@ use catalogue::{ENDPOINTS, Endpoint, ErrorKind, In, Kind, Param, Success};
 
 /// Registers `GET /openapi.json`.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(crate::routes::get("/openapi.json", serve));
+    cfg.service(crate::routing::get("/openapi.json", serve));
 }
 
 async fn serve() -> HttpResponse {
     static DOC: OnceLock<String> = OnceLock::new();
     let body = DOC.get_or_init(|| {
-        serde_json::to_string(&document(&crate::routes::registered())).unwrap_or_default()
+        serde_json::to_string(&document(&crate::routing::registered())).unwrap_or_default()
     });
     HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "public, max-age=300"))
@@ -317,7 +317,7 @@ fn error_responses() -> Value {
         "Too many image jobs in flight; retry shortly",
         "Error",
         err(&crate::error::ApiError::Busy {
-            retry_after: crate::routes::canvas::RETRY_AFTER_SECS,
+            retry_after: crate::engine::canvas::RETRY_AFTER_SECS,
         }
         .to_string()),
     );

@@ -6,8 +6,7 @@ use actix_web::http::Method;
 use actix_web::test::init_service;
 use server::create_app;
 
-use crate::harness::{raw, req, send, settings_with, spawn_server, state};
-use crate::support::{get, request, settings};
+use crate::support::{get, raw, req, request, send, settings, settings_with, spawn_server, state};
 
 #[actix_rt::test]
 async fn cors_allows_any_origin_on_get() {

@@ -2,13 +2,14 @@
 //! through `actix_web::test`, asserting status, headers and JSON.
 
 mod canvas;
+mod catalogue;
 mod colour;
 mod content;
 mod creature;
 mod creature_full;
 mod errors;
-mod harness;
 mod hygiene;
+mod layers;
 mod metrics;
 mod openapi;
 mod playground;

@@ -10,8 +10,7 @@ use serde_json::Value;
 use server::openapi::{self, catalogue};
 use server::{create_app, routes};
 
-use crate::harness::{req, send, state};
-use crate::support::{get, settings};
+use crate::support::{get, req, send, settings, state};
 
 async fn doc() -> Value {
     let r = get("/openapi.json").await;
