@@ -333,7 +333,9 @@ fn misc_job(req: &HttpRequest, name: &str, q: &CanvasQuery) -> Result<Job, ApiEr
         "heart" => return Ok(Job::Heart),
         "horny" => Scene::Horny,
         "its-so-stupid" => Scene::ItsSoStupid { dog: text(&q.dog) },
-        "lied" => Scene::Lied { username: None },
+        "lied" => Scene::Lied {
+            username: q.username.clone().filter(|u| !u.trim().is_empty()),
+        },
         "lolice" => Scene::Lolice,
         "namecard" => Scene::Namecard {
             username: text(&q.username),
