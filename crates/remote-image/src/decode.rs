@@ -120,7 +120,11 @@ fn png_dimensions(bytes: &[u8]) -> Option<(u32, u32)> {
     if bytes.get(12..16)? != b"IHDR" {
         return None;
     }
-    let be = |at: usize| bytes.get(at..at + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
+    let be = |at: usize| {
+        bytes
+            .get(at..at + 4)
+            .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    };
     Some((be(16)?, be(20)?))
 }
 
@@ -129,7 +133,11 @@ fn png_dimensions(bytes: &[u8]) -> Option<(u32, u32)> {
 /// is larger. Extensions before the frame are skipped; without a frame in
 /// `bytes`, the screen alone.
 fn gif_dimensions(bytes: &[u8]) -> Option<(u32, u32)> {
-    let le = |at: usize| bytes.get(at..at + 2).map(|b| u32::from(u16::from_le_bytes([b[0], b[1]])));
+    let le = |at: usize| {
+        bytes
+            .get(at..at + 2)
+            .map(|b| u32::from(u16::from_le_bytes([b[0], b[1]])))
+    };
     let (screen_w, screen_h) = (le(6)?, le(8)?);
     let flags = *bytes.get(10)?;
     let mut at = 13;

@@ -805,7 +805,13 @@ pub(crate) fn clean_prose(text: &str) -> String {
     text.trim()
         .replace("\r\n", "\n")
         .chars()
-        .map(|c| if matches!(c, '\n' | '\r' | '\u{c}' | '\t') { ' ' } else { c })
+        .map(|c| {
+            if matches!(c, '\n' | '\r' | '\u{c}' | '\t') {
+                ' '
+            } else {
+                c
+            }
+        })
         .collect()
 }
 
@@ -858,6 +864,9 @@ mod tests {
             clean_prose("Hits twice.  Has a chance to poison the target. "),
             "Hits twice.  Has a chance to poison the target."
         );
-        assert_eq!(clean_prose("One.\r\nTwo.\nThree.\u{c}Four."), "One. Two. Three. Four.");
+        assert_eq!(
+            clean_prose("One.\r\nTwo.\nThree.\u{c}Four."),
+            "One. Two. Three. Four."
+        );
     }
 }

@@ -265,7 +265,9 @@ fn known_move_ability_item() {
     // Short effects keep the source's two spaces after a full stop.
     assert_eq!(
         db.lookup_move("sky-attack").unwrap().effect.as_deref(),
-        Some("User charges for one turn before attacking.  Has a 30% chance to make the target flinch.")
+        Some(
+            "User charges for one turn before attacking.  Has a 30% chance to make the target flinch."
+        )
     );
     assert_eq!(
         db.lookup_move("twineedle").unwrap().effect.as_deref(),
@@ -482,7 +484,8 @@ fn invariants_over_every_record() {
             // A filled chance leaves no placeholder behind.
             assert!(!effect.contains("$effect_chance"), "{}: {effect}", m.slug);
             assert!(
-                !(effect.contains("% chance") && (effect.starts_with("a chance") || effect.contains(" a chance"))),
+                !(effect.contains("% chance")
+                    && (effect.starts_with("a chance") || effect.contains(" a chance"))),
                 "{}: {effect}",
                 m.slug
             );
@@ -503,7 +506,10 @@ fn invariants_over_every_record() {
         .iter()
         .filter(|m| m.effect.as_deref().is_some_and(|e| e.contains(".  ")))
         .count();
-    assert!(double_spaced >= 30, "{double_spaced} effects keep the source's spacing");
+    assert!(
+        double_spaced >= 30,
+        "{double_spaced} effects keep the source's spacing"
+    );
     for a in db.abilities() {
         assert!(
             std::ptr::eq(db.lookup_ability(&a.slug).unwrap(), a),

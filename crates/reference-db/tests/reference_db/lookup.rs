@@ -239,7 +239,9 @@ fn moves_records() {
     let fang = db.lookup_move("fire fang").unwrap();
     assert_eq!(
         fang.effect.as_deref(),
-        Some("Bites.  Has a 10% chance to burn the target and a 10% chance to make the target flinch.")
+        Some(
+            "Bites.  Has a 10% chance to burn the target and a 10% chance to make the target flinch."
+        )
     );
     let bolt = db.lookup_move("thunderbolt").unwrap();
     assert_eq!(

@@ -9,7 +9,11 @@ fn crc32(bytes: &[u8]) -> u32 {
     for &b in bytes {
         crc ^= u32::from(b);
         for _ in 0..8 {
-            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
         }
     }
     !crc
@@ -34,7 +38,13 @@ fn png_declaring(width: u32, height: u32) -> Vec<u8> {
     ihdr.extend_from_slice(&[8, 6, 0, 0, 0]);
     chunk(&mut out, b"IHDR", &ihdr);
     // An empty stored deflate block in a zlib wrapper.
-    chunk(&mut out, b"IDAT", &[0x78, 0x01, 0x01, 0x00, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x01]);
+    chunk(
+        &mut out,
+        b"IDAT",
+        &[
+            0x78, 0x01, 0x01, 0x00, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x01,
+        ],
+    );
     chunk(&mut out, b"IEND", &[]);
     out
 }
@@ -140,5 +150,9 @@ fn small_hand_made_images_still_decode_or_fail_as_corrupt() {
         "{gif:?}"
     );
     let png = decode_image(&png_declaring(2, 2), &limits());
-    assert_eq!(png.unwrap_err(), FetchError::Corrupt, "an empty IDAT is no image");
+    assert_eq!(
+        png.unwrap_err(),
+        FetchError::Corrupt,
+        "an empty IDAT is no image"
+    );
 }
