@@ -5,19 +5,20 @@
 
 pub mod config;
 pub mod error;
-pub mod routes;
-pub mod state;
-pub mod telemetry;
+pub mod http_guard;
 pub mod metrics;
 pub mod middleware;
 pub mod openapi;
 pub mod playground;
 pub mod ratelimit;
 pub mod render_pool;
+pub mod routes;
+pub mod state;
+pub mod telemetry;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
-use actix_web::{App, HttpServer, web};
+use actix_web::{App, web};
 
 pub use config::Settings;
 pub use error::ApiError;
@@ -43,6 +44,7 @@ pub fn create_app(
         .app_data(routes::query_config())
         .app_data(routes::path_config())
         .configure(routes::configure)
+        .configure(http_guard::configure)
         .default_service(web::to(routes::not_found))
         // innermost first
         // size limits, CORS, rate limiting, ETag/304, security headers
@@ -56,16 +58,11 @@ pub fn create_app(
 /// requests for up to `shutdown_timeout` seconds.
 pub async fn run(settings: Settings) -> std::io::Result<()> {
     let state = AppState::load(settings.clone()).map_err(std::io::Error::other)?;
-    let mut server = HttpServer::new(move || create_app(state.clone()))
-        .shutdown_timeout(settings.shutdown_timeout)
-        .bind(settings.bind)?;
-    if let Some(w) = settings.workers {
-        server = server.workers(w.max(1));
-    }
-    for addr in server.addrs() {
-        tracing::info!(%addr, "listening");
-    }
-    server.run().await?;
+    let listener = std::net::TcpListener::bind(settings.bind)?;
+    tracing::info!(addr = %listener.local_addr()?, "listening");
+    // actix-web's app, served over connections whose request heads are
+    // checked first (`http_guard`).
+    http_guard::server(state, listener)?.await?;
     tracing::info!("shut down");
     Ok(())
 }

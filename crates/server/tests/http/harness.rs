@@ -7,7 +7,7 @@ use std::net::{SocketAddr, TcpStream};
 use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::test::TestRequest;
-use server::{AppState, Settings, create_app};
+use server::{AppState, Settings};
 
 use crate::support::Reply;
 
@@ -77,15 +77,14 @@ pub fn state(settings: Settings) -> AppState {
     AppState::load(settings).expect("state loads")
 }
 
-/// Starts a real server on a loopback port; returns its address.
-pub fn spawn_server(settings: Settings) -> SocketAddr {
-    let st = state(settings);
-    let server = actix_web::HttpServer::new(move || create_app(st.clone()))
-        .workers(1)
-        .bind("127.0.0.1:0")
-        .expect("binds");
-    let addr = server.addrs()[0];
-    actix_rt::spawn(server.run());
+/// Starts a real server on a loopback port, as `server::run` serves (the
+/// app behind `http_guard`); returns its address.
+pub fn spawn_server(mut settings: Settings) -> SocketAddr {
+    settings.workers = Some(1);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("binds");
+    let addr = listener.local_addr().unwrap();
+    let server = server::http_guard::server(state(settings), listener).expect("serves");
+    actix_rt::spawn(server);
     addr
 }
 
