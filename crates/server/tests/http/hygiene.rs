@@ -395,6 +395,12 @@ async fn invalid_percent_encoding_is_400_json() {
         "valid escapes decode as before"
     );
     assert_eq!(get("/canvas/rgb?hex=%234B007D").await.status, 200);
+    // Documented for every endpoint, those without parameters too.
+    let doc = get("/openapi.json").await.json();
+    assert_eq!(
+        doc["paths"]["/facts"]["get"]["responses"]["400"]["$ref"],
+        "#/components/responses/MalformedRequest"
+    );
 }
 
 /// Heads and bodies that arrive in pieces are judged once whole.
