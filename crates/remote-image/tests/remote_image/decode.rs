@@ -3,55 +3,15 @@
 
 use remote_image::{FetchError, ImageLimits, decode_image};
 
-/// CRC-32 (IEEE) of a PNG chunk's type and data.
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &b in bytes {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
-}
-
-fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
-    out.extend_from_slice(&(data.len() as u32).to_be_bytes());
-    let start = out.len();
-    out.extend_from_slice(kind);
-    out.extend_from_slice(data);
-    let crc = crc32(&out[start..]);
-    out.extend_from_slice(&crc.to_be_bytes());
-}
-
-/// A PNG whose `IHDR` declares `width`×`height` (8-bit RGBA), with a tiny
-/// `IDAT` and `IEND`; every CRC is right.
+/// A PNG whose `IHDR` declares `width`×`height` (its CRC right), over the
+/// data of a 1×1 image.
 fn png_declaring(width: u32, height: u32) -> Vec<u8> {
-    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
-    let mut ihdr = Vec::new();
-    ihdr.extend_from_slice(&width.to_be_bytes());
-    ihdr.extend_from_slice(&height.to_be_bytes());
-    ihdr.extend_from_slice(&[8, 6, 0, 0, 0]);
-    chunk(&mut out, b"IHDR", &ihdr);
-    // An empty stored deflate block in a zlib wrapper.
-    chunk(
-        &mut out,
-        b"IDAT",
-        &[
-            0x78, 0x01, 0x01, 0x00, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x01,
-        ],
-    );
-    chunk(&mut out, b"IEND", &[]);
-    out
+    fixture_host::png_announcing(width, height)
 }
 
-/// A GIF89a with a `screen_w`×`screen_h` logical screen (a 2-colour global
-/// table), a graphic control extension, and one frame of `frame_w`×`frame_h`
-/// at (`left`, `top`) with a token of image data.
+/// A GIF89a with a logical screen of size `screen` (a 2-colour global
+/// table), a graphic control extension, and one frame of size `frame` at
+/// (`left`, `top`) with a token of image data.
 fn gif_with_frame(screen: (u16, u16), left: u16, top: u16, frame: (u16, u16)) -> Vec<u8> {
     let mut out = b"GIF89a".to_vec();
     out.extend_from_slice(&screen.0.to_le_bytes());
