@@ -151,6 +151,22 @@ pub fn server(
     Ok(builder.run())
 }
 
+/// A listening socket on `addr`, made as actix-web's `HttpServer::bind`
+/// makes it: `SO_REUSEADDR` and a backlog of 1024 (the standard library's
+/// `TcpListener::bind` gives 128).
+pub fn listen(addr: SocketAddr) -> io::Result<std::net::TcpListener> {
+    use socket2::{Domain, Protocol as IpProtocol, Socket, Type};
+    let socket = Socket::new(
+        Domain::for_address(addr),
+        Type::STREAM,
+        Some(IpProtocol::TCP),
+    )?;
+    socket.set_reuse_address(true)?;
+    socket.bind(&addr.into())?;
+    socket.listen(1024)?;
+    Ok(socket.into())
+}
+
 /// Where the reader is in the byte stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Framing {

@@ -58,7 +58,7 @@ pub fn create_app(
 /// requests for up to `shutdown_timeout` seconds.
 pub async fn run(settings: Settings) -> std::io::Result<()> {
     let state = AppState::load(settings.clone()).map_err(std::io::Error::other)?;
-    let listener = std::net::TcpListener::bind(settings.bind)?;
+    let listener = http_guard::listen(settings.bind)?;
     tracing::info!(addr = %listener.local_addr()?, "listening");
     // actix-web's app, served over connections whose request heads are
     // checked first (`http_guard`).

@@ -81,7 +81,7 @@ pub fn state(settings: Settings) -> AppState {
 /// app behind `http_guard`); returns its address.
 pub fn spawn_server(mut settings: Settings) -> SocketAddr {
     settings.workers = Some(1);
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("binds");
+    let listener = server::http_guard::listen("127.0.0.1:0".parse().unwrap()).expect("binds");
     let addr = listener.local_addr().unwrap();
     let server = server::http_guard::server(state(settings), listener).expect("serves");
     actix_rt::spawn(server);
