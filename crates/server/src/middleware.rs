@@ -11,9 +11,12 @@
 //! `Accept-Encoding` (which it would pass through unchanged).
 //!
 //! [`Hygiene`] (inside compression, outside routing):
-//! * refuses a request target longer than `--max-uri-bytes` (414 JSON) and
-//!   request headers above [`MAX_HEADER_BYTES`] in total (431 JSON); the HTTP
-//!   codec itself closes connections whose head exceeds 128 KiB or 96 headers;
+//! * refuses a request target longer than `--max-uri-bytes` (414 JSON),
+//!   request headers above [`MAX_HEADER_BYTES`] in total (431 JSON) and a
+//!   query with invalid percent-encoding (400 JSON); heads the HTTP codec
+//!   would refuse with an empty body (over 128 KiB or 96 headers, malformed,
+//!   `Content-Length` with `Transfer-Encoding`) are refused before it by
+//!   [`http_guard`](crate::http_guard);
 //! * answers CORS preflights (`OPTIONS`) with 204 for any origin: the API is
 //!   public and read-only, so `Access-Control-Allow-Origin: *` on everything;
 //! * rate limiting, when on ([`RateLimiter::admit`]): a refused request is
@@ -384,6 +387,18 @@ where
             let res = ApiError::HeadersTooLarge {
                 max: MAX_HEADER_BYTES,
             }
+            .error_response();
+            return early(req, res);
+        }
+        if req
+            .uri()
+            .query()
+            .is_some_and(|q| !crate::http_guard::percent_encoding_is_valid(q))
+        {
+            let res = ApiError::MalformedQuery(
+                "invalid percent-encoding (`%` must be followed by two hexadecimal digits)"
+                    .to_owned(),
+            )
             .error_response();
             return early(req, res);
         }

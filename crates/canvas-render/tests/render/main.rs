@@ -61,7 +61,7 @@ golden! {
     filter_blurple => filter(Filter::Blurple);
     filter_blurple2 => filter(Filter::Blurple2);
     filter_brightness_default => filter(Filter::Brightness(Brightness::DEFAULT));
-    filter_brightness_dim => filter(Filter::Brightness(Brightness::new(0.4).unwrap()));
+    filter_brightness_75 => filter(Filter::Brightness(Brightness::new(75.0).unwrap()));
     filter_color_default => filter(Filter::Color(Filter::DEFAULT_COLOR));
     filter_color_orange => filter(Filter::Color([255, 140, 0]));
     filter_green => filter(Filter::Green);

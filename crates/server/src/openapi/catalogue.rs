@@ -386,8 +386,16 @@ pub const ENDPOINTS: &[Endpoint] = &[
     ),
     misc(
         "/canvas/misc/lied",
-        "A 'lied' meme with the avatar",
-        &[AVATAR],
+        "A 'lied' meme with the avatar, captioned \"<username> lied.\"",
+        &[
+            AVATAR,
+            text(
+                "username",
+                NAME_MAX,
+                "who lied, drawn as \"<username> lied.\"; absent or blank: \"You lied.\"",
+                "Ada",
+            ),
+        ],
     ),
     misc(
         "/canvas/misc/lolice",
@@ -518,7 +526,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
     filter("/canvas/filter/pixelate", "Pixelate", &[AVATAR]),
     filter(
         "/canvas/filter/brightness",
-        "Brightness factor (CSS `brightness()`: 1 unchanged)",
+        "Brighten: every channel moved towards white by a percentage (0 unchanged, 50 halfway to white, 100 white)",
         &[
             AVATAR,
             level(
@@ -527,8 +535,8 @@ pub const ENDPOINTS: &[Endpoint] = &[
                     canvas_render::Brightness::MIN as f64,
                     canvas_render::Brightness::MAX as f64,
                 ),
-                "brightness factor; 1 leaves the image unchanged",
-                "1.5",
+                "percentage of the way to white, decimals allowed: 0 leaves the image unchanged, 50 moves every channel halfway to white, 100 gives white (alpha kept)",
+                "30",
             ),
         ],
     ),
@@ -645,7 +653,10 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "/animal/{type}",
         "animals",
         "A random picture and fact of an animal",
-        &[type_param(ANIMAL_TYPES, "the animal")],
+        &[type_param(
+            ANIMAL_TYPES,
+            "the animal (`raccoon` is also accepted, as an alias of `racoon`)",
+        )],
         "AnimalPick",
         NOT_FOUND,
     ),
@@ -661,7 +672,10 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "/facts/{type}",
         "facts",
         "A random fact",
-        &[type_param(FACT_TYPES, "the subject")],
+        &[type_param(
+            FACT_TYPES,
+            "the subject (`raccoon` is also accepted, as an alias of `racoon`)",
+        )],
         "Fact",
         NOT_FOUND,
     ),
@@ -677,7 +691,10 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "/img/{type}",
         "images",
         "A random image link",
-        &[type_param(IMG_TYPES, "the subject")],
+        &[type_param(
+            IMG_TYPES,
+            "the subject (`raccoon` is also accepted, as an alias of `racoon`)",
+        )],
         "ImageLink",
         NOT_FOUND,
     ),

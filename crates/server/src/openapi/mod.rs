@@ -184,6 +184,11 @@ fn operation(e: &Endpoint) -> Value {
             json!({ "$ref": format!("#/components/responses/{name}") }),
         );
     }
+    // Any endpoint: a malformed request (an endpoint with parameters
+    // documents its own 400, which says more).
+    responses
+        .entry("400")
+        .or_insert_with(|| json!({ "$ref": "#/components/responses/MalformedRequest" }));
     for (status, name) in [
         ("401", "Unauthorized"),
         ("414", "UriTooLong"),
@@ -337,6 +342,13 @@ fn error_responses() -> Value {
             "Error",
             err("missing query parameter `hex`: expected RRGGBB"),
         ),
+        "MalformedRequest": error_response(
+            "The request is malformed: invalid percent-encoding in the query (`%` not followed by two \
+             hexadecimal digits), or a request head the HTTP layer refuses (bad method, target, version or \
+             header, both `Content-Length` and `Transfer-Encoding`; the connection is then closed)",
+            "Error",
+            err("malformed query string: invalid percent-encoding (`%` must be followed by two hexadecimal digits)"),
+        ),
         "NotFound": error_response(
             "Unknown type or record; the message names the valid types where there is a fixed set",
             "Error",
@@ -388,7 +400,7 @@ fn error_responses() -> Value {
         ),
         "RateLimited": limited,
         "HeadersTooLarge": error_response(
-            "The request headers exceed 16 KiB in total",
+            "The request headers exceed 16 KiB in total, or the head has more than 96 headers or 128 KiB (the connection is then closed)",
             "Error",
             err("request headers larger than 16384 bytes"),
         ),

@@ -144,7 +144,7 @@ fn misc_job(req: &HttpRequest, name: &str, q: &CanvasQuery) -> Result<Job, ApiEr
     let scene = match kind {
         SceneKind::Horny => Scene::Horny,
         SceneKind::ItsSoStupid => Scene::its_so_stupid(text(&q.dog)),
-        SceneKind::Lied => Scene::lied(None),
+        SceneKind::Lied => Scene::lied(q.username.clone().filter(|u| !u.trim().is_empty())),
         SceneKind::Lolice => Scene::Lolice,
         SceneKind::Namecard => {
             Scene::namecard(text(&q.username), text(&q.birthday), text(&q.description))

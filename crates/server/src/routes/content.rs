@@ -41,15 +41,17 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(group("/media").get("/media/{group}/{type}/{file}", media));
 }
 
-/// `/facts`, then one static route per fact type (a string comparison
-/// where `{type}` costs a regex match and a path-segment extraction), all
-/// labelled `/facts/{type}`; the `{type}` pattern last answers the unknown
-/// types (404 naming the valid ones).
+/// `/facts`, then one static route per fact type and per alias
+/// (`/facts/raccoon`; a string comparison where `{type}` costs a regex match
+/// and a path-segment extraction), all labelled `/facts/{type}`; the
+/// `{type}` pattern last answers the unknown types (404 naming the valid
+/// ones).
 fn fact_routes() -> super::Group {
     let mut facts = super::group("/facts").get("/facts", facts_listing);
-    for &t in FactType::ALL {
+    let names = FactType::ALL.iter().map(|&t| (t.as_str(), t));
+    for (name, t) in names.chain(FactType::ALIASES.iter().copied()) {
         facts = facts.get_static(
-            &format!("/facts/{}", t.as_str()),
+            &format!("/facts/{name}"),
             "/facts/{type}",
             move |state: web::Data<AppState>| async move { fact_of(&state, t) },
         );

@@ -8,7 +8,7 @@
 //!    `ratelimit`, `telemetry` (and the domain crates);
 //! 1. `engine`: the work and start-up;
 //! 2. `routing`: route-building helpers of the HTTP layer;
-//! 3. `middleware`, `openapi`, `playground`;
+//! 3. `http_guard`, `middleware`, `openapi`, `playground`;
 //! 4. `routes`;
 //! 5. the crate root (`lib.rs`, `create_app`).
 
@@ -26,6 +26,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("telemetry", 0),
     ("engine", 1),
     ("routing", 2),
+    ("http_guard", 3),
     ("middleware", 3),
     ("openapi", 3),
     ("playground", 3),

@@ -10,6 +10,7 @@ mod creature_full;
 mod errors;
 mod hygiene;
 mod layers;
+mod logging;
 mod metrics;
 mod openapi;
 mod playground;

@@ -168,15 +168,14 @@ pub fn state(settings: Settings) -> AppState {
     AppState::load(settings).expect("state loads")
 }
 
-/// Starts a real server on a loopback port; returns its address.
-pub fn spawn_server(settings: Settings) -> SocketAddr {
-    let st = state(settings);
-    let server = actix_web::HttpServer::new(move || create_app(st.clone()))
-        .workers(1)
-        .bind("127.0.0.1:0")
-        .expect("binds");
-    let addr = server.addrs()[0];
-    actix_rt::spawn(server.run());
+/// Starts a real server on a loopback port, as `server::run` serves (the
+/// app behind `http_guard`); returns its address.
+pub fn spawn_server(mut settings: Settings) -> SocketAddr {
+    settings.workers = Some(1);
+    let listener = server::http_guard::listen("127.0.0.1:0".parse().unwrap()).expect("binds");
+    let addr = listener.local_addr().unwrap();
+    let server = server::serve(state(settings), listener).expect("serves");
+    actix_rt::spawn(server);
     addr
 }
 
