@@ -1,4 +1,4 @@
-//! Route-building helpers of the HTTP layer: every route is registered
+//! Route-building functions of the HTTP layer: every route is registered
 //! through [`get`] or [`group`], which answer GET and HEAD, turn other
 //! methods into 405 JSON, name the resource by its pattern ([`RouteName`])
 //! and record it for the OpenAPI document ([`registered`]).

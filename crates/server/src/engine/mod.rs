@@ -3,7 +3,7 @@
 //! [`AppState::load`] is the one place that builds everything from the
 //! settings: the canvas engine ([`canvas`]: avatar → fetch → cache → job
 //! bound → render pool → output cache), the content ([`content`]), the
-//! creature reference ([`reference`]), the metrics registry and the rate
+//! creature reference ([`reference`](mod@reference)), the metrics registry and the rate
 //! limiter. Nothing here knows about requests or responses: routes parse a
 //! request, call in here and map the result to HTTP.
 //!

@@ -1,7 +1,7 @@
 //! Route table: one module per URL group, each with a `configure` function.
 //!
 //! A route parses its request, calls the engine ([`crate::engine`]) and maps
-//! the result to HTTP; the route-building helpers live in
+//! the result to HTTP; the route-building functions live in
 //! [`crate::routing`].
 
 use actix_web::web;

@@ -7,7 +7,7 @@
 //! 0. bottom: `catalogue`, `conditional`, `config`, `error`, `metrics`,
 //!    `ratelimit`, `telemetry` (and the domain crates);
 //! 1. `engine`: the work and start-up;
-//! 2. `routing`: route-building helpers of the HTTP layer;
+//! 2. `routing`: route-building functions of the HTTP layer;
 //! 3. `http_guard`, `middleware`, `openapi`, `playground`;
 //! 4. `routes`;
 //! 5. the crate root (`lib.rs`, `create_app`).

@@ -1,4 +1,4 @@
-//! The test binary's one helper module: build the app over the fixtures
+//! The test binary's one module of shared test code: build the app over the fixtures
 //! and make requests, one at a time or several to one app (with headers and
 //! a peer address), or talk to a real server over TCP.
 
