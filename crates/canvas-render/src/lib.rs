@@ -24,8 +24,8 @@ mod encode;
 mod error;
 pub mod filter;
 mod resize;
-pub mod shape;
 pub mod scene;
+pub mod shape;
 pub mod text;
 
 pub use encode::encode_png;

@@ -43,6 +43,8 @@ pub(crate) mod paint;
 mod sage;
 mod social;
 
+pub use social::{POST_MAX_HEIGHT, POST_WIDTH, VIDEO_COMMENT_MAX_HEIGHT, VIDEO_COMMENT_WIDTH};
+
 use std::str::FromStr;
 
 use crate::text::check_length;
@@ -231,7 +233,10 @@ impl Scene {
         }
     }
 
-    /// The fixed output size, `(width, height)` in pixels.
+    /// The output size for this content, `(width, height)` in pixels: fixed
+    /// for every scene but `post` and `video-comment`, whose height follows
+    /// their text (see the table in [the module docs](self)). It lays the text
+    /// out to know, so call it only when the size is needed before rendering.
     pub fn size(&self) -> (u32, u32) {
         match self {
             Scene::Horny | Scene::Simpcard => (900, 560),
@@ -241,8 +246,10 @@ impl Scene {
             Scene::Namecard { .. } => (1680, 800),
             Scene::Sage { .. } => (1200, 630),
             Scene::Series => (700, 800),
-            Scene::Post(_) => (1200, 760),
-            Scene::VideoComment(_) => (1200, 360),
+            Scene::Post(p) => (social::POST_WIDTH, social::post_height(p)),
+            Scene::VideoComment(v) => {
+                (social::VIDEO_COMMENT_WIDTH, social::video_comment_height(v))
+            }
         }
     }
 
