@@ -195,6 +195,30 @@ fn dilate(src: &Bitmap, radius: f32) -> Bitmap {
     }
 }
 
+/// Blends one source pixel (straight colour `rgb`, alpha `sa` 0..=255) over
+/// `px`, a premultiplied or straight RGBA pixel.
+#[inline(always)]
+fn blend(px: &mut [u8], rgb: [u8; 3], sa: u32, premultiplied: bool) {
+    let inv = 255 - sa;
+    if premultiplied {
+        for ch in 0..3 {
+            px[ch] = ((rgb[ch] as u32 * sa + px[ch] as u32 * inv + 127) / 255) as u8;
+        }
+        px[3] = (sa + (px[3] as u32 * inv + 127) / 255) as u8;
+    } else {
+        let da = px[3] as u32;
+        let out_a = sa + da * inv / 255;
+        if out_a == 0 {
+            return;
+        }
+        for ch in 0..3 {
+            let v = (rgb[ch] as u32 * sa + px[ch] as u32 * da * inv / 255) / out_a;
+            px[ch] = v.min(255) as u8;
+        }
+        px[3] = out_a.min(255) as u8;
+    }
+}
+
 /// A drawing target: an RGBA buffer, premultiplied (tiny-skia) or straight.
 pub(crate) struct Target<'a> {
     pub data: &'a mut [u8],
@@ -204,59 +228,46 @@ pub(crate) struct Target<'a> {
 }
 
 impl Target<'_> {
-    /// Blends one source pixel (straight colour `rgb`, alpha `sa` 0..=255).
-    fn blend(&mut self, i: usize, rgb: [u8; 3], sa: u32) {
-        let px = &mut self.data[i..i + 4];
-        let inv = 255 - sa;
-        if self.premultiplied {
-            for ch in 0..3 {
-                px[ch] = ((rgb[ch] as u32 * sa + px[ch] as u32 * inv + 127) / 255) as u8;
-            }
-            px[3] = (sa + (px[3] as u32 * inv + 127) / 255) as u8;
-        } else {
-            let da = px[3] as u32;
-            let out_a = sa + da * inv / 255;
-            if out_a == 0 {
-                return;
-            }
-            for ch in 0..3 {
-                let v = (rgb[ch] as u32 * sa + px[ch] as u32 * da * inv / 255) / out_a;
-                px[ch] = v.min(255) as u8;
-            }
-            px[3] = out_a.min(255) as u8;
-        }
-    }
-
     /// Draws a bitmap with its top-left pixel at `(x0, y0)`: a mask in
-    /// `color`, a colour image in its own colours at `color`'s alpha.
+    /// `color`, a colour image in its own colours at `color`'s alpha. Rows
+    /// and columns outside the target are clipped once, up front.
     fn blit(&mut self, bmp: &Bitmap, x0: i32, y0: i32, color: [u8; 4]) {
         let a = color[3] as u32;
-        if a == 0 {
+        if a == 0 || bmp.width == 0 {
             return;
         }
-        for by in 0..bmp.height {
-            let y = y0 + by as i32;
-            if y < 0 || y >= self.height as i32 {
-                continue;
-            }
-            for bx in 0..bmp.width {
-                let x = x0 + bx as i32;
-                if x < 0 || x >= self.width as i32 {
-                    continue;
-                }
-                let j = by * bmp.width + bx;
-                let (rgb, cov) = match &bmp.pixels {
-                    Pixels::Mask(m) => ([color[0], color[1], color[2]], m[j] as u32),
-                    Pixels::Color(c) => {
-                        let p = &c[j * 4..j * 4 + 4];
-                        ([p[0], p[1], p[2]], p[3] as u32)
+        let (w, h) = (self.width as i64, self.height as i64);
+        let bx0 = (-(x0 as i64)).clamp(0, bmp.width as i64) as usize;
+        let bx1 = (w - x0 as i64).clamp(0, bmp.width as i64) as usize;
+        let by0 = (-(y0 as i64)).clamp(0, bmp.height as i64) as usize;
+        let by1 = (h - y0 as i64).clamp(0, bmp.height as i64) as usize;
+        if bx0 >= bx1 || by0 >= by1 {
+            return;
+        }
+        let premultiplied = self.premultiplied;
+        for by in by0..by1 {
+            let y = (y0 as i64 + by as i64) as usize;
+            let x_start = (x0 as i64 + bx0 as i64) as usize;
+            let row_start = (y * self.width + x_start) * 4;
+            let dst = &mut self.data[row_start..row_start + (bx1 - bx0) * 4];
+            match &bmp.pixels {
+                Pixels::Mask(m) => {
+                    let src = &m[by * bmp.width + bx0..by * bmp.width + bx1];
+                    let rgb = [color[0], color[1], color[2]];
+                    for (px, &cov) in dst.chunks_exact_mut(4).zip(src) {
+                        if cov != 0 {
+                            blend(px, rgb, cov as u32 * a / 255, premultiplied);
+                        }
                     }
-                };
-                if cov == 0 {
-                    continue;
                 }
-                let i = (y as usize * self.width + x as usize) * 4;
-                self.blend(i, rgb, cov * a / 255);
+                Pixels::Color(c) => {
+                    let src = &c[(by * bmp.width + bx0) * 4..(by * bmp.width + bx1) * 4];
+                    for (px, s) in dst.chunks_exact_mut(4).zip(src.chunks_exact(4)) {
+                        if s[3] != 0 {
+                            blend(px, [s[0], s[1], s[2]], s[3] as u32 * a / 255, premultiplied);
+                        }
+                    }
+                }
             }
         }
     }
