@@ -231,23 +231,9 @@ fn prev_grapheme(text: &str, at: usize) -> usize {
         .unwrap_or(0)
 }
 
-/// Lays `text` out in at most `max_lines` lines: when it needs more, it is cut
-/// at a grapheme-cluster boundary and ends with "…" (the second value is
-/// `true`).
-pub(super) fn lines_within(
-    engine: &mut Engine,
-    text: &str,
-    face: FontFace,
-    size: f32,
-    width: f32,
-    max_lines: usize,
-) -> (Vec<Line>, bool) {
-    let mut shaped = Shaped::new(text, face);
-    let lines = shaped.lines(engine, size, width);
-    cut_to(engine, text, face, size, width, max_lines, lines)
-}
-
-/// Cuts already laid-out `lines` of `text` to `max_lines` (see [`lines_within`]).
+/// Cuts laid-out `lines` of `text` to at most `max_lines`: when there are
+/// more, the text is cut at a grapheme-cluster boundary and ends with "…"
+/// (the second value is `true`).
 pub(super) fn cut_to(
     engine: &mut Engine,
     text: &str,

@@ -110,6 +110,16 @@ pub fn sanitize(text: &str) -> String {
     out
 }
 
+/// Validates `style` and `max_width`, then sanitises `text` and checks its
+/// length.
+fn prepare(text: &str, style: &TextStyle, max_width: f32) -> Result<String, RenderError> {
+    style.validate()?;
+    style::check_width(max_width)?;
+    let clean = sanitize(text);
+    check_length("text", &clean, MAX_LAYOUT_CHARS)?;
+    Ok(clean)
+}
+
 /// Lays `text` out at `style.size`, wrapping lines to `max_width` pixels at
 /// UAX #14 break opportunities; a word longer than a line is broken between
 /// grapheme clusters. `\n` starts a new line. The text is [`sanitize`]d first.
@@ -118,10 +128,7 @@ pub fn layout_text(
     style: &TextStyle,
     max_width: f32,
 ) -> Result<TextLayout, RenderError> {
-    style.validate()?;
-    style::check_width(max_width)?;
-    let clean = sanitize(text);
-    check_length("text", &clean, MAX_LAYOUT_CHARS)?;
+    let clean = prepare(text, style, max_width)?;
     let lines = fonts::with_engine(|engine| {
         layout::Shaped::new(&clean, style.face).lines(engine, style.size, max_width)
     });
@@ -193,13 +200,11 @@ pub(crate) fn fit_single_line(
     style: &TextStyle,
     max_width: f32,
 ) -> Result<TextLayout, RenderError> {
-    style.validate()?;
-    style::check_width(max_width)?;
-    let clean = sanitize(text).replace('\n', " ");
-    check_length("text", &clean, MAX_LAYOUT_CHARS)?;
+    let clean = prepare(text, style, max_width)?.replace('\n', " ");
     let width = (max_width - style.outline_extent() * 2.0).max(1.0);
     let (lines, truncated) = fonts::with_engine(|engine| {
-        layout::lines_within(engine, &clean, style.face, style.size, width, 1)
+        let lines = layout::Shaped::new(&clean, style.face).lines(engine, style.size, width);
+        layout::cut_to(engine, &clean, style.face, style.size, width, 1, lines)
     });
     Ok(layout::finish(style, style.size, lines, truncated))
 }
