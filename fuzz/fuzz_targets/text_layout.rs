@@ -1,6 +1,7 @@
-//! Text layout of canvas-render: laying out, fitting and drawing arbitrary
-//! user text (any script, controls, huge words) never panics, and a fitted
-//! layout respects its font-size floor.
+//! Text layout of canvas-render: shaping, fitting and drawing arbitrary user
+//! text (any script, bidi controls, emoji sequences, controls, huge words)
+//! never panics, a fitted layout respects its font-size floor and its box,
+//! and no wrapped line is wider than its width unless it is a single glyph.
 #![no_main]
 
 use canvas_render::text::{self, FontFace, TextBox, TextStyle};
@@ -28,9 +29,15 @@ fuzz_target!(|data: &[u8]| {
     // Layout sanitises the text itself; only control characters may leave
     // nothing to lay out.
     let blank = s.chars().all(char::is_control);
-    let _ = text::layout_text(s, &style, 40.0 + f32::from(knobs));
+    let width = 40.0 + f32::from(knobs);
+    if let Ok(wrapped) = text::layout_text(s, &style, width) {
+        for (line, glyphs) in wrapped.line_sizes() {
+            assert!(line <= width + 0.01 || glyphs <= 1, "{line} > {width}");
+        }
+    }
     if let Ok(layout) = text::fit_text(s, &style, area, 10.0) {
         assert!(layout.font_size() >= 10.0 - f32::EPSILON || blank);
+        assert!(layout.height() <= area.height + 0.01 || layout.line_count() == 1);
         let mut img = canvas_render::solid(128, 68, [255, 255, 255]).expect("small canvas");
         text::draw_layout(&mut img, &layout, &style, area);
     }

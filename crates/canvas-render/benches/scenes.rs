@@ -99,5 +99,34 @@ fn bench_scenes(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_scenes);
+/// A 280-character comment: Latin only.
+const LATIN_280: &str = "Finally shipped the new release after three long weeks of late nights, broken builds and far too much coffee. Huge thanks to everyone who tested the betas and filed bugs: you made this one solid. Next up: faster startup, smaller binaries and a proper dark mode for the dashboard!!";
+/// A 280-character comment mixing scripts: Latin, Japanese, Arabic (right to
+/// left), Hebrew, Devanagari, Korean, Cyrillic, Thai and colour emoji.
+const MIXED_280: &str = "Finally shipped it! 🎉 ありがとう皆さん、本当に助かりました。شكرا لكم جميعا على الدعم 🌸 תודה רבה לכולם! धन्यवाद दोस्तों, आप सबने कमाल कर दिया। 고마워요 여러분 👍🏽 Спасибо всем, кто тестировал бету. ขอบคุณมากครับ 🙏 Next up: faster startup, smaller binaries, dark mode ✨🇯🇵👨‍👩‍👧 and more, coming very soon, ok?!";
+
+fn post_280(comment: &str) -> Scene {
+    Scene::Post(PostParams::new("ferris", "Ferris the Crab", comment))
+}
+
+/// `post` with a 280-character comment, Latin and mixed-script.
+fn bench_post_280(c: &mut Criterion) {
+    assert_eq!(LATIN_280.chars().count(), 280);
+    assert_eq!(MIXED_280.chars().count(), 280);
+    let avatar = avatar();
+    let mut group = c.benchmark_group("post-280");
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    for (name, comment) in [("latin", LATIN_280), ("mixed", MIXED_280)] {
+        let scene = post_280(comment);
+        group.bench_function(name, |b| {
+            b.iter(|| render_scene(black_box(&scene), Some(black_box(&avatar))).unwrap())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_scenes, bench_post_280);
 criterion_main!(benches);

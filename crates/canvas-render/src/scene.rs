@@ -1,7 +1,8 @@
 //! Scene compositions: meme templates and profile cards built around an
 //! avatar and a few text parameters.
 //!
-//! Every scene has a fixed output size ([`Scene::size`]), all art is drawn in
+//! Every scene has a fixed output size ([`Scene::size`]) except `post` and
+//! `video-comment`, cards that grow with their text; all art is drawn in
 //! code with tiny-skia or comes from our own SVG in `assets/art/`, and text
 //! uses the bundled fonts only. Rendering is deterministic: dates, times and
 //! counters are parameters with fixed defaults, never read from a clock, so the
@@ -19,12 +20,21 @@
 //! | [`Scene::Sage2`] | 800×800 | not used | `quote` ([`MAX_QUOTE_CHARS`]) |
 //! | [`Scene::Simpcard`] | 900×560 | card photo | none |
 //! | [`Scene::Series`] | 700×800 | disc-case cover | none |
-//! | [`Scene::Post`] | 1200×760 | round | [`PostParams`] |
-//! | [`Scene::VideoComment`] | 1200×360 | round | [`VideoCommentParams`] |
+//! | [`Scene::Post`] | 1200 × 471–1400 | round | [`PostParams`] |
+//! | [`Scene::VideoComment`] | 1200 × 227–800 | round | [`VideoCommentParams`] |
 //!
 //! Scenes that use an avatar draw a neutral grey silhouette when none is
 //! given. Text longer than its cap is a [`RenderError::TextTooLong`]; text that
-//! fits the cap but not the box is shrunk, then cut with "…".
+//! fits the cap but not the box is shrunk, then cut with "…" (at a
+//! grapheme-cluster boundary).
+//!
+//! **Cards that fit their text.** `post` draws its comment at 52 px and
+//! `video-comment` at 34 px, wrapped to the card's width; the card ends right
+//! below the text: one line gives the compact card (1200 × 471 and
+//! 1200 × 227), each further line adds about 79 px and 51 px. A comment taller
+//! than the room left at the largest height ([`POST_MAX_HEIGHT`],
+//! [`VIDEO_COMMENT_MAX_HEIGHT`]) is shrunk to fit it (down to 20 px and 16 px
+//! text), then cut with "…".
 //!
 //! ```
 //! use canvas_render::scene::{render_scene, Scene};
@@ -42,6 +52,8 @@ mod memes;
 pub(crate) mod paint;
 mod sage;
 mod social;
+
+pub use social::{POST_MAX_HEIGHT, POST_WIDTH, VIDEO_COMMENT_MAX_HEIGHT, VIDEO_COMMENT_WIDTH};
 
 use std::str::FromStr;
 
@@ -107,7 +119,7 @@ impl FromStr for PostTheme {
 ///     .likes(7);
 /// assert_eq!((params.likes, params.reposts), (7, 1337));
 /// let scene = Scene::Post(params);
-/// assert_eq!(scene.size(), (1200, 760));
+/// assert_eq!(scene.size(), (1200, 471)); // one line: the compact card
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -452,7 +464,10 @@ impl Scene {
         }
     }
 
-    /// The fixed output size, `(width, height)` in pixels.
+    /// The output size for this content, `(width, height)` in pixels: fixed
+    /// for every scene but `post` and `video-comment`, whose height follows
+    /// their text (see the table in [the module docs](self)). It lays the text
+    /// out to know, so call it only when the size is needed before rendering.
     pub fn size(&self) -> (u32, u32) {
         match self {
             Scene::Horny | Scene::Simpcard => (900, 560),
@@ -462,8 +477,10 @@ impl Scene {
             Scene::Namecard { .. } => (1680, 800),
             Scene::Sage { .. } => (1200, 630),
             Scene::Series => (700, 800),
-            Scene::Post(_) => (1200, 760),
-            Scene::VideoComment(_) => (1200, 360),
+            Scene::Post(p) => (social::POST_WIDTH, social::post_height(p)),
+            Scene::VideoComment(v) => {
+                (social::VIDEO_COMMENT_WIDTH, social::video_comment_height(v))
+            }
         }
     }
 
@@ -516,7 +533,7 @@ impl Scene {
     }
 }
 
-/// Renders `scene` at its fixed size ([`Scene::size`]).
+/// Renders `scene` at its size ([`Scene::size`]).
 ///
 /// `avatar` may be any size (it is centre-cropped to a square and scaled);
 /// it is ignored by scenes that draw none, and replaced by a grey silhouette
@@ -529,7 +546,7 @@ impl Scene {
 /// let theme: PostTheme = "dark".parse().unwrap();
 /// let post = Scene::Post(PostParams::new("ferris", "Ferris the Crab", "Just shipped 1.0 🦀").theme(theme));
 /// let img = render_scene(&post, None).unwrap();
-/// assert_eq!(img.dimensions(), (1200, 760));
+/// assert_eq!(img.dimensions(), (1200, 471)); // one line: the compact card
 /// assert_eq!(img.get_pixel(5, 5).0, [0, 0, 0, 255]); // dark theme background
 /// ```
 pub fn render_scene(scene: &Scene, avatar: Option<&RgbaImage>) -> Result<RgbaImage, RenderError> {
@@ -642,6 +659,46 @@ mod tests {
     fn kinds_list_every_scene_once_in_variant_order() {
         let kinds: Vec<SceneKind> = all_scenes().iter().map(Scene::kind).collect();
         assert_eq!(kinds, SceneKind::ALL);
+    }
+
+    #[test]
+    fn cards_grow_with_their_text_up_to_their_maximum() {
+        let post = |comment: &str| {
+            Scene::Post(PostParams {
+                comment: comment.into(),
+                ..PostParams::default()
+            })
+        };
+        let video = |comment: &str| {
+            Scene::VideoComment(VideoCommentParams {
+                comment: comment.into(),
+                ..VideoCommentParams::default()
+            })
+        };
+        // One line: the compact cards of the module docs.
+        assert_eq!(post("").size(), (POST_WIDTH, 471));
+        assert_eq!(post("hi 👋").size(), (POST_WIDTH, 471));
+        assert_eq!(video("").size(), (VIDEO_COMMENT_WIDTH, 227));
+        // Each further line adds about 79 and 51 px.
+        let step = post("a\nb").size().1 - 471;
+        assert!((78..=80).contains(&step), "{step}");
+        let step = video("a\nb").size().1 - 227;
+        assert!((50..=52).contains(&step), "{step}");
+        // Longer text, taller card; never past the maximum.
+        let mut last = 0;
+        for n in [1, 20, 60, 120, 250, 500] {
+            let h = post(&"word ".repeat(n)).size().1;
+            assert!(h >= last && h <= POST_MAX_HEIGHT, "{n}: {h}");
+            last = h;
+        }
+        assert_eq!(last, POST_MAX_HEIGHT);
+        let full = post(&"x".repeat(MAX_COMMENT_CHARS));
+        let img = render_scene(&full, None).unwrap();
+        assert_eq!(img.dimensions(), (POST_WIDTH, POST_MAX_HEIGHT));
+        assert_eq!(
+            video(&"word ".repeat(200)).size(),
+            (VIDEO_COMMENT_WIDTH, VIDEO_COMMENT_MAX_HEIGHT)
+        );
     }
 
     #[test]

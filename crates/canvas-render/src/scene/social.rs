@@ -7,7 +7,101 @@ use super::paint::{Avatar, Canvas, circle_path, rect_path, rgba, rrect_path, tex
 use super::{PostParams, PostTheme, VideoCommentParams, format_count};
 use crate::RenderError;
 use crate::RgbaImage;
-use crate::text::{FontFace, TextBox, TextStyle, VAlign};
+use crate::text::{self, FontFace, TextBox, TextLayout, TextStyle, VAlign};
+
+/// Width of the `post` card, pixels.
+pub const POST_WIDTH: u32 = 1200;
+/// The tallest `post` card, pixels: a comment whose text is taller than the
+/// room left at this height shrinks (down to 20 px text) to fit it.
+pub const POST_MAX_HEIGHT: u32 = 1400;
+/// Width of the `video-comment` card, pixels.
+pub const VIDEO_COMMENT_WIDTH: u32 = 1200;
+/// The tallest `video-comment` card, pixels (longer comments shrink down to
+/// 16 px text to fit).
+pub const VIDEO_COMMENT_MAX_HEIGHT: u32 = 800;
+
+/// Top of the post body text, and the room the date, counters and actions
+/// take below it.
+const POST_BODY_TOP: f32 = 200.0;
+const POST_FOOTER: f32 = 200.0;
+const POST_PAD: f32 = 56.0;
+/// The same for the video comment.
+const VC_BODY_TOP: f32 = 88.0;
+const VC_FOOTER: f32 = 92.0;
+const VC_TEXT_X: f32 = 164.0;
+
+/// The body text of a card that grows with it: laid out at the style's size
+/// when it fits under `max_height` (the card then ends right below it), else
+/// shrunk to fit that height. Returns the layout and the height of its box.
+fn growing_body(
+    comment: &str,
+    style: &TextStyle,
+    width: f32,
+    max_height: f32,
+    min_size: f32,
+) -> Result<(TextLayout, f32), RenderError> {
+    let natural = text::layout_text(comment, style, width)?;
+    if natural.height() <= max_height {
+        let h = natural.height();
+        return Ok((natural, h));
+    }
+    let fitted = text::fit_text(
+        comment,
+        style,
+        TextBox::new(0.0, 0.0, width, max_height),
+        min_size,
+    )?;
+    Ok((fitted, max_height))
+}
+
+fn post_body_style(theme: PostTheme) -> TextStyle {
+    TextStyle::new(FontFace::Regular, 52.0)
+        .color(text_rgb(palette(theme).text))
+        .line_spacing(1.12)
+}
+
+fn post_body(p: &PostParams) -> Result<(TextLayout, f32), RenderError> {
+    growing_body(
+        &p.comment,
+        &post_body_style(p.theme),
+        POST_WIDTH as f32 - 2.0 * POST_PAD,
+        POST_MAX_HEIGHT as f32 - POST_BODY_TOP - POST_FOOTER,
+        20.0,
+    )
+}
+
+/// The height of a `post` card for its comment.
+pub(super) fn post_height(p: &PostParams) -> u32 {
+    match post_body(p) {
+        Ok((_, body)) => (POST_BODY_TOP + body + POST_FOOTER).ceil() as u32,
+        Err(_) => POST_MAX_HEIGHT,
+    }
+}
+
+fn video_comment_body_style() -> TextStyle {
+    TextStyle::new(FontFace::Regular, 34.0)
+        .color(text_rgb(0xf1f1f1))
+        .line_spacing(1.1)
+        .valign(VAlign::Top)
+}
+
+fn video_comment_body(v: &VideoCommentParams) -> Result<(TextLayout, f32), RenderError> {
+    growing_body(
+        &v.comment,
+        &video_comment_body_style(),
+        VIDEO_COMMENT_WIDTH as f32 - VC_TEXT_X - 48.0,
+        VIDEO_COMMENT_MAX_HEIGHT as f32 - VC_BODY_TOP - VC_FOOTER,
+        16.0,
+    )
+}
+
+/// The height of a `video-comment` card for its comment.
+pub(super) fn video_comment_height(v: &VideoCommentParams) -> u32 {
+    match video_comment_body(v) {
+        Ok((_, body)) => (VC_BODY_TOP + body + VC_FOOTER).ceil() as u32,
+        Err(_) => VIDEO_COMMENT_MAX_HEIGHT,
+    }
+}
 
 struct Palette {
     bg: u32,
@@ -88,11 +182,13 @@ fn share_icon(c: &mut Canvas, x: f32, y: f32, col: Color) {
 }
 
 pub(super) fn post(avatar: Option<&RgbaImage>, p: &PostParams) -> Result<Canvas, RenderError> {
-    let (w, h) = (1200.0, 760.0);
+    let (layout, body_h) = post_body(p)?;
+    let w = POST_WIDTH as f32;
+    let height = (POST_BODY_TOP + body_h + POST_FOOTER).ceil();
     let pal = palette(p.theme);
-    let mut c = Canvas::new(1200, 760)?;
-    c.color(&rect_path(0.0, 0.0, w, h), rgba(pal.bg, 255));
-    let pad = 56.0;
+    let mut c = Canvas::new(POST_WIDTH, height as u32)?;
+    c.color(&rect_path(0.0, 0.0, w, height), rgba(pal.bg, 255));
+    let pad = POST_PAD;
     // Header.
     let av = Avatar::prepare(avatar, 112, false)?;
     c.fill(
@@ -120,21 +216,18 @@ pub(super) fn post(avatar: Option<&RgbaImage>, p: &PostParams) -> Result<Canvas,
             rgba(pal.muted, 255),
         );
     }
-    // Body text: large, shrinking for long posts.
-    let body = TextStyle::new(FontFace::Regular, 52.0)
-        .color(text_rgb(pal.text))
-        .line_spacing(1.12);
-    c.text(
-        &p.comment,
-        &body,
-        TextBox::new(pad, 200.0, w - 2.0 * pad, 360.0),
-        20.0,
-    )?;
-    // Date, counters, actions.
+    // Body text: the card grows with it (shrinking only past the tallest card).
+    c.draw_layout(
+        &layout,
+        &post_body_style(p.theme),
+        TextBox::new(pad, POST_BODY_TOP, w - 2.0 * pad, body_h),
+    );
+    // Date, counters, actions, right below the body.
+    let y = POST_BODY_TOP + body_h;
     let muted = TextStyle::new(FontFace::Regular, 30.0).color(text_rgb(pal.muted));
-    c.line(&p.date, &muted, pad, 574.0, w - 2.0 * pad)?;
+    c.line(&p.date, &muted, pad, y + 14.0, w - 2.0 * pad)?;
     let border = rgba(pal.border, 255);
-    c.color(&rect_path(pad, 628.0, w - 2.0 * pad, 2.0), border);
+    c.color(&rect_path(pad, y + 68.0, w - 2.0 * pad, 2.0), border);
     let mut x = pad;
     let bold = TextStyle::new(FontFace::Bold, 30.0).color(text_rgb(pal.text));
     for (n, label) in [
@@ -142,13 +235,13 @@ pub(super) fn post(avatar: Option<&RgbaImage>, p: &PostParams) -> Result<Canvas,
         (p.quotes, "Quotes"),
         (p.likes, "Likes"),
     ] {
-        x += c.line(&format_count(n), &bold, x, 644.0, 300.0)? + 10.0;
-        x += c.line(label, &muted, x, 644.0, 300.0)? + 36.0;
+        x += c.line(&format_count(n), &bold, x, y + 84.0, 300.0)? + 10.0;
+        x += c.line(label, &muted, x, y + 84.0, 300.0)? + 36.0;
     }
-    c.color(&rect_path(pad, 700.0, w - 2.0 * pad, 2.0), border);
+    c.color(&rect_path(pad, y + 140.0, w - 2.0 * pad, 2.0), border);
     let icon = rgba(pal.muted, 255);
     let slot = (w - 2.0 * pad) / 4.0;
-    let iy = 712.0;
+    let iy = y + 152.0;
     reply_icon(&mut c, pad + slot * 0.5 - 20.0, iy, icon);
     repost_icon(&mut c, pad + slot * 1.5 - 20.0, iy, icon);
     let like = heart(pad + slot * 2.5, iy + 18.0, 38.0);
@@ -183,15 +276,17 @@ pub(super) fn video_comment(
     avatar: Option<&RgbaImage>,
     v: &VideoCommentParams,
 ) -> Result<Canvas, RenderError> {
-    let (w, h) = (1200.0, 360.0);
-    let mut c = Canvas::new(1200, 360)?;
+    let (layout, body_h) = video_comment_body(v)?;
+    let w = VIDEO_COMMENT_WIDTH as f32;
+    let h = (VC_BODY_TOP + body_h + VC_FOOTER).ceil();
+    let mut c = Canvas::new(VIDEO_COMMENT_WIDTH, h as u32)?;
     c.color(&rect_path(0.0, 0.0, w, h), rgba(0x0f0f0f, 255));
     let av = Avatar::prepare(avatar, 96, false)?;
     c.fill(
         &circle_path(88.0, 88.0, 48.0),
         &av.paint(40.0, 40.0, 96.0, 0.0),
     );
-    let x = 164.0;
+    let x = VC_TEXT_X;
     let name = TextStyle::new(FontFace::Bold, 30.0).color(text_rgb(0xf1f1f1));
     let nw = c.line(
         &format!("@{}", v.username.trim_start_matches('@')),
@@ -208,18 +303,13 @@ pub(super) fn video_comment(
         38.0,
         (w - x - nw - 56.0).max(40.0),
     )?;
-    let body = TextStyle::new(FontFace::Regular, 34.0)
-        .color(text_rgb(0xf1f1f1))
-        .line_spacing(1.1)
-        .valign(VAlign::Top);
-    c.text(
-        &v.comment,
-        &body,
-        TextBox::new(x, 88.0, w - x - 48.0, 180.0),
-        16.0,
-    )?;
+    c.draw_layout(
+        &layout,
+        &video_comment_body_style(),
+        TextBox::new(x, VC_BODY_TOP, w - x - 48.0, body_h),
+    );
     let icon = rgba(0xf1f1f1, 255);
-    let ry = 290.0;
+    let ry = VC_BODY_TOP + body_h + 22.0;
     thumb(&mut c, x, ry, false, icon);
     let lw = c.line(&format_count(v.likes), &muted, x + 48.0, ry - 2.0, 160.0)?;
     thumb(&mut c, x + 48.0 + lw + 30.0, ry + 2.0, true, icon);

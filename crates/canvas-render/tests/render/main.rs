@@ -27,11 +27,13 @@
 //!
 //! [`properties`] checks filter invariants on random images with proptest.
 
+mod corpus;
 mod properties;
 
 use std::path::{Path, PathBuf};
 
 use canvas_render::scene::{PostParams, PostTheme, Scene, VideoCommentParams, render_scene};
+use canvas_render::text::{self, FontFace, TextBox, TextStyle};
 use canvas_render::{
     Brightness, Filter, PrideFlag, RgbaImage, Threshold, apply, circle, heart, pride,
 };
@@ -124,6 +126,62 @@ golden! {
         "ferris",
         "The part at 12:34 where the borrow checker finally clicked... chef's kiss.",
     )));
+    // Every script, and lines that mix them (text drawn on a plain card).
+    text_latin_greek_cyrillic => text_card(&["Ferris the Crab — café, naïve, Łódź", "Γειά σου κόσμε · Привет, мир!"]);
+    text_arabic => text_card(&["سارة 🌸", "مرحبا بالجميع، كيف حالكم؟", "مریم · چطوری؟ ١٢٣"]);
+    text_hebrew => text_card(&["שלום עולם", "שבת שלום 🕯️ · מה נשמע?"]);
+    text_devanagari_bengali_tamil => text_card(&["नमस्ते दुनिया · क्षत्रिय", "আমি তোমাকে ভালোবাসি", "வணக்கம் தமிழ்"]);
+    text_thai => text_card(&["สวัสดีครับ ขอบคุณค่ะ", "กรุงเทพมหานคร"]);
+    text_cjk => text_card(&["✨ユウキ✨ 今日はいい天気", "你好世界 · 繁體中文 · 謝謝", "안녕하세요 감사합니다"]);
+    text_emoji => text_card(&["👨‍👩‍👧‍👦 👍🏻👍🏽👍🏿 1️⃣#️⃣ 🇯🇵🇧🇷🇺🇦", "❤️‍🔥 🏳️‍🌈 🐈‍⬛ 🧑🏿‍🚀 😂 🦀"]);
+    text_mixed_direction => text_card(&["abc שלום עולם xyz 123", "My name is سارة and I live in London", "אני גר ב-Berlin מאז 2019"]);
+    text_meme_outline_scripts => text_meme("NO ユウキ? سارة 🌸");
+    scene_namecard_unicode => scene(Scene::namecard(
+        "✨ユウキ✨",
+        "4月1日",
+        "ゲームと猫が好き 🐱 · I also speak العربية and עברית · 한국어 공부 중!",
+    ));
+    scene_post_arabic_compact => scene(Scene::Post(PostParams::new("sara", "سارة 🌸", "مرحبا بالجميع 👋")));
+    scene_post_mixed_tall => scene(Scene::Post(PostParams::new(
+        "polyglot",
+        "Polyglot 🌍",
+        "Thank you धन्यवाद شكرا תודה 谢谢 ありがとう 감사합니다 ขอบคุณ Спасибо 🙏 ".repeat(5),
+    ).theme(PostTheme::Dark)));
+    scene_video_comment_tall => scene(Scene::VideoComment(VideoCommentParams::new(
+        "ユウキ",
+        "First! 🎉 この動画最高でした。The part at 12:34 where the borrow checker finally clicked... chef's kiss. ".repeat(4),
+    )));
+    scene_its_so_stupid_unicode => scene(Scene::its_so_stupid("我的作息 😴"));
+    scene_lied_unicode => scene(Scene::lied(Some("محمد ✨".into())));
+    scene_nobitches_unicode => scene(Scene::nobitches("ผู้หญิงไม่มี?", "नहीं 💀"));
+    scene_sage_hebrew => scene(Scene::sage("הנהר אינו ממהר, ובכל זאת הוא מגיע."));
+    scene_sage2_korean => scene(Scene::sage2("천천히 가는 것이 빠르게 가는 것이다 🐢"));
+}
+
+/// Lines of text drawn black on a white 720 px card, one line each, 34 px.
+fn text_card(lines: &[&str]) -> RgbaImage {
+    let style = TextStyle::new(FontFace::Regular, 34.0).color([20, 20, 30, 255]);
+    let h = 24 + lines.len() as u32 * 56;
+    let mut img = canvas_render::solid(720, h, [255, 255, 255]).unwrap();
+    for (i, line) in lines.iter().enumerate() {
+        let area = TextBox::new(16.0, 12.0 + i as f32 * 56.0, 688.0, 56.0);
+        let layout = text::layout_text(line, &style, area.width).unwrap();
+        assert_eq!(layout.missing_glyphs(), 0, "{line}");
+        assert_eq!(layout.line_count(), 1, "{line}");
+        text::draw_layout(&mut img, &layout, &style, area);
+    }
+    img
+}
+
+/// A meme caption (outlined) over a coloured card.
+fn text_meme(caption: &str) -> RgbaImage {
+    let style = TextStyle::meme(72.0);
+    let mut img = canvas_render::solid(720, 200, [60, 120, 200]).unwrap();
+    let area = TextBox::new(10.0, 10.0, 700.0, 180.0);
+    let layout = text::fit_text(caption, &style, area, 12.0).unwrap();
+    assert_eq!(layout.missing_glyphs(), 0);
+    text::draw_layout(&mut img, &layout, &style, area);
+    img
 }
 
 /// A scene rendered with the 256 × 256 avatar.

@@ -1,0 +1,487 @@
+//! Text layout and drawing with the bundled fonts.
+//!
+//! The module is split by concern: [`style`](TextStyle) (faces, alignment,
+//! outline, boxes), `fonts` (the bundled fonts, their fallback chains and the
+//! shaping engine), `layout` (lines, shrink-to-fit, truncation) and `raster`
+//! (glyph images and blending).
+//!
+//! **Libraries, not hand-written text code.** Shaping (harfrust: Arabic
+//! joining, Indic reordering and conjuncts, Thai marks, ligatures, kerning),
+//! the Unicode Bidi Algorithm (mixed right-to-left and left-to-right text in
+//! one line), UAX #14 line breaking and per-character font fallback come from
+//! cosmic-text; glyphs are rasterised with swash, colour emoji included
+//! (Noto Color Emoji's CBDT bitmaps: ZWJ sequences, skin tones, keycaps and
+//! flags are ligatures of that font). Truncation cuts only at grapheme-cluster
+//! boundaries (unicode-segmentation).
+//!
+//! **Fonts** are compiled into the crate and never read from the system (see
+//! `assets/fonts/` and the licences beside them). Coverage: Latin, Greek,
+//! Cyrillic (Noto Sans, Noto Serif, DejaVu Sans); Arabic, Hebrew, Devanagari,
+//! Bengali, Tamil, Thai (Noto Sans script fonts); Chinese (simplified and
+//! traditional), Japanese kana and Korean Hangul (WenQuanYi Micro Hei); colour
+//! emoji (Noto Color Emoji); symbols (Noto Sans Symbols and Symbols 2, DejaVu
+//! Sans: arrows, maths, dingbats, box drawing, Armenian, Georgian). A
+//! character no font has is drawn as the font's `.notdef` box ("tofu"),
+//! counted by [`TextLayout::missing_glyphs`].
+//!
+//! Text is sanitised before layout: `\r\n`, `\r` and other line
+//! separators become `\n`, tabs become a space, other control characters are
+//! removed. None of this can panic.
+//!
+//! Every font size and box is validated ([`MIN_FONT_SIZE`]..=[`MAX_FONT_SIZE`],
+//! finite, non-negative boxes) before the engine sees it.
+//!
+//! ```
+//! use canvas_render::text::{self, FontFace, TextBox, TextStyle};
+//! let mut img = canvas_render::solid(200, 80, [255, 255, 255]).unwrap();
+//! let style = TextStyle::new(FontFace::Bold, 40.0).color([20, 20, 20, 255]);
+//! let area = TextBox::new(10.0, 10.0, 180.0, 60.0);
+//! // Shrinks the text until it fits the box (never below 10 px).
+//! let layout = text::fit_text("Ηello, Привет, سارة 🌸 ユウキ", &style, area, 10.0).unwrap();
+//! assert!(layout.font_size() <= 40.0 && layout.height() <= 60.0);
+//! assert_eq!(layout.missing_glyphs(), 0);
+//! text::draw_layout(&mut img, &layout, &style, area);
+//! assert!(img.pixels().any(|p| p.0[0] < 128)); // some ink was drawn
+//! ```
+
+mod fonts;
+mod layout;
+mod raster;
+mod style;
+
+pub use fonts::{has_glyph, preload_fonts};
+pub use layout::TextLayout;
+pub(crate) use raster::Target;
+pub use style::{Align, FontFace, Outline, TextBox, TextStyle, VAlign};
+
+use crate::{RenderError, RgbaImage};
+
+/// The smallest font size, in pixels, accepted anywhere in this crate.
+pub const MIN_FONT_SIZE: f32 = 4.0;
+/// The largest font size, in pixels, accepted anywhere in this crate.
+pub const MAX_FONT_SIZE: f32 = 400.0;
+/// The largest outline width, in pixels.
+pub const MAX_OUTLINE_WIDTH: f32 = 24.0;
+/// The most characters any single layout call accepts (after sanitising).
+/// Scene parameters have lower, per-field caps (see [`crate::scene`]).
+pub const MAX_LAYOUT_CHARS: usize = 4000;
+
+/// Checks that `size` is a usable font size (finite, within
+/// [`MIN_FONT_SIZE`]`..=`[`MAX_FONT_SIZE`]).
+pub fn check_font_size(size: f32) -> Result<(), RenderError> {
+    if size.is_finite() && (MIN_FONT_SIZE..=MAX_FONT_SIZE).contains(&size) {
+        Ok(())
+    } else {
+        Err(RenderError::InvalidFontSize)
+    }
+}
+
+/// Checks `text` against a character cap: `Err(TextTooLong)` when it has more
+/// than `max` characters (Unicode scalar values). `field` names the parameter
+/// in the error.
+pub(crate) fn check_length(field: &'static str, text: &str, max: usize) -> Result<(), RenderError> {
+    let len = text.chars().count();
+    if len > max {
+        Err(RenderError::TextTooLong { field, max, len })
+    } else {
+        Ok(())
+    }
+}
+
+/// Normalises text for drawing: line separators (`\r\n`, `\r`, U+0085,
+/// U+2028, U+2029) become `\n`, tabs become a space, every other control
+/// character (Unicode category Cc) is removed.
+pub(crate) fn sanitize(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' => {
+                if chars.peek() != Some(&'\n') {
+                    out.push('\n');
+                }
+            }
+            '\n' | '\u{85}' | '\u{2028}' | '\u{2029}' => out.push('\n'),
+            '\t' => out.push(' '),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Validates `style` and `max_width`, then sanitises `text` and checks its
+/// length.
+fn prepare(text: &str, style: &TextStyle, max_width: f32) -> Result<String, RenderError> {
+    style.validate()?;
+    style::check_width(max_width)?;
+    let clean = sanitize(text);
+    check_length("text", &clean, MAX_LAYOUT_CHARS)?;
+    Ok(clean)
+}
+
+/// Lays `text` out at `style.size`, wrapping lines to `max_width` pixels at
+/// UAX #14 break opportunities; a word longer than a line is broken between
+/// grapheme clusters. `\n` starts a new line. The text is sanitised first (see the module documentation).
+pub fn layout_text(
+    text: &str,
+    style: &TextStyle,
+    max_width: f32,
+) -> Result<TextLayout, RenderError> {
+    let clean = prepare(text, style, max_width)?;
+    let lines = fonts::with_engine(|engine| {
+        layout::Shaped::new(&clean, style.face).lines(engine, style.size, max_width)
+    });
+    Ok(layout::finish(style, style.size, lines, false))
+}
+
+/// Shrink-to-fit: lays `text` out in `area` at the largest size between
+/// `min_size` and `style.size` (in steps of half a pixel) at which the wrapped
+/// block fits the box. If even `min_size` is too big, the text is laid out at
+/// `min_size`, cut (at a grapheme-cluster boundary) to the lines that fit, and
+/// ends with "…" ([`TextLayout::is_truncated`]).
+pub fn fit_text(
+    text: &str,
+    style: &TextStyle,
+    area: TextBox,
+    min_size: f32,
+) -> Result<TextLayout, RenderError> {
+    style.validate()?;
+    area.validate()?;
+    check_font_size(min_size)?;
+    let min_size = min_size.min(style.size);
+    let clean = sanitize(text);
+    check_length("text", &clean, MAX_LAYOUT_CHARS)?;
+    let width = (area.width - style.outline_extent() * 2.0).max(1.0);
+    Ok(fonts::with_engine(|engine| {
+        // Shaped once; each size only re-breaks the lines.
+        let mut shaped = layout::Shaped::new(&clean, style.face);
+        let mut fits = |size: f32| {
+            let lines = shaped.lines(engine, size, width);
+            let l = layout::finish(style, size, lines, false);
+            (l.block_height <= area.height).then_some(l)
+        };
+        if let Some(l) = fits(style.size) {
+            return l;
+        }
+        // Binary search over half-pixel steps.
+        let (mut lo, mut hi) = (
+            (min_size * 2.0).ceil() as i32,
+            (style.size * 2.0).floor() as i32,
+        );
+        let mut best: Option<TextLayout> = None;
+        while lo <= hi {
+            let mid = lo + (hi - lo) / 2;
+            match fits(mid as f32 / 2.0) {
+                Some(l) => {
+                    best = Some(l);
+                    lo = mid + 1;
+                }
+                None => hi = mid - 1,
+            }
+        }
+        if let Some(l) = best {
+            return l;
+        }
+        let max_lines = layout::max_lines_for(style, min_size, area.height);
+        let lines = shaped.lines(engine, min_size, width);
+        let (lines, truncated) = layout::cut_to(
+            engine, &clean, style.face, min_size, width, max_lines, lines,
+        );
+        layout::finish(style, min_size, lines, truncated)
+    }))
+}
+
+/// Lays `text` out on one line (newlines become spaces) at `style.size`,
+/// cutting it with "…" (at a grapheme-cluster boundary) when wider than
+/// `max_width`.
+pub(crate) fn fit_single_line(
+    text: &str,
+    style: &TextStyle,
+    max_width: f32,
+) -> Result<TextLayout, RenderError> {
+    let clean = prepare(text, style, max_width)?.replace('\n', " ");
+    let width = (max_width - style.outline_extent() * 2.0).max(1.0);
+    let (lines, truncated) = fonts::with_engine(|engine| {
+        let lines = layout::Shaped::new(&clean, style.face).lines(engine, style.size, width);
+        layout::cut_to(engine, &clean, style.face, style.size, width, 1, lines)
+    });
+    Ok(layout::finish(style, style.size, lines, truncated))
+}
+
+/// Draws a layout (from [`layout_text`] or [`fit_text`]) into `image`, inside
+/// `area`, with the alignment, colour and outline of `style`. Glyphs outside
+/// the image are clipped. `style` should be the one the layout was made with
+/// (its size is taken from the layout; the outline scales with it).
+pub fn draw_layout(image: &mut RgbaImage, layout: &TextLayout, style: &TextStyle, area: TextBox) {
+    let (w, h) = image.dimensions();
+    let mut target = Target {
+        data: image,
+        width: w as usize,
+        height: h as usize,
+        premultiplied: false,
+    };
+    target.draw(layout, style, area);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn style() -> TextStyle {
+        TextStyle::new(FontFace::Regular, 20.0)
+    }
+
+    fn one_line(text: &str) -> TextLayout {
+        layout_text(text, &style(), 4000.0).unwrap()
+    }
+
+    #[test]
+    fn fonts_cover_the_scripts() {
+        for c in [
+            'A', 'é', 'Ω', 'λ', 'Ж', 'я', 'ß', '€', 'ש', 'س', 'ह', 'ক', 'த', 'ก', '中', '體', 'あ',
+            'カ', '한', '✨', '😀', '→', '∑', '♞',
+        ] {
+            assert!(has_glyph(c), "{c}");
+        }
+        assert!(!has_glyph('\u{13000}')); // Egyptian hieroglyphs: not bundled
+    }
+
+    #[test]
+    fn every_face_resolves_to_its_own_font() {
+        for (face, want) in [
+            (FontFace::Regular, "NotoSans-Regular.ttf"),
+            (FontFace::Bold, "NotoSans-Bold.ttf"),
+            (FontFace::Meme, "DejaVuSansCondensed-Bold.ttf"),
+            (FontFace::SerifItalic, "NotoSerif-Italic.ttf"),
+        ] {
+            let l = layout_text("Ag", &TextStyle::new(face, 20.0), 500.0).unwrap();
+            for g in &l.lines[0].glyphs {
+                assert_eq!(fonts::BUNDLED[g.font as usize].name, want, "{face:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn wraps_at_word_boundaries() {
+        let l = layout_text("one two three four five six", &style(), 80.0).unwrap();
+        assert!(l.line_count() >= 3, "{}", l.line_count());
+        assert!(l.width() <= 80.0);
+        assert_eq!(one_line("one two three four five six").line_count(), 1);
+    }
+
+    #[test]
+    fn newlines_start_lines_and_long_words_break() {
+        assert_eq!(
+            layout_text("a\nb\n\nc", &style(), 500.0)
+                .unwrap()
+                .line_count(),
+            4
+        );
+        let l = layout_text(&"x".repeat(200), &style(), 100.0).unwrap();
+        assert!(l.line_count() > 10);
+        assert!(l.width() <= 100.0);
+    }
+
+    #[test]
+    fn cjk_breaks_between_ideographs() {
+        let text = "今日はとても良い天気ですね。散歩に行きましょう。";
+        let l = layout_text(text, &style(), 120.0).unwrap();
+        assert!(l.line_count() >= 3);
+        assert!(l.width() <= 120.0);
+        assert_eq!(l.missing_glyphs(), 0);
+    }
+
+    #[test]
+    fn shrink_to_fit_shrinks_and_truncates() {
+        let area = TextBox::new(0.0, 0.0, 300.0, 90.0);
+        let s = TextStyle::new(FontFace::Bold, 60.0);
+        let short = fit_text("hi", &s, area, 8.0).unwrap();
+        assert_eq!(short.font_size(), 60.0);
+        let long = fit_text(&"lorem ipsum ".repeat(20), &s, area, 8.0).unwrap();
+        assert!(long.font_size() < 30.0);
+        assert!(long.height() <= 90.0);
+        assert!(!long.is_truncated());
+        let huge = fit_text(&"lorem ipsum ".repeat(300), &s, area, 12.0).unwrap();
+        assert!(huge.is_truncated());
+        assert!(huge.height() <= 90.0);
+        assert_eq!(huge.font_size(), 12.0);
+    }
+
+    #[test]
+    fn arabic_is_joined_and_right_to_left() {
+        // Joined: س takes its initial form, not the isolated one, and lam +
+        // alef become one ligature (4 letters, 3 glyphs).
+        let word = one_line("سلام");
+        let glyphs = &word.lines[0].glyphs;
+        assert_eq!(glyphs.len(), 3);
+        assert_eq!(word.missing_glyphs(), 0);
+        let isolated = one_line("س").lines[0].glyphs[0];
+        assert_eq!(
+            fonts::BUNDLED[isolated.font as usize].name,
+            "NotoSansArabic-Regular.ttf"
+        );
+        assert_eq!(glyphs[0].font, isolated.font);
+        assert_ne!(glyphs[0].id, isolated.id, "initial form");
+        // Right to left: the first letter is drawn rightmost.
+        let xs: Vec<f32> = glyphs.iter().map(|g| g.x).collect();
+        assert!(xs.windows(2).all(|w| w[0] > w[1]), "{xs:?}");
+    }
+
+    #[test]
+    fn mixed_direction_line_is_reordered() {
+        // "abc" then Hebrew "שלום" then "xyz": the Hebrew run sits between the
+        // Latin runs and reads right to left.
+        let l = one_line("abc שלום xyz");
+        let g = &l.lines[0].glyphs;
+        assert_eq!(g.len(), 10);
+        let hebrew: Vec<&layout::Glyph> = g
+            .iter()
+            .filter(|g| fonts::BUNDLED[g.font as usize].name.contains("Hebrew"))
+            .collect();
+        assert_eq!(hebrew.len(), 4);
+        // The Hebrew glyphs are between the two Latin runs.
+        let latin_left = g[..3]
+            .iter()
+            .all(|g| !fonts::BUNDLED[g.font as usize].name.contains("Hebrew"));
+        assert!(latin_left);
+        // Shin (first logical letter) is drawn to the right of final mem.
+        let shin = one_line("ש").lines[0].glyphs[0].id;
+        let mem = one_line("ם").lines[0].glyphs[0].id;
+        let x_of = |id: u16| hebrew.iter().find(|g| g.id == id).map(|g| g.x).unwrap();
+        assert!(x_of(shin) > x_of(mem));
+    }
+
+    #[test]
+    fn devanagari_and_thai_are_shaped() {
+        // क्ष is a conjunct: fewer glyphs than characters.
+        let l = one_line("क्षत्रिय");
+        assert!(l.glyph_count() < "क्षत्रिय".chars().count());
+        assert_eq!(l.missing_glyphs(), 0);
+        assert_eq!(one_line("สวัสดีครับ").missing_glyphs(), 0);
+    }
+
+    #[test]
+    fn emoji_sequences_are_single_colour_glyphs() {
+        for seq in ["👨‍👩‍👧", "👍🏽", "1️⃣", "🇯🇵", "🏳️‍🌈", "❤️"]
+        {
+            let l = one_line(seq);
+            assert_eq!(l.glyph_count(), 1, "{seq}");
+            assert_eq!(l.missing_glyphs(), 0, "{seq}");
+            let g = l.lines[0].glyphs[0];
+            assert_eq!(
+                fonts::BUNDLED[g.font as usize].name,
+                "NotoColorEmoji.ttf",
+                "{seq}"
+            );
+        }
+        // Drawn in colour, even with black text.
+        let mut img = crate::solid(80, 60, [255, 255, 255]).unwrap();
+        let l = one_line("🌸");
+        draw_layout(&mut img, &l, &style(), TextBox::new(4.0, 4.0, 70.0, 50.0));
+        assert!(
+            img.pixels().any(|p| p.0[0] as u16 > p.0[1] as u16 + 40),
+            "pink petals drawn"
+        );
+    }
+
+    #[test]
+    fn truncation_never_cuts_a_cluster() {
+        let s = TextStyle::new(FontFace::Regular, 30.0);
+        for text in [
+            "👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧",
+            "🇯🇵🇫🇷🇧🇷🇰🇷🇺🇸🇩🇪🇮🇳🇪🇸🇮🇹",
+            "नमस्ते दुनिया क्षत्रिय नमस्ते",
+            "é̃é̃é̃é̃é̃é̃é̃é̃é̃é̃é̃é̃é̃é̃é̃é̃é̃",
+        ] {
+            let l = fit_single_line(text, &s, 150.0).unwrap();
+            assert!(l.is_truncated(), "{text}");
+            assert!(l.width() <= 150.0, "{text}: {}", l.width());
+            assert_eq!(l.missing_glyphs(), 0, "{text}");
+        }
+    }
+
+    #[test]
+    fn invalid_sizes_are_errors() {
+        for size in [f32::NAN, f32::INFINITY, -1.0, 0.0, 1.0, 10_000.0] {
+            let s = TextStyle::new(FontFace::Regular, size);
+            assert_eq!(
+                layout_text("a", &s, 100.0),
+                Err(RenderError::InvalidFontSize)
+            );
+        }
+        assert_eq!(
+            layout_text("a", &style(), f32::NAN),
+            Err(RenderError::InvalidTextBox)
+        );
+        let bad = TextBox::new(0.0, 0.0, -5.0, 10.0);
+        assert_eq!(
+            fit_text("a", &style(), bad, 8.0),
+            Err(RenderError::InvalidTextBox)
+        );
+        assert!(layout_text("a", &style().outline([0; 4], f32::NAN), 10.0).is_err());
+    }
+
+    #[test]
+    fn caps_are_enforced() {
+        assert!(check_length("comment", &"é".repeat(10), 10).is_ok());
+        assert_eq!(
+            check_length("comment", &"é".repeat(11), 10),
+            Err(RenderError::TextTooLong {
+                field: "comment",
+                max: 10,
+                len: 11
+            })
+        );
+        assert!(layout_text(&"a".repeat(MAX_LAYOUT_CHARS + 1), &style(), 100.0).is_err());
+    }
+
+    #[test]
+    fn sanitize_strips_controls() {
+        assert_eq!(sanitize("a\r\nb\rc\u{7}d\te\u{2028}f"), "a\nb\ncd e\nf");
+    }
+
+    #[test]
+    fn tofu_is_counted_and_drawn() {
+        let mut img = crate::solid(120, 40, [255, 255, 255]).unwrap();
+        let s = style();
+        let l = layout_text("\u{13000}", &s, 100.0).unwrap();
+        assert_eq!(l.line_count(), 1);
+        assert_eq!(l.missing_glyphs(), 1);
+        assert!(l.width() > 5.0);
+        draw_layout(&mut img, &l, &s, TextBox::new(2.0, 2.0, 100.0, 30.0));
+        assert!(img.pixels().any(|p| p.0[0] < 128), "tofu box drawn");
+        // Invisible characters take no room and are no tofu.
+        let z = layout_text("\u{200D}\u{FE0F}\u{200B}", &s, 100.0).unwrap();
+        assert_eq!(z.missing_glyphs(), 0);
+        assert!(z.width() < 1.0, "{}", z.width());
+    }
+
+    #[test]
+    fn outline_draws_two_colours() {
+        let mut img = crate::solid(300, 100, [0, 128, 0]).unwrap();
+        let s = TextStyle::meme(60.0);
+        let area = TextBox::new(0.0, 0.0, 300.0, 100.0);
+        let l = fit_text("NO", &s, area, 10.0).unwrap();
+        draw_layout(&mut img, &l, &s, area);
+        assert!(img.pixels().any(|p| p.0 == [255, 255, 255, 255]));
+        assert!(img.pixels().any(|p| p.0 == [0, 0, 0, 255]));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_text_never_panics(text in "\\PC{0,80}|.{0,40}|[\\u{0}-\\u{ffff}]{0,60}", size in 4.0f32..120.0, w in 1.0f32..600.0) {
+            let mut img = crate::solid(64, 64, [9, 9, 9]).unwrap();
+            for face in [FontFace::Regular, FontFace::Meme] {
+                let s = TextStyle::new(face, size).outline([0, 0, 0, 255], 2.0).align(Align::Center);
+                let l = layout_text(&text, &s, w).unwrap();
+                draw_layout(&mut img, &l, &s, TextBox::new(-3.0, 0.0, w, 64.0));
+                let area = TextBox::new(0.0, 0.0, w, 40.0);
+                let f = fit_text(&text, &s, area, 4.0).unwrap();
+                draw_layout(&mut img, &f, &s, area);
+                let one = fit_single_line(&text, &s, w).unwrap();
+                proptest::prop_assert!(one.line_count() == 1);
+            }
+        }
+    }
+}

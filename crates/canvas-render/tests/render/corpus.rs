@@ -1,0 +1,157 @@
+//! The text corpus: realistic display names, gamer tags and chat messages in
+//! many scripts (`tests/render/corpus.txt`, one entry a line, `\n` for a line
+//! break inside an entry). Every entry is laid out in boxes the size of the
+//! scenes' text boxes, and
+//!
+//! * no `.notdef` ("tofu") glyph is drawn for a character a bundled font
+//!   covers (entries may hold characters no font covers; they are counted
+//!   and listed, and must stay rare);
+//! * no layout overflows its box: every line is at most the box's width and
+//!   the block at most its height.
+
+use canvas_render::scene::{PostParams, Scene, render_scene};
+use canvas_render::text::{self, FontFace, TextBox, TextStyle};
+
+fn corpus() -> Vec<String> {
+    include_str!("corpus.txt")
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.replace("\\n", "\n"))
+        .collect()
+}
+
+/// Characters that draw nothing on purpose (joiners, selectors, tag
+/// characters, line breaks): never counted as covered or uncovered.
+fn invisible(c: char) -> bool {
+    c.is_whitespace()
+        || matches!(c as u32, 0x200B..=0x200F | 0x2060..=0x206F | 0xFE00..=0xFE0F | 0xE0000..=0xE007F | 0x20E3)
+}
+
+#[test]
+fn corpus_is_large_and_varied() {
+    let entries = corpus();
+    assert!(entries.len() >= 300, "{} entries", entries.len());
+    // Several scripts, each with many entries.
+    let has = |lo: u32, hi: u32| {
+        entries
+            .iter()
+            .filter(|e| e.chars().any(|c| (lo..=hi).contains(&(c as u32))))
+            .count()
+    };
+    for (name, lo, hi, min) in [
+        ("Arabic", 0x0600, 0x06FF, 25),
+        ("Hebrew", 0x0590, 0x05FF, 20),
+        ("Devanagari", 0x0900, 0x097F, 15),
+        ("Thai", 0x0E00, 0x0E7F, 15),
+        ("kana", 0x3040, 0x30FF, 20),
+        ("Han", 0x4E00, 0x9FFF, 40),
+        ("Hangul", 0xAC00, 0xD7A3, 20),
+        ("Cyrillic", 0x0400, 0x04FF, 15),
+        ("emoji", 0x1F300, 0x1FAFF, 60),
+    ] {
+        assert!(has(lo, hi) >= min, "{name}: {}", has(lo, hi));
+    }
+}
+
+#[test]
+fn corpus_draws_no_tofu_for_covered_characters_and_never_overflows() {
+    let entries = corpus();
+    let styles = [
+        // post body, namecard name, meme caption, quote
+        (
+            TextStyle::new(FontFace::Regular, 52.0),
+            TextBox::new(0.0, 0.0, 1088.0, 360.0),
+            20.0,
+        ),
+        (
+            TextStyle::new(FontFace::Bold, 40.0),
+            TextBox::new(0.0, 0.0, 300.0, 60.0),
+            10.0,
+        ),
+        (
+            TextStyle::meme(56.0),
+            TextBox::new(0.0, 0.0, 380.0, 120.0),
+            12.0,
+        ),
+        (
+            TextStyle::new(FontFace::SerifItalic, 48.0),
+            TextBox::new(0.0, 0.0, 640.0, 300.0),
+            14.0,
+        ),
+    ];
+    let mut distinct = std::collections::BTreeSet::new();
+    let mut uncovered = std::collections::BTreeSet::new();
+    let mut tofu_in_covered = Vec::new();
+    let mut glyphs = 0usize;
+    for entry in &entries {
+        let mut covered = true;
+        for c in entry.chars().filter(|&c| !invisible(c)) {
+            distinct.insert(c);
+            if !text::has_glyph(c) {
+                uncovered.insert(c);
+                covered = false;
+            }
+        }
+        for (style, area, min) in &styles {
+            let l = text::fit_text(entry, style, *area, *min).unwrap();
+            let outline = style.outline.map(|o| o.width * 2.0).unwrap_or(0.0);
+            assert!(
+                l.width() <= area.width - outline + 0.01,
+                "{entry:?} is {} wide in a {} px box",
+                l.width(),
+                area.width
+            );
+            assert!(
+                l.height() <= area.height + 0.01,
+                "{entry:?} is {} high in a {} px box",
+                l.height(),
+                area.height
+            );
+            glyphs += l.glyph_count();
+            if covered && l.missing_glyphs() > 0 {
+                tofu_in_covered.push((entry.clone(), l.missing_glyphs()));
+            }
+            // Wrapping at any width never overflows either, except for a
+            // line of one glyph wider than the width (a cluster is not split).
+            for width in [37.0, 120.0, 333.0] {
+                let w = text::layout_text(entry, style, width).unwrap();
+                for (line, glyphs) in w.line_sizes() {
+                    assert!(
+                        line <= width + 0.01 || glyphs == 1,
+                        "{entry:?} at {width}: {line} px, {glyphs} glyphs"
+                    );
+                }
+            }
+        }
+    }
+    println!(
+        "corpus: {} entries, {} distinct characters, {} covered, {} uncovered {:?}, {} glyphs drawn, tofu in covered entries: {}",
+        entries.len(),
+        distinct.len(),
+        distinct.len() - uncovered.len(),
+        uncovered.len(),
+        uncovered,
+        glyphs,
+        tofu_in_covered.len()
+    );
+    assert!(
+        tofu_in_covered.is_empty(),
+        "tofu drawn: {tofu_in_covered:?}"
+    );
+    // Coverage of the corpus itself: at most 1 % of its distinct characters
+    // lack a font.
+    assert!(
+        uncovered.len() * 100 <= distinct.len(),
+        "uncovered: {uncovered:?}"
+    );
+}
+
+#[test]
+fn corpus_names_render_in_posts_within_the_card() {
+    // Every tenth entry as a display name and comment, through the scene.
+    for entry in corpus().iter().step_by(10) {
+        let post = Scene::Post(PostParams::new("user", entry.clone(), entry.repeat(3)));
+        let img = render_scene(&post, None).unwrap();
+        assert_eq!(img.dimensions(), post.size(), "{entry:?}");
+    }
+}
