@@ -7,6 +7,8 @@
 //! * [`shape`]: the avatar cropped to a circle or a heart, or framed by a
 //!   pride-flag ring ([`circle`], [`heart`], [`pride`]).
 //! * [`encode_png`]: fast PNG output.
+//! * [`animation`]: every frame of an animated avatar through a filter or
+//!   shape, and animated GIF ([`encode_gif`]) and WebP output.
 //!
 //! ```
 //! use canvas_render::{apply, encode_png, Filter};
@@ -24,15 +26,21 @@ mod encode;
 mod error;
 pub mod filter;
 mod resize;
-pub mod shape;
 pub mod scene;
+pub mod shape;
 pub mod text;
+
+pub mod animation;
+mod gif_encode;
+mod webp_encode;
 
 pub use encode::encode_png;
 pub use error::RenderError;
 pub use filter::{Brightness, Filter, Threshold, apply, apply_in_place};
 pub use image::RgbaImage;
 pub use shape::{PrideFlag, circle, heart, pride};
+
+pub use animation::{AnimationError, Loops, encode_gif, encode_webp, encode_webp_animation};
 
 /// The README's example, compiled and run as a doc test.
 #[doc = include_str!("../README.md")]

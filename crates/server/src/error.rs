@@ -212,6 +212,8 @@ fn avatar_status(e: &remote_image::FetchError) -> StatusCode {
         | UnsupportedFormat
         | TooManyBytes { .. }
         | TooManyPixels { .. }
+        | TooManyFrames { .. }
+        | AnimationTooLarge { .. }
         | Corrupt
         | UpstreamRejected { .. }
         | TooManyRedirects { .. } => StatusCode::UNPROCESSABLE_ENTITY,
