@@ -29,6 +29,8 @@ const TRANSPARENT: u8 = 255;
 const ALPHA_CUTOFF: u8 = 128;
 /// Pixels sampled from all frames to train the palette.
 const PALETTE_SAMPLE: usize = 48 * 1024;
+/// Pixels of that sample the palette's k-means steps look at.
+const REFINE_SAMPLE: usize = 12 * 1024;
 
 /// The 8×8 Bayer matrix (values 0..64).
 const BAYER: [[u8; 8]; 8] = [
@@ -138,11 +140,32 @@ impl Quantised {
             }
         }
         let nq = NeuQuant::new(3, usize::from(TRANSPARENT), &sample);
-        let colours: Vec<[u8; 3]> = nq
+        let mut colours: Vec<[u8; 3]> = nq
             .color_map_rgb()
             .chunks_exact(3)
             .map(|c| [c[0], c[1], c[2]])
             .collect();
+        // NeuQuant pulls its colours in from the edges of the colour
+        // cloud, which dithering cannot reach past: three k-means (Lloyd)
+        // steps on part of the sample move each colour to the mean of the
+        // pixels nearest to it.
+        let every = (sample.len() / 4 / REFINE_SAMPLE).max(1) * 4;
+        for _ in 0..3 {
+            let mut sums = vec![[0u32; 4]; colours.len()];
+            for p in sample.chunks_exact(4).step_by(every / 4) {
+                let rgb = [p[0], p[1], p[2]];
+                let s = &mut sums[usize::from(nearest(&colours, rgb))];
+                for c in 0..3 {
+                    s[c] += u32::from(rgb[c]);
+                }
+                s[3] += 1;
+            }
+            for (c, s) in colours.iter_mut().zip(&sums) {
+                if s[3] > 0 {
+                    *c = [0, 1, 2].map(|i| ((s[i] + s[3] / 2) / s[3]) as u8);
+                }
+            }
+        }
         // The mean distance from a colour to its nearest neighbour sets the
         // dither spread: about one palette step.
         let mut sum = 0.0f64;
@@ -166,17 +189,6 @@ impl Quantised {
         }
     }
 
-    fn nearest(&self, rgb: [u8; 3]) -> u8 {
-        let mut best = (u32::MAX, 0usize);
-        for (i, &c) in self.colours.iter().enumerate() {
-            let d = distance(rgb, c);
-            if d < best.0 {
-                best = (d, i);
-            }
-        }
-        best.1 as u8
-    }
-
     fn index_frame(&mut self, frame: &RgbaImage, out: &mut Vec<u8>) {
         let width = frame.width() as usize;
         let amp = self.amplitude;
@@ -186,23 +198,42 @@ impl Quantised {
                 continue;
             }
             let (x, y) = (n % width, n / width);
-            // Offset in [-amp, amp).
-            let offset = (i32::from(BAYER[y & 7][x & 7]) * 2 - 64) * amp / 64;
-            let ch = |v: u8| ((i32::from(v) + offset).clamp(0, 255) as usize) >> 2;
-            let cell = ch(p[0]) << 12 | ch(p[1]) << 6 | ch(p[2]);
+            // Offsets in [-amp, amp), a differently ordered threshold per
+            // channel, so that pixels dither in every direction of colour
+            // (not only along the grey axis).
+            let t = i32::from(BAYER[y & 7][x & 7]);
+            let t_t = i32::from(BAYER[x & 7][y & 7]);
+            let off = |t: i32| (t * 2 - 63) * amp / 64;
+            let ch = |v: u8, t: i32| ((i32::from(v) + off(t)).clamp(0, 255) as usize) >> 2;
+            let cell = ch(p[0], t) << 12 | ch(p[1], 63 - t) << 6 | ch(p[2], t_t);
             let (word, bit) = (cell / 64, 1u64 << (cell % 64));
             if self.known[word] & bit == 0 {
                 let centre = |c: usize| ((c << 2) | 2) as u8;
-                self.lut[cell] = self.nearest([
-                    centre(cell >> 12),
-                    centre((cell >> 6) & 63),
-                    centre(cell & 63),
-                ]);
+                self.lut[cell] = nearest(
+                    &self.colours,
+                    [
+                        centre(cell >> 12),
+                        centre((cell >> 6) & 63),
+                        centre(cell & 63),
+                    ],
+                );
                 self.known[word] |= bit;
             }
             out.push(self.lut[cell]);
         }
     }
+}
+
+/// The index of the colour of `colours` nearest to `rgb`.
+fn nearest(colours: &[[u8; 3]], rgb: [u8; 3]) -> u8 {
+    let mut best = (u32::MAX, 0usize);
+    for (i, &c) in colours.iter().enumerate() {
+        let d = distance(rgb, c);
+        if d < best.0 {
+            best = (d, i);
+        }
+    }
+    best.1 as u8
 }
 
 fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
