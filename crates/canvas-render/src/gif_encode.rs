@@ -244,11 +244,14 @@ fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
     2 * d(0) + 4 * d(1) + 3 * d(2)
 }
 
+/// Every frame as palette indices, row by row.
+type IndexedFrames = Vec<Vec<u8>>;
+
 /// A palette for every frame and the frames as palette indices.
 fn index_frames(
     frames: &[RgbaImage],
     deadline: &Deadline,
-) -> Result<(Vec<[u8; 3]>, Vec<Vec<u8>>), AnimationError> {
+) -> Result<(Vec<[u8; 3]>, IndexedFrames), AnimationError> {
     let per_frame = frames[0].as_raw().len() / 4;
     let mut indexed = Vec::with_capacity(frames.len());
     let colours = match ExactColours::collect(frames) {

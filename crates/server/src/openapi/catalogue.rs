@@ -33,6 +33,10 @@ pub enum Success {
     Json(&'static str),
     /// `image/png`, cacheable, with an ETag.
     Png,
+    /// A canvas image from an avatar: PNG by default, GIF or WebP by the
+    /// `format` parameter ([`FORMAT`], added to the parameters), animated
+    /// when the avatar is; cacheable, with an ETag.
+    CanvasImage,
     /// Any image type (self-hosted media).
     Image,
     /// The playground page.
@@ -133,6 +137,18 @@ const AVATAR: Param = Param {
     default: None,
 };
 
+/// `format` of every canvas image endpoint (added by the document builder
+/// to each [`Success::CanvasImage`] endpoint).
+pub const FORMAT: Param = Param {
+    name: "format",
+    location: In::Query,
+    required: false,
+    kind: Kind::Enum(&["png", "gif", "webp"]),
+    description: "output format. Absent: PNG, or an animated GIF when the avatar is animated (filters, circle, heart and the pride rings animate; scenes draw the first frame). png: always a still PNG (the first frame). gif: a GIF, animated when the avatar is. webp: a lossless WebP, animated when the avatar is",
+    example: "gif",
+    default: None,
+};
+
 /// `avatar` on scenes that draw none (sage, sage2): optional and never
 /// fetched, but a given value must still be a valid avatar URL.
 const AVATAR_UNUSED: Param = Param {
@@ -204,7 +220,7 @@ const fn misc(path: &'static str, summary: &'static str, params: &'static [Param
         summary,
         description: "",
         params,
-        ok: Success::Png,
+        ok: Success::CanvasImage,
         errors: CANVAS_ERRORS,
     }
 }
@@ -216,7 +232,7 @@ const fn filter(path: &'static str, summary: &'static str, params: &'static [Par
         summary,
         description: "",
         params,
-        ok: Success::Png,
+        ok: Success::CanvasImage,
         errors: CANVAS_ERRORS,
     }
 }

@@ -43,6 +43,8 @@ use crate::metrics::Metrics;
 use crate::render_pool::RenderPool;
 use crate::state::AppState;
 
+mod output;
+
 /// What a valid `avatar` looks like (used in error messages).
 pub const AVATAR_EXPECTED: &str =
     "an http(s) URL of a PNG, JPEG, GIF or WebP image, at most 2048 bytes long";
@@ -207,6 +209,7 @@ pub struct CanvasQuery {
     displayname: Option<String>,
     comment: Option<String>,
     theme: Option<String>,
+    format: Option<String>,
 }
 
 /// One image to make.
@@ -442,6 +445,7 @@ async fn respond(
     q: &CanvasQuery,
 ) -> Result<HttpResponse, ApiError> {
     let engine = Arc::clone(&state.canvas);
+    let requested = output::requested(q.format.as_deref())?;
     let avatar_url = if job.uses_avatar() {
         let url = required(&q.avatar, "avatar", AVATAR_EXPECTED)?.to_owned();
         engine.fetcher.parse_url(&url)?;
@@ -469,7 +473,20 @@ async fn respond(
         None => (permit, None),
     };
 
-    let key = (format!("{job:?}"), avatar.as_ref().map(|a| a.digest));
+    let out = output::Output::choose(requested, &job, avatar.as_ref());
+    let extra = match output::weight(avatar.as_ref(), out, engine.max_jobs) - 1 {
+        0 => None,
+        n => match engine.try_acquire_extra(n) {
+            Some(slots) => Some(slots),
+            None => {
+                state.metrics.job_rejected();
+                return Err(ApiError::Busy {
+                    retry_after: RETRY_AFTER_SECS,
+                });
+            }
+        },
+    };
+    let key = (out.key(format!("{job:?}")), avatar.as_ref().map(|a| a.digest));
     let tag = etag_of(&key.0, key.1);
     let cache_control = format!("public, max-age={}", engine.max_age);
     let if_none_match = req
@@ -491,7 +508,7 @@ async fn respond(
         // avatar's errors) without the render: no Content-Length then.
         None if req.method() == Method::HEAD => {
             return Ok(HttpResponse::Ok()
-                .content_type("image/png")
+                .content_type(out.content_type())
                 .insert_header((header::ETAG, tag))
                 .insert_header((header::CACHE_CONTROL, cache_control))
                 .body(actix_web::body::None::new()));
@@ -500,9 +517,8 @@ async fn respond(
             let png = engine
                 .pool
                 .run(move || -> Result<Bytes, ApiError> {
-                    let _permit = permit;
-                    let image = job.render(avatar.as_ref().map(|a| a.image.as_ref()))?;
-                    Ok(Bytes::from(canvas_render::encode_png(&image)?))
+                    let _permit = (permit, extra);
+                    Ok(Bytes::from(output::render(&job, avatar.as_ref(), out)?))
                 })
                 .await
                 .map_err(|_| ApiError::JobFailed)??;
@@ -513,7 +529,7 @@ async fn respond(
         }
     };
     Ok(HttpResponse::Ok()
-        .content_type("image/png")
+        .content_type(out.content_type())
         .insert_header((header::ETAG, tag))
         .insert_header((header::CACHE_CONTROL, cache_control))
         .body(png))
