@@ -132,7 +132,7 @@ const AVATAR: Param = Param {
     location: In::Query,
     required: true,
     kind: Kind::AvatarUrl,
-    description: "URL of the avatar image (http or https; PNG, JPEG, GIF first frame or WebP; at most 4096×4096 pixels)",
+    description: "URL of the avatar image (http or https; PNG or APNG, JPEG, GIF or WebP, still or animated; at most 4096×4096 pixels, and an animation at most 256 frames and 32 Mi pixels in all)",
     example: "https://example.com/avatar.png",
     default: None,
 };

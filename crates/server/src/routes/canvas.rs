@@ -474,7 +474,8 @@ async fn respond(
     };
 
     let out = output::Output::choose(requested, &job, avatar.as_ref());
-    let extra = match output::weight(avatar.as_ref(), out, engine.max_jobs) - 1 {
+    let budget = Duration::from_millis(state.settings.animation_render_ms);
+    let extra = match output::weight(&job, avatar.as_ref(), out, engine.max_jobs) - 1 {
         0 => None,
         n => match engine.try_acquire_extra(n) {
             Some(slots) => Some(slots),
@@ -486,7 +487,10 @@ async fn respond(
             }
         },
     };
-    let key = (out.key(format!("{job:?}")), avatar.as_ref().map(|a| a.digest));
+    let key = (
+        out.key(format!("{job:?}")),
+        avatar.as_ref().map(|a| a.digest),
+    );
     let tag = etag_of(&key.0, key.1);
     let cache_control = format!("public, max-age={}", engine.max_age);
     let if_none_match = req
@@ -518,7 +522,12 @@ async fn respond(
                 .pool
                 .run(move || -> Result<Bytes, ApiError> {
                     let _permit = (permit, extra);
-                    Ok(Bytes::from(output::render(&job, avatar.as_ref(), out)?))
+                    Ok(Bytes::from(output::render(
+                        &job,
+                        avatar.as_ref(),
+                        out,
+                        budget,
+                    )?))
                 })
                 .await
                 .map_err(|_| ApiError::JobFailed)??;

@@ -23,11 +23,17 @@ fn enc(url: &str) -> String {
 }
 
 macro_rules! app {
-    () => {{
+    () => {
+        app!(60_000)
+    };
+    ($render_ms:expr) => {{
         let mut s = settings();
         s.allow_private_avatars = true;
         s.avatar_timeout_ms = 3000;
         s.avatar_connect_timeout_ms = 1000;
+        // Unoptimised test builds on a busy machine: a generous budget,
+        // except where the budget itself is tested.
+        s.animation_render_ms = $render_ms;
         test::init_service(create_app(AppState::load(s).expect("state loads"))).await
     }};
 }
@@ -216,6 +222,21 @@ async fn an_avatar_over_the_frame_cap_is_422_naming_the_limit() {
         msg.contains("300 frames") && msg.contains("max_frames"),
         "{msg}"
     );
+}
+
+#[actix_rt::test]
+async fn an_animation_over_the_render_time_is_422_naming_the_limit() {
+    let host = FixtureHost::start();
+    let app = app!(0);
+    let anim = enc(&host.url("/anim.gif"));
+    let r = get(&app, &format!("/canvas/misc/circle?avatar={anim}"), None).await;
+    assert_eq!(r.status, 422, "body: {}", String::from_utf8_lossy(&r.body));
+    let msg = r.json()["error"].as_str().unwrap().to_owned();
+    assert!(msg.contains("render_time") && msg.contains("0 ms"), "{msg}");
+    // A still image has no such budget.
+    let still = enc(&host.url("/ok.png"));
+    let r = get(&app, &format!("/canvas/misc/circle?avatar={still}"), None).await;
+    assert_eq!(r.status, 200);
 }
 
 #[actix_rt::test]

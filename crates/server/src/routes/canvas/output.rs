@@ -9,9 +9,9 @@
 //! - `format=gif`: an animated GIF, or a one-frame GIF of a still image.
 //! - `format=webp`: an animated lossless WebP, or a still lossless WebP.
 //!
-//! An animated job holds job slots in proportion to its decoded pixels
-//! ([`weight`]), and its rendering and encoding stop at
-//! [`ANIMATION_RENDER_BUDGET`].
+//! An animated job holds job slots in proportion to its pixels
+//! ([`weight`]), and its rendering and encoding stop after
+//! `--animation-render-ms` (422 naming `render_time`).
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -24,14 +24,12 @@ use remote_image::{Animation, Avatar, LoopCount};
 use super::{CanvasEngine, Job};
 use crate::error::ApiError;
 
-/// How long rendering and encoding every frame of one animated image may
-/// take before the request fails with 422 naming `render_time`.
-pub const ANIMATION_RENDER_BUDGET: Duration = Duration::from_secs(5);
-
-/// Decoded pixels (frames × width × height) one job slot stands for: an
-/// animated avatar holds one slot per started 4 Mi pixels (a still
-/// avatar of at most 1024×1024 holds one).
-pub const PIXELS_PER_SLOT: u64 = 4 << 20;
+/// Pixels of an animation's frames one job slot stands for: an animated
+/// job holds one slot per started 1 Mi pixels of its larger side, source or
+/// rendered frames (4 MiB of RGBA, plus the palette indices and the
+/// encoded image: within the 8 MiB a slot is budgeted in the README's
+/// memory bound). A still job holds one.
+pub const PIXELS_PER_SLOT: u64 = 1 << 20;
 
 /// What `format` asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,12 +136,17 @@ fn animation_error(e: AnimationError) -> ApiError {
 }
 
 /// Renders `job` and encodes it as `output`.
-pub fn render(job: &Job, avatar: Option<&Avatar>, output: Output) -> Result<Vec<u8>, ApiError> {
+pub fn render(
+    job: &Job,
+    avatar: Option<&Avatar>,
+    output: Output,
+    budget: Duration,
+) -> Result<Vec<u8>, ApiError> {
     let still = |job: &Job| job.render(avatar.map(|a| a.image.as_ref()));
     let animation = avatar
         .and_then(|a| a.animation.as_deref())
         .filter(|_| animates(job));
-    let deadline = Deadline::after(ANIMATION_RENDER_BUDGET);
+    let deadline = Deadline::after(budget);
     match (output, animation) {
         (Output::Png, _) => Ok(canvas_render::encode_png(&still(job)?)?),
         (Output::WebP, _) => Ok(canvas_render::encode_webp(&still(job)?)?),
@@ -178,20 +181,30 @@ fn render_animation(
     Ok((frames, delays))
 }
 
-/// Job slots an avatar's work stands for: 1 for a still avatar, one per
-/// started [`PIXELS_PER_SLOT`] decoded pixels for an animated one, at most
-/// half the pool (so one huge GIF cannot hold every slot).
-pub fn weight(avatar: Option<&Avatar>, output: Output, max_jobs: usize) -> usize {
-    let Some(anim) = avatar.and_then(|a| a.animation.as_deref()) else {
+/// Job slots a job stands for: 1 for a still image, one per started
+/// [`PIXELS_PER_SLOT`] frame pixels for an animated one (each frame counted
+/// at the larger of its source size and its rendered size: shapes render
+/// 512×512), at most half the pool, so one huge GIF cannot hold every slot.
+pub fn weight(job: &Job, avatar: Option<&Avatar>, output: Output, max_jobs: usize) -> usize {
+    let Some(anim) = avatar
+        .and_then(|a| a.animation.as_deref())
+        .filter(|_| animates(job))
+    else {
         return 1;
     };
     if matches!(output, Output::Png | Output::WebP) {
         return 1;
     }
+    let rendered = match job {
+        Job::Filter(_) | Job::Scene(_) => 0,
+        Job::Circle | Job::Heart | Job::Pride(_) => {
+            u64::from(canvas_render::shape::SIZE) * u64::from(canvas_render::shape::SIZE)
+        }
+    };
     let pixels: u64 = anim
         .frames
         .iter()
-        .map(|f| u64::from(f.image.width()) * u64::from(f.image.height()))
+        .map(|f| (u64::from(f.image.width()) * u64::from(f.image.height())).max(rendered))
         .sum();
     let slots = usize::try_from(pixels.div_ceil(PIXELS_PER_SLOT)).unwrap_or(usize::MAX);
     slots.clamp(1, (max_jobs / 2).max(1))
@@ -243,5 +256,84 @@ impl CanvasEngine {
                 Err(now) => current = now,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use canvas_render::{Filter, PrideFlag};
+    use remote_image::AnimationFrame;
+
+    fn avatar(frames: usize, side: u32) -> Avatar {
+        let image = RgbaImage::new(side, side);
+        let animation = (frames > 1).then(|| {
+            Arc::new(Animation {
+                frames: vec![
+                    AnimationFrame {
+                        image: image.clone(),
+                        delay_ms: 40,
+                    };
+                    frames
+                ],
+                loops: LoopCount::Infinite,
+            })
+        });
+        Avatar {
+            image: Arc::new(image),
+            digest: 1,
+            animation,
+        }
+    }
+
+    #[test]
+    fn animated_jobs_weigh_by_their_pixels() {
+        let grey = Job::Filter(Filter::Greyscale);
+        let still = avatar(1, 1024);
+        assert_eq!(weight(&grey, Some(&still), Output::Png, 64), 1);
+        // 60 frames of 128x128: under 1 Mi pixels.
+        let small = avatar(60, 128);
+        assert_eq!(weight(&grey, Some(&small), Output::Gif, 64), 1);
+        // The same as circles: 60 frames of 512x512 rendered.
+        assert_eq!(weight(&Job::Circle, Some(&small), Output::Gif, 64), 15);
+        assert_eq!(
+            weight(
+                &Job::Pride(PrideFlag::Lgbt),
+                Some(&small),
+                Output::AnimatedWebP,
+                64
+            ),
+            15
+        );
+        // A still output of an animated avatar renders one frame.
+        assert_eq!(weight(&Job::Circle, Some(&small), Output::Png, 64), 1);
+        // At most half the pool.
+        let big = avatar(200, 1024);
+        assert_eq!(weight(&grey, Some(&big), Output::Gif, 64), 32);
+        assert_eq!(weight(&grey, Some(&big), Output::Gif, 1), 1);
+        assert_eq!(weight(&grey, None, Output::Gif, 64), 1);
+    }
+
+    #[test]
+    fn outputs_follow_the_format_and_the_avatar() {
+        let grey = Job::Filter(Filter::Greyscale);
+        let scene = Job::Scene(canvas_render::scene::Scene::Simpcard);
+        let (still, anim) = (avatar(1, 8), avatar(3, 8));
+        let choose = |r, job: &Job, a: &Avatar| Output::choose(r, job, Some(a));
+        assert_eq!(choose(Requested::Auto, &grey, &still), Output::Png);
+        assert_eq!(choose(Requested::Auto, &grey, &anim), Output::Gif);
+        assert_eq!(choose(Requested::Auto, &scene, &anim), Output::Png);
+        assert_eq!(choose(Requested::Png, &grey, &anim), Output::Png);
+        assert_eq!(choose(Requested::WebP, &grey, &anim), Output::AnimatedWebP);
+        assert_eq!(choose(Requested::WebP, &grey, &still), Output::WebP);
+        assert_eq!(choose(Requested::Gif, &grey, &still), Output::Gif);
+        assert_eq!(Output::Png.key("k".into()), "k");
+        assert_ne!(
+            Output::Gif.key("k".into()),
+            Output::AnimatedWebP.key("k".into())
+        );
+        assert_eq!(requested(Some(" WebP ")).unwrap(), Requested::WebP);
+        assert_eq!(requested(Some("")).unwrap(), Requested::Auto);
+        assert!(requested(Some("jpeg")).is_err());
     }
 }
