@@ -240,11 +240,49 @@ async fn an_animation_over_the_render_time_is_422_naming_the_limit() {
 }
 
 #[actix_rt::test]
-async fn scenes_draw_the_first_frame() {
+async fn scenes_that_draw_the_avatar_animate_it() {
     let host = FixtureHost::start();
     let app = app!();
     let anim = enc(&host.url("/anim.gif"));
-    let r = get(&app, &format!("/canvas/misc/simpcard?avatar={anim}"), None).await;
+    for path in [
+        "horny",
+        "simpcard",
+        "lolice",
+        "series",
+        "namecard?username=Ferris",
+        "post?comment=hi",
+        "video-comment?comment=hi",
+        "its-so-stupid?dog=this",
+        "lied",
+    ] {
+        let sep = if path.contains('?') { '&' } else { '?' };
+        let r = get(
+            &app,
+            &format!("/canvas/misc/{path}{sep}avatar={anim}"),
+            None,
+        )
+        .await;
+        let frames = gif_frames(&r);
+        assert_eq!(frames.len(), 6, "{path}");
+        assert_ne!(frames[0].0, frames[3].0, "{path}: the avatar moves");
+        // The first frame is the still card of the first avatar frame,
+        // within the GIF's palette.
+        let png = get(
+            &app,
+            &format!("/canvas/misc/{path}{sep}avatar={anim}&format=png"),
+            None,
+        )
+        .await;
+        let card = image::load_from_memory(&png.body).unwrap().into_rgba8();
+        assert_eq!(card.dimensions(), frames[0].0.dimensions(), "{path}");
+    }
+    // A scene without the avatar stays a still PNG.
+    let r = get(
+        &app,
+        &format!("/canvas/misc/sage?quote=x&avatar={anim}"),
+        None,
+    )
+    .await;
     assert_eq!(r.status, 200);
     assert_eq!(r.header("content-type"), Some("image/png"));
 }

@@ -3,8 +3,8 @@
 //! shape, encoded as an animated GIF or WebP.
 //!
 //! - No `format`: a still avatar gives PNG, exactly as before; an animated
-//!   avatar gives an animated GIF for filters and shapes (scenes draw its
-//!   first frame, as PNG).
+//!   avatar gives an animated GIF (filters, shapes, and the scenes that
+//!   draw the avatar, whose whole card is drawn once per frame).
 //! - `format=png`: always a still PNG (the first frame of an animation).
 //! - `format=gif`: an animated GIF, or a one-frame GIF of a still image.
 //! - `format=webp`: an animated lossless WebP, or a still lossless WebP.
@@ -104,10 +104,10 @@ impl Output {
     }
 }
 
-/// Whether `job` draws every frame of an animated avatar (filters and
-/// shapes do; scenes draw the first frame).
+/// Whether `job` draws every frame of an animated avatar: every job that
+/// draws the avatar does (a scene draws the whole card once per frame).
 fn animates(job: &Job) -> bool {
-    !matches!(job, Job::Scene(_))
+    job.uses_avatar()
 }
 
 /// One frame of a filter or shape job.
@@ -196,7 +196,11 @@ pub fn weight(job: &Job, avatar: Option<&Avatar>, output: Output, max_jobs: usiz
         return 1;
     }
     let rendered = match job {
-        Job::Filter(_) | Job::Scene(_) => 0,
+        Job::Filter(_) => 0,
+        Job::Scene(scene) => {
+            let (w, h) = scene.size();
+            u64::from(w) * u64::from(h)
+        }
         Job::Circle | Job::Heart | Job::Pride(_) => {
             u64::from(canvas_render::shape::SIZE) * u64::from(canvas_render::shape::SIZE)
         }
@@ -307,6 +311,14 @@ mod tests {
         );
         // A still output of an animated avatar renders one frame.
         assert_eq!(weight(&Job::Circle, Some(&small), Output::Png, 64), 1);
+        // A scene counts its card's size per frame.
+        let card = Job::Scene(canvas_render::scene::Scene::Simpcard);
+        let (w, h) = canvas_render::scene::Scene::Simpcard.size();
+        let expected = (60 * u64::from(w) * u64::from(h)).div_ceil(PIXELS_PER_SLOT);
+        assert_eq!(
+            weight(&card, Some(&small), Output::Gif, 64) as u64,
+            expected
+        );
         // At most half the pool.
         let big = avatar(200, 1024);
         assert_eq!(weight(&grey, Some(&big), Output::Gif, 64), 32);
@@ -322,7 +334,11 @@ mod tests {
         let choose = |r, job: &Job, a: &Avatar| Output::choose(r, job, Some(a));
         assert_eq!(choose(Requested::Auto, &grey, &still), Output::Png);
         assert_eq!(choose(Requested::Auto, &grey, &anim), Output::Gif);
-        assert_eq!(choose(Requested::Auto, &scene, &anim), Output::Png);
+        assert_eq!(choose(Requested::Auto, &scene, &anim), Output::Gif);
+        let sage = Job::Scene(canvas_render::scene::Scene::Sage {
+            quote: String::new(),
+        });
+        assert_eq!(choose(Requested::Auto, &sage, &anim), Output::Png);
         assert_eq!(choose(Requested::Png, &grey, &anim), Output::Png);
         assert_eq!(choose(Requested::WebP, &grey, &anim), Output::AnimatedWebP);
         assert_eq!(choose(Requested::WebP, &grey, &still), Output::WebP);
