@@ -50,27 +50,68 @@ fn rgb_key(p: &[u8]) -> u32 {
 
 /// A small open-addressing set of up to 255 colours, each with its index.
 struct ExactColours {
-    slots: Vec<u32>,
+    /// `colour << 8 | index`, or `EMPTY`.
+    slots: Vec<u64>,
     colours: Vec<[u8; 3]>,
 }
 
 impl ExactColours {
-    const EMPTY: u32 = u32::MAX;
+    const EMPTY: u64 = u64::MAX;
     const SLOTS: usize = 1024;
 
     fn slot(&self, key: u32) -> usize {
         let mut i = (key.wrapping_mul(0x9E37_79B1) >> 22) as usize;
         loop {
             let v = self.slots[i];
-            if v == Self::EMPTY || v >> 8 == key {
+            if v == Self::EMPTY || v >> 8 == u64::from(key) {
                 return i;
             }
             i = (i + 1) & (Self::SLOTS - 1);
         }
     }
 
-    /// Every opaque colour of `frames`, or `None` past 255.
+    /// Every opaque colour of `frames`, or `None` past 256. With exactly
+    /// 256 (a full greyscale), the two nearest share one entry, so that
+    /// index 255 stays free for transparency: one colour moves by about
+    /// one level instead of every pixel being dithered.
     fn collect(frames: &[RgbaImage]) -> Option<Self> {
+        let mut set = Self::collect_up_to_256(frames)?;
+        if set.colours.len() > usize::from(TRANSPARENT) {
+            set.merge_nearest_pair();
+        }
+        Some(set)
+    }
+
+    fn merge_nearest_pair(&mut self) {
+        let mut best = (u32::MAX, 0usize, 1usize);
+        for i in 0..self.colours.len() {
+            for j in i + 1..self.colours.len() {
+                let d = distance(self.colours[i], self.colours[j]);
+                if d < best.0 {
+                    best = (d, i, j);
+                }
+            }
+        }
+        let (_, keep, gone) = best;
+        let last = self.colours.len() - 1;
+        for slot in &mut self.slots {
+            if *slot == Self::EMPTY {
+                continue;
+            }
+            let index = (*slot & 0xff) as usize;
+            let to = if index == gone {
+                keep
+            } else if index == last {
+                gone
+            } else {
+                index
+            };
+            *slot = (*slot & !0xff) | to as u64;
+        }
+        self.colours.swap_remove(gone);
+    }
+
+    fn collect_up_to_256(frames: &[RgbaImage]) -> Option<Self> {
         let mut set = Self {
             slots: vec![Self::EMPTY; Self::SLOTS],
             colours: Vec::new(),
@@ -88,10 +129,10 @@ impl ExactColours {
                 last = key;
                 let i = set.slot(key);
                 if set.slots[i] == Self::EMPTY {
-                    if set.colours.len() == usize::from(TRANSPARENT) {
+                    if set.colours.len() == 256 {
                         return None;
                     }
-                    set.slots[i] = key << 8 | set.colours.len() as u32;
+                    set.slots[i] = u64::from(key) << 8 | set.colours.len() as u64;
                     set.colours.push([p[0], p[1], p[2]]);
                 }
             }
@@ -279,9 +320,11 @@ fn index_frames(
     Ok((colours, indexed))
 }
 
-/// The rectangle (left, top, width, height) where `cur` differs from
-/// `prev`, and its pixels with the unchanged ones made transparent.
-fn changed_rect(cur: &[u8], prev: &[u8], width: usize) -> ((usize, usize, usize, usize), Vec<u8>) {
+/// A frame's rectangle: left, top, width, height.
+type Rect = (usize, usize, usize, usize);
+
+/// The rectangle where `cur` differs from `prev`, if any pixel does.
+fn changed_rect(cur: &[u8], prev: &[u8], width: usize) -> Option<Rect> {
     let height = cur.len() / width;
     let (mut x0, mut y0, mut x1, mut y1) = (width, height, 0, 0);
     for y in 0..height {
@@ -297,22 +340,37 @@ fn changed_rect(cur: &[u8], prev: &[u8], width: usize) -> ((usize, usize, usize,
         y0 = y0.min(y);
         y1 = y;
     }
-    if x0 > x1 {
-        // Nothing changed: one transparent pixel.
-        return ((0, 0, 1, 1), vec![TRANSPARENT]);
-    }
-    let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
+    (x0 <= x1).then(|| (x0, y0, x1 - x0 + 1, y1 - y0 + 1))
+}
+
+/// The pixels of `cur` in `rect`; with `prev`, those equal to it become
+/// transparent (so the previous frame shows through).
+fn crop(cur: &[u8], prev: Option<&[u8]>, width: usize, rect: Rect) -> Vec<u8> {
+    let (x0, y0, w, h) = rect;
     let mut buf = Vec::with_capacity(w * h);
-    for y in y0..=y1 {
-        let start = y * width + x0;
-        buf.extend(
-            cur[start..start + w]
-                .iter()
-                .zip(&prev[start..start + w])
-                .map(|(&c, &p)| if c == p { TRANSPARENT } else { c }),
-        );
+    for y in y0..y0 + h {
+        let row = y * width + x0..y * width + x0 + w;
+        match prev {
+            Some(prev) => buf.extend(
+                cur[row.clone()]
+                    .iter()
+                    .zip(&prev[row])
+                    .map(|(&c, &p)| if c == p { TRANSPARENT } else { c }),
+            ),
+            None => buf.extend_from_slice(&cur[row]),
+        }
     }
-    ((x0, y0, w, h), buf)
+    buf
+}
+
+/// The LZW stream of `pixels`, as the `gif` crate writes it.
+fn lzw(pixels: Vec<u8>) -> Vec<u8> {
+    let mut frame = gif::Frame {
+        buffer: Cow::Owned(pixels),
+        ..gif::Frame::default()
+    };
+    frame.make_lzw_pre_encoded();
+    frame.buffer.into_owned()
 }
 
 fn encode_error(e: gif::EncodingError) -> AnimationError {
@@ -374,21 +432,37 @@ pub fn encode_gif(
                     .any(|(&n, &c)| n == TRANSPARENT && c != TRANSPARENT)
             });
             let base = (!cleared).then(|| &indexed[shown[k - 1].0]);
-            let ((left, top, fw, fh), buffer) = match base {
-                Some(prev) if !clear_after => {
-                    let (rect, buf) = changed_rect(cur, prev, width);
-                    (rect, Cow::Owned(buf))
-                }
+            let full = (0, 0, width, h as usize);
+            // Over a previous frame, unchanged pixels may be left
+            // transparent: that makes long runs where little moves, but
+            // scatters noise where nearly everything moves. Both are
+            // compressed and the smaller is kept.
+            let (rect, lzw_data) = match base {
+                None => (full, lzw(cur.clone())),
                 Some(prev) => {
-                    let buf = cur
-                        .iter()
-                        .zip(prev)
-                        .map(|(&c, &p)| if c == p { TRANSPARENT } else { c })
-                        .collect();
-                    ((0, 0, width, h as usize), Cow::Owned(buf))
+                    let rect = if clear_after {
+                        Some(full)
+                    } else {
+                        changed_rect(cur, prev, width)
+                    };
+                    match rect {
+                        None => ((0, 0, 1, 1), lzw(vec![TRANSPARENT])),
+                        Some(rect) => {
+                            let kept = lzw(crop(cur, Some(prev), width, rect));
+                            let plain = lzw(crop(cur, None, width, rect));
+                            (
+                                rect,
+                                if plain.len() < kept.len() {
+                                    plain
+                                } else {
+                                    kept
+                                },
+                            )
+                        }
+                    }
                 }
-                None => ((0, 0, width, h as usize), Cow::Borrowed(cur.as_slice())),
             };
+            let (left, top, fw, fh) = rect;
             let frame = gif::Frame {
                 left: left as u16,
                 top: top as u16,
@@ -401,10 +475,11 @@ pub fn encode_gif(
                     gif::DisposalMethod::Keep
                 },
                 transparent: Some(TRANSPARENT),
-                buffer,
+                buffer: Cow::Owned(lzw_data),
                 ..gif::Frame::default()
             };
-            enc.write_frame(&frame).map_err(encode_error)?;
+            enc.write_lzw_pre_encoded_frame(&frame)
+                .map_err(encode_error)?;
             cleared = clear_after;
             deadline.check()?;
         }

@@ -83,6 +83,42 @@ fn greyscale_frames_round_trip_exactly() {
     assert!(!once.windows(11).any(|w| w == b"NETSCAPE2.0"));
 }
 
+/// All 256 greys (and a transparent pixel): still no dithering; the two
+/// nearest greys share an entry, so one grey moves by one level.
+#[test]
+fn a_full_greyscale_stays_exact_but_for_one_level() {
+    let frames: Vec<RgbaImage> = (0..2u32)
+        .map(|k| {
+            RgbaImage::from_fn(16, 17, |x, y| {
+                if y == 16 {
+                    return Rgba([0, 0, 0, if x == 0 { 0 } else { 255 }]);
+                }
+                let g = ((y * 16 + x + k * 7) % 256) as u8;
+                Rgba([g, g, g, 255])
+            })
+        })
+        .collect();
+    let gif = encode_gif(&frames, &[50, 50], Loops::Infinite, &deadline()).unwrap();
+    let decoded = decode_gif(&gif);
+    assert_eq!(decoded.len(), 2);
+    let mut moved = std::collections::BTreeSet::new();
+    for ((img, _), src) in decoded.iter().zip(&frames) {
+        for (p, q) in img.pixels().zip(src.pixels()) {
+            assert_eq!(p.0[3], q.0[3]);
+            if q.0[3] == 0 {
+                continue;
+            }
+            let d = (i32::from(p.0[0]) - i32::from(q.0[0])).abs();
+            assert!(d <= 1, "{q:?} -> {p:?}");
+            assert!(p.0[0] == p.0[1] && p.0[1] == p.0[2]);
+            if d == 1 {
+                moved.insert(q.0[0]);
+            }
+        }
+    }
+    assert_eq!(moved.len(), 1, "one grey moves: {moved:?}");
+}
+
 /// A circle keeps its transparent corners and opaque middle in every frame.
 #[test]
 fn circles_keep_transparency() {
