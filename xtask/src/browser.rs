@@ -1,7 +1,8 @@
 //! The playground's browser test (`e2e/`), run by `cargo xtask test`.
 //!
-//! Starts the debug `menagerie` binary over `fixtures/` on a free loopback
-//! port, runs `node --test` in `e2e/` (playwright-core driving Debian's
+//! Starts the debug `menagerie` binary over the data directory it is given
+//! (the full data, else the fixture dataset; never one without creature
+//! data) on a free loopback port, runs `node --test` in `e2e/` (playwright-core driving Debian's
 //! headless Chromium), then stops the server. In CI (`CI` set) everything
 //! it needs is installed by `scripts/install-browser-test.sh` and the test
 //! must run; elsewhere, without Chromium or Node.js, it is skipped with a
@@ -28,8 +29,9 @@ fn have(cmd: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// Runs the browser test, installing its tools first when needed.
-pub fn run(ci: bool) -> Result<()> {
+/// Runs the browser test against a server over `data_dir`, installing its
+/// tools first when needed.
+pub fn run(data_dir: &Path, ci: bool) -> Result<()> {
     let root = repo_root();
     let e2e = root.join("e2e");
     let ready = Path::new(CHROMIUM).exists()
@@ -54,11 +56,12 @@ pub fn run(ci: bool) -> Result<()> {
     let server = Command::new(&bin)
         .args(["--bind", &addr.to_string(), "--log-level", "warn"])
         .arg("--data-dir")
-        .arg(root.join("fixtures/data"))
+        .arg(data_dir)
         .spawn()
         .with_context(|| format!("could not start {}", bin.display()))?;
     let mut server = KillOnDrop(server);
     wait_healthy(addr, &mut server.0)?;
+    crate::conformance::require_creature_data(addr, data_dir)?;
     let result = run_cmd(
         Command::new("node")
             .arg("--test")

@@ -3,7 +3,8 @@
 //!
 //! In CI (`CI` set) it must run; elsewhere it is skipped with a notice when
 //! `python3` with `venv` is unavailable. It is also skipped with a notice
-//! while the server publishes no `/openapi.json`.
+//! while the server publishes no `/openapi.json`. It never runs against a
+//! server without creature data (see [`require_creature_data`]).
 
 use std::net::{SocketAddr, TcpListener};
 use std::path::Path;
@@ -43,6 +44,21 @@ fn python_ok() -> bool {
         .stderr(Stdio::null())
         .status()
         .is_ok_and(|s| s.success())
+}
+
+/// Fails unless the server at `addr` has its creature reference loaded: a
+/// server without it answers every `/creature/*` request with 503, which
+/// would make a conformance run meaningless.
+pub fn require_creature_data(addr: SocketAddr, data_dir: &Path) -> Result<()> {
+    let r = Conn::new(addr, Duration::from_secs(10)).get("/creature/dex?id=25")?;
+    if r.status == 503 {
+        bail!(
+            "the server over {} has no creature data (/creature/dex answers 503); \
+             refusing to test it",
+            data_dir.display()
+        );
+    }
+    Ok(())
 }
 
 /// Runs Schemathesis against a debug server over `data_dir`.
@@ -86,6 +102,7 @@ pub fn run(data_dir: &Path, ci: bool) -> Result<()> {
         }
         thread::sleep(Duration::from_millis(20));
     }
+    require_creature_data(addr, data_dir)?;
     let spec = Conn::new(addr, Duration::from_secs(10)).get("/openapi.json")?;
     if spec.status == 404 {
         eprintln!(

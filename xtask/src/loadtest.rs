@@ -116,22 +116,19 @@ pub fn run(args: &LoadtestArgs) -> Result<()> {
 }
 
 /// The data directory the load test serves: the full data when the source
-/// is present, else the fixtures.
+/// is present or can be downloaded, else the fixtures.
 fn loadtest_data() -> Result<PathBuf> {
-    match data::resolve_source(None) {
-        Some(src) => {
+    match data::source_dir(&data::SourceArgs::default()) {
+        Ok(src) => {
             let out = target_dir().join("loadtest-data");
-            data::run(&data::DataArgs {
-                source: Some(src),
-                out: out.clone(),
-            })?;
+            data::build(&src, &out)?;
             Ok(out)
         }
-        None => {
+        Err(e) => {
             eprintln!(
-                "loadtest: no source data found; serving the fixtures (figures not comparable)"
+                "loadtest: no source data ({e:#}); serving the fixtures (figures not comparable)"
             );
-            Ok(repo_root().join("fixtures/data"))
+            data::fixture_data()
         }
     }
 }

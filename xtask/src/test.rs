@@ -4,17 +4,21 @@
 //! 1. `cargo fmt --check`
 //! 2. `cargo clippy` on every target, warnings denied
 //! 3. the full dataset built from the source data into `target/full-data`
-//!    (required when `CI` is set; skipped with a notice elsewhere when the
-//!    source is absent) and exported as `MENAGERIE_FULL_DATA`
+//!    and exported as `MENAGERIE_FULL_DATA`; without a source directory the
+//!    pinned upstream files are downloaded (`cargo xtask data`). Required
+//!    when `CI` is set; elsewhere, when neither works (offline), the
+//!    full-data tests are skipped with a notice
 //! 4. `cargo test` on every target (benches run once in test mode, so they
 //!    are compiled and smoke-tested without a release build), then doc tests
 //! 5. Schemathesis against `/openapi.json` of a debug server
-//!    (`scripts/schemathesis.sh`; see `conformance.rs`)
+//!    (`scripts/schemathesis.sh`; see `conformance.rs`) over the full data,
+//!    or without it over the fixture dataset (`data::fixture_data`)
 //! 6. `cargo doc`, warnings denied
-//! 7. the playground's browser test in headless Chromium (`browser.rs`;
-//!    required in CI, skipped with a notice elsewhere when Chromium is absent)
+//! 7. the playground's browser test in headless Chromium (`browser.rs`,
+//!    same server data as step 5; required in CI, skipped with a notice
+//!    elsewhere when Chromium is absent)
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 
 use crate::{cargo, data, repo_root, run_cmd};
 
@@ -24,6 +28,8 @@ pub struct TestArgs {
     /// Skip fmt and clippy (for a quick re-run of the tests).
     #[arg(long)]
     pub no_lint: bool,
+    #[command(flatten)]
+    pub from: data::SourceArgs,
 }
 
 /// Runs every check.
@@ -42,17 +48,17 @@ pub fn run(args: &TestArgs) -> Result<()> {
     }
 
     let full_data = repo_root().join("target/full-data");
-    let have_full = match data::resolve_source(None) {
-        Some(src) => {
-            data::run(&data::DataArgs {
-                source: Some(src),
-                out: full_data.clone(),
-            })?;
+    let have_full = match data::source_dir(&args.from) {
+        Ok(src) => {
+            data::build(&src, &full_data)?;
             true
         }
-        None if ci => bail!("CI must test over the full data, but no source data was found"),
-        None => {
-            eprintln!("test: no source data found; tests over the full data are skipped");
+        Err(e) if ci => return Err(e.context("CI must test over the full data")),
+        Err(e) => {
+            eprintln!(
+                "test: {e:#}\ntest: no source data; tests over the full data are SKIPPED, \
+                 and the servers under test load the fixture dataset"
+            );
             false
         }
     };
@@ -64,19 +70,21 @@ pub fn run(args: &TestArgs) -> Result<()> {
     }
     run_cmd(&mut t)?;
     run_cmd(cargo().args(["test", "--workspace", "--doc"]))?;
-    // Schemathesis against the debug server's /openapi.json.
-    let st_data = if have_full {
+    // The servers under test always have creature data: the full data, else
+    // the fixture dataset.
+    let server_data = if have_full {
         full_data.clone()
     } else {
-        repo_root().join("fixtures/data")
+        data::fixture_data()?
     };
-    crate::conformance::run(&st_data, ci)?;
+    // Schemathesis against the debug server's /openapi.json.
+    crate::conformance::run(&server_data, ci)?;
     run_cmd(
         cargo()
             .args(["doc", "--workspace", "--no-deps"])
             .env("RUSTDOCFLAGS", "-D warnings"),
     )?;
-    crate::browser::run(ci)?; // e2e/ in headless Chromium
+    crate::browser::run(&server_data, ci)?; // e2e/ in headless Chromium
     eprintln!("\ntest: all checks passed");
     Ok(())
 }

@@ -121,3 +121,74 @@ fn only_the_server_uses_actix() {
         "the check sees the server's actix-web"
     );
 }
+
+/// A `rust-version` as (major, minor, patch); missing parts are 0.
+fn rust_version(v: &str) -> (u32, u32, u32) {
+    let mut parts = v.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
+    let mut next = || parts.next().unwrap_or(0);
+    (next(), next(), next())
+}
+
+/// The crates published for other projects: their `rust-version` and
+/// licence must be true.
+const PUBLISHED: &[&str] = &["canvas-render", "png-writer"];
+
+#[test]
+fn no_dependency_needs_a_newer_rust_than_our_rust_version() {
+    let meta = metadata();
+    let packages = meta["packages"].as_array().unwrap();
+    let declared = |name: &str| {
+        packages
+            .iter()
+            .find(|p| p["name"] == name && p["source"].is_null())
+            .unwrap_or_else(|| panic!("{name} is a workspace package"))["rust_version"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{name} declares a rust-version"))
+            .to_owned()
+    };
+    let ours = declared("canvas-render");
+    for krate in PUBLISHED {
+        assert_eq!(
+            declared(krate),
+            ours,
+            "{krate} shares the workspace's rust-version"
+        );
+    }
+    // Every package in Cargo.lock (registry or git), whatever the target or kind.
+    let mut newer: Vec<String> = packages
+        .iter()
+        .filter(|p| !p["source"].is_null())
+        .filter_map(|p| {
+            let theirs = p["rust_version"].as_str()?;
+            let (name, version) = (p["name"].as_str()?, p["version"].as_str()?);
+            (rust_version(theirs) > rust_version(&ours))
+                .then(|| format!("{name} {version} needs Rust {theirs}"))
+        })
+        .collect();
+    newer.sort();
+    assert!(
+        newer.is_empty(),
+        "rust-version is {ours} but Cargo.lock holds:\n{}",
+        newer.join("\n")
+    );
+}
+
+#[test]
+fn published_crates_ship_the_licence_texts() {
+    let root = crate::repo_root();
+    for name in ["LICENSE-MIT", "LICENSE-APACHE"] {
+        let text = std::fs::read_to_string(root.join(name))
+            .unwrap_or_else(|e| panic!("{name} at the workspace root: {e}"));
+        for krate in PUBLISHED {
+            let dir = root.join("crates").join(krate);
+            let copy = std::fs::read_to_string(dir.join(name))
+                .unwrap_or_else(|e| panic!("{krate}/{name}: {e}"));
+            assert_eq!(copy, text, "{krate}/{name} is the workspace's text");
+            let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+            assert!(
+                manifest.contains(&format!("\"{name}\"")),
+                "{krate}'s package `include` lists {name}"
+            );
+        }
+    }
+}

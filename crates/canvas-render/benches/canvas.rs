@@ -1,5 +1,6 @@
 //! Criterion benchmarks of canvas-render on a 512 × 512 avatar, for comparison
-//! with Pillow (`/work/shared/bench/pillow_ref.py`, see BENCHMARKS.md).
+//! with Pillow (`/work/shared/bench/pillow_ref.py`, see BENCHMARKS.md). The PNG
+//! encoder alone, against the `png` crate: `cargo bench -p png-writer`.
 //!
 //! The avatar is read at run time from `$MENAGERIE_BENCH_AVATAR`, else
 //! `shared/bench/avatars/avatar_512.png` in the parent (or grandparent, for
@@ -101,38 +102,6 @@ fn benches(c: &mut Criterion) {
     });
     io.finish();
 
-    // The PNG encoder against the `png` crate's fast mode (fdeflate, Paeth
-    // on every row), which `encode_png` used before it had its own
-    // deflate: same pixels, same colour type.
-    let mut enc = c.benchmark_group("encode");
-    let inverted = apply(&Filter::Invert, &avatar).unwrap();
-    let grey = apply(&Filter::Greyscale, &avatar).unwrap();
-    enc.bench_function("rgba/encode_png", |b| {
-        b.iter(|| encode_png(black_box(&inverted)).unwrap())
-    });
-    enc.bench_function("rgba/png_crate_fast", |b| {
-        b.iter(|| {
-            png_fast(
-                black_box(inverted.as_raw()),
-                inverted.dimensions(),
-                png::ColorType::Rgba,
-            )
-        })
-    });
-    enc.bench_function("grey_alpha/encode_png", |b| {
-        b.iter(|| encode_png(black_box(&grey)).unwrap())
-    });
-    enc.bench_function("grey_alpha/png_crate_fast", |b| {
-        b.iter(|| {
-            let ga: Vec<u8> = black_box(&grey)
-                .pixels()
-                .flat_map(|p| [p.0[0], p.0[3]])
-                .collect();
-            png_fast(&ga, grey.dimensions(), png::ColorType::GrayscaleAlpha)
-        })
-    });
-    enc.finish();
-
     let mut pipe = c.benchmark_group("pipeline");
     pipe.bench_function("dec+greyscale+enc", |b| {
         b.iter(|| {
@@ -148,20 +117,6 @@ fn benches(c: &mut Criterion) {
         b.iter(|| encode_png(&apply(&Filter::Blur, &decode(black_box(&png))).unwrap()).unwrap())
     });
     pipe.finish();
-}
-
-/// The `png` crate's fast mode on an image of `(width, height)` pixels.
-fn png_fast(data: &[u8], (width, height): (u32, u32), colour: png::ColorType) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut enc = png::Encoder::new(&mut out, width, height);
-    enc.set_color(colour);
-    enc.set_compression(png::Compression::Fast);
-    enc.set_filter(png::FilterType::Paeth);
-    enc.set_adaptive_filter(png::AdaptiveFilterType::NonAdaptive);
-    let mut writer = enc.write_header().unwrap();
-    writer.write_image_data(data).unwrap();
-    writer.finish().unwrap();
-    out
 }
 
 criterion_group! {

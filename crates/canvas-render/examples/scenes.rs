@@ -11,20 +11,49 @@ fn main() {
     let long = "Hot take: the best code is the code you never had to write. Delete more, ship less, sleep well. Also, if your build takes longer than your coffee, something is wrong. Прывітанне, Γειά σου κόσμε! שלום 😀 é̃ 中文";
     let scenes = vec![
         ("horny", Scene::Horny),
-        ("its-so-stupid", Scene::ItsSoStupid { dog: "my sleep schedule".into() }),
-        ("lied", Scene::Lied { username: Some("Ferris".into()) }),
-        ("lied-none", Scene::Lied { username: None }),
+        ("its-so-stupid", Scene::its_so_stupid("my sleep schedule")),
+        ("lied", Scene::lied(Some("Ferris".into()))),
+        ("lied-none", Scene::lied(None)),
         ("lolice", Scene::Lolice),
-        ("namecard", Scene::Namecard { username: "Ferris the Crab".into(), birthday: "May 15, 2015".into(), description: "Systems programmer, part-time crustacean. I like fearless concurrency, long walks on the beach and zero-cost abstractions.".into() }),
-        ("nobitches", Scene::NoBitches { no: "no bitches?".into(), bottomtext: "only tests".into() }),
-        ("sage", Scene::Sage { quote: "The river does not hurry, yet it arrives. Be like the river, little one.".into() }),
-        ("sage2", Scene::Sage2 { quote: "Slow is smooth, and smooth is fast.".into() }),
+        (
+            "namecard",
+            Scene::namecard(
+                "Ferris the Crab",
+                "May 15, 2015",
+                "Systems programmer, part-time crustacean. I like fearless concurrency, long walks on the beach and zero-cost abstractions.",
+            ),
+        ),
+        ("nobitches", Scene::nobitches("no bitches?", "only tests")),
+        (
+            "sage",
+            Scene::sage("The river does not hurry, yet it arrives. Be like the river, little one."),
+        ),
+        ("sage2", Scene::sage2("Slow is smooth, and smooth is fast.")),
         ("simpcard", Scene::Simpcard),
         ("series", Scene::Series),
-        ("post-light", Scene::Post(PostParams { username: "ferris".into(), displayname: "Ferris the Crab".into(), comment: "just rewrote the whole thing in Rust and it's 40x faster. no regrets.".into(), ..PostParams::default() })),
-        ("post-dim", Scene::Post(PostParams { username: "ferris".into(), displayname: "Ferris".into(), comment: long.into(), theme: PostTheme::Dim, ..PostParams::default() })),
-        ("post-dark", Scene::Post(PostParams { username: "ferris".into(), displayname: "Ferris".into(), comment: long.repeat(4), theme: PostTheme::Dark, ..PostParams::default() })),
-        ("video-comment", Scene::VideoComment(VideoCommentParams { username: "ferris".into(), comment: "This tutorial saved my semester. The part at 12:34 where the borrow checker finally clicked... chef's kiss.".into(), ..VideoCommentParams::default() })),
+        (
+            "post-light",
+            Scene::Post(PostParams::new(
+                "ferris",
+                "Ferris the Crab",
+                "just rewrote the whole thing in Rust and it's 40x faster. no regrets.",
+            )),
+        ),
+        (
+            "post-dim",
+            Scene::Post(PostParams::new("ferris", "Ferris", long).theme(PostTheme::Dim)),
+        ),
+        (
+            "post-dark",
+            Scene::Post(PostParams::new("ferris", "Ferris", long.repeat(4)).theme(PostTheme::Dark)),
+        ),
+        (
+            "video-comment",
+            Scene::VideoComment(VideoCommentParams::new(
+                "ferris",
+                "This tutorial saved my semester. The part at 12:34 where the borrow checker finally clicked... chef's kiss.",
+            )),
+        ),
     ];
     for (name, scene) in scenes {
         let t = std::time::Instant::now();

@@ -3,7 +3,7 @@
 /// Everything that can go wrong while rendering.
 ///
 /// Every variant's message is written for the end user of an image API
-/// ("brightness must be between 0 and 5, got 9"), so a server can pass it on
+/// ("brightness must be between 0 and 100, got 101"), so a server can pass it on
 /// unchanged. The enum is `#[non_exhaustive]`: new variants may be added in
 /// minor releases.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -25,7 +25,7 @@
 //! | [`Blurple2`](Filter::Blurple2) | `L` on a ramp through #7289DA |
 //! | [`Threshold(t)`](Filter::Threshold) | white `(255, 255, 255)` if `L ≥ t`, else black `(0, 0, 0)` |
 //! | [`Sepia`](Filter::Sepia) | the standard sepia matrix, each result clamped to 255: `R' = .393R + .769G + .189B`, `G' = .349R + .686G + .168B`, `B' = .272R + .534G + .131B` |
-//! | [`Brightness(f)`](Filter::Brightness) | `(min(255, round(f·R)), …)`: every channel multiplied by `f` (as CSS `brightness()`); `1` is unchanged |
+//! | [`Brightness(p)`](Filter::Brightness) | `(round(R + (255 − R)·p/100), …)`: every channel moved `p` % of the way to white; `0` is unchanged, `50` halfway to white, `100` white |
 //! | [`Color([r, g, b])`](Filter::Color) | `(round(R·r/255), round(G·g/255), round(B·b/255))`: the image seen through glass of that colour (a "multiply" blend); white becomes the colour, black stays black |
 //! | [`Blur`](Filter::Blur) | a Gaussian blur (three box passes) with σ = shorter side / 100 (5.12 px on a 512 px avatar), at least 1 px |
 //! | [`Pixelate`](Filter::Pixelate) | square blocks of side `max(2, shorter side / 32)` (16 px on a 512 px avatar, 32 blocks across), each filled with the mean colour and mean alpha of a 4 × 4 grid of evenly spread samples (all pixels of blocks narrower than 4); blocks start at the top-left corner, the last row and column of blocks may be narrower |
@@ -46,8 +46,8 @@
 //! let grey = apply(&Filter::Greyscale, &img).unwrap();
 //! assert_eq!(grey.get_pixel(0, 0).0, [124, 124, 124, 255]);
 //!
-//! let darker = apply(&Filter::Brightness(Brightness::new(0.5).unwrap()), &img).unwrap();
-//! assert_eq!(darker.get_pixel(0, 0).0, [100, 50, 25, 255]);
+//! let brighter = apply(&Filter::Brightness(Brightness::new(50.0).unwrap()), &img).unwrap();
+//! assert_eq!(brighter.get_pixel(0, 0).0, [228, 178, 153, 255]);
 //! ```
 
 use std::fmt;
@@ -76,7 +76,8 @@ pub enum Filter {
     /// Square blocks of side `max(2, shorter side / 32)`, each of one colour
     /// (alpha included).
     Pixelate,
-    /// Every colour channel multiplied by a factor; `1` is unchanged.
+    /// Every colour channel moved towards white by a percentage; `0` is
+    /// unchanged, `100` white.
     Brightness(Brightness),
     /// Multiplies each colour channel by the given colour (`[r, g, b]`), as
     /// seen through coloured glass.
@@ -188,19 +189,26 @@ fn parse_param(name: &'static str, s: &str) -> Result<f32, RenderError> {
         .map_err(|_| RenderError::ParameterNotNumber { name })
 }
 
-/// The factor of [`Filter::Brightness`]: every colour channel is multiplied
-/// by it (like CSS `filter: brightness()`), so **higher is brighter**.
+/// The level of [`Filter::Brightness`], a percentage `0 ..= 100`: every
+/// colour channel `c` becomes `round(c + (255 − c) · level / 100)`, so
+/// **higher is brighter**, and the effect grows monotonically with the level.
 ///
-/// Range `0.0 ..= 5.0` ([`MIN`](Brightness::MIN), [`MAX`](Brightness::MAX)):
-/// `0` is black, `1` unchanged, `2` twice as bright; at `5` nearly everything
-/// is white. Default [`DEFAULT`](Brightness::DEFAULT) = `1.5`.
+/// * `0`: the image unchanged;
+/// * `50`: every channel halfway to white (black becomes mid grey, 128);
+/// * `100`: white (the alpha channel is kept, so the avatar's shape stays).
+///
+/// Fractions are accepted (`12.5`). The range is
+/// [`MIN`](Brightness::MIN)..=[`MAX`](Brightness::MAX); the default
+/// [`DEFAULT`](Brightness::DEFAULT) = `30` visibly brightens (a channel of 100
+/// becomes 147).
 ///
 /// ```
 /// use canvas_render::{Brightness, RenderError};
 ///
-/// assert_eq!(Brightness::new(1.25).unwrap().factor(), 1.25);
-/// assert_eq!("2".parse::<Brightness>().unwrap().factor(), 2.0);
-/// assert!(matches!(Brightness::new(7.0), Err(RenderError::ParameterOutOfRange { .. })));
+/// assert_eq!(Brightness::new(12.5).unwrap().level(), 12.5);
+/// assert_eq!("75".parse::<Brightness>().unwrap().level(), 75.0);
+/// assert!(matches!(Brightness::new(101.0), Err(RenderError::ParameterOutOfRange { .. })));
+/// assert!(matches!(Brightness::new(-1.0), Err(RenderError::ParameterOutOfRange { .. })));
 /// assert!(matches!(Brightness::new(f32::NAN), Err(RenderError::ParameterNotFinite { .. })));
 /// assert!(matches!("bright".parse::<Brightness>(), Err(RenderError::ParameterNotNumber { .. })));
 /// ```
@@ -208,21 +216,28 @@ fn parse_param(name: &'static str, s: &str) -> Result<f32, RenderError> {
 pub struct Brightness(f32);
 
 impl Brightness {
-    /// The smallest factor: black.
+    /// The smallest level: the image unchanged.
     pub const MIN: f32 = 0.0;
-    /// The largest factor.
-    pub const MAX: f32 = 5.0;
-    /// The default factor, 1.5 (half as bright again).
-    pub const DEFAULT: Brightness = Brightness(1.5);
+    /// The largest level: white.
+    pub const MAX: f32 = 100.0;
+    /// The default level, 30 (every channel 30 % of the way to white).
+    pub const DEFAULT: Brightness = Brightness(30.0);
 
-    /// A brightness factor, checked against [`MIN`](Self::MIN)..=[`MAX`](Self::MAX).
-    pub fn new(factor: f32) -> Result<Self, RenderError> {
-        check_param("brightness", factor, Self::MIN, Self::MAX).map(Brightness)
+    /// A brightness level, checked against [`MIN`](Self::MIN)..=[`MAX`](Self::MAX).
+    pub fn new(level: f32) -> Result<Self, RenderError> {
+        check_param("brightness", level, Self::MIN, Self::MAX).map(Brightness)
     }
 
-    /// The factor.
-    pub const fn factor(self) -> f32 {
+    /// The level, `0 ..= 100`.
+    pub const fn level(self) -> f32 {
         self.0
+    }
+
+    /// The output value of one colour channel value `c`:
+    /// `round(c + (255 − c) · level / 100)`.
+    fn channel(self, c: u8) -> u8 {
+        let c = f32::from(c);
+        (c + (255.0 - c) * (self.0 / 100.0)).round().min(255.0) as u8
     }
 }
 
@@ -499,11 +514,7 @@ fn point(filter: &Filter, src: Option<&[u8]>, dst: &mut [u8]) {
             });
         }
         Filter::Brightness(b) => {
-            let f = b.factor();
-            let mut lut = [0u8; 256];
-            for (v, e) in lut.iter_mut().enumerate() {
-                *e = (v as f32 * f).round().min(255.0) as u8;
-            }
+            let lut: [u8; 256] = std::array::from_fn(|v| b.channel(v as u8));
             channel_lut(src, dst, &lut);
         }
         Filter::Color(tint) => {

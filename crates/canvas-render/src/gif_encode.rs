@@ -175,7 +175,7 @@ impl Quantised {
         for frame in frames {
             for p in frame.as_raw().chunks_exact(4) {
                 k += 1;
-                if k % step == 0 && p[3] >= ALPHA_CUTOFF {
+                if k.is_multiple_of(step) && p[3] >= ALPHA_CUTOFF {
                     sample.extend_from_slice(&[p[0], p[1], p[2], 255]);
                 }
             }
@@ -365,15 +365,15 @@ fn crop(cur: &[u8], prev: Option<&[u8]>, width: usize, rect: Rect) -> Vec<u8> {
 
 /// The LZW stream of `pixels`, as the `gif` crate writes it.
 fn lzw(pixels: Vec<u8>) -> Vec<u8> {
-    let mut frame = gif::Frame {
+    let mut frame = gif_codec::Frame {
         buffer: Cow::Owned(pixels),
-        ..gif::Frame::default()
+        ..gif_codec::Frame::default()
     };
     frame.make_lzw_pre_encoded();
     frame.buffer.into_owned()
 }
 
-fn encode_error(e: gif::EncodingError) -> AnimationError {
+fn encode_error(e: gif_codec::EncodingError) -> AnimationError {
     AnimationError::Render(crate::RenderError::Encode(e.to_string()))
 }
 
@@ -408,10 +408,10 @@ pub fn encode_gif(
 
     let mut out = Vec::new();
     {
-        let mut enc = gif::Encoder::new(&mut out, gw, gh, &palette).map_err(encode_error)?;
+        let mut enc = gif_codec::Encoder::new(&mut out, gw, gh, &palette).map_err(encode_error)?;
         let repeat = match loops {
-            Loops::Infinite => Some(gif::Repeat::Infinite),
-            Loops::Times(n) if n > 1 => Some(gif::Repeat::Finite(
+            Loops::Infinite => Some(gif_codec::Repeat::Infinite),
+            Loops::Times(n) if n > 1 => Some(gif_codec::Repeat::Finite(
                 u16::try_from(n - 1).unwrap_or(u16::MAX),
             )),
             Loops::Times(_) => None,
@@ -463,20 +463,20 @@ pub fn encode_gif(
                 }
             };
             let (left, top, fw, fh) = rect;
-            let frame = gif::Frame {
+            let frame = gif_codec::Frame {
                 left: left as u16,
                 top: top as u16,
                 width: fw as u16,
                 height: fh as u16,
                 delay: u16::try_from((delay + 5) / 10).unwrap_or(u16::MAX),
                 dispose: if clear_after {
-                    gif::DisposalMethod::Background
+                    gif_codec::DisposalMethod::Background
                 } else {
-                    gif::DisposalMethod::Keep
+                    gif_codec::DisposalMethod::Keep
                 },
                 transparent: Some(TRANSPARENT),
                 buffer: Cow::Owned(lzw_data),
-                ..gif::Frame::default()
+                ..gif_codec::Frame::default()
             };
             enc.write_lzw_pre_encoded_frame(&frame)
                 .map_err(encode_error)?;

@@ -1,27 +1,38 @@
-//! Image filters and compositions for avatar-based images.
+//! Image filters, avatar shapes, scenes and text for avatar-based images.
 //!
 //! `canvas-render` does no IO and never reads system fonts: images in,
 //! images out, typed errors. Every size is checked before any allocation.
+//! Images are [`RgbaImage`]s of the [`image`] crate (0.25), re-exported here;
+//! decode files with it (this crate's `png`, `jpeg`, `gif` and `webp`
+//! features turn its decoders on).
 //!
 //! * [`filter`]: fourteen colour and blur filters ([`Filter`], [`apply`]).
 //! * [`shape`]: the avatar cropped to a circle or a heart, or framed by a
 //!   pride-flag ring ([`circle`], [`heart`], [`pride`]).
-//! * [`encode_png`]: fast PNG output.
+//! * [`scene`]: meme templates and profile cards ([`scene::Scene`],
+//!   [`scene::render_scene`]).
+//! * [`text`]: text laid out and drawn with the bundled fonts
+//!   ([`text::fit_text`], [`text::draw_layout`]).
+//! * [`encode_png`]: fast PNG output (the `png-writer` crate).
 //! * [`animation`]: every frame of an animated avatar through a filter or
 //!   shape, and animated GIF ([`encode_gif`]) and WebP output.
 //!
 //! ```
-//! use canvas_render::{apply, encode_png, Filter};
+//! use canvas_render::scene::{render_scene, Scene};
+//! use canvas_render::{apply, circle, encode_png, Filter};
 //!
-//! let avatar = canvas_render::solid(4, 4, [75, 0, 125]).unwrap();
-//! assert_eq!(avatar.get_pixel(3, 3).0, [75, 0, 125, 255]);
+//! // Any RGBA image: `canvas_render::image::open(path)?.to_rgba8()` with
+//! // the `png` feature, or made in code.
+//! let avatar = canvas_render::solid(64, 64, [75, 0, 125]).unwrap();
 //! let sepia = apply(&Filter::Sepia, &avatar).unwrap();
-//! let png = encode_png(&sepia).unwrap();
+//! let round = circle(&sepia).unwrap();
+//! let card = render_scene(&Scene::sage("Slow and steady."), None).unwrap();
+//! assert_eq!((round.dimensions(), card.dimensions()), ((512, 512), (1200, 630)));
+//! let png = encode_png(&round).unwrap();
 //! assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
 //! ```
 #![warn(missing_docs)]
 
-mod deflate;
 mod encode;
 mod error;
 pub mod filter;
@@ -37,6 +48,10 @@ mod webp_encode;
 pub use encode::encode_png;
 pub use error::RenderError;
 pub use filter::{Brightness, Filter, Threshold, apply, apply_in_place};
+/// The `image` crate (0.25) whose [`RgbaImage`] this crate takes and returns;
+/// its decoders are behind this crate's `png`, `jpeg`, `gif` and `webp`
+/// features.
+pub use image;
 pub use image::RgbaImage;
 pub use shape::{PrideFlag, circle, heart, pride};
 

@@ -79,11 +79,19 @@ pub(crate) fn cover(img: &RgbaImage, width: u32, height: u32) -> Result<RgbaImag
 }
 
 /// Multiplies the alpha channel of `img` by a coverage `mask` of the same size
-/// (one byte per pixel, 255 = fully inside).
+/// (one byte per pixel, 255 = fully inside). Pixels left fully transparent
+/// become transparent black, so nothing of the image stays hidden under
+/// alpha 0 (the corners a circle cuts off).
 pub(crate) fn multiply_alpha(img: &mut RgbaImage, mask: &[u8]) {
     debug_assert_eq!(img.as_raw().len(), mask.len() * 4);
     for (p, &m) in img.chunks_exact_mut(4).zip(mask) {
-        p[3] = mul_div255(p[3], m);
+        let a = mul_div255(p[3], m);
+        // Branch-free, so the loop vectorises.
+        let keep = if a == 0 { 0 } else { 0xff };
+        p[0] &= keep;
+        p[1] &= keep;
+        p[2] &= keep;
+        p[3] = a;
     }
 }
 

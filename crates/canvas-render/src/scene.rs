@@ -29,11 +29,11 @@
 //! ```
 //! use canvas_render::scene::{render_scene, Scene};
 //! let avatar = canvas_render::solid(64, 64, [200, 40, 90]).unwrap();
-//! let scene = Scene::Sage { quote: "Slow and steady.".into() };
+//! let scene = Scene::sage("Slow and steady.");
 //! let img = render_scene(&scene, Some(&avatar)).unwrap();
 //! assert_eq!(img.dimensions(), scene.size());
 //!
-//! let too_long = Scene::Sage { quote: "a".repeat(10_000) };
+//! let too_long = Scene::sage("a".repeat(10_000));
 //! assert!(render_scene(&too_long, None).is_err());
 //! ```
 
@@ -63,8 +63,10 @@ pub const MAX_DESCRIPTION_CHARS: usize = 500;
 /// Cap on the date/time labels of [`PostParams`] and [`VideoCommentParams`].
 pub const MAX_LABEL_CHARS: usize = 64;
 
-/// Colour theme of the [`Scene::Post`] card.
+/// Colour theme of the [`Scene::Post`] card. More themes may come in minor
+/// releases, hence `#[non_exhaustive]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+#[non_exhaustive]
 pub enum PostTheme {
     /// White background, dark text (the default).
     #[default]
@@ -92,7 +94,23 @@ impl FromStr for PostTheme {
 }
 
 /// Parameters of the microblog post card ([`Scene::Post`]).
+///
+/// Made with [`PostParams::new`] (or [`Default`]) and the chainable setters;
+/// the fields can be read and changed, but the struct is
+/// `#[non_exhaustive]` (a new parameter is a minor release), so it cannot be
+/// written as a literal outside this crate.
+///
+/// ```
+/// use canvas_render::scene::{PostParams, PostTheme, Scene};
+/// let params = PostParams::new("ferris", "Ferris the Crab", "hello")
+///     .theme(PostTheme::Dark)
+///     .likes(7);
+/// assert_eq!((params.likes, params.reposts), (7, 1337));
+/// let scene = Scene::Post(params);
+/// assert_eq!(scene.size(), (1200, 760));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct PostParams {
     /// The handle, drawn as `@username` (≤ [`MAX_USERNAME_CHARS`]).
     pub username: String,
@@ -128,8 +146,70 @@ impl Default for PostParams {
     }
 }
 
+impl PostParams {
+    /// A post by `username` (drawn `@username`) and `displayname` saying
+    /// `comment`, with the default theme, date and counters.
+    pub fn new(
+        username: impl Into<String>,
+        displayname: impl Into<String>,
+        comment: impl Into<String>,
+    ) -> Self {
+        PostParams {
+            username: username.into(),
+            displayname: displayname.into(),
+            comment: comment.into(),
+            ..PostParams::default()
+        }
+    }
+
+    /// Sets the colour theme.
+    #[must_use]
+    pub fn theme(mut self, theme: PostTheme) -> Self {
+        self.theme = theme;
+        self
+    }
+
+    /// Sets the timestamp line.
+    #[must_use]
+    pub fn date(mut self, date: impl Into<String>) -> Self {
+        self.date = date.into();
+        self
+    }
+
+    /// Sets the repost counter.
+    #[must_use]
+    pub fn reposts(mut self, n: u64) -> Self {
+        self.reposts = n;
+        self
+    }
+
+    /// Sets the quote counter.
+    #[must_use]
+    pub fn quotes(mut self, n: u64) -> Self {
+        self.quotes = n;
+        self
+    }
+
+    /// Sets the like counter.
+    #[must_use]
+    pub fn likes(mut self, n: u64) -> Self {
+        self.likes = n;
+        self
+    }
+}
+
 /// Parameters of the video-site comment ([`Scene::VideoComment`]).
+///
+/// Made with [`VideoCommentParams::new`] (or [`Default`]) and the chainable
+/// setters; `#[non_exhaustive]` like [`PostParams`].
+///
+/// ```
+/// use canvas_render::scene::VideoCommentParams;
+/// let params = VideoCommentParams::new("ferris", "great video").time("just now");
+/// assert_eq!((params.time.as_str(), params.likes), ("just now", 2400));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct VideoCommentParams {
     /// The commenter, drawn as `@username` (≤ [`MAX_USERNAME_CHARS`]).
     pub username: String,
@@ -152,8 +232,39 @@ impl Default for VideoCommentParams {
     }
 }
 
+impl VideoCommentParams {
+    /// A comment by `username` (drawn `@username`), with the default age
+    /// label and like counter.
+    pub fn new(username: impl Into<String>, comment: impl Into<String>) -> Self {
+        VideoCommentParams {
+            username: username.into(),
+            comment: comment.into(),
+            ..VideoCommentParams::default()
+        }
+    }
+
+    /// Sets the age label next to the name.
+    #[must_use]
+    pub fn time(mut self, time: impl Into<String>) -> Self {
+        self.time = time.into();
+        self
+    }
+
+    /// Sets the like counter.
+    #[must_use]
+    pub fn likes(mut self, n: u64) -> Self {
+        self.likes = n;
+        self
+    }
+}
+
 /// A composition and its text parameters. See the [module docs](self) for
 /// sizes and caps.
+///
+/// The enum and its variants with named fields are `#[non_exhaustive]`, so
+/// that scenes and parameters can be added in minor releases: make those
+/// variants with their constructors ([`Scene::sage`], [`Scene::namecard`],
+/// ...), and match them with `..`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Scene {
@@ -161,6 +272,7 @@ pub enum Scene {
     Horny,
     /// A four-panel comic; in the last panel the avatar is held up with `dog`
     /// written above it.
+    #[non_exhaustive]
     ItsSoStupid {
         /// The caption above the held-up avatar.
         dog: String,
@@ -168,6 +280,7 @@ pub enum Scene {
     /// A greyscale, vignetted panel of the avatar captioned "`username` lied."
     /// (or "You lied." when no username is given; the endpoint has no
     /// username parameter, so callers may pass `None`).
+    #[non_exhaustive]
     Lied {
         /// Who lied.
         username: Option<String>,
@@ -176,6 +289,7 @@ pub enum Scene {
     /// red-and-blue siren glow.
     Lolice,
     /// A 1680×800 profile card: round avatar, name, birthday, description.
+    #[non_exhaustive]
     Namecard {
         /// Name, one line, shrinks to fit.
         username: String,
@@ -186,6 +300,7 @@ pub enum Scene {
     },
     /// A smug cartoon face with outlined meme captions: `no` on top,
     /// `bottomtext` below, both upper-cased. Takes no avatar.
+    #[non_exhaustive]
     NoBitches {
         /// Top caption.
         no: String,
@@ -193,11 +308,13 @@ pub enum Scene {
         bottomtext: String,
     },
     /// The wise old turtle beside the quote, on a warm landscape card.
+    #[non_exhaustive]
     Sage {
         /// The quote.
         quote: String,
     },
     /// The wise old turtle under a night sky, saying the quote in a speech bubble.
+    #[non_exhaustive]
     Sage2 {
         /// The quote.
         quote: String,
@@ -212,22 +329,126 @@ pub enum Scene {
     VideoComment(VideoCommentParams),
 }
 
+/// Which composition a [`Scene`] is, without its parameters.
+///
+/// [`SceneKind::ALL`] lists every kind, in the order of the [`Scene`]
+/// variants, so callers can build their own tables (URL names, docs, menus)
+/// over the scenes without matching on parameters. New scenes may be added in
+/// minor releases, hence `#[non_exhaustive]`.
+///
+/// ```
+/// use canvas_render::scene::{Scene, SceneKind};
+/// assert_eq!(Scene::Horny.kind(), SceneKind::Horny);
+/// assert_eq!(SceneKind::ALL.len(), 12);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum SceneKind {
+    /// [`Scene::Horny`].
+    Horny,
+    /// [`Scene::ItsSoStupid`].
+    ItsSoStupid,
+    /// [`Scene::Lied`].
+    Lied,
+    /// [`Scene::Lolice`].
+    Lolice,
+    /// [`Scene::Namecard`].
+    Namecard,
+    /// [`Scene::NoBitches`].
+    NoBitches,
+    /// [`Scene::Sage`].
+    Sage,
+    /// [`Scene::Sage2`].
+    Sage2,
+    /// [`Scene::Simpcard`].
+    Simpcard,
+    /// [`Scene::Series`].
+    Series,
+    /// [`Scene::Post`].
+    Post,
+    /// [`Scene::VideoComment`].
+    VideoComment,
+}
+
+impl SceneKind {
+    /// Every kind, in the order of the [`Scene`] variants.
+    pub const ALL: [SceneKind; 12] = [
+        SceneKind::Horny,
+        SceneKind::ItsSoStupid,
+        SceneKind::Lied,
+        SceneKind::Lolice,
+        SceneKind::Namecard,
+        SceneKind::NoBitches,
+        SceneKind::Sage,
+        SceneKind::Sage2,
+        SceneKind::Simpcard,
+        SceneKind::Series,
+        SceneKind::Post,
+        SceneKind::VideoComment,
+    ];
+}
+
 impl Scene {
-    /// The scene's name as used in URLs (`its-so-stupid`, `video-comment`, ...).
-    pub fn name(&self) -> &'static str {
+    /// [`Scene::ItsSoStupid`] with the caption `dog`.
+    pub fn its_so_stupid(dog: impl Into<String>) -> Self {
+        Scene::ItsSoStupid { dog: dog.into() }
+    }
+
+    /// [`Scene::Lied`], captioned "`username` lied." (or "You lied.").
+    pub fn lied(username: Option<String>) -> Self {
+        Scene::Lied { username }
+    }
+
+    /// [`Scene::Namecard`].
+    pub fn namecard(
+        username: impl Into<String>,
+        birthday: impl Into<String>,
+        description: impl Into<String>,
+    ) -> Self {
+        Scene::Namecard {
+            username: username.into(),
+            birthday: birthday.into(),
+            description: description.into(),
+        }
+    }
+
+    /// [`Scene::NoBitches`] with its top and bottom captions.
+    pub fn nobitches(no: impl Into<String>, bottomtext: impl Into<String>) -> Self {
+        Scene::NoBitches {
+            no: no.into(),
+            bottomtext: bottomtext.into(),
+        }
+    }
+
+    /// [`Scene::Sage`] saying `quote`.
+    pub fn sage(quote: impl Into<String>) -> Self {
+        Scene::Sage {
+            quote: quote.into(),
+        }
+    }
+
+    /// [`Scene::Sage2`] saying `quote`.
+    pub fn sage2(quote: impl Into<String>) -> Self {
+        Scene::Sage2 {
+            quote: quote.into(),
+        }
+    }
+
+    /// The scene's [`SceneKind`]: which composition it is, without parameters.
+    pub fn kind(&self) -> SceneKind {
         match self {
-            Scene::Horny => "horny",
-            Scene::ItsSoStupid { .. } => "its-so-stupid",
-            Scene::Lied { .. } => "lied",
-            Scene::Lolice => "lolice",
-            Scene::Namecard { .. } => "namecard",
-            Scene::NoBitches { .. } => "nobitches",
-            Scene::Sage { .. } => "sage",
-            Scene::Sage2 { .. } => "sage2",
-            Scene::Simpcard => "simpcard",
-            Scene::Series => "series",
-            Scene::Post(_) => "post",
-            Scene::VideoComment(_) => "video-comment",
+            Scene::Horny => SceneKind::Horny,
+            Scene::ItsSoStupid { .. } => SceneKind::ItsSoStupid,
+            Scene::Lied { .. } => SceneKind::Lied,
+            Scene::Lolice => SceneKind::Lolice,
+            Scene::Namecard { .. } => SceneKind::Namecard,
+            Scene::NoBitches { .. } => SceneKind::NoBitches,
+            Scene::Sage { .. } => SceneKind::Sage,
+            Scene::Sage2 { .. } => SceneKind::Sage2,
+            Scene::Simpcard => SceneKind::Simpcard,
+            Scene::Series => SceneKind::Series,
+            Scene::Post(_) => SceneKind::Post,
+            Scene::VideoComment(_) => SceneKind::VideoComment,
         }
     }
 
@@ -305,13 +526,8 @@ impl Scene {
 ///
 /// ```
 /// use canvas_render::scene::{render_scene, PostParams, PostTheme, Scene};
-/// let post = Scene::Post(PostParams {
-///     username: "ferris".into(),
-///     displayname: "Ferris the Crab".into(),
-///     comment: "Just shipped 1.0 🦀".into(),
-///     theme: "dark".parse().unwrap(),
-///     ..PostParams::default()
-/// });
+/// let theme: PostTheme = "dark".parse().unwrap();
+/// let post = Scene::Post(PostParams::new("ferris", "Ferris the Crab", "Just shipped 1.0 🦀").theme(theme));
 /// let img = render_scene(&post, None).unwrap();
 /// assert_eq!(img.dimensions(), (1200, 760));
 /// assert_eq!(img.get_pixel(5, 5).0, [0, 0, 0, 255]); // dark theme background
@@ -344,7 +560,7 @@ pub fn render_scene(scene: &Scene, avatar: Option<&RgbaImage>) -> Result<RgbaIma
 }
 
 /// Formats a counter the way social sites do: `999`, `1,337`, `12.8K`, `4.2M`.
-pub fn format_count(n: u64) -> String {
+pub(crate) fn format_count(n: u64) -> String {
     if n < 10_000 {
         let s = n.to_string();
         if n >= 1000 {
@@ -407,19 +623,25 @@ mod tests {
     }
 
     #[test]
-    fn every_scene_has_its_size_and_a_name() {
+    fn every_scene_has_its_size_and_a_kind() {
         let avatar = crate::solid(300, 200, [10, 120, 200]).unwrap();
         for scene in all_scenes() {
             let img = render_scene(&scene, Some(&avatar)).unwrap();
-            assert_eq!(img.dimensions(), scene.size(), "{}", scene.name());
+            assert_eq!(img.dimensions(), scene.size(), "{:?}", scene.kind());
             let none = render_scene(&scene, None).unwrap();
             assert_eq!(none.dimensions(), scene.size());
             if scene.uses_avatar() {
-                assert_ne!(img, none, "{} draws the avatar", scene.name());
+                assert_ne!(img, none, "{:?} draws the avatar", scene.kind());
             } else {
-                assert_eq!(img, none, "{} ignores the avatar", scene.name());
+                assert_eq!(img, none, "{:?} ignores the avatar", scene.kind());
             }
         }
+    }
+
+    #[test]
+    fn kinds_list_every_scene_once_in_variant_order() {
+        let kinds: Vec<SceneKind> = all_scenes().iter().map(Scene::kind).collect();
+        assert_eq!(kinds, SceneKind::ALL);
     }
 
     #[test]
@@ -483,7 +705,7 @@ mod tests {
         for (scene, field) in cases {
             match render_scene(&scene, None) {
                 Err(RenderError::TextTooLong { field: f, .. }) => assert_eq!(f, field),
-                other => panic!("{}: {other:?}", scene.name()),
+                other => panic!("{:?}: {other:?}", scene.kind()),
             }
         }
         // Exactly at the cap is fine.

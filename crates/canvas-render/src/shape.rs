@@ -5,7 +5,9 @@
 //! to fill its area (like CSS `object-fit: cover`; bilinear resampling weighted
 //! by alpha, antialiased when shrinking),
 //! then cut out with an anti-aliased mask: outside the shape the output is
-//! fully transparent, on its edge partly so.
+//! fully transparent, on its edge partly so. Fully transparent pixels are
+//! transparent black `[0, 0, 0, 0]`: nothing of the avatar outside the shape
+//! survives in the image (or in its PNG).
 //!
 //! ```
 //! use canvas_render::{circle, pride, PrideFlag};
@@ -283,6 +285,26 @@ fn render_mask_rule(size: u32, path: Option<Path>, rule: FillRule) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nothing_of_the_avatar_hides_under_transparent_pixels() {
+        let avatar = crate::solid(300, 200, [200, 120, 40]).unwrap();
+        for (name, out) in [
+            ("circle", circle(&avatar).unwrap()),
+            ("heart", heart(&avatar).unwrap()),
+            ("pride", pride(&avatar, PrideFlag::Bisexual).unwrap()),
+        ] {
+            let transparent: Vec<_> = out.pixels().filter(|p| p.0[3] == 0).collect();
+            assert!(
+                transparent.len() > 10_000,
+                "{name} has a transparent outside"
+            );
+            assert!(
+                transparent.iter().all(|p| p.0 == [0, 0, 0, 0]),
+                "{name}: fully transparent pixels are transparent black"
+            );
+        }
+    }
 
     #[test]
     fn hue_wheel_stops() {

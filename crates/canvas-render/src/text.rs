@@ -9,7 +9,7 @@
 //! characters (joiners, bidi controls, variation selectors) that no font has
 //! are skipped silently.
 //!
-//! Text is sanitised before layout ([`sanitize`]): `\r\n`, `\r` and other line
+//! Text is sanitised before layout: `\r\n`, `\r` and other line
 //! separators become `\n`, tabs become a space, other control characters are
 //! removed. Layout is left to right in logical order: right-to-left scripts
 //! are drawn without reordering, emoji (no colour font is bundled) come out as
@@ -56,6 +56,7 @@ const GLYPH_CACHE_BYTES: usize = 24 << 20;
 
 /// A typeface bundled with the crate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum FontFace {
     /// Noto Sans Regular: body text.
     Regular,
@@ -69,6 +70,7 @@ pub enum FontFace {
 
 /// Horizontal alignment of each line inside its box.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Align {
     /// Flush left.
     #[default]
@@ -81,6 +83,7 @@ pub enum Align {
 
 /// Vertical placement of the whole text block inside its box.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum VAlign {
     /// At the top of the box.
     #[default]
@@ -239,7 +242,7 @@ pub fn check_font_size(size: f32) -> Result<(), RenderError> {
 /// Checks `text` against a character cap: `Err(TextTooLong)` when it has more
 /// than `max` characters (Unicode scalar values). `field` names the parameter
 /// in the error.
-pub fn check_length(field: &'static str, text: &str, max: usize) -> Result<(), RenderError> {
+pub(crate) fn check_length(field: &'static str, text: &str, max: usize) -> Result<(), RenderError> {
     let len = text.chars().count();
     if len > max {
         Err(RenderError::TextTooLong { field, max, len })
@@ -251,7 +254,7 @@ pub fn check_length(field: &'static str, text: &str, max: usize) -> Result<(), R
 /// Normalises text for drawing: line separators (`\r\n`, `\r`, U+0085,
 /// U+2028, U+2029) become `\n`, tabs become a space, every other control
 /// character (Unicode category Cc) is removed.
-pub fn sanitize(text: &str) -> String {
+pub(crate) fn sanitize(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
@@ -459,7 +462,7 @@ impl Shaper {
 
 /// Lays `text` out at `style.size`, wrapping words to `max_width` pixels.
 /// Words longer than a line are broken between characters. `\n` starts a new
-/// line. The text is [`sanitize`]d first.
+/// line. The text is sanitised first (see the module documentation).
 pub fn layout_text(
     text: &str,
     style: &TextStyle,

@@ -4,6 +4,11 @@
 //! else happens; an unknown segment becomes [`UnknownType`] and is never used
 //! to build a file path. `ALL` lists the variants in the order of the
 //! service specification, which is the order of the listing endpoints.
+//!
+//! A few types also answer to an alias that clients use (`raccoon` for
+//! `racoon`): `parse` accepts it, `ALIASES` lists it, and it never appears in
+//! `NAMES`, `ALL` or `as_str`, so listings and responses keep the
+//! specification's spelling.
 
 use std::fmt;
 use std::str::FromStr;
@@ -45,7 +50,7 @@ macro_rules! content_kind {
     (
         $(#[$meta:meta])*
         $name:ident in $group:ident {
-            $( $(#[$vmeta:meta])* $variant:ident => $slug:literal ),+ $(,)?
+            $( $(#[$vmeta:meta])* $variant:ident => $slug:literal $(| $alias:literal)* ),+ $(,)?
         }
     ) => {
         $(#[$meta])*
@@ -59,6 +64,9 @@ macro_rules! content_kind {
             pub const ALL: &'static [Self] = &[$(Self::$variant),+];
             /// The path segments of [`Self::ALL`], same order.
             pub const NAMES: &'static [&'static str] = &[$($slug),+];
+            /// Other path segments accepted by [`Self::parse`] (never listed),
+            /// each with the type it stands for.
+            pub const ALIASES: &'static [(&'static str, Self)] = &[$($(($alias, Self::$variant),)*)+];
             /// How many variants there are.
             pub const COUNT: usize = Self::ALL.len();
             /// The URL group this type belongs to.
@@ -76,10 +84,11 @@ macro_rules! content_kind {
                 self as usize
             }
 
-            /// Parses a path segment; exact, case-sensitive match only.
+            /// Parses a path segment (a name or an alias); exact,
+            /// case-sensitive match only.
             pub fn parse(segment: &str) -> Result<Self, UnknownType> {
                 match segment {
-                    $($slug => Ok(Self::$variant),)+
+                    $($slug $(| $alias)* => Ok(Self::$variant),)+
                     _ => Err(UnknownType::new(Group::$group, segment, Self::NAMES)),
                 }
             }
@@ -136,8 +145,8 @@ content_kind! {
         Panda => "panda",
         /// `red_panda`
         RedPanda => "red_panda",
-        /// `racoon`
-        Racoon => "racoon",
+        /// `racoon` (alias `raccoon`)
+        Racoon => "racoon" | "raccoon",
         /// `koala`
         Koala => "koala",
         /// `kangaroo`
@@ -166,8 +175,8 @@ content_kind! {
         Koala => "koala",
         /// `kangaroo`
         Kangaroo => "kangaroo",
-        /// `racoon`
-        Racoon => "racoon",
+        /// `racoon` (alias `raccoon`)
+        Racoon => "racoon" | "raccoon",
         /// `giraffe`
         Giraffe => "giraffe",
         /// `whale`
@@ -198,8 +207,8 @@ content_kind! {
         RedPanda => "red_panda",
         /// `mouse_creature`: the mascot.
         MouseCreature => "mouse_creature",
-        /// `racoon`
-        Racoon => "racoon",
+        /// `racoon` (alias `raccoon`)
+        Racoon => "racoon" | "raccoon",
         /// `koala`
         Koala => "koala",
         /// `kangaroo`

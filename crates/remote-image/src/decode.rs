@@ -110,6 +110,78 @@ pub fn sniff_format(bytes: &[u8]) -> Result<AvatarFormat, FetchError> {
     }
 }
 
+/// The size an image declares in its header, read from the bytes without a
+/// decoder, for the formats whose decoders cannot report it before failing
+/// on a huge value: PNG (the `IHDR` chunk; the `image` crate refuses a huge
+/// `IHDR` before it tells the size) and GIF (the logical screen *and* the
+/// first frame, which may be larger than the screen and is what gets
+/// decoded). `None` for other formats or a header cut short.
+fn declared_dimensions(format: AvatarFormat, bytes: &[u8]) -> Option<(u32, u32)> {
+    match format {
+        AvatarFormat::Png => png_dimensions(bytes),
+        AvatarFormat::Gif => gif_dimensions(bytes),
+        AvatarFormat::Jpeg | AvatarFormat::WebP => None,
+    }
+}
+
+/// Width and height of a PNG's `IHDR` (the first chunk, right after the
+/// signature).
+fn png_dimensions(bytes: &[u8]) -> Option<(u32, u32)> {
+    if bytes.get(12..16)? != b"IHDR" {
+        return None;
+    }
+    let be = |at: usize| {
+        bytes
+            .get(at..at + 4)
+            .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    Some((be(16)?, be(20)?))
+}
+
+/// A GIF's extent: the logical screen, grown to hold the first frame
+/// (`left + width`, `top + height` of its image descriptor) when that frame
+/// is larger. Extensions before the frame are skipped; without a frame in
+/// `bytes`, the screen alone.
+fn gif_dimensions(bytes: &[u8]) -> Option<(u32, u32)> {
+    let le = |at: usize| {
+        bytes
+            .get(at..at + 2)
+            .map(|b| u32::from(u16::from_le_bytes([b[0], b[1]])))
+    };
+    let (screen_w, screen_h) = (le(6)?, le(8)?);
+    let flags = *bytes.get(10)?;
+    let mut at = 13;
+    if flags & 0x80 != 0 {
+        at += 3 << ((flags & 0x07) + 1);
+    }
+    loop {
+        match bytes.get(at) {
+            // Extension: introducer, label, then data sub-blocks up to a zero length.
+            Some(0x21) => {
+                at += 2;
+                loop {
+                    let len = usize::from(*bytes.get(at)?);
+                    at += 1 + len;
+                    if len == 0 {
+                        break;
+                    }
+                }
+            }
+            // Image descriptor: left, top, width, height.
+            Some(0x2c) => {
+                let (left, top, w, h) = (le(at + 1), le(at + 3), le(at + 5), le(at + 7));
+                return Some(match (left, top, w, h) {
+                    (Some(left), Some(top), Some(w), Some(h)) => {
+                        (screen_w.max(left + w), screen_h.max(top + h))
+                    }
+                    _ => (screen_w, screen_h),
+                });
+            }
+            _ => return Some((screen_w, screen_h)),
+        }
+    }
+}
+
 fn map_image_error(err: ImageError, width: u32, height: u32, max_side: u32) -> FetchError {
     match err {
         ImageError::Unsupported(_) => FetchError::UnsupportedFormat,
@@ -137,6 +209,18 @@ fn map_image_error(err: ImageError, width: u32, height: u32, max_side: u32) -> F
 pub fn decode_image(bytes: &[u8], limits: &ImageLimits) -> Result<RgbaImage, FetchError> {
     let format = sniff_format(bytes)?;
     let max_side = limits.max_side;
+    let declared = declared_dimensions(format, bytes);
+    // Refused from the header bytes, before any decoder allocates.
+    match declared {
+        Some((width, height)) if width > max_side || height > max_side => {
+            return Err(FetchError::TooManyPixels {
+                width,
+                height,
+                max_side,
+            });
+        }
+        _ => {}
+    }
     let mut reader = ImageReader::with_format(Cursor::new(bytes), format.image_format());
     // RGBA at 16 bits per channel of the largest accepted image, plus slack
     // for a decoder's working buffers.
@@ -146,10 +230,11 @@ pub fn decode_image(bytes: &[u8], limits: &ImageLimits) -> Result<RgbaImage, Fet
     reader.limits(image_limits.clone());
 
     // Parses the header only.
+    let (known_w, known_h) = declared.unwrap_or((0, 0));
     let mut decoder = reader
         .into_decoder()
-        .map_err(|e| map_image_error(e, 0, 0, max_side))?;
-    let (width, height) = decoder.dimensions();
+        .map_err(|e| map_image_error(e, known_w, known_h, max_side))?;
+    let (width, height) = declared.unwrap_or(decoder.dimensions());
     if width > max_side || height > max_side {
         return Err(FetchError::TooManyPixels {
             width,

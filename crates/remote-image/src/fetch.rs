@@ -16,7 +16,8 @@ use ureq::unversioned::transport::DefaultConnector;
 use crate::FetchError;
 use crate::animation::{Animation, decode_avatar};
 use crate::decode::ImageLimits;
-use crate::resolver::{AddressPolicy, BadHop, GuardedResolver, Refused, check_uri};
+use crate::resolver::{AddressPolicy, BadHop, GuardedResolver, Refused};
+use crate::url::AvatarUrl;
 
 /// Everything an [`AvatarFetcher`] can be told. `Default` gives the
 /// production values documented on each field.
@@ -144,7 +145,7 @@ impl Drop for DecodeTicket<'_> {
 pub struct AvatarFetcher {
     agent: ureq::Agent,
     config: FetchConfig,
-    cache: Cache<String, Avatar>,
+    cache: Cache<Arc<str>, Avatar>,
     network_fetches: AtomicU64,
     decodes: DecodeGate,
 }
@@ -196,7 +197,7 @@ impl AvatarFetcher {
         let cache = Cache::builder()
             .max_capacity(config.cache_bytes)
             .time_to_live(config.cache_ttl)
-            .weigher(|key: &String, avatar: &Avatar| {
+            .weigher(|key: &Arc<str>, avatar: &Avatar| {
                 let pixels = avatar.pixel_bytes() + key.len() + 64;
                 u32::try_from(pixels).unwrap_or(u32::MAX)
             })
@@ -220,58 +221,42 @@ impl AvatarFetcher {
         &self.config
     }
 
-    /// Checks an avatar URL without fetching it: length, syntax, scheme and
-    /// absence of user information.
-    pub fn parse_url(&self, url: &str) -> Result<Uri, FetchError> {
-        if url.is_empty() {
-            return Err(FetchError::InvalidUrl("the URL is empty"));
-        }
-        if url.len() > self.config.max_url_len {
-            return Err(FetchError::UrlTooLong {
-                max: self.config.max_url_len,
-            });
-        }
-        let uri: Uri = url
-            .parse()
-            .map_err(|_| FetchError::InvalidUrl("the URL does not parse"))?;
-        check_uri(&uri).map_err(FetchError::InvalidUrl)?;
-        Ok(uri)
+    /// Checks an avatar URL without fetching it: length (the configured
+    /// `max_url_len`), syntax, scheme and absence of user information. The
+    /// result is what every other method takes.
+    pub fn parse_url(&self, url: &str) -> Result<AvatarUrl, FetchError> {
+        AvatarUrl::parse(url, self.config.max_url_len)
     }
 
     /// The decoded, normalised avatar at `url`, from the cache when it is
     /// there. Concurrent calls for one URL share a single fetch; failures
     /// are not cached.
+    pub fn fetch(&self, url: &AvatarUrl) -> Result<Avatar, FetchError> {
+        self.fetch_traced(url).0
+    }
+
+    /// [`parse_url`](Self::parse_url), then [`fetch`](Self::fetch).
     pub fn get(&self, url: &str) -> Result<Avatar, FetchError> {
-        let uri = self.parse_url(url)?;
-        let key = uri.to_string();
-        self.cache
-            .try_get_with(key, || self.load_uri(&uri))
-            .map_err(|e| (*e).clone())
+        self.fetch(&self.parse_url(url)?)
     }
 
     /// The avatar at `url` if the cache holds it now. Never fetches and
     /// never waits for another call's fetch, so it is cheap enough (about a
-    /// microsecond) to call from an async task; `None` for a URL that does
-    /// not parse.
-    pub fn cached(&self, url: &str) -> Option<Avatar> {
-        let uri = self.parse_url(url).ok()?;
-        self.cache.get(&uri.to_string())
+    /// microsecond) to call from an async task.
+    pub fn cached(&self, url: &AvatarUrl) -> Option<Avatar> {
+        self.cache.get(url.as_str())
     }
 
-    /// Like [`get`](Self::get), also telling whether this call went to the
-    /// network (`true`: a cache miss that this call loaded; waiters on
+    /// Like [`fetch`](Self::fetch), also telling whether this call went to
+    /// the network (`true`: a cache miss that this call loaded; waiters on
     /// another call's fetch and cache hits are `false`). For metrics.
-    pub fn get_traced(&self, url: &str) -> (Result<Avatar, FetchError>, bool) {
-        let uri = match self.parse_url(url) {
-            Ok(u) => u,
-            Err(e) => return (Err(e), false),
-        };
+    pub fn fetch_traced(&self, url: &AvatarUrl) -> (Result<Avatar, FetchError>, bool) {
         let fetched = std::cell::Cell::new(false);
         let result = self
             .cache
-            .try_get_with(uri.to_string(), || {
+            .try_get_with(url.key(), || {
                 fetched.set(true);
-                self.load_uri(&uri)
+                self.load_uri(url.uri())
             })
             .map_err(|e| (*e).clone());
         (result, fetched.get())
@@ -279,8 +264,7 @@ impl AvatarFetcher {
 
     /// Fetches, decodes and normalises `url`, bypassing the cache.
     pub fn load(&self, url: &str) -> Result<Avatar, FetchError> {
-        let uri = self.parse_url(url)?;
-        self.load_uri(&uri)
+        self.load_uri(self.parse_url(url)?.uri())
     }
 
     fn load_uri(&self, uri: &Uri) -> Result<Avatar, FetchError> {
@@ -297,8 +281,7 @@ impl AvatarFetcher {
     /// The raw body at `url` (after content decoding), under every network
     /// rule of this crate. Not cached.
     pub fn fetch_bytes(&self, url: &str) -> Result<Vec<u8>, FetchError> {
-        let uri = self.parse_url(url)?;
-        self.fetch_uri(&uri)
+        self.fetch_uri(self.parse_url(url)?.uri())
     }
 
     fn fetch_uri(&self, uri: &Uri) -> Result<Vec<u8>, FetchError> {

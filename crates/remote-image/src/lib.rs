@@ -23,6 +23,7 @@ mod decode;
 mod error;
 mod fetch;
 mod resolver;
+mod url;
 
 pub use address::is_public_ip;
 pub use animation::{
@@ -36,3 +37,4 @@ pub use image::RgbaImage;
 /// The ureq resolver trait and its address list, re-exported so callers can
 /// plug a resolver of their own into [`AvatarFetcher::with_resolver`].
 pub use ureq::unversioned::resolver::{ResolvedSocketAddrs, Resolver};
+pub use url::AvatarUrl;

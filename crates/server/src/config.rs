@@ -1,8 +1,9 @@
 //! Typed server settings, read once from command-line flags with
 //! `MENAGERIE_*` environment equivalents.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
+use std::str::FromStr;
 
 use clap::{Parser, ValueEnum};
 
@@ -71,7 +72,7 @@ pub struct Settings {
         env = "MENAGERIE_TRUSTED_PROXIES",
         value_delimiter = ','
     )]
-    pub trusted_proxies: Vec<crate::ratelimit::Cidr>,
+    pub trusted_proxies: Vec<Cidr>,
 
     /// File of API keys with their own limits, one per line:
     /// `<key> <per-minute> [<canvas-per-minute>]` (needs `--rate-limit`).
@@ -166,5 +167,91 @@ impl Settings {
         let mut s = Self::parse_from(["menagerie", "--bind", "127.0.0.1:0"]);
         s.data_dir = data_dir.into();
         s
+    }
+}
+
+/// An address range in CIDR notation (`10.0.0.0/8`, `::1/128`, or a bare
+/// address meaning a single host).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cidr {
+    addr: IpAddr,
+    prefix: u8,
+}
+
+impl FromStr for Cidr {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.trim();
+        let (a, p) = match s.split_once('/') {
+            Some((a, p)) => (a, Some(p)),
+            None => (s, None),
+        };
+        let addr: IpAddr = a
+            .parse()
+            .map_err(|_| format!("`{s}` is not an IP address or CIDR range"))?;
+        let max = if addr.is_ipv4() { 32 } else { 128 };
+        let prefix = match p {
+            Some(p) => p
+                .parse::<u8>()
+                .ok()
+                .filter(|p| *p <= max)
+                .ok_or_else(|| format!("`{s}`: the prefix length must be 0..={max}"))?,
+            None => max,
+        };
+        Ok(Self { addr, prefix })
+    }
+}
+
+impl Cidr {
+    /// Whether `ip` lies in this range (IPv4-mapped IPv6 counts as IPv4).
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        let ip = canonical(ip);
+        match (self.addr, ip) {
+            (IpAddr::V4(net), IpAddr::V4(ip)) => {
+                let mask = u32::MAX
+                    .checked_shl(32 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u32::from(net) & mask == u32::from(ip) & mask
+            }
+            (IpAddr::V6(net), IpAddr::V6(ip)) => {
+                let mask = u128::MAX
+                    .checked_shl(128 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u128::from(net) & mask == u128::from(ip) & mask
+            }
+            _ => false,
+        }
+    }
+}
+
+/// `ip`, with an IPv4-mapped IPv6 address turned into the IPv4 address.
+pub fn canonical(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => v6
+            .to_ipv4_mapped()
+            .map(IpAddr::V4)
+            .unwrap_or(IpAddr::V6(v6)),
+        v4 => v4,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cidr_parsing_and_matching() {
+        let c: Cidr = "10.0.0.0/8".parse().unwrap();
+        assert!(c.contains("10.1.2.3".parse().unwrap()));
+        assert!(c.contains("::ffff:10.1.2.3".parse().unwrap()));
+        assert!(!c.contains("11.0.0.1".parse().unwrap()));
+        let one: Cidr = "::1".parse().unwrap();
+        assert!(one.contains("::1".parse().unwrap()));
+        assert!(!one.contains("::2".parse().unwrap()));
+        let all: Cidr = "0.0.0.0/0".parse().unwrap();
+        assert!(all.contains("8.8.8.8".parse().unwrap()));
+        assert!("10.0.0.0/33".parse::<Cidr>().is_err());
+        assert!("example.com".parse::<Cidr>().is_err());
     }
 }

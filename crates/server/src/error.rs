@@ -36,6 +36,9 @@ pub enum ApiError {
         /// The parser's error.
         source: colour::ColourError,
     },
+    /// The request itself is refused before routing (see `http_guard`).
+    #[error("bad request: {0}")]
+    BadRequest(&'static str),
     /// The query string itself could not be parsed.
     #[error("malformed query string: {0}")]
     MalformedQuery(String),
@@ -114,6 +117,18 @@ pub enum ApiError {
 }
 
 impl ApiError {
+    /// Whether a 5xx answer is this server's own fault, logged at ERROR.
+    ///
+    /// The others are the outcome of what a client asked for and are logged
+    /// at WARN, so no client can flood the error log: an avatar URL whose
+    /// host is unreachable, fails (5xx) or is too slow (every other avatar
+    /// failure, a bad or refused URL, an upstream 404, an image too big or
+    /// undecodable, is a 4xx and not logged here at all), and a canvas
+    /// request refused because every job slot is taken.
+    pub fn is_server_fault(&self) -> bool {
+        !matches!(self, ApiError::Avatar(_) | ApiError::Busy { .. })
+    }
+
     /// Extra JSON members for the body beside `error` (e.g. `dym`).
     fn extras(&self) -> Option<Value> {
         match self {
@@ -141,9 +156,11 @@ impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         use ApiError::*;
         match self {
-            MissingParam { .. } | InvalidParam { .. } | Colour { .. } | MalformedQuery(_) => {
-                StatusCode::BAD_REQUEST
-            }
+            MissingParam { .. }
+            | InvalidParam { .. }
+            | Colour { .. }
+            | MalformedQuery(_)
+            | BadRequest(_) => StatusCode::BAD_REQUEST,
             UnknownPath(_) | UnknownType(_) | UnknownMedia(_) => StatusCode::NOT_FOUND,
             MediaRead(_) => StatusCode::INTERNAL_SERVER_ERROR,
             MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
@@ -178,7 +195,11 @@ impl ResponseError for ApiError {
     fn error_response(&self) -> HttpResponse {
         let status = self.status_code();
         if status.is_server_error() {
-            tracing::error!(error = %self, "request failed");
+            if self.is_server_fault() {
+                tracing::error!(error = %self, status = status.as_u16(), "request failed");
+            } else {
+                tracing::warn!(error = %self, status = status.as_u16(), "request failed");
+            }
         }
         let mut body = json!({ "error": self.to_string() });
         if let (Some(Value::Object(extra)), Value::Object(map)) = (self.extras(), &mut body) {

@@ -2,26 +2,48 @@
 //!
 //! `main.rs` reads [`Settings`], starts tracing and calls [`run`]; tests build
 //! the same application in process with [`create_app`].
+//!
+//! Layers, one direction: the HTTP layer (`routes`, `routing`, `middleware`,
+//! `openapi`, `playground`, this file) calls the [`engine`], which does the
+//! work; both stand on the bottom modules (`config`, `error`, `metrics`,
+//! `telemetry`, `ratelimit`, `catalogue`, `conditional`) and the domain
+//! crates, which import nothing above them.
 
+// Bottom layer: import nothing above them (see ARCHITECTURE.md and
+// tests/http/layers.rs).
+pub mod catalogue;
+pub mod conditional;
 pub mod config;
 pub mod error;
-pub mod routes;
-pub mod state;
-pub mod telemetry;
 pub mod metrics;
+pub mod ratelimit;
+pub mod telemetry;
+// The work: canvas, content, creature reference, start-up.
+pub mod engine;
+// HTTP layer: requests and responses.
 pub mod middleware;
 pub mod openapi;
 pub mod playground;
-pub mod ratelimit;
-pub mod render_pool;
+// The connection guard in front of actix-http's parser (transport).
+pub mod http_guard;
+pub mod routes;
+pub mod routing;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
-use actix_web::{App, HttpServer, web};
+use std::io;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use actix_http::{HttpService, KeepAlive, Protocol};
+use actix_service::{IntoServiceFactory, ServiceFactoryExt, fn_service, map_config};
+use actix_web::dev::AppConfig;
+use actix_web::rt::net::TcpStream;
+use actix_web::{App, web};
 
 pub use config::Settings;
+pub use engine::{AppState, StartupError};
 pub use error::ApiError;
-pub use state::{AppState, StartupError};
 
 /// Builds the application: every route, the JSON error handlers, the
 /// middleware stack and the request log. Used by [`run`] and by the in-process tests.
@@ -43,6 +65,7 @@ pub fn create_app(
         .app_data(routes::query_config())
         .app_data(routes::path_config())
         .configure(routes::configure)
+        .configure(http_guard::configure)
         .default_service(web::to(routes::not_found))
         // innermost first
         // size limits, CORS, rate limiting, ETag/304, security headers
@@ -56,16 +79,42 @@ pub fn create_app(
 /// requests for up to `shutdown_timeout` seconds.
 pub async fn run(settings: Settings) -> std::io::Result<()> {
     let state = AppState::load(settings.clone()).map_err(std::io::Error::other)?;
-    let mut server = HttpServer::new(move || create_app(state.clone()))
-        .shutdown_timeout(settings.shutdown_timeout)
-        .bind(settings.bind)?;
-    if let Some(w) = settings.workers {
-        server = server.workers(w.max(1));
-    }
-    for addr in server.addrs() {
-        tracing::info!(%addr, "listening");
-    }
-    server.run().await?;
+    let listener = http_guard::listen(settings.bind)?;
+    tracing::info!(addr = %listener.local_addr()?, "listening");
+    // actix-web's app, served over connections whose request heads are
+    // checked first (`http_guard`).
+    serve(state, listener)?.await?;
     tracing::info!("shut down");
     Ok(())
+}
+
+/// Serves `state` on `listener`: actix-web's app behind [`http_guard::GuardedStream`],
+/// with the timeouts `HttpServer` uses (keep-alive 5 s, first request
+/// 5 s, disconnect 1 s).
+pub fn serve(state: AppState, listener: std::net::TcpListener) -> io::Result<actix_server::Server> {
+    let settings = state.settings.clone();
+    let addr = listener.local_addr()?;
+    let max_uri_bytes = settings.max_uri_bytes;
+    let mut builder = actix_server::Server::build().shutdown_timeout(settings.shutdown_timeout);
+    if let Some(w) = settings.workers {
+        builder = builder.workers(w.max(1));
+    }
+    let builder = builder.listen("menagerie", listener, move || {
+        let app = create_app(state.clone())
+            .into_factory()
+            .map_err(|err| err.error_response());
+        let http = HttpService::build()
+            .keep_alive(KeepAlive::default())
+            .client_request_timeout(Duration::from_secs(5))
+            .client_disconnect_timeout(Duration::from_secs(1))
+            .local_addr(addr)
+            .finish(map_config(app, move |_| AppConfig::default()));
+        fn_service(move |io: TcpStream| {
+            let peer: Option<SocketAddr> = io.peer_addr().ok();
+            let io = http_guard::GuardedStream::new(io, max_uri_bytes);
+            async move { Ok::<_, actix_http::error::DispatchError>((io, Protocol::Http1, peer)) }
+        })
+        .and_then(http)
+    })?;
+    Ok(builder.run())
 }

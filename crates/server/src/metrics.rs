@@ -1,7 +1,7 @@
 //! Prometheus metrics: a small hand-written registry of atomic counters and
 //! the `/metrics` endpoint that renders it in the text exposition format.
 //!
-//! One [`Metrics`] lives in [`AppState::metrics`](crate::AppState) (an
+//! One [`Metrics`] lives in `AppState::metrics` (an
 //! `Arc`, shared by every worker). Recording is lock-free except for one
 //! uncontended read lock to find a route's series; nothing allocates on the
 //! request path once a route has been seen.
@@ -27,22 +27,26 @@
 //! The `route` label is the pattern the request matched (`/animu/{type}`),
 //! never the raw path, so its cardinality is bounded by the route table.
 //!
-//! # Recording from other modules
+//! # Observing, never driving
 //!
-//! Canvas and fetch code reach the registry through `AppState`:
+//! The registry only records what other code reports; it does no work of
+//! its own and imports nothing of the server above the bottom layer. The
+//! canvas engine reports cache hits, misses, fetch outcomes and refused
+//! jobs as they happen; gauges of state owned elsewhere (cache sizes, jobs
+//! in flight, rate-limited clients) are read by the `/metrics` route at
+//! scrape time and stored here just before rendering.
 //!
 //! ```
 //! use server::metrics::{FetchOutcome, Metrics};
-//! let m = std::sync::Arc::new(Metrics::default());
+//! let m = Metrics::default();
 //! m.avatar_cache_miss();
 //! m.record_fetch(FetchOutcome::Ok);
 //! m.set_avatar_cache_size(64 * 1024, 1);
-//! {
-//!     let _job = m.job_started(); // in flight until dropped
-//! }
-//! m.job_rejected(); // the job pool was full (the 503 path)
+//! m.set_jobs_in_flight(1); // read from the canvas engine's job counter
+//! m.job_rejected(); // the job slots were full (the 503 path)
 //! m.avatar_cache_hit();
 //! assert!(m.render().contains("menagerie_avatar_cache_hits_total 1"));
+//! assert!(m.render().contains("menagerie_render_jobs_in_flight 1"));
 //! ```
 
 use std::collections::HashMap;
@@ -50,11 +54,6 @@ use std::fmt::Write as _;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
-
-use actix_web::http::header;
-use actix_web::{HttpResponse, web};
-
-use crate::state::AppState;
 
 /// Upper bounds of the latency histogram buckets, in seconds.
 pub const LATENCY_BUCKETS: [f64; 14] = [
@@ -157,7 +156,7 @@ pub struct Metrics {
     cache_bytes: AtomicU64,
     cache_entries: AtomicU64,
     fetches: [AtomicU64; FetchOutcome::ALL.len()],
-    jobs_in_flight: AtomicI64,
+    jobs_in_flight: AtomicU64,
     jobs_rejected: AtomicU64,
     output_hits: AtomicU64,
     output_bytes: AtomicU64,
@@ -177,7 +176,7 @@ impl Default for Metrics {
             cache_bytes: AtomicU64::new(0),
             cache_entries: AtomicU64::new(0),
             fetches: Default::default(),
-            jobs_in_flight: AtomicI64::new(0),
+            jobs_in_flight: AtomicU64::new(0),
             jobs_rejected: AtomicU64::new(0),
             output_hits: AtomicU64::new(0),
             output_bytes: AtomicU64::new(0),
@@ -185,17 +184,6 @@ impl Default for Metrics {
             rate_limited: Default::default(),
             rate_limit_clients: AtomicU64::new(0),
         }
-    }
-}
-
-/// Marks one render job in flight until dropped.
-#[derive(Debug)]
-#[must_use = "the job counts as in flight only while the guard lives"]
-pub struct JobGuard(Arc<Metrics>);
-
-impl Drop for JobGuard {
-    fn drop(&mut self) {
-        self.0.jobs_in_flight.fetch_sub(1, Relaxed);
     }
 }
 
@@ -275,11 +263,9 @@ impl Metrics {
         self.fetches[i].fetch_add(1, Relaxed);
     }
 
-    /// A fetch/decode/render job started; it counts as in flight until the
-    /// guard is dropped.
-    pub fn job_started(self: &Arc<Self>) -> JobGuard {
-        self.jobs_in_flight.fetch_add(1, Relaxed);
-        JobGuard(Arc::clone(self))
+    /// Canvas jobs running now, as counted by the canvas engine.
+    pub fn set_jobs_in_flight(&self, n: u64) {
+        self.jobs_in_flight.store(n, Relaxed);
     }
 
     /// A canvas image was answered from the cache of encoded images.
@@ -302,23 +288,6 @@ impl Metrics {
     /// How many clients the rate limiter currently tracks.
     pub fn set_rate_limit_clients(&self, n: u64) {
         self.rate_limit_clients.store(n, Relaxed);
-    }
-
-    /// Gets an avatar through `fetcher`'s cache, counting the cache hit or
-    /// miss and, when this call went to the network, the fetch outcome.
-    pub fn fetch_avatar(
-        &self,
-        fetcher: &remote_image::AvatarFetcher,
-        url: &str,
-    ) -> Result<remote_image::Avatar, remote_image::FetchError> {
-        let (result, fetched) = fetcher.get_traced(url);
-        if fetched {
-            self.avatar_cache_miss();
-            self.record_fetch(FetchOutcome::of(&result));
-        } else if result.is_ok() {
-            self.avatar_cache_hit();
-        }
-        result
     }
 
     /// The whole registry in the Prometheus text exposition format (0.0.4).
@@ -510,25 +479,4 @@ fn escape(v: &str) -> String {
     v.replace('\\', "\\\\")
         .replace('"', "\\\"")
         .replace('\n', "\\n")
-}
-
-/// Registers `GET /metrics`.
-pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(crate::routes::get("/metrics", metrics));
-}
-
-async fn metrics(state: web::Data<AppState>) -> HttpResponse {
-    let fetcher = &state.canvas.fetcher;
-    state
-        .metrics
-        .set_avatar_cache_size(fetcher.cached_bytes(), fetcher.cached_entries());
-    let (bytes, entries) = state.canvas.output_cache_size();
-    state.metrics.set_output_cache_size(bytes, entries);
-    if let Some(l) = &state.rate_limiter {
-        state.metrics.set_rate_limit_clients(l.tracked() as u64);
-    }
-    HttpResponse::Ok()
-        .insert_header((header::CACHE_CONTROL, "no-store"))
-        .content_type("text/plain; version=0.0.4; charset=utf-8")
-        .body(state.metrics.render())
 }

@@ -11,9 +11,12 @@
 //! `Accept-Encoding` (which it would pass through unchanged).
 //!
 //! [`Hygiene`] (inside compression, outside routing):
-//! * refuses a request target longer than `--max-uri-bytes` (414 JSON) and
-//!   request headers above [`MAX_HEADER_BYTES`] in total (431 JSON); the HTTP
-//!   codec itself closes connections whose head exceeds 128 KiB or 96 headers;
+//! * refuses a request target longer than `--max-uri-bytes` (414 JSON),
+//!   request headers above [`MAX_HEADER_BYTES`] in total (431 JSON) and a
+//!   query with invalid percent-encoding (400 JSON); heads the HTTP codec
+//!   would refuse with an empty body (over 128 KiB or 96 headers, malformed,
+//!   `Content-Length` with `Transfer-Encoding`) are refused before it by
+//!   [`http_guard`](crate::http_guard);
 //! * answers CORS preflights (`OPTIONS`) with 204 for any origin: the API is
 //!   public and read-only, so `Access-Control-Allow-Origin: *` on everything;
 //! * rate limiting, when on ([`RateLimiter::admit`]): a refused request is
@@ -35,7 +38,6 @@
 //! ETag's few bytes on deterministic responses.
 
 use std::future::Future;
-use std::hash::{DefaultHasher, Hasher};
 use std::pin::Pin;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -51,11 +53,12 @@ use actix_web::middleware::Compress;
 use actix_web::{HttpResponse, ResponseError};
 use pin_project_lite::pin_project;
 
+use crate::conditional;
+use crate::engine::AppState;
 use crate::error::ApiError;
 use crate::metrics::{Metrics, UNMATCHED};
 use crate::ratelimit::{Admission, RateLimitHeaders, RateLimiter};
-use crate::routes::RouteName;
-use crate::state::AppState;
+use crate::routing::RouteName;
 use crate::telemetry;
 
 /// Most bytes of request headers (names and values) accepted in total.
@@ -387,6 +390,18 @@ where
             .error_response();
             return early(req, res);
         }
+        if req
+            .uri()
+            .query()
+            .is_some_and(|q| !crate::http_guard::percent_encoding_is_valid(q))
+        {
+            let res = ApiError::MalformedQuery(
+                "invalid percent-encoding (`%` must be followed by two hexadecimal digits)"
+                    .to_owned(),
+            )
+            .error_response();
+            return early(req, res);
+        }
         if req.method() == Method::OPTIONS {
             let res = preflight(&req);
             return early(req, res);
@@ -491,14 +506,7 @@ fn with_etag(
         let (head, body) = resp.into_parts();
         match body.try_into_bytes() {
             Ok(bytes) => {
-                let mut hasher = DefaultHasher::new();
-                hasher.write(&bytes);
-                let tag = format!(
-                    "{}\"{:016x}-{:x}\"",
-                    if image { "" } else { "W/" },
-                    hasher.finish(),
-                    bytes.len()
-                );
+                let tag = conditional::body_tag(&bytes, !image);
                 let mut resp = head.set_body(bytes).map_into_boxed_body();
                 if let Ok(v) = HeaderValue::from_str(&tag) {
                     resp.headers_mut().insert(header::ETAG, v);
@@ -525,14 +533,13 @@ fn with_etag(
     ServiceResponse::new(req, not_modified)
 }
 
-/// Weak comparison (RFC 9110 §13.1.2): `W/` prefixes are ignored.
+/// [`conditional::none_match`] over header values (a value that is not
+/// visible ASCII matches nothing).
 fn etag_matches(if_none_match: &HeaderValue, etag: &HeaderValue) -> bool {
-    let (Ok(inm), Ok(etag)) = (if_none_match.to_str(), etag.to_str()) else {
-        return false;
-    };
-    let bare = |t: &str| t.trim().trim_start_matches("W/").to_owned();
-    let etag = bare(etag);
-    inm.split(',').any(|t| t.trim() == "*" || bare(t) == etag)
+    match (if_none_match.to_str(), etag.to_str()) {
+        (Ok(inm), Ok(etag)) => conditional::none_match(inm, etag),
+        _ => false,
+    }
 }
 
 fn preflight(req: &ServiceRequest) -> HttpResponse {
@@ -601,18 +608,4 @@ fn finish(mut res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
         }
     }
     res
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn if_none_match_uses_weak_comparison() {
-        let e = HeaderValue::from_static("W/\"abc\"");
-        for inm in ["\"abc\"", "W/\"abc\"", "\"x\", W/\"abc\"", "*"] {
-            assert!(etag_matches(&HeaderValue::from_static(inm), &e), "{inm}");
-        }
-        assert!(!etag_matches(&HeaderValue::from_static("\"abd\""), &e));
-    }
 }

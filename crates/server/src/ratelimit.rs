@@ -34,7 +34,6 @@ use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash};
 use std::net::{IpAddr, Ipv6Addr};
 use std::path::Path;
-use std::str::FromStr;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -42,7 +41,8 @@ use actix_web::dev::ServiceRequest;
 use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::{HttpResponse, ResponseError};
 
-use crate::config::Settings;
+use crate::catalogue;
+use crate::config::{Cidr, Settings, canonical};
 use crate::error::ApiError;
 use crate::metrics::Metrics;
 
@@ -50,71 +50,6 @@ use crate::metrics::Metrics;
 pub const WINDOW_SECS: u64 = 60;
 const WINDOW_NANOS: u64 = WINDOW_SECS * 1_000_000_000;
 const SHARDS: usize = 16;
-
-/// An address range in CIDR notation (`10.0.0.0/8`, `::1/128`, or a bare
-/// address meaning a single host).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Cidr {
-    addr: IpAddr,
-    prefix: u8,
-}
-
-impl FromStr for Cidr {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let s = s.trim();
-        let (a, p) = match s.split_once('/') {
-            Some((a, p)) => (a, Some(p)),
-            None => (s, None),
-        };
-        let addr: IpAddr = a
-            .parse()
-            .map_err(|_| format!("`{s}` is not an IP address or CIDR range"))?;
-        let max = if addr.is_ipv4() { 32 } else { 128 };
-        let prefix = match p {
-            Some(p) => p
-                .parse::<u8>()
-                .ok()
-                .filter(|p| *p <= max)
-                .ok_or_else(|| format!("`{s}`: the prefix length must be 0..={max}"))?,
-            None => max,
-        };
-        Ok(Self { addr, prefix })
-    }
-}
-
-impl Cidr {
-    /// Whether `ip` lies in this range (IPv4-mapped IPv6 counts as IPv4).
-    pub fn contains(&self, ip: IpAddr) -> bool {
-        let ip = canonical(ip);
-        match (self.addr, ip) {
-            (IpAddr::V4(net), IpAddr::V4(ip)) => {
-                let mask = u32::MAX
-                    .checked_shl(32 - u32::from(self.prefix))
-                    .unwrap_or(0);
-                u32::from(net) & mask == u32::from(ip) & mask
-            }
-            (IpAddr::V6(net), IpAddr::V6(ip)) => {
-                let mask = u128::MAX
-                    .checked_shl(128 - u32::from(self.prefix))
-                    .unwrap_or(0);
-                u128::from(net) & mask == u128::from(ip) & mask
-            }
-            _ => false,
-        }
-    }
-}
-
-fn canonical(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V6(v6) => v6
-            .to_ipv4_mapped()
-            .map(IpAddr::V4)
-            .unwrap_or(IpAddr::V6(v6)),
-        v4 => v4,
-    }
-}
 
 /// Per-minute quotas of one client class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -387,13 +322,6 @@ fn client_bucket(ip: IpAddr) -> IpAddr {
     }
 }
 
-/// Whether `path` draws from the canvas budget.
-pub fn is_canvas_path(path: &str) -> bool {
-    path.starts_with("/canvas/misc/")
-        || path.starts_with("/canvas/filter/")
-        || path == "/canvas/colorviewer"
-}
-
 fn is_exempt(path: &str) -> bool {
     path == "/health" || path == "/metrics"
 }
@@ -449,7 +377,7 @@ impl RateLimiter {
         if is_exempt(req.path()) || req.method() == actix_web::http::Method::OPTIONS {
             return Admission::Exempt;
         }
-        let budget = if is_canvas_path(req.path()) {
+        let budget = if catalogue::is_canvas_image(req.path()) {
             Budget::Canvas
         } else {
             Budget::Default
@@ -532,21 +460,6 @@ fn set_headers(h: &mut header::HeaderMap, policy: HeaderValue, current: HeaderVa
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn cidr_parsing_and_matching() {
-        let c: Cidr = "10.0.0.0/8".parse().unwrap();
-        assert!(c.contains("10.1.2.3".parse().unwrap()));
-        assert!(c.contains("::ffff:10.1.2.3".parse().unwrap()));
-        assert!(!c.contains("11.0.0.1".parse().unwrap()));
-        let one: Cidr = "::1".parse().unwrap();
-        assert!(one.contains("::1".parse().unwrap()));
-        assert!(!one.contains("::2".parse().unwrap()));
-        let all: Cidr = "0.0.0.0/0".parse().unwrap();
-        assert!(all.contains("8.8.8.8".parse().unwrap()));
-        assert!("10.0.0.0/33".parse::<Cidr>().is_err());
-        assert!("example.com".parse::<Cidr>().is_err());
-    }
 
     fn limiter(trusted: &[&str], max: usize) -> RateLimiter {
         RateLimiter::new(

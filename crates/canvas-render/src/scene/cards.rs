@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use tiny_skia::Pixmap;
 
 use super::paint::{
-    Avatar, Canvas, base_layer, circle_path, linear, poly, radial, rect_path, rgba, rrect_path,
+    Avatar, Canvas, base_layer, circle_path, linear, poly, rect_path, rgba, rrect_path,
     shader_paint, text_rgb,
 };
 use crate::RenderError;
@@ -286,36 +286,23 @@ pub(super) fn namecard(
 /// The namecard without avatar and text (drawn once, then cached).
 fn namecard_base() -> Result<Canvas, RenderError> {
     let (w, h) = (1680.0, 800.0);
-    let mut c = Canvas::new(1680, 800)?;
-    c.fill(
-        &rect_path(0.0, 0.0, w, h),
-        &shader_paint(linear(
-            0.0,
-            0.0,
-            w,
-            h,
-            &[
-                (0.0, rgba(0x1e1b4b, 255)),
-                (0.55, rgba(0x312e81, 255)),
-                (1.0, rgba(0x0f766e, 255)),
-            ],
-        )),
-    );
+    let mut c = Canvas::backdrop(
+        1680,
+        800,
+        (w, h),
+        &[
+            (0.0, rgba(0x1e1b4b, 255)),
+            (0.55, rgba(0x312e81, 255)),
+            (1.0, rgba(0x0f766e, 255)),
+        ],
+    )?;
     // Soft glows.
     for &(x, y, r, col) in &[
         (260.0, 120.0, 520.0, 0x7c3aed),
         (1500.0, 720.0, 600.0, 0x14b8a6),
         (1200.0, 80.0, 300.0, 0xec4899),
     ] {
-        c.fill(
-            &rect_path(0.0, 0.0, w, h),
-            &shader_paint(radial(
-                x,
-                y,
-                r,
-                &[(0.0, rgba(col, 110)), (1.0, rgba(col, 0))],
-            )),
-        );
+        c.glow(x, y, r, col, 110);
     }
     // Glass panel.
     let panel = rrect_path(60.0, 60.0, w - 120.0, h - 120.0, 48.0);

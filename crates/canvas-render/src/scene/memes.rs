@@ -338,18 +338,12 @@ pub(super) fn lied(
 
 /// Background and photo shadow of `lied` (drawn once, then cached).
 fn lied_base() -> Result<Canvas, RenderError> {
-    let mut c = Canvas::new(600, 600)?;
-    let full = rect_path(0.0, 0.0, 600.0, 600.0);
-    c.fill(
-        &full,
-        &shader_paint(linear(
-            0.0,
-            0.0,
-            0.0,
-            600.0,
-            &[(0.0, rgba(0x3a3a3a, 255)), (1.0, rgba(0x0d0d0d, 255))],
-        )),
-    );
+    let mut c = Canvas::backdrop(
+        600,
+        600,
+        (0.0, 600.0),
+        &[(0.0, rgba(0x3a3a3a, 255)), (1.0, rgba(0x0d0d0d, 255))],
+    )?;
     let (ax, ay, s) = LIED_PHOTO;
     c.shadow(&rrect_path(ax, ay, s, s, 10.0), 8.0, 14.0, 90);
     Ok(c)
@@ -358,21 +352,16 @@ fn lied_base() -> Result<Canvas, RenderError> {
 /// Vignette and film lines drawn over the photo (drawn once, then cached).
 fn lied_overlay() -> Result<Canvas, RenderError> {
     let mut c = Canvas::new(600, 600)?;
-    let full = rect_path(0.0, 0.0, 600.0, 600.0);
-    // Vignette and film lines.
-    c.fill(
-        &full,
-        &shader_paint(radial(
-            300.0,
-            260.0,
-            430.0,
-            &[
-                (0.0, rgba(0x000000, 0)),
-                (0.6, rgba(0x000000, 40)),
-                (1.0, rgba(0x000000, 230)),
-            ],
-        )),
-    );
+    c.fill_all(radial(
+        300.0,
+        260.0,
+        430.0,
+        &[
+            (0.0, rgba(0x000000, 0)),
+            (0.6, rgba(0x000000, 40)),
+            (1.0, rgba(0x000000, 230)),
+        ],
+    ));
     for i in 0..6 {
         let x = 60.0 + i as f32 * 97.0;
         c.color(
@@ -398,19 +387,13 @@ pub(super) fn lolice(avatar: Option<&RgbaImage>) -> Result<Canvas, RenderError> 
 
 /// The police scene without the mugshot (drawn once, then cached).
 fn lolice_base() -> Result<Canvas, RenderError> {
-    let (w, h) = (900.0, 600.0);
-    let mut c = Canvas::new(900, 600)?;
-    let full = rect_path(0.0, 0.0, w, h);
-    c.fill(
-        &full,
-        &shader_paint(linear(
-            0.0,
-            0.0,
-            0.0,
-            h,
-            &[(0.0, rgba(0xd9e2ec, 255)), (1.0, rgba(0xa9b8c9, 255))],
-        )),
-    );
+    let w = 900.0;
+    let mut c = Canvas::backdrop(
+        900,
+        600,
+        (0.0, 600.0),
+        &[(0.0, rgba(0xd9e2ec, 255)), (1.0, rgba(0xa9b8c9, 255))],
+    )?;
     // Height chart.
     let label = TextStyle::new(FontFace::Bold, 22.0).color(text_rgb(0x33415c));
     for i in 0..12 {
@@ -427,24 +410,8 @@ fn lolice_base() -> Result<Canvas, RenderError> {
         }
     }
     // Siren glow.
-    c.fill(
-        &full,
-        &shader_paint(radial(
-            0.0,
-            0.0,
-            520.0,
-            &[(0.0, rgba(0xff1f3d, 170)), (1.0, rgba(0xff1f3d, 0))],
-        )),
-    );
-    c.fill(
-        &full,
-        &shader_paint(radial(
-            w,
-            0.0,
-            520.0,
-            &[(0.0, rgba(0x1f6bff, 170)), (1.0, rgba(0x1f6bff, 0))],
-        )),
-    );
+    c.glow(0.0, 0.0, 520.0, 0xff1f3d, 170);
+    c.glow(w, 0.0, 520.0, 0x1f6bff, 170);
     // Mugshot.
     let (ax, ay, s) = LOLICE_PHOTO;
     let frame = rect_path(ax, ay, s, s);
@@ -519,18 +486,13 @@ pub(super) fn nobitches(no: &str, bottomtext: &str) -> Result<Canvas, RenderErro
 
 /// The smug face without captions (drawn once, then cached).
 fn nobitches_base() -> Result<Canvas, RenderError> {
-    let (w, h) = (800.0, 800.0);
     let mut c = Canvas::new(800, 800)?;
-    let full = rect_path(0.0, 0.0, w, h);
-    c.fill(
-        &full,
-        &shader_paint(radial(
-            400.0,
-            420.0,
-            620.0,
-            &[(0.0, rgba(0xffb347, 255)), (1.0, rgba(0xc2410c, 255))],
-        )),
-    );
+    c.fill_all(radial(
+        400.0,
+        420.0,
+        620.0,
+        &[(0.0, rgba(0xffb347, 255)), (1.0, rgba(0xc2410c, 255))],
+    ));
     // Rays.
     for i in 0..16 {
         let a0 = i as f32 * std::f32::consts::TAU / 16.0;
@@ -643,28 +605,13 @@ pub(super) fn series(avatar: Option<&RgbaImage>) -> Result<Canvas, RenderError> 
 
 /// Background and empty case (drawn once, then cached).
 fn series_base() -> Result<Canvas, RenderError> {
-    let (w, h) = (700.0, 800.0);
-    let mut c = Canvas::new(700, 800)?;
-    let full = rect_path(0.0, 0.0, w, h);
-    c.fill(
-        &full,
-        &shader_paint(linear(
-            0.0,
-            0.0,
-            0.0,
-            h,
-            &[(0.0, rgba(0x3b3028, 255)), (1.0, rgba(0x1b1612, 255))],
-        )),
-    );
-    c.fill(
-        &full,
-        &shader_paint(radial(
-            350.0,
-            300.0,
-            520.0,
-            &[(0.0, rgba(0xffd59e, 90)), (1.0, rgba(0xffd59e, 0))],
-        )),
-    );
+    let mut c = Canvas::backdrop(
+        700,
+        800,
+        (0.0, 800.0),
+        &[(0.0, rgba(0x3b3028, 255)), (1.0, rgba(0x1b1612, 255))],
+    )?;
+    c.glow(350.0, 300.0, 520.0, 0xffd59e, 90);
     // Case.
     let (x, y, cw, ch) = CASE;
     let case = rrect_path(x, y, cw, ch, 16.0);

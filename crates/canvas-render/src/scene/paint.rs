@@ -36,6 +36,14 @@ pub(crate) fn shader_paint(shader: Shader<'_>) -> Paint<'_> {
     }
 }
 
+/// Gradient stops from `(position, colour)` pairs.
+fn gradient_stops(stops: &[(f32, Color)]) -> Vec<GradientStop> {
+    stops
+        .iter()
+        .map(|&(p, c)| GradientStop::new(p, c))
+        .collect()
+}
+
 pub(crate) fn linear(
     x0: f32,
     y0: f32,
@@ -43,14 +51,10 @@ pub(crate) fn linear(
     y1: f32,
     stops: &[(f32, Color)],
 ) -> Shader<'static> {
-    let stops = stops
-        .iter()
-        .map(|&(p, c)| GradientStop::new(p, c))
-        .collect();
     LinearGradient::new(
         Point::from_xy(x0, y0),
         Point::from_xy(x1, y1),
-        stops,
+        gradient_stops(stops),
         SpreadMode::Pad,
         Transform::identity(),
     )
@@ -58,15 +62,11 @@ pub(crate) fn linear(
 }
 
 pub(crate) fn radial(cx: f32, cy: f32, r: f32, stops: &[(f32, Color)]) -> Shader<'static> {
-    let stops = stops
-        .iter()
-        .map(|&(p, c)| GradientStop::new(p, c))
-        .collect();
     RadialGradient::new(
         Point::from_xy(cx, cy),
         Point::from_xy(cx, cy),
         r,
-        stops,
+        gradient_stops(stops),
         SpreadMode::Pad,
         Transform::identity(),
     )
@@ -96,6 +96,25 @@ pub(crate) fn rrect_path(x: f32, y: f32, w: f32, h: f32, r: f32) -> Path {
 
 pub(crate) fn circle_path(cx: f32, cy: f32, r: f32) -> Path {
     PathBuilder::from_circle(cx, cy, r.max(0.01)).expect("positive radius")
+}
+
+/// Ground along the bottom of a scene: from `(0, y0)` a cubic curve through
+/// the control points `c1` and `c2` to `end`, then straight down to `bottom`
+/// and back along it.
+pub(crate) fn ground(
+    y0: f32,
+    c1: (f32, f32),
+    c2: (f32, f32),
+    end: (f32, f32),
+    bottom: f32,
+) -> Path {
+    let mut pb = PathBuilder::new();
+    pb.move_to(0.0, y0);
+    pb.cubic_to(c1.0, c1.1, c2.0, c2.1, end.0, end.1);
+    pb.line_to(end.0, bottom);
+    pb.line_to(0.0, bottom);
+    pb.close();
+    pb.finish().expect("ground")
 }
 
 /// A closed polygon.
@@ -238,9 +257,39 @@ impl Canvas {
         })
     }
 
+    /// A `width` × `height` scene background: a linear gradient from the
+    /// top-left corner to `to` (`(0, height)` runs top to bottom,
+    /// `(width, height)` along the diagonal).
+    pub(crate) fn backdrop(
+        width: u32,
+        height: u32,
+        to: (f32, f32),
+        stops: &[(f32, Color)],
+    ) -> Result<Canvas, RenderError> {
+        let mut c = Canvas::new(width, height)?;
+        c.fill_all(linear(0.0, 0.0, to.0, to.1, stops));
+        Ok(c)
+    }
+
+    /// Paints the whole canvas with `shader`.
+    pub(crate) fn fill_all(&mut self, shader: Shader<'_>) {
+        let (w, h) = (self.pixmap.width() as f32, self.pixmap.height() as f32);
+        self.fill(&rect_path(0.0, 0.0, w, h), &shader_paint(shader));
+    }
+
+    /// A soft round glow: `hex` at `alpha` in the centre, fading out to
+    /// nothing at radius `r`.
+    pub(crate) fn glow(&mut self, cx: f32, cy: f32, r: f32, hex: u32, alpha: u8) {
+        self.fill_all(radial(
+            cx,
+            cy,
+            r,
+            &[(0.0, rgba(hex, alpha)), (1.0, rgba(hex, 0))],
+        ));
+    }
+
     pub(crate) fn fill(&mut self, path: &Path, paint: &Paint<'_>) {
-        self.pixmap
-            .fill_path(path, paint, FillRule::Winding, Transform::identity(), None);
+        self.fill_t(path, paint, Transform::identity());
     }
 
     pub(crate) fn fill_t(&mut self, path: &Path, paint: &Paint<'_>, t: Transform) {
@@ -253,14 +302,7 @@ impl Canvas {
     }
 
     pub(crate) fn stroke(&mut self, path: &Path, color: Color, width: f32) {
-        let stroke = Stroke {
-            width,
-            line_cap: tiny_skia::LineCap::Round,
-            line_join: tiny_skia::LineJoin::Round,
-            ..Stroke::default()
-        };
-        self.pixmap
-            .stroke_path(path, &paint(color), &stroke, Transform::identity(), None);
+        self.stroke_t(path, color, width, Transform::identity());
     }
 
     pub(crate) fn stroke_t(&mut self, path: &Path, color: Color, width: f32, t: Transform) {

@@ -4,10 +4,7 @@ use std::sync::LazyLock;
 
 use tiny_skia::{Color, PathBuilder, Pixmap, Transform};
 
-use super::paint::{
-    Canvas, TURTLE, base_layer, circle_path, linear, radial, rect_path, rgba, rrect_path,
-    shader_paint,
-};
+use super::paint::{Canvas, TURTLE, base_layer, circle_path, ground, rgba, rrect_path};
 use crate::RenderError;
 use crate::text::{Align, FontFace, TextBox, TextStyle, VAlign};
 
@@ -31,42 +28,17 @@ pub(super) fn sage(quote: &str) -> Result<Canvas, RenderError> {
 
 /// The sage card without its quote (drawn once, then cached).
 fn sage_base() -> Result<Canvas, RenderError> {
-    let (w, h) = (1200.0, 630.0);
-    let mut c = Canvas::new(1200, 630)?;
-    let full = rect_path(0.0, 0.0, w, h);
-    c.fill(
-        &full,
-        &shader_paint(linear(
-            0.0,
-            0.0,
-            w,
-            h,
-            &[(0.0, rgba(0xfff4dc, 255)), (1.0, rgba(0xf2cf8f, 255))],
-        )),
-    );
-    c.fill(
-        &full,
-        &shader_paint(radial(
-            260.0,
-            200.0,
-            520.0,
-            &[(0.0, rgba(0xffffff, 140)), (1.0, rgba(0xffffff, 0))],
-        )),
-    );
-    // Ground.
-    let mut ground = PathBuilder::new();
-    ground.move_to(0.0, 520.0);
-    ground.cubic_to(200.0, 490.0, 380.0, 500.0, 560.0, 540.0);
-    ground.line_to(560.0, 630.0);
-    ground.line_to(0.0, 630.0);
-    ground.close();
-    c.color(&ground.finish().expect("ground"), rgba(0xc9a86a, 160));
+    let mut c = Canvas::backdrop(
+        1200,
+        630,
+        (1200.0, 630.0),
+        &[(0.0, rgba(0xfff4dc, 255)), (1.0, rgba(0xf2cf8f, 255))],
+    )?;
+    c.glow(260.0, 200.0, 520.0, 0xffffff, 140);
+    let sand = ground(520.0, (200.0, 490.0), (380.0, 500.0), (560.0, 540.0), 630.0);
+    c.color(&sand, rgba(0xc9a86a, 160));
     // Turtle, 420×380 art scaled to ~500 wide.
-    let s = 1.18;
-    c.svg(
-        &TURTLE,
-        Transform::from_row(s, 0.0, 0.0, s, 20.0, 630.0 - 380.0 * s - 6.0),
-    );
+    draw_turtle(&mut c, 1.18, 20.0, 6.0);
     // Quote.
     let panel = rrect_path(560.0, 50.0, 600.0, 530.0, 28.0);
     c.color(&panel, Color::from_rgba8(255, 255, 255, 150));
@@ -92,23 +64,16 @@ pub(super) fn sage2(quote: &str) -> Result<Canvas, RenderError> {
 
 /// The sage2 scene without its quote (drawn once, then cached).
 fn sage2_base() -> Result<Canvas, RenderError> {
-    let (w, h) = (800.0, 800.0);
-    let mut c = Canvas::new(800, 800)?;
-    let full = rect_path(0.0, 0.0, w, h);
-    c.fill(
-        &full,
-        &shader_paint(linear(
-            0.0,
-            0.0,
-            0.0,
-            h,
-            &[
-                (0.0, rgba(0x0b1a3a, 255)),
-                (0.7, rgba(0x23386b, 255)),
-                (1.0, rgba(0x3d4f7a, 255)),
-            ],
-        )),
-    );
+    let mut c = Canvas::backdrop(
+        800,
+        800,
+        (0.0, 800.0),
+        &[
+            (0.0, rgba(0x0b1a3a, 255)),
+            (0.7, rgba(0x23386b, 255)),
+            (1.0, rgba(0x3d4f7a, 255)),
+        ],
+    )?;
     // Stars, deterministic.
     let mut seed: u32 = 0x2545_f491;
     for _ in 0..70 {
@@ -124,32 +89,13 @@ fn sage2_base() -> Result<Canvas, RenderError> {
         );
     }
     // Moon.
-    c.fill(
-        &full,
-        &shader_paint(radial(
-            660.0,
-            620.0,
-            200.0,
-            &[(0.0, rgba(0xfff3c4, 90)), (1.0, rgba(0xfff3c4, 0))],
-        )),
-    );
+    c.glow(660.0, 620.0, 200.0, 0xfff3c4, 90);
     c.color(&circle_path(660.0, 620.0, 70.0), rgba(0xfff6d8, 255));
     c.color(&circle_path(640.0, 600.0, 12.0), rgba(0xeadfb8, 255));
     c.color(&circle_path(684.0, 640.0, 9.0), rgba(0xeadfb8, 255));
-    // Hill.
-    let mut hill = PathBuilder::new();
-    hill.move_to(0.0, 700.0);
-    hill.cubic_to(200.0, 640.0, 520.0, 660.0, 800.0, 740.0);
-    hill.line_to(800.0, 800.0);
-    hill.line_to(0.0, 800.0);
-    hill.close();
-    c.color(&hill.finish().expect("hill"), rgba(0x14284f, 255));
-    // Turtle.
-    let s = 0.95;
-    c.svg(
-        &TURTLE,
-        Transform::from_row(s, 0.0, 0.0, s, 40.0, 800.0 - 380.0 * s - 30.0),
-    );
+    let hill = ground(700.0, (200.0, 640.0), (520.0, 660.0), (800.0, 740.0), 800.0);
+    c.color(&hill, rgba(0x14284f, 255));
+    draw_turtle(&mut c, 0.95, 40.0, 30.0);
     // Speech bubble.
     let bubble = rrect_path(40.0, 40.0, 720.0, 330.0, 40.0);
     let mut tail = PathBuilder::new();
@@ -161,4 +107,14 @@ fn sage2_base() -> Result<Canvas, RenderError> {
     c.color(&bubble, rgba(0xfffaf0, 255));
     c.color(&tail, rgba(0xfffaf0, 255));
     Ok(c)
+}
+
+/// The turtle art (420×380) at `scale`, its left edge at `x` and its bottom
+/// `lift` pixels above the canvas's bottom edge.
+fn draw_turtle(c: &mut Canvas, scale: f32, x: f32, lift: f32) {
+    let bottom = c.pixmap.height() as f32;
+    c.svg(
+        &TURTLE,
+        Transform::from_row(scale, 0.0, 0.0, scale, x, bottom - 380.0 * scale - lift),
+    );
 }

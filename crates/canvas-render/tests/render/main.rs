@@ -62,7 +62,7 @@ golden! {
     filter_blurple => filter(Filter::Blurple);
     filter_blurple2 => filter(Filter::Blurple2);
     filter_brightness_default => filter(Filter::Brightness(Brightness::DEFAULT));
-    filter_brightness_dim => filter(Filter::Brightness(Brightness::new(0.4).unwrap()));
+    filter_brightness_75 => filter(Filter::Brightness(Brightness::new(75.0).unwrap()));
     filter_color_default => filter(Filter::Color(Filter::DEFAULT_COLOR));
     filter_color_orange => filter(Filter::Color([255, 140, 0]));
     filter_green => filter(Filter::Green);
@@ -92,53 +92,43 @@ golden! {
     gif_frame_circle => animated::gif_frame(|f| circle(f).unwrap(), 3);
     // Scenes, at their fixed sizes, with the 256 × 256 avatar.
     scene_horny => scene(Scene::Horny);
-    scene_its_so_stupid => scene(Scene::ItsSoStupid { dog: "my sleep schedule".into() });
-    scene_lied => scene(Scene::Lied { username: Some("Ferris".into()) });
-    scene_lied_anonymous => scene(Scene::Lied { username: None });
+    scene_its_so_stupid => scene(Scene::its_so_stupid("my sleep schedule"));
+    scene_lied => scene(Scene::lied(Some("Ferris".into())));
+    scene_lied_anonymous => scene(Scene::lied(None));
     scene_lolice => scene(Scene::Lolice);
-    scene_namecard => scene(Scene::Namecard {
-        username: "Ferris the Crab".into(),
-        birthday: "May 15".into(),
-        description: "Systems programmer, part-time crustacean. Γειά σου, Привет! Likes long walks on the beach.".into(),
-    });
-    scene_namecard_no_avatar => render_scene(&Scene::Namecard {
-        username: "Nobody".into(),
-        birthday: String::new(),
-        description: String::new(),
-    }, None).unwrap();
-    scene_nobitches => scene(Scene::NoBitches { no: "no bitches?".into(), bottomtext: "only tests".into() });
-    scene_sage => scene(Scene::Sage { quote: "The river does not hurry, yet it arrives.".into() });
-    scene_sage2 => scene(Scene::Sage2 { quote: "Slow is smooth, and smooth is fast.".into() });
+    scene_namecard => scene(Scene::namecard(
+        "Ferris the Crab",
+        "May 15",
+        "Systems programmer, part-time crustacean. Γειά σου, Привет! Likes long walks on the beach.",
+    ));
+    scene_namecard_no_avatar => render_scene(&Scene::namecard("Nobody", "", ""), None).unwrap();
+    scene_nobitches => scene(Scene::nobitches("no bitches?", "only tests"));
+    scene_sage => scene(Scene::sage("The river does not hurry, yet it arrives."));
+    scene_sage2 => scene(Scene::sage2("Slow is smooth, and smooth is fast."));
     scene_simpcard => scene(Scene::Simpcard);
     scene_series => scene(Scene::Series);
-    scene_post_light => scene(Scene::Post(PostParams {
-        username: "ferris".into(),
-        displayname: "Ferris the Crab".into(),
-        comment: "just rewrote it in Rust and it's 40x faster. no regrets.".into(),
-        ..PostParams::default()
-    }));
-    scene_post_dim_long => scene(Scene::Post(PostParams {
-        username: "ferris".into(),
-        displayname: "Ferris".into(),
-        comment: "Wrapping, shrink-to-fit and the fallback chain: Ελληνικά, кириллица, שלום, 😀, e\u{301}, tofu 中. ".repeat(8),
-        theme: PostTheme::Dim,
-        ..PostParams::default()
-    }));
-    scene_post_dark => scene(Scene::Post(PostParams {
-        username: "night_owl".into(),
-        displayname: "Night Owl".into(),
-        comment: "it is 3am and the build is green".into(),
-        theme: PostTheme::Dark,
-        date: "3:00 AM · Jan 1, 2025".into(),
-        reposts: 7,
-        quotes: 0,
-        likes: 1_250_000,
-    }));
-    scene_video_comment => scene(Scene::VideoComment(VideoCommentParams {
-        username: "ferris".into(),
-        comment: "The part at 12:34 where the borrow checker finally clicked... chef's kiss.".into(),
-        ..VideoCommentParams::default()
-    }));
+    scene_post_light => scene(Scene::Post(PostParams::new(
+        "ferris",
+        "Ferris the Crab",
+        "just rewrote it in Rust and it's 40x faster. no regrets.",
+    )));
+    scene_post_dim_long => scene(Scene::Post(PostParams::new(
+        "ferris",
+        "Ferris",
+        "Wrapping, shrink-to-fit and the fallback chain: Ελληνικά, кириллица, שלום, 😀, e\u{301}, tofu 中. ".repeat(8),
+    ).theme(PostTheme::Dim)));
+    scene_post_dark => scene(Scene::Post(
+        PostParams::new("night_owl", "Night Owl", "it is 3am and the build is green")
+            .theme(PostTheme::Dark)
+            .date("3:00 AM · Jan 1, 2025")
+            .reposts(7)
+            .quotes(0)
+            .likes(1_250_000),
+    ));
+    scene_video_comment => scene(Scene::VideoComment(VideoCommentParams::new(
+        "ferris",
+        "The part at 12:34 where the borrow checker finally clicked... chef's kiss.",
+    )));
 }
 
 /// A scene rendered with the 256 × 256 avatar.

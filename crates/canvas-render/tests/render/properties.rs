@@ -90,14 +90,20 @@ proptest! {
     }
 
     #[test]
-    fn brightness_one_is_identity_and_higher_is_brighter(img in any_image(), a in 0.0f32..=5.0, b in 0.0f32..=5.0) {
-        let one = apply(&Filter::Brightness(Brightness::new(1.0).unwrap()), &img).unwrap();
-        prop_assert_eq!(&one, &img);
+    fn brightness_zero_is_identity_hundred_is_white_and_higher_is_brighter(img in any_image(), a in 0.0f32..=100.0, b in 0.0f32..=100.0) {
+        let zero = apply(&Filter::Brightness(Brightness::new(0.0).unwrap()), &img).unwrap();
+        prop_assert_eq!(&zero, &img);
+        let white = apply(&Filter::Brightness(Brightness::new(100.0).unwrap()), &img).unwrap();
+        for (w, i) in white.pixels().zip(img.pixels()) {
+            prop_assert_eq!(w.0, [255, 255, 255, i.0[3]]);
+        }
         let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
         let dim = apply(&Filter::Brightness(Brightness::new(lo).unwrap()), &img).unwrap();
         let bright = apply(&Filter::Brightness(Brightness::new(hi).unwrap()), &img).unwrap();
-        for (d, b) in dim.pixels().zip(bright.pixels()) {
+        for ((d, b), i) in dim.pixels().zip(bright.pixels()).zip(img.pixels()) {
             prop_assert!(d.0.iter().zip(b.0).all(|(x, y)| *x <= y));
+            // Never darker than the input.
+            prop_assert!(i.0.iter().zip(d.0).all(|(x, y)| *x <= y));
         }
     }
 
@@ -141,9 +147,9 @@ proptest! {
     #[test]
     fn parameters_accept_exactly_their_range(v in any::<f32>()) {
         match Brightness::new(v) {
-            Ok(b) => prop_assert!((0.0..=5.0).contains(&b.factor())),
+            Ok(b) => prop_assert!((0.0..=100.0).contains(&b.level())),
             Err(RenderError::ParameterNotFinite { .. }) => prop_assert!(!v.is_finite()),
-            Err(RenderError::ParameterOutOfRange { .. }) => prop_assert!(v.is_finite() && !(0.0..=5.0).contains(&v)),
+            Err(RenderError::ParameterOutOfRange { .. }) => prop_assert!(v.is_finite() && !(0.0..=100.0).contains(&v)),
             Err(e) => prop_assert!(false, "unexpected {e}"),
         }
         match Threshold::new(v) {
@@ -163,7 +169,16 @@ proptest! {
 
 #[test]
 fn parameter_text_is_parsed_and_checked() {
-    assert_eq!(" 2.5 ".parse::<Brightness>().unwrap().factor(), 2.5);
+    assert_eq!(" 2.5 ".parse::<Brightness>().unwrap().level(), 2.5);
+    assert_eq!("100".parse::<Brightness>().unwrap().level(), 100.0);
+    assert_eq!(
+        "101".parse::<Brightness>().unwrap_err().to_string(),
+        "brightness must be between 0 and 100, got 101"
+    );
+    assert!(matches!(
+        "-0.5".parse::<Brightness>(),
+        Err(RenderError::ParameterOutOfRange { .. })
+    ));
     assert_eq!(
         "NaN".parse::<Threshold>(),
         Err(RenderError::ParameterNotFinite { name: "threshold" })
@@ -181,6 +196,56 @@ fn parameter_text_is_parsed_and_checked() {
         "".parse::<Brightness>(),
         Err(RenderError::ParameterNotNumber { name: "brightness" })
     );
+}
+
+/// The 0–100 scale that clients send: every integer is accepted, 0 leaves
+/// the image alone, 50 goes halfway to white, 100 is white, and the default
+/// visibly brightens.
+#[test]
+fn brightness_is_a_percentage_towards_white() {
+    let img = RgbaImage::from_raw(
+        4,
+        1,
+        vec![
+            0, 0, 0, 255, 100, 100, 100, 255, 200, 60, 10, 128, 255, 255, 255, 0,
+        ],
+    )
+    .unwrap();
+    let at = |level: f32| {
+        let out = apply(&Filter::Brightness(Brightness::new(level).unwrap()), &img).unwrap();
+        out.pixels().map(|p| p.0).collect::<Vec<_>>()
+    };
+    for level in 0..=100u8 {
+        assert!(Brightness::new(f32::from(level)).is_ok(), "{level}");
+    }
+    assert_eq!(at(0.0), img.pixels().map(|p| p.0).collect::<Vec<_>>());
+    assert_eq!(
+        at(50.0),
+        [
+            [128, 128, 128, 255],
+            [178, 178, 178, 255],
+            [228, 158, 133, 128],
+            [255, 255, 255, 0]
+        ]
+    );
+    assert_eq!(
+        at(100.0),
+        [
+            [255, 255, 255, 255],
+            [255, 255, 255, 255],
+            [255, 255, 255, 128],
+            [255, 255, 255, 0]
+        ]
+    );
+    // Decimals are accepted and land between their neighbours.
+    let (lo, mid, hi) = (at(12.0), at(12.5), at(13.0));
+    for ((l, m), h) in lo.iter().zip(&mid).zip(&hi) {
+        assert!(l.iter().zip(m).zip(h).all(|((l, m), h)| l <= m && m <= h));
+    }
+    // The default visibly brightens: a mid-dark channel gains over 40 levels.
+    let default = apply(&Filter::Brightness(Brightness::DEFAULT), &img).unwrap();
+    assert_eq!(default.get_pixel(1, 0).0, [147, 147, 147, 255]);
+    assert!(Brightness::DEFAULT.level() > 0.0);
 }
 
 #[test]
@@ -261,9 +326,9 @@ fn known_colours() {
     );
     assert_eq!(
         px(
-            Filter::Brightness(Brightness::new(2.0).unwrap()),
+            Filter::Brightness(Brightness::new(50.0).unwrap()),
             [100, 200, 3, 1]
         ),
-        [200, 255, 6, 1]
+        [178, 228, 129, 1]
     );
 }

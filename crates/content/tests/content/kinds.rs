@@ -90,6 +90,33 @@ fn every_name_round_trips() {
     }
 }
 
+/// Clients spell it `raccoon`: accepted as an alias of `racoon` in every
+/// group that has it, but never listed and never echoed back.
+#[test]
+fn raccoon_is_an_alias_of_racoon() {
+    assert_eq!(AnimalType::parse("raccoon"), Ok(AnimalType::Racoon));
+    assert_eq!(FactType::parse("raccoon"), Ok(FactType::Racoon));
+    assert_eq!(ImgType::parse("raccoon"), Ok(ImgType::Racoon));
+    assert_eq!("raccoon".parse::<ImgType>(), Ok(ImgType::Racoon));
+    assert_eq!(AnimalType::Racoon.as_str(), "racoon");
+    assert_eq!(AnimalType::ALIASES, [("raccoon", AnimalType::Racoon)]);
+    assert_eq!(FactType::ALIASES, [("raccoon", FactType::Racoon)]);
+    assert_eq!(ImgType::ALIASES, [("raccoon", ImgType::Racoon)]);
+    assert!(AnimuType::ALIASES.is_empty());
+    assert!(AnimuType::parse("raccoon").is_err());
+    for names in [AnimalType::NAMES, FactType::NAMES, ImgType::NAMES] {
+        assert!(!names.contains(&"raccoon"));
+    }
+    // The alias is exact, like every name.
+    for bad in ["Raccoon", "raccoon ", "racoons", "raccon"] {
+        assert!(AnimalType::parse(bad).is_err(), "{bad:?}");
+    }
+    // An unknown name still lists only the specification's names.
+    let err = FactType::parse("racc").unwrap_err();
+    assert_eq!(err.valid(), FactType::NAMES);
+    assert!(!err.to_string().contains("raccoon"), "{err}");
+}
+
 #[test]
 fn unknown_type_names_the_valid_ones() {
     let err = FactType::parse("unicorn").unwrap_err();

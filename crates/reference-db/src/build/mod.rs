@@ -3,7 +3,7 @@
 //!
 //! Reads the PokeAPI CSVs (upstream `data/v2/csv` layout) from one
 //! directory, joins them, keeps English text (language id 9), cleans it
-//! (line breaks, form feeds and soft hyphens normalised), and returns records in id order. The result
+//! (flavor text: line breaks, form feeds and soft hyphens normalised), and returns records in id order. The result
 //! depends only on the files' contents, so the same input always encodes to
 //! byte-identical output. A malformed file fails with its name, line and
 //! column ([`BuildError::Malformed`]).
@@ -11,9 +11,12 @@
 //! Choices where the source offers several texts:
 //! - creature `description`: the English dex entry of the newest version
 //!   (highest version-group order, then version id);
-//! - `effect` (moves, abilities, items): the English *short* effect; a
+//! - `effect` (moves, abilities, items): the English *short* effect, as
+//!   written (its two spaces after a full stop kept; see [`clean_prose`]); a
 //!   move's effect chance is filled in (`$effect_chance` is replaced, or
-//!   "a chance" becomes "a 10% chance");
+//!   every "a chance" becomes "a 10% chance");
+//! - egg groups: in the source's row order (`pokemon_egg_groups.csv`), not
+//!   by id;
 //! - a slug repeated in the data (two `roseli-berry` items) keeps its
 //!   lowest-id record; the others are dropped and reported;
 //! - `descriptions`: one English flavor text per version group, oldest first;
@@ -437,7 +440,10 @@ impl Builder<'_> {
                 Ok(())
             },
         )?;
-        let mut egg_groups: HashMap<u32, BTreeMap<u32, String>> = HashMap::new();
+        // Per species, in the file's row order (the source lists a species'
+        // groups in their in-game order, which is not id order: woobat is
+        // Field, Flying); a repeated group keeps its first place.
+        let mut egg_groups: HashMap<u32, Vec<(u32, String)>> = HashMap::new();
         self.read(
             "pokemon_egg_groups.csv",
             &["species_id", "egg_group_id"],
@@ -448,7 +454,10 @@ impl Builder<'_> {
                     .or_else(|| egg_group_slugs.get(&group))
                     .cloned()
                     .ok_or_else(|| r.error(1, format!("unknown egg group id {group}")))?;
-                egg_groups.entry(r.num(0)?).or_default().insert(group, name);
+                let groups = egg_groups.entry(r.num(0)?).or_default();
+                if !groups.iter().any(|(id, _)| *id == group) {
+                    groups.push((group, name));
+                }
                 Ok(())
             },
         )?;
@@ -508,7 +517,7 @@ impl Builder<'_> {
                     },
                     egg_groups: egg_groups
                         .get(&p.species)
-                        .map(|g| g.values().cloned().collect())
+                        .map(|g| g.iter().map(|(_, name)| name.clone()).collect())
                         .unwrap_or_default(),
                     stats: stats.remove(&p.id).unwrap_or_default(),
                     evolution_stage: stage[&p.species],
@@ -586,7 +595,7 @@ impl Builder<'_> {
                     None => None,
                     Some(e) => effects
                         .get(&e)
-                        .map(|text| fill_effect_chance(&clean_game_text(text), chance)),
+                        .map(|text| fill_effect_chance(&clean_prose(text), chance)),
                 };
                 let slug = r.str(1).to_owned();
                 moves.push(Move {
@@ -672,7 +681,7 @@ impl Builder<'_> {
                     display_name: names.get(&id).cloned().unwrap_or_else(|| slug.clone()),
                     slug,
                     generation: r.num(2)?,
-                    effect: effects.get(&id).map(|t| clean_game_text(t)),
+                    effect: effects.get(&id).map(|t| clean_prose(t)),
                     descriptions: versions(flavor.remove(&id), common),
                     holders,
                 });
@@ -724,7 +733,7 @@ impl Builder<'_> {
                     id,
                     display_name: names.get(&id).cloned().unwrap_or_else(|| slug.clone()),
                     slug,
-                    effect: effects.get(&id).map(|t| clean_game_text(t)),
+                    effect: effects.get(&id).map(|t| clean_prose(t)),
                     cost: r.opt_num(3)?.unwrap_or(0),
                     attributes: item_flags
                         .remove(&id)
@@ -756,9 +765,13 @@ fn versions(texts: Option<BTreeMap<(u32, u32), String>>, common: &Common) -> Vec
 }
 
 /// Fills a move's effect chance into its effect text: `$effect_chance` is
-/// replaced by the number; otherwise the first "a chance" becomes
-/// "a N% chance". Text without either, or a move without a chance, is kept.
+/// replaced by the number; otherwise every "a chance" (as whole words)
+/// becomes "a N% chance" (fire-fang: "Has a 10% chance to burn the target
+/// and a 10% chance to make the target flinch."; the source gives one chance
+/// per move, and the games roll each effect with it). Text without either,
+/// or a move without a chance, is kept.
 pub(crate) fn fill_effect_chance(text: &str, chance: Option<u32>) -> String {
+    const PLACEHOLDER: &str = "a chance";
     let Some(chance) = chance else {
         return text.to_owned();
     };
@@ -766,18 +779,40 @@ pub(crate) fn fill_effect_chance(text: &str, chance: Option<u32>) -> String {
         return text.replace("$effect_chance", &chance.to_string());
     }
     let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut copied = 0;
     let mut from = 0;
-    while let Some(at) = text[from..].find("a chance").map(|i| i + from) {
-        if at == 0 || !bytes[at - 1].is_ascii_alphanumeric() {
-            return format!(
-                "{}a {chance}% chance{}",
-                &text[..at],
-                &text[at + "a chance".len()..]
-            );
+    while let Some(at) = text[from..].find(PLACEHOLDER).map(|i| i + from) {
+        let end = at + PLACEHOLDER.len();
+        let starts_word = at == 0 || !bytes[at - 1].is_ascii_alphanumeric();
+        let ends_word = bytes.get(end).is_none_or(|b| !b.is_ascii_alphanumeric());
+        if starts_word && ends_word {
+            out.push_str(&text[copied..at]);
+            out.push_str(&format!("a {chance}% chance"));
+            copied = end;
         }
-        from = at + 1;
+        from = end;
     }
-    text.to_owned()
+    out.push_str(&text[copied..]);
+    out
+}
+
+/// Cleans effect prose (the short effects of moves, abilities and items):
+/// the source's text is kept as written, spacing included (it puts two
+/// spaces after a full stop), except that the ends are trimmed and a line
+/// break, form feed or tab becomes one space.
+pub(crate) fn clean_prose(text: &str) -> String {
+    text.trim()
+        .replace("\r\n", "\n")
+        .chars()
+        .map(|c| {
+            if matches!(c, '\n' | '\r' | '\u{c}' | '\t') {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -809,6 +844,29 @@ mod tests {
         assert_eq!(
             fill_effect_chance("Hits with a chance to flinch.", Some(20)),
             "Hits with a 20% chance to flinch."
+        );
+        assert_eq!(
+            fill_effect_chance(
+                "Has a chance to burn the target and a chance to make the target flinch.",
+                Some(10)
+            ),
+            "Has a 10% chance to burn the target and a 10% chance to make the target flinch."
+        );
+        assert_eq!(
+            fill_effect_chance("Has a chancellor and a chance.", Some(30)),
+            "Has a chancellor and a 30% chance."
+        );
+    }
+
+    #[test]
+    fn prose_keeps_the_source_spacing() {
+        assert_eq!(
+            clean_prose("Hits twice.  Has a chance to poison the target. "),
+            "Hits twice.  Has a chance to poison the target."
+        );
+        assert_eq!(
+            clean_prose("One.\r\nTwo.\nThree.\u{c}Four."),
+            "One. Two. Three. Four."
         );
     }
 }

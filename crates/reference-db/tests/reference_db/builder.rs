@@ -4,7 +4,7 @@
 use std::fs;
 
 use reference_db::build::{Progress, build_dataset};
-use reference_db::{BuildError, Counts, ReferenceDb};
+use reference_db::{BuildError, Counts, Dataset, ReferenceDb};
 
 use crate::support::{build, fixture_dir};
 
@@ -37,7 +37,7 @@ fn counts_and_progress() {
             counts.abilities,
             counts.items
         ),
-        (15, 11, 25, 7),
+        (15, 12, 25, 7),
         "{counts:?}"
     );
     let db = ReferenceDb::from_dataset(dataset);
@@ -46,9 +46,13 @@ fn counts_and_progress() {
     assert_eq!(move_learners, 6 + 4 + 6 + 3 + 4 + 3 + 1 + 5 + 1);
 }
 
-/// Copies the fixtures to a temp dir, lets `edit` break one file, builds.
-fn build_broken(name: &str, edit: impl FnOnce(&str) -> String) -> BuildError {
-    let dir = std::env::temp_dir().join(format!("refdb-broken-{}-{name}", std::process::id()));
+/// Copies the fixtures to a temp dir, lets `edit` change one file, builds.
+fn build_edited(
+    tag: &str,
+    name: &str,
+    edit: impl FnOnce(&str) -> String,
+) -> Result<Dataset, BuildError> {
+    let dir = std::env::temp_dir().join(format!("refdb-{tag}-{}-{name}", std::process::id()));
     fs::create_dir_all(&dir).unwrap();
     for entry in fs::read_dir(fixture_dir()).unwrap() {
         let entry = entry.unwrap();
@@ -59,7 +63,36 @@ fn build_broken(name: &str, edit: impl FnOnce(&str) -> String) -> BuildError {
     fs::write(&path, edit(&text)).unwrap();
     let result = build_dataset(&dir, &mut |_: Progress<'_>| {});
     fs::remove_dir_all(&dir).unwrap();
-    result.expect_err("a broken source must fail")
+    result
+}
+
+/// Copies the fixtures to a temp dir, lets `edit` break one file, builds.
+fn build_broken(name: &str, edit: impl FnOnce(&str) -> String) -> BuildError {
+    build_edited("broken", name, edit).expect_err("a broken source must fail")
+}
+
+/// Egg groups come in the source's row order, not by id (the real data
+/// lists woobat as Field (5), Flying (4)).
+#[test]
+fn egg_groups_follow_the_source_row_order() {
+    let egg_groups = |dataset: Dataset| {
+        ReferenceDb::from_dataset(dataset)
+            .lookup_creature("nidoran-f")
+            .unwrap()
+            .egg_groups
+            .clone()
+    };
+    assert_eq!(egg_groups(build(&fixture_dir())), ["Monster", "Field"]);
+    let swapped = build_edited("eggs", "pokemon_egg_groups.csv", |t| {
+        assert!(t.contains("29,1\n29,5\n"));
+        t.replace("29,1\n29,5\n", "29,5\n29,1\n29,5\n")
+    })
+    .unwrap();
+    assert_eq!(
+        egg_groups(swapped),
+        ["Field", "Monster"],
+        "row order, a repeated row keeping its first place"
+    );
 }
 
 #[test]

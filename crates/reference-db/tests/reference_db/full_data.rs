@@ -129,6 +129,15 @@ fn known_creatures() {
     assert_eq!(pikachu.base_experience, Some(112));
     assert_eq!(pikachu.gender_text(), ["50% male", "50% female"]);
     assert_eq!(pikachu.egg_groups, ["Field", "Fairy"]);
+    // The source's row order, not id order (Flying has the lower id).
+    assert_eq!(
+        db.lookup_creature("woobat").unwrap().egg_groups,
+        ["Field", "Flying"]
+    );
+    assert_eq!(
+        db.lookup_creature("swoobat").unwrap().egg_groups,
+        ["Field", "Flying"]
+    );
     assert_eq!(
         pikachu.stats,
         Stats {
@@ -235,6 +244,34 @@ fn known_move_ability_item() {
     assert_eq!(
         fire_punch.effect.as_deref(),
         Some("Has a 10% chance to burn the target.")
+    );
+    // Every "a chance" of a two-effect move is filled.
+    for (fang, status) in [
+        ("fire-fang", "burn"),
+        ("ice-fang", "freeze"),
+        ("thunder-fang", "paralyze"),
+    ] {
+        assert_eq!(
+            db.lookup_move(fang).unwrap().effect.as_deref(),
+            Some(
+                format!(
+                    "Has a 10% chance to {status} the target and a 10% chance to make the target flinch."
+                )
+                .as_str()
+            ),
+            "{fang}"
+        );
+    }
+    // Short effects keep the source's two spaces after a full stop.
+    assert_eq!(
+        db.lookup_move("sky-attack").unwrap().effect.as_deref(),
+        Some(
+            "User charges for one turn before attacking.  Has a 30% chance to make the target flinch."
+        )
+    );
+    assert_eq!(
+        db.lookup_move("twineedle").unwrap().effect.as_deref(),
+        Some("Hits twice in the same turn.  Has a 20% chance to poison the target.")
     );
     let growl = db.lookup_move("growl").unwrap();
     assert_eq!(
@@ -443,6 +480,17 @@ fn invariants_over_every_record() {
             m.slug
         );
         assert!((1..=9).contains(&m.generation));
+        if let Some(effect) = &m.effect {
+            // A filled chance leaves no placeholder behind.
+            assert!(!effect.contains("$effect_chance"), "{}: {effect}", m.slug);
+            assert!(
+                !(effect.contains("% chance")
+                    && (effect.starts_with("a chance") || effect.contains(" a chance"))),
+                "{}: {effect}",
+                m.slug
+            );
+            assert_eq!(effect.trim(), effect, "{}", m.slug);
+        }
         for d in &m.descriptions {
             assert!(
                 !d.text.contains(['\n', '\u{c}', '\u{ad}']),
@@ -453,6 +501,15 @@ fn invariants_over_every_record() {
         }
     }
     assert!(db.moves().iter().filter(|m| !m.learners.is_empty()).count() > 800);
+    let double_spaced = db
+        .moves()
+        .iter()
+        .filter(|m| m.effect.as_deref().is_some_and(|e| e.contains(".  ")))
+        .count();
+    assert!(
+        double_spaced >= 30,
+        "{double_spaced} effects keep the source's spacing"
+    );
     for a in db.abilities() {
         assert!(
             std::ptr::eq(db.lookup_ability(&a.slug).unwrap(), a),

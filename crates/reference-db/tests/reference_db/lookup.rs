@@ -234,6 +234,15 @@ fn moves_records() {
         fire_punch.effect.as_deref(),
         Some("Has a 10% chance to burn the target.")
     );
+    // Every "a chance" gets the move's chance, and the source's two spaces
+    // after a full stop are kept.
+    let fang = db.lookup_move("fire fang").unwrap();
+    assert_eq!(
+        fang.effect.as_deref(),
+        Some(
+            "Bites.  Has a 10% chance to burn the target and a 10% chance to make the target flinch."
+        )
+    );
     let bolt = db.lookup_move("thunderbolt").unwrap();
     assert_eq!(
         bolt.effect.as_deref(),

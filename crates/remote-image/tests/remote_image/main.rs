@@ -3,6 +3,7 @@
 //! or are IP literals on 127.0.0.0/8.
 
 mod cache;
+mod decode;
 mod dns;
 mod fetch;
 mod support;

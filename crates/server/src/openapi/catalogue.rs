@@ -174,6 +174,20 @@ const fn text(
     }
 }
 
+/// An optional number in `range` whose default is its example.
+const fn level(
+    name: &'static str,
+    range: (f64, f64),
+    description: &'static str,
+    example: &'static str,
+) -> Param {
+    Param {
+        kind: Kind::Number(range.0, range.1),
+        default: Some(example),
+        ..text(name, 0, description, example)
+    }
+}
+
 const HEX: Param = Param {
     name: "hex",
     location: In::Query,
@@ -388,8 +402,16 @@ pub const ENDPOINTS: &[Endpoint] = &[
     ),
     misc(
         "/canvas/misc/lied",
-        "A 'lied' meme with the avatar",
-        &[AVATAR],
+        "A 'lied' meme with the avatar, captioned \"<username> lied.\"",
+        &[
+            AVATAR,
+            text(
+                "username",
+                NAME_MAX,
+                "who lied, drawn as \"<username> lied.\"; absent or blank: \"You lied.\"",
+                "Ada",
+            ),
+        ],
     ),
     misc(
         "/canvas/misc/lolice",
@@ -520,21 +542,18 @@ pub const ENDPOINTS: &[Endpoint] = &[
     filter("/canvas/filter/pixelate", "Pixelate", &[AVATAR]),
     filter(
         "/canvas/filter/brightness",
-        "Brightness factor (CSS `brightness()`: 1 unchanged)",
+        "Brighten: every channel moved towards white by a percentage (0 unchanged, 50 halfway to white, 100 white)",
         &[
             AVATAR,
-            Param {
-                name: "brightness",
-                location: In::Query,
-                required: false,
-                kind: Kind::Number(
+            level(
+                "brightness",
+                (
                     canvas_render::Brightness::MIN as f64,
                     canvas_render::Brightness::MAX as f64,
                 ),
-                description: "brightness factor; 1 leaves the image unchanged",
-                example: "1.5",
-                default: Some("1.5"),
-            },
+                "percentage of the way to white, decimals allowed: 0 leaves the image unchanged, 50 moves every channel halfway to white, 100 gives white (alpha kept)",
+                "30",
+            ),
         ],
     ),
     filter(
@@ -568,18 +587,15 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "Black and white at a threshold",
         &[
             AVATAR,
-            Param {
-                name: "threshold",
-                location: In::Query,
-                required: false,
-                kind: Kind::Number(
+            level(
+                "threshold",
+                (
                     canvas_render::Threshold::MIN as f64,
                     canvas_render::Threshold::MAX as f64,
                 ),
-                description: "luminance level 0–255 below which pixels turn black",
-                example: "128",
-                default: Some("128"),
-            },
+                "luminance level 0–255 below which pixels turn black",
+                "128",
+            ),
         ],
     ),
     // --- anime ---
@@ -653,7 +669,10 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "/animal/{type}",
         "animals",
         "A random picture and fact of an animal",
-        &[type_param(ANIMAL_TYPES, "the animal")],
+        &[type_param(
+            ANIMAL_TYPES,
+            "the animal (`raccoon` is also accepted, as an alias of `racoon`)",
+        )],
         "AnimalPick",
         NOT_FOUND,
     ),
@@ -669,7 +688,10 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "/facts/{type}",
         "facts",
         "A random fact",
-        &[type_param(FACT_TYPES, "the subject")],
+        &[type_param(
+            FACT_TYPES,
+            "the subject (`raccoon` is also accepted, as an alias of `racoon`)",
+        )],
         "Fact",
         NOT_FOUND,
     ),
@@ -685,7 +707,10 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "/img/{type}",
         "images",
         "A random image link",
-        &[type_param(IMG_TYPES, "the subject")],
+        &[type_param(
+            IMG_TYPES,
+            "the subject (`raccoon` is also accepted, as an alias of `racoon`)",
+        )],
         "ImageLink",
         NOT_FOUND,
     ),

@@ -25,13 +25,13 @@ use catalogue::{ENDPOINTS, Endpoint, ErrorKind, In, Kind, Param, Success};
 
 /// Registers `GET /openapi.json`.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(crate::routes::get("/openapi.json", serve));
+    cfg.service(crate::routing::get("/openapi.json", serve));
 }
 
 async fn serve() -> HttpResponse {
     static DOC: OnceLock<String> = OnceLock::new();
     let body = DOC.get_or_init(|| {
-        serde_json::to_string(&document(&crate::routes::registered())).unwrap_or_default()
+        serde_json::to_string(&document(&crate::routing::registered())).unwrap_or_default()
     });
     HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "public, max-age=300"))
@@ -193,6 +193,11 @@ fn operation(e: &Endpoint) -> Value {
             json!({ "$ref": format!("#/components/responses/{name}") }),
         );
     }
+    // Any endpoint: a malformed request (an endpoint with parameters
+    // documents its own 400, which says more).
+    responses
+        .entry("400")
+        .or_insert_with(|| json!({ "$ref": "#/components/responses/MalformedRequest" }));
     for (status, name) in [
         ("401", "Unauthorized"),
         ("414", "UriTooLong"),
@@ -331,7 +336,7 @@ fn error_responses() -> Value {
         "Too many image jobs in flight; retry shortly",
         "Error",
         err(&crate::error::ApiError::Busy {
-            retry_after: crate::routes::canvas::RETRY_AFTER_SECS,
+            retry_after: crate::engine::canvas::RETRY_AFTER_SECS,
         }
         .to_string()),
     );
@@ -350,6 +355,13 @@ fn error_responses() -> Value {
              carries `user@`, or resolves to a private, loopback, link-local, CGNAT, multicast, documentation or reserved address",
             "Error",
             err("missing query parameter `hex`: expected RRGGBB"),
+        ),
+        "MalformedRequest": error_response(
+            "The request is malformed: invalid percent-encoding in the query (`%` not followed by two \
+             hexadecimal digits), or a request head the HTTP layer refuses (bad method, target, version or \
+             header, both `Content-Length` and `Transfer-Encoding`; the connection is then closed)",
+            "Error",
+            err("malformed query string: invalid percent-encoding (`%` must be followed by two hexadecimal digits)"),
         ),
         "NotFound": error_response(
             "Unknown type or record; the message names the valid types where there is a fixed set",
@@ -404,7 +416,7 @@ fn error_responses() -> Value {
         ),
         "RateLimited": limited,
         "HeadersTooLarge": error_response(
-            "The request headers exceed 16 KiB in total",
+            "The request headers exceed 16 KiB in total, or the head has more than 96 headers or 128 KiB (the connection is then closed)",
             "Error",
             err("request headers larger than 16384 bytes"),
         ),

@@ -23,8 +23,8 @@ frame-ancestors 'none'";
 
 /// Registers `/` and `/playground/{asset}`.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(crate::routes::get("/", index))
-        .service(crate::routes::group("/playground").get("/playground/{asset}", asset));
+    cfg.service(crate::routing::get("/", index))
+        .service(crate::routing::group("/playground").get("/playground/{asset}", asset));
 }
 
 async fn index() -> HttpResponse {

@@ -15,7 +15,7 @@ pub const COLORVIEWER_SIZE: u32 = 256;
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(super::get("/canvas/hex", to_hex))
         .service(super::get("/canvas/rgb", to_rgb))
-        .service(super::get("/canvas/colorviewer", colorviewer));
+        .service(super::get(crate::catalogue::COLORVIEWER, colorviewer));
 }
 
 #[derive(Debug, Deserialize)]

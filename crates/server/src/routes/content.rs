@@ -6,105 +6,16 @@
 //! `Cache-Control: no-store`; listings and media files are cacheable.
 
 use std::sync::{Arc, LazyLock};
-use std::time::Instant;
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
-use actix_web::web::Bytes;
 use actix_web::{HttpResponse, web};
-use content::{
-    AnimalType, AnimuType, ContentPack, DirPack, FactType, Group, ImgType, LinkSlot, MediaLibrary,
-    embedded_pack,
-};
+use content::{AnimalType, AnimuType, FactType, Group, ImgType, LinkSlot};
 use serde::Serialize;
 
-use crate::config::Settings;
+use crate::engine::AppState;
+use crate::engine::content::to_json;
 use crate::error::ApiError;
-use crate::state::{AppState, StartupError};
-
-/// The loaded content and the self-hosted media, shared by every worker.
-#[derive(Debug)]
-pub struct ContentState {
-    /// Facts, links and quotes (self-hosted media links included).
-    pub pack: ContentPack,
-    /// The files served under `/media` (empty without `--media-dir`).
-    pub media: MediaLibrary,
-    /// The JSON body of `/facts/<type>` for every fact, serialised at start:
-    /// indexed by `FactType::index`, then as `pack.facts(t)`.
-    fact_bodies: Vec<Vec<Bytes>>,
-}
-
-impl ContentState {
-    /// Loads the generated pack `<data dir>/content` when it exists, else the
-    /// embedded one, then adds `--media-dir` files; logs which pack is used.
-    pub fn load(settings: &Settings) -> Result<Self, StartupError> {
-        let start = Instant::now();
-        let generated = settings.data_dir.join("content");
-        let pack = if generated.is_dir() {
-            ContentPack::load(&DirPack::new(&generated))
-        } else {
-            tracing::info!(dir = %generated.display(), "no generated content pack; using the embedded one");
-            ContentPack::load(&embedded_pack())
-        };
-        let mut pack = pack.map_err(|e| StartupError::Data {
-            what: "content pack",
-            reason: e.to_string(),
-        })?;
-        let media = match &settings.media_dir {
-            None => MediaLibrary::default(),
-            Some(dir) => {
-                let Some(public_url) = &settings.public_url else {
-                    return Err(StartupError::Data {
-                        what: "media dir",
-                        reason: "--media-dir needs --public-url (the address clients reach this server at)"
-                            .to_owned(),
-                    });
-                };
-                let media =
-                    MediaLibrary::scan(dir, public_url).map_err(|e| StartupError::Data {
-                        what: "media dir",
-                        reason: e.to_string(),
-                    })?;
-                for skipped in media.skipped() {
-                    tracing::warn!(path = %skipped.path.display(), reason = skipped.reason, "media file not served");
-                }
-                tracing::info!(dir = %dir.display(), files = media.len(), base = media.base_url(), "media dir scanned");
-                pack.add_media(&media);
-                media
-            }
-        };
-        let s = pack.summary();
-        tracing::info!(
-            origin = %pack.origin(),
-            facts = s.facts,
-            links = s.links,
-            quotes = s.quotes,
-            load_ms = start.elapsed().as_secs_f64() * 1000.0,
-            "content pack loaded"
-        );
-        let fact_bodies = FactType::ALL
-            .iter()
-            .map(|&t| {
-                pack.facts(t)
-                    .iter()
-                    .map(|fact| Bytes::from(to_json(&FactBody { fact })))
-                    .collect()
-            })
-            .collect();
-        Ok(Self {
-            pack,
-            media,
-            fact_bodies,
-        })
-    }
-
-    /// The body of `/facts/<t>` for a fact drawn uniformly: a shared
-    /// buffer, no serialisation per request.
-    fn random_fact_body(&self, t: FactType) -> Bytes {
-        let i = self.pack.random_fact_index(t, &mut rand::rng());
-        self.fact_bodies[t.index()][i].clone()
-    }
-}
 
 /// Registers the content routes, one scope per group (`/animu/quote`
 /// before `/animu/{type}`).
@@ -130,15 +41,17 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(group("/media").get("/media/{group}/{type}/{file}", media));
 }
 
-/// `/facts`, then one static route per fact type (a string comparison
-/// where `{type}` costs a regex match and a path-segment extraction), all
-/// labelled `/facts/{type}`; the `{type}` pattern last answers the unknown
-/// types (404 naming the valid ones).
+/// `/facts`, then one static route per fact type and per alias
+/// (`/facts/raccoon`; a string comparison where `{type}` costs a regex match
+/// and a path-segment extraction), all labelled `/facts/{type}`; the
+/// `{type}` pattern last answers the unknown types (404 naming the valid
+/// ones).
 fn fact_routes() -> super::Group {
     let mut facts = super::group("/facts").get("/facts", facts_listing);
-    for &t in FactType::ALL {
+    let names = FactType::ALL.iter().map(|&t| (t.as_str(), t));
+    for (name, t) in names.chain(FactType::ALIASES.iter().copied()) {
         facts = facts.get_static(
-            &format!("/facts/{}", t.as_str()),
+            &format!("/facts/{name}"),
             "/facts/{type}",
             move |state: web::Data<AppState>| async move { fact_of(&state, t) },
         );
@@ -192,13 +105,6 @@ pub struct AnimalBody<'a> {
     pub fact: &'a str,
 }
 
-/// Body of `/facts/:type`.
-#[derive(Debug, Serialize)]
-pub struct FactBody<'a> {
-    /// A fact.
-    pub fact: &'a str,
-}
-
 /// Body of `/img/:type`.
 #[derive(Debug, Serialize)]
 pub struct LinkBody<'a> {
@@ -211,10 +117,6 @@ fn paths(group: Group, names: &[&str]) -> Vec<String> {
         .iter()
         .map(|t| format!("/{}/{t}", group.as_str()))
         .collect()
-}
-
-fn to_json<T: Serialize>(body: &T) -> String {
-    serde_json::to_string(body).unwrap_or_default()
 }
 
 static ANIMU_LISTING: LazyLock<String> = LazyLock::new(|| {

@@ -3,7 +3,7 @@
 use actix_web::{HttpResponse, web};
 use serde_json::json;
 
-use crate::state::AppState;
+use crate::engine::AppState;
 
 /// Registers `/health`.
 pub fn configure(cfg: &mut web::ServiceConfig) {

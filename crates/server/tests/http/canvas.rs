@@ -109,6 +109,128 @@ async fn every_filter_renders_the_avatar_as_png() {
     );
 }
 
+/// Clients send `brightness` as a 0–100 integer (or a decimal): every such
+/// value renders, 0 leaves the avatar unchanged, higher values are brighter
+/// and 100 is white.
+#[actix_rt::test]
+async fn brightness_takes_the_0_to_100_scale_clients_send() {
+    let host = FixtureHost::start();
+    let app = app_with(canvas_settings()).await;
+    let avatar = enc(&host.url("/ok.png"));
+    let pixels = |r: &Reply| {
+        image::load_from_memory_with_format(&r.body, image::ImageFormat::Png)
+            .expect("a decodable PNG")
+            .to_rgba8()
+    };
+    let original = pixels(
+        &call(
+            &app,
+            &format!("/canvas/filter/invert?avatar={avatar}"),
+            None,
+        )
+        .await,
+    );
+    let mut previous: Option<image::RgbaImage> = None;
+    for level in ["0", "1", "12.5", "30", "50", "73", "99", "100"] {
+        let r = call(
+            &app,
+            &format!("/canvas/filter/brightness?brightness={level}&avatar={avatar}"),
+            None,
+        )
+        .await;
+        assert_eq!(
+            r.status,
+            200,
+            "brightness={level}: {}",
+            String::from_utf8_lossy(&r.body)
+        );
+        let img = pixels(&r);
+        if level == "0" {
+            // Unchanged: the inverse of the inverted avatar.
+            for (a, b) in img
+                .pixels()
+                .zip(original.pixels())
+                .filter(|(a, _)| a.0[3] > 0)
+            {
+                let inverted = [255 - b.0[0], 255 - b.0[1], 255 - b.0[2]];
+                assert_eq!(a.0[..3], inverted, "brightness=0 changed a pixel");
+            }
+        }
+        if level == "100" {
+            assert!(
+                img.pixels().all(|p| p.0[..3] == [255, 255, 255]),
+                "100 is white"
+            );
+        }
+        if let Some(prev) = &previous {
+            assert!(
+                img.pixels()
+                    .zip(prev.pixels())
+                    .all(|(a, b)| (0..3).all(|c| a.0[c] >= b.0[c])),
+                "brightness={level} is not at least as bright as the level before"
+            );
+            assert_ne!(&img, prev, "brightness={level} looks like the level before");
+        }
+        previous = Some(img);
+    }
+    // The default brightens visibly.
+    let default = pixels(
+        &call(
+            &app,
+            &format!("/canvas/filter/brightness?avatar={avatar}"),
+            None,
+        )
+        .await,
+    );
+    let sum = |img: &image::RgbaImage| {
+        img.pixels()
+            .map(|p| p.0[..3].iter().map(|&c| u64::from(c)).sum::<u64>())
+            .sum::<u64>()
+    };
+    let plain = pixels(
+        &call(
+            &app,
+            &format!("/canvas/filter/brightness?brightness=0&avatar={avatar}"),
+            None,
+        )
+        .await,
+    );
+    let (n, lit, base) = (
+        u64::from(plain.width() * plain.height() * 3),
+        sum(&default),
+        sum(&plain),
+    );
+    assert!(
+        lit >= base + 20 * n,
+        "default gains {} levels per channel on average",
+        (lit - base) / n
+    );
+}
+
+/// `lied` draws its `username` ("<username> lied."); absent or blank is
+/// the anonymous "You lied.", and a name over the cap is a 400.
+#[actix_rt::test]
+async fn lied_draws_the_username() {
+    let host = FixtureHost::start();
+    let mut s = canvas_settings();
+    s.output_cache_mb = 0;
+    let app = app_with(s).await;
+    let avatar = enc(&host.url("/ok.png"));
+    let lied = |query: &str| format!("/canvas/misc/lied?avatar={avatar}{query}");
+    let anonymous = call(&app, &lied(""), None).await;
+    assert_eq!(png_size(&anonymous), (600, 600));
+    let ferris = call(&app, &lied("&username=Ferris"), None).await;
+    assert_eq!(png_size(&ferris), (600, 600));
+    assert_ne!(ferris.body, anonymous.body, "the username is drawn");
+    let ada = call(&app, &lied("&username=Ada"), None).await;
+    assert_ne!(ada.body, ferris.body, "each name is drawn");
+    let blank = call(&app, &lied("&username=%20%20"), None).await;
+    assert_eq!(blank.body, anonymous.body, "a blank name is no name");
+    let long = call(&app, &lied(&format!("&username={}", "x".repeat(65))), None).await;
+    let msg = long.assert_error(400);
+    assert!(msg.contains("username"), "{msg}");
+}
+
 #[actix_rt::test]
 async fn every_misc_image_renders() {
     let host = FixtureHost::start();
@@ -204,12 +326,12 @@ async fn the_output_cache_answers_repeats_and_keys_on_every_parameter() {
                 .unwrap()
         };
 
-        let first = call(&app, &bright("1.2"), None).await;
+        let first = call(&app, &bright("20"), None).await;
         png_size(&first);
-        let repeat = call(&app, &bright("1.2"), None).await;
+        let repeat = call(&app, &bright("20"), None).await;
         assert_eq!(repeat.body, first.body);
         assert_eq!(repeat.header("etag"), first.header("etag"));
-        let other = call(&app, &bright("2"), None).await;
+        let other = call(&app, &bright("60"), None).await;
         png_size(&other);
         assert_ne!(other.body, first.body, "a parameter is part of the key");
         assert_ne!(other.header("etag"), first.header("etag"));
@@ -410,16 +532,24 @@ async fn bad_parameters_are_400_naming_the_range() {
     let long = "a".repeat(5000);
     let cases = [
         (
-            format!("/canvas/filter/brightness?brightness=9&avatar={avatar}"),
-            "between",
+            format!("/canvas/filter/brightness?brightness=101&avatar={avatar}"),
+            "brightness must be between 0 and 100, got 101",
+        ),
+        (
+            format!("/canvas/filter/brightness?brightness=-1&avatar={avatar}"),
+            "brightness must be between 0 and 100, got -1",
         ),
         (
             format!("/canvas/filter/brightness?brightness=bright&avatar={avatar}"),
-            "brightness must be a number between 0 and 5",
+            "brightness must be a number between 0 and 100",
         ),
         (
             format!("/canvas/filter/brightness?brightness=NaN&avatar={avatar}"),
-            "brightness must be a number between 0 and 5",
+            "brightness must be a number between 0 and 100",
+        ),
+        (
+            format!("/canvas/filter/brightness?brightness=inf&avatar={avatar}"),
+            "brightness must be a number between 0 and 100",
         ),
         (
             format!("/canvas/filter/threshold?threshold=high&avatar={avatar}"),

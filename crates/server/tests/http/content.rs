@@ -112,6 +112,43 @@ async fn every_type_answers_the_right_shape() {
     }
 }
 
+/// Clients call `raccoon`: it answers as `racoon` in the three groups that
+/// have it, while the listings keep the specification's names only.
+#[actix_rt::test]
+async fn raccoon_answers_as_an_alias_of_racoon() {
+    let pack = fixture_pack();
+    let has = |list: &[Box<str>], v: &Value| list.iter().any(|e| Some(&**e) == v.as_str());
+    let v = assert_random(&get("/animal/raccoon").await, "/animal/raccoon");
+    assert_eq!(keys(&v), ["image", "fact"]);
+    assert!(
+        has(
+            pack.links(LinkSlot::Animal(AnimalType::Racoon)),
+            &v["image"]
+        ),
+        "{v}"
+    );
+    assert!(has(pack.facts(FactType::Racoon), &v["fact"]), "{v}");
+    let v = assert_random(&get("/facts/raccoon").await, "/facts/raccoon");
+    assert_eq!(keys(&v), ["fact"]);
+    assert!(has(pack.facts(FactType::Racoon), &v["fact"]), "{v}");
+    let v = assert_random(&get("/img/raccoon").await, "/img/raccoon");
+    assert_eq!(keys(&v), ["link"]);
+    assert!(
+        has(pack.links(LinkSlot::Img(ImgType::Racoon)), &v["link"]),
+        "{v}"
+    );
+    // HEAD answers too, and the alias is no gif type.
+    let head = request_with(fixture_settings(), Method::HEAD, "/facts/raccoon").await;
+    assert_eq!(head.status, 200);
+    get("/animu/raccoon").await.assert_error(404);
+    // The listings name only `racoon`.
+    for listing in ["/animal", "/facts", "/img"] {
+        let body = String::from_utf8(get(listing).await.body.to_vec()).unwrap();
+        assert!(body.contains("/racoon\""), "{listing}: {body}");
+        assert!(!body.contains("raccoon"), "{listing}: {body}");
+    }
+}
+
 #[actix_rt::test]
 async fn quote_has_the_spec_fields_with_an_integer_id() {
     let r = get("/animu/quote").await;

@@ -6,8 +6,7 @@ use actix_web::http::Method;
 use actix_web::test::init_service;
 use server::create_app;
 
-use crate::harness::{raw, req, send, settings_with, spawn_server, state};
-use crate::support::{get, request, settings};
+use crate::support::{get, raw, req, request, send, settings, settings_with, spawn_server, state};
 
 #[actix_rt::test]
 async fn cors_allows_any_origin_on_get() {
@@ -218,4 +217,228 @@ async fn other_methods_still_405() {
     request(Method::POST, "/canvas/rgb?hex=4B007D")
         .await
         .assert_error(405);
+}
+
+/// The status code, the headers (lower-case names) and the body of each
+/// response in `raw` (a connection's whole output).
+fn responses(raw: &str) -> Vec<(u16, String, String)> {
+    raw.split("HTTP/1.1 ")
+        .filter(|r| !r.is_empty())
+        .map(|r| {
+            let (head, body) = r.split_once("\r\n\r\n").unwrap_or((r, ""));
+            let status = head[..3].parse().unwrap_or(0);
+            (status, head.to_ascii_lowercase(), body.to_owned())
+        })
+        .collect()
+}
+
+/// One JSON error with the security headers, the connection closed after it.
+fn assert_refused(raw: &str, status: u16, needle: &str) {
+    let all = responses(raw);
+    assert_eq!(all.len(), 1, "exactly one answer: {raw}");
+    let (got, head, body) = &all[0];
+    assert_eq!(*got, status, "{raw}");
+    assert!(head.contains("content-type: application/json"), "{raw}");
+    assert!(head.contains("x-content-type-options: nosniff"), "{raw}");
+    assert!(
+        head.contains("content-security-policy: default-src 'none'"),
+        "{raw}"
+    );
+    assert!(head.contains("connection: close"), "{raw}");
+    let v: serde_json::Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {raw}"));
+    let msg = v["error"].as_str().expect("an error message");
+    assert!(msg.contains(needle), "{msg}");
+}
+
+/// RFC 9112 §6.3: both `Content-Length` and `Transfer-Encoding` is refused
+/// and the connection closed, so the request smuggled behind it is never
+/// answered.
+#[actix_rt::test]
+async fn content_length_with_transfer_encoding_is_refused_and_closes() {
+    let addr = spawn_server(settings());
+    let smuggled = "GET /canvas/rgb?hex=4B007D HTTP/1.1\r\nHost: x\r\n\r\n";
+    for headers in [
+        "Content-Length: 5\r\nTransfer-Encoding: chunked",
+        "Transfer-Encoding: chunked\r\nContent-Length: 60",
+        "transfer-encoding: identity\r\ncontent-length: 0",
+    ] {
+        let out = raw(
+            addr,
+            format!("GET /health HTTP/1.1\r\nHost: x\r\n{headers}\r\n\r\n0\r\n\r\n{smuggled}"),
+        )
+        .await;
+        assert!(
+            !out.contains("\"r\""),
+            "the smuggled request was answered: {out}"
+        );
+        assert_refused(&out, 400, "Content-Length and Transfer-Encoding");
+    }
+    // A request before it on the same connection is answered first, in order.
+    let out = raw(
+        addr,
+        format!(
+            "GET /health HTTP/1.1\r\nHost: x\r\n\r\nGET /health HTTP/1.1\r\nHost: x\r\n\
+             Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n{smuggled}"
+        ),
+    )
+    .await;
+    let all = responses(&out);
+    assert_eq!(
+        all.iter().map(|r| r.0).collect::<Vec<_>>(),
+        [200, 400],
+        "{out}"
+    );
+    // Chunked and sized bodies alone still work, and pipelined heads pass.
+    for request in [
+        "GET /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n\
+         3;ext=1\r\nabc\r\n0\r\nX-Trailer: y\r\n\r\n",
+        "GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi",
+    ] {
+        let out = raw(addr, request.to_owned()).await;
+        assert_eq!(responses(&out).len(), 1, "{out}");
+        assert_eq!(responses(&out)[0].0, 200, "{out}");
+    }
+    let out = raw(
+        addr,
+        "GET /health HTTP/1.1\r\nHost: x\r\n\r\nGET /canvas/rgb?hex=4B007D HTTP/1.1\r\nHost: x\r\n\
+         Connection: close\r\n\r\n"
+            .to_owned(),
+    )
+    .await;
+    let all = responses(&out);
+    assert_eq!(
+        all.iter().map(|r| r.0).collect::<Vec<_>>(),
+        [200, 200],
+        "{out}"
+    );
+}
+
+/// Heads the HTTP parser refuses get JSON and the security headers, not an
+/// empty body.
+#[actix_rt::test]
+async fn parser_errors_are_json_with_security_headers() {
+    let addr = spawn_server(settings());
+    let many: String = (0..100).map(|i| format!("X-H{i}: v\r\n")).collect();
+    let cases = [
+        (
+            "GET /health HTTP/9.9\r\nHost: x\r\n\r\n".to_owned(),
+            400,
+            "malformed",
+        ),
+        (
+            "GET /health HTTP/1.1\r\nHost: x\r\nX-Nul: a\0b\r\n\r\n".to_owned(),
+            400,
+            "malformed",
+        ),
+        (
+            format!("GET /health HTTP/1.1\r\nHost: x\r\n{many}\r\n"),
+            431,
+            "headers",
+        ),
+        (
+            "GET /caf\u{e9} HTTP/1.1\r\nHost: x\r\n\r\n".to_owned(),
+            400,
+            "malformed",
+        ),
+        (
+            "GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: +5\r\n\r\n".to_owned(),
+            400,
+            "malformed",
+        ),
+        (
+            "GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\nx"
+                .to_owned(),
+            400,
+            "malformed",
+        ),
+        (
+            "GET /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n".to_owned(),
+            400,
+            "malformed",
+        ),
+    ];
+    for (request, status, needle) in cases {
+        let out = raw(addr, request.clone()).await;
+        assert_refused(&out, status, needle);
+    }
+}
+
+/// A target of 64 KiB or more is a 414 JSON like any target over
+/// `--max-uri-bytes`, not the parser's empty answer.
+#[actix_rt::test]
+async fn very_long_targets_are_414_json() {
+    let addr = spawn_server(settings());
+    for len in [9_000, 65_536, 70_000, 200_000] {
+        let target = format!("/canvas/rgb?hex={}", "a".repeat(len));
+        let out = raw(addr, format!("GET {target} HTTP/1.1\r\nHost: x\r\n\r\n")).await;
+        assert_refused(&out, 414, "8192");
+    }
+}
+
+/// `%` not followed by two hexadecimal digits is a 400, as the README says
+/// (the decoder alone would keep it as a literal `%`).
+#[actix_rt::test]
+async fn invalid_percent_encoding_is_400_json() {
+    for uri in [
+        "/creature/dex?id=%",
+        "/canvas/rgb?hex=%4",
+        "/canvas/rgb?hex=4B007D&x=%zz",
+        "/facts?x=%",
+    ] {
+        let msg = get(uri).await.assert_error(400);
+        assert!(msg.contains("percent-encoding"), "{uri}: {msg}");
+    }
+    assert_eq!(
+        get("/canvas/rgb?hex=%344B007D").await.status,
+        400,
+        "valid escapes decode as before"
+    );
+    assert_eq!(get("/canvas/rgb?hex=%234B007D").await.status, 200);
+    // Documented for every endpoint, those without parameters too.
+    let doc = get("/openapi.json").await.json();
+    assert_eq!(
+        doc["paths"]["/facts"]["get"]["responses"]["400"]["$ref"],
+        "#/components/responses/MalformedRequest"
+    );
+}
+
+/// Heads and bodies that arrive in pieces are judged once whole.
+#[actix_rt::test]
+async fn heads_sent_in_pieces_are_judged_whole() {
+    let addr = spawn_server(settings());
+    let pieces = |parts: Vec<&'static str>| {
+        actix_rt::task::spawn_blocking(move || {
+            use std::io::{Read, Write};
+            let mut s = std::net::TcpStream::connect(addr).unwrap();
+            s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+                .unwrap();
+            s.set_nodelay(true).unwrap();
+            for p in parts {
+                s.write_all(p.as_bytes()).unwrap();
+                std::thread::sleep(std::time::Duration::from_millis(30));
+            }
+            let mut out = Vec::new();
+            let _ = s.read_to_end(&mut out);
+            String::from_utf8_lossy(&out).into_owned()
+        })
+    };
+    let out = pieces(vec![
+        "GET /canvas/rgb?he",
+        "x=4B007D HTTP/1.1\r\nHo",
+        "st: x\r\nConnection: close\r",
+        "\n\r\n",
+    ])
+    .await
+    .unwrap();
+    assert_eq!(responses(&out).len(), 1, "{out}");
+    assert_eq!(responses(&out)[0].0, 200, "{out}");
+    let out = pieces(vec![
+        "GET /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n",
+        "Content-Length: 5\r\n",
+        "\r\n0\r\n\r\nGET /canvas/rgb?hex=4B007D HTTP/1.1\r\nHost: x\r\n\r\n",
+    ])
+    .await
+    .unwrap();
+    assert!(!out.contains("\"r\""), "{out}");
+    assert_refused(&out, 400, "Content-Length and Transfer-Encoding");
 }

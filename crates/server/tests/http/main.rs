@@ -3,15 +3,17 @@
 
 mod animated;
 mod canvas;
+mod catalogue;
 mod colour;
 mod content;
 mod creature;
 mod creature_full;
 mod errors;
-mod support;
-mod harness;
 mod hygiene;
+mod layers;
+mod logging;
 mod metrics;
 mod openapi;
 mod playground;
 mod ratelimit;
+mod support;

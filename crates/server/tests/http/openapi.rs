@@ -10,8 +10,7 @@ use serde_json::Value;
 use server::openapi::{self, catalogue};
 use server::{create_app, routes};
 
-use crate::harness::{req, send, state};
-use crate::support::{get, settings};
+use crate::support::{get, req, send, settings, state};
 
 async fn doc() -> Value {
     let r = get("/openapi.json").await;
@@ -164,6 +163,51 @@ fn the_catalogue_covers_the_whole_spec() {
 }
 
 /// A data dir with the creature dataset built from `fixtures/pokeapi`.
+/// The numeric filter parameters are documented with canvas-render's ranges
+/// and defaults (brightness 0–100, threshold 0–255).
+#[actix_rt::test]
+async fn numeric_filter_parameters_state_their_range_and_default() {
+    use canvas_render::{Brightness, Threshold};
+    let d = doc().await;
+    let cases = [
+        (
+            "brightness",
+            Brightness::MIN,
+            Brightness::MAX,
+            Brightness::DEFAULT.level(),
+        ),
+        (
+            "threshold",
+            Threshold::MIN,
+            Threshold::MAX,
+            Threshold::DEFAULT.level(),
+        ),
+    ];
+    for (name, min, max, default) in cases {
+        let op = &d["paths"][format!("/canvas/filter/{name}")]["get"];
+        let param = op["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| resolve_ref(&d, p))
+            .find(|p| p["name"] == name)
+            .unwrap_or_else(|| panic!("{name} is documented"));
+        let schema = &param["schema"];
+        assert_eq!(schema["minimum"].as_f64(), Some(f64::from(min)), "{name}");
+        assert_eq!(schema["maximum"].as_f64(), Some(f64::from(max)), "{name}");
+        assert_eq!(
+            schema["default"].as_f64(),
+            Some(f64::from(default)),
+            "{name}"
+        );
+    }
+    assert_eq!(
+        Brightness::MAX,
+        100.0,
+        "clients send brightness on a 0–100 scale"
+    );
+}
+
 fn creature_fixture_dir() -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("menagerie-openapi-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

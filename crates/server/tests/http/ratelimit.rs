@@ -4,8 +4,7 @@
 use actix_web::test::init_service;
 use server::{AppState, create_app};
 
-use crate::harness::{req, send, settings_with, state};
-use crate::support::settings;
+use crate::support::{req, send, settings, settings_with, state};
 
 #[actix_rt::test]
 async fn off_unless_asked() {

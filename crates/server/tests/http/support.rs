@@ -1,10 +1,16 @@
-//! Shared helpers: build the app over the fixtures and make requests.
+//! The test binary's one module of shared test code: build the app over the fixtures
+//! and make requests, one at a time or several to one app (with headers and
+//! a peer address), or talk to a real server over TCP.
 
-use actix_web::body::to_bytes;
-use actix_web::http::{Method, StatusCode, header::HeaderMap};
-use actix_web::test;
-use server::{AppState, Settings, create_app};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
+
+use actix_web::body::{MessageBody, to_bytes};
+use actix_web::dev::{Service, ServiceResponse};
+use actix_web::http::{Method, StatusCode, header::HeaderMap};
+use actix_web::test::{self, TestRequest};
+use server::{AppState, Settings, create_app};
 
 /// The repository's `fixtures/` directory.
 #[allow(dead_code)]
@@ -94,4 +100,96 @@ pub async fn get(uri: &str) -> Reply {
 /// Any method on an app over the fixtures.
 pub async fn request(method: Method, uri: &str) -> Reply {
     request_with(settings(), method, uri).await
+}
+
+/// Settings over the fixtures with extra command-line flags.
+pub fn settings_with(flags: &[&str]) -> Settings {
+    use clap::Parser;
+    let mut args = vec!["menagerie", "--bind", "127.0.0.1:0"];
+    args.extend_from_slice(flags);
+    let mut s = Settings::parse_from(args);
+    s.data_dir = fixtures().join("data");
+    s
+}
+
+/// One request: method GET unless changed, headers, optional peer.
+#[derive(Debug, Clone)]
+pub struct Req {
+    pub method: actix_web::http::Method,
+    pub uri: String,
+    pub headers: Vec<(String, String)>,
+    pub peer: Option<SocketAddr>,
+}
+
+/// A GET of `uri`.
+pub fn req(uri: &str) -> Req {
+    Req {
+        method: actix_web::http::Method::GET,
+        uri: uri.to_owned(),
+        headers: Vec::new(),
+        peer: None,
+    }
+}
+
+impl Req {
+    pub fn header(mut self, k: &str, v: &str) -> Self {
+        self.headers.push((k.to_owned(), v.to_owned()));
+        self
+    }
+    pub fn peer(mut self, ip: &str) -> Self {
+        self.peer = Some(SocketAddr::new(ip.parse().unwrap(), 40000));
+        self
+    }
+    pub fn method(mut self, m: actix_web::http::Method) -> Self {
+        self.method = m;
+        self
+    }
+}
+
+/// Sends `r` to an initialised app.
+pub async fn send<S, B>(app: &S, r: Req) -> Reply
+where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let mut t = TestRequest::default().method(r.method).uri(&r.uri);
+    for (k, v) in &r.headers {
+        t = t.insert_header((k.as_str(), v.as_str()));
+    }
+    if let Some(p) = r.peer {
+        t = t.peer_addr(p);
+    }
+    let res = app.call(t.to_request()).await.expect("service answers");
+    Reply::read(res).await
+}
+
+/// Builds the state for `settings` (panics when it does not load).
+pub fn state(settings: Settings) -> AppState {
+    AppState::load(settings).expect("state loads")
+}
+
+/// Starts a real server on a loopback port, as `server::run` serves (the
+/// app behind `http_guard`); returns its address.
+pub fn spawn_server(mut settings: Settings) -> SocketAddr {
+    settings.workers = Some(1);
+    let listener = server::http_guard::listen("127.0.0.1:0".parse().unwrap()).expect("binds");
+    let addr = listener.local_addr().unwrap();
+    let server = server::serve(state(settings), listener).expect("serves");
+    actix_rt::spawn(server);
+    addr
+}
+
+/// Sends raw bytes and reads the whole answer (the server closes).
+pub async fn raw(addr: SocketAddr, request: String) -> String {
+    actix_rt::task::spawn_blocking(move || {
+        let mut s = TcpStream::connect(addr).expect("connects");
+        s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+            .unwrap();
+        s.write_all(request.as_bytes()).unwrap();
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    })
+    .await
+    .unwrap()
 }

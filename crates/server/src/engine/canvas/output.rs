@@ -335,9 +335,7 @@ mod tests {
         assert_eq!(choose(Requested::Auto, &grey, &still), Output::Png);
         assert_eq!(choose(Requested::Auto, &grey, &anim), Output::Gif);
         assert_eq!(choose(Requested::Auto, &scene, &anim), Output::Gif);
-        let sage = Job::Scene(canvas_render::scene::Scene::Sage {
-            quote: String::new(),
-        });
+        let sage = Job::Scene(canvas_render::scene::Scene::sage(""));
         assert_eq!(choose(Requested::Auto, &sage, &anim), Output::Png);
         assert_eq!(choose(Requested::Png, &grey, &anim), Output::Png);
         assert_eq!(choose(Requested::WebP, &grey, &anim), Output::AnimatedWebP);

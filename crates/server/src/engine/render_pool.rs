@@ -11,7 +11,7 @@
 //! blocking pool, where a slow host costs a parked thread and no CPU.
 //!
 //! The queue needs no bound of its own: it never holds more than the canvas
-//! job slots admitted (see `routes::canvas`).
+//! job slots admitted (see `engine::canvas`).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc;

@@ -1,0 +1,143 @@
+//! The one catalogue of what the service serves by name: the URL names of
+//! filters, misc images and content types, all read from the domain enums,
+//! and the canvas image groups.
+//!
+//! The routes parse names through it, the rate limiter classes paths with
+//! it ([`is_canvas_image`]), and tests hold the OpenAPI catalogue and the
+//! README's lists to it. A scene's URL name belongs to the server: the table
+//! [`SCENES`] maps it to canvas-render's [`SceneKind`], and a test fails
+//! when a kind has no name.
+
+use canvas_render::scene::SceneKind;
+use canvas_render::{Filter, PrideFlag};
+
+/// Prefix of the filter images (`/canvas/filter/{name}`).
+pub const FILTER_GROUP: &str = "/canvas/filter";
+/// Prefix of the other images (`/canvas/misc/{name}`).
+pub const MISC_GROUP: &str = "/canvas/misc";
+/// The colour square, an image outside the two groups.
+pub const COLORVIEWER: &str = "/canvas/colorviewer";
+
+/// Whether `path` is a canvas image (the rate limiter's `canvas` budget):
+/// anything below [`FILTER_GROUP`] or [`MISC_GROUP`], and [`COLORVIEWER`].
+pub fn is_canvas_image(path: &str) -> bool {
+    [MISC_GROUP, FILTER_GROUP]
+        .iter()
+        .any(|g| path.strip_prefix(g).is_some_and(|r| r.starts_with('/')))
+        || path == COLORVIEWER
+}
+
+/// URL name of every scene, in [`SceneKind::ALL`] order.
+pub const SCENES: [(&str, SceneKind); 12] = [
+    ("horny", SceneKind::Horny),
+    ("its-so-stupid", SceneKind::ItsSoStupid),
+    ("lied", SceneKind::Lied),
+    ("lolice", SceneKind::Lolice),
+    ("namecard", SceneKind::Namecard),
+    ("nobitches", SceneKind::NoBitches),
+    ("sage", SceneKind::Sage),
+    ("sage2", SceneKind::Sage2),
+    ("simpcard", SceneKind::Simpcard),
+    ("series", SceneKind::Series),
+    ("post", SceneKind::Post),
+    ("video-comment", SceneKind::VideoComment),
+];
+
+/// One image of `/canvas/misc/{name}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Misc {
+    /// `circle`.
+    Circle,
+    /// `heart`.
+    Heart,
+    /// A pride ring, named by its flag.
+    Pride(PrideFlag),
+    /// A scene, named in [`SCENES`].
+    Scene(SceneKind),
+}
+
+impl Misc {
+    /// Every misc image with its URL name: `circle`, `heart`, the pride
+    /// flags ([`PrideFlag::ALL`]), then the scenes ([`SCENES`]).
+    pub fn all() -> impl Iterator<Item = (&'static str, Misc)> {
+        [("circle", Misc::Circle), ("heart", Misc::Heart)]
+            .into_iter()
+            .chain(
+                PrideFlag::ALL
+                    .into_iter()
+                    .map(|f| (f.name(), Misc::Pride(f))),
+            )
+            .chain(SCENES.into_iter().map(|(n, k)| (n, Misc::Scene(k))))
+    }
+
+    /// The misc image of that URL name.
+    pub fn from_name(name: &str) -> Option<Misc> {
+        Misc::all().find(|(n, _)| *n == name).map(|(_, m)| m)
+    }
+}
+
+/// URL names of the filters ([`Filter::ALL`]).
+pub fn filter_names() -> impl Iterator<Item = &'static str> {
+    Filter::ALL.iter().map(Filter::name)
+}
+
+/// URL names of the misc images ([`Misc::all`]).
+pub fn misc_names() -> impl Iterator<Item = &'static str> {
+    Misc::all().map(|(n, _)| n)
+}
+
+/// Every content group's path segment with its type names, in the spec's
+/// order (the content crate's `NAMES`).
+pub const CONTENT_TYPES: [(&str, &[&str]); 4] = [
+    ("animu", content::AnimuType::NAMES),
+    ("animal", content::AnimalType::NAMES),
+    ("facts", content::FactType::NAMES),
+    ("img", content::ImgType::NAMES),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_scene_kind_has_one_url_name() {
+        let kinds: Vec<SceneKind> = SCENES.iter().map(|(_, k)| *k).collect();
+        assert_eq!(kinds, SceneKind::ALL);
+    }
+
+    #[test]
+    fn misc_names_are_unique_and_round_trip() {
+        let names: Vec<&str> = misc_names().collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), names.len(), "{names:?}");
+        for (name, misc) in Misc::all() {
+            assert_eq!(Misc::from_name(name), Some(misc));
+        }
+        assert_eq!(Misc::from_name("Circle"), None);
+        assert_eq!(names.len(), 2 + PrideFlag::ALL.len() + SceneKind::ALL.len());
+    }
+
+    #[test]
+    fn canvas_images_are_classed_by_group() {
+        for canvas in [
+            "/canvas/filter/sepia",
+            "/canvas/misc/circle",
+            "/canvas/misc/x",
+            "/canvas/colorviewer",
+        ] {
+            assert!(is_canvas_image(canvas), "{canvas}");
+        }
+        for other in [
+            "/canvas/filter",
+            "/canvas/filterx/a",
+            "/canvas/rgb",
+            "/canvas/hex",
+            "/canvas/colorviewer/x",
+            "/facts/cat",
+        ] {
+            assert!(!is_canvas_image(other), "{other}");
+        }
+    }
+}

@@ -1,0 +1,435 @@
+//! The canvas engine: parsed avatar → fetch → cache → job bound → render
+//! pool → output cache.
+//!
+//! A route parses every parameter into a [`Job`] and the avatar into an
+//! [`AvatarUrl`] (cheap: a bad parameter is a 400 before any network or CPU
+//! work), then calls [`CanvasEngine::start`], which takes a job slot or
+//! refuses at once (503 with `Retry-After`), and gets the avatar. The job
+//! then runs in up to three steps, and holds its slot until the last one
+//! ends, even if the client has gone:
+//!
+//! 1. the avatar: from the decoded-avatar cache on the async worker (about a
+//!    microsecond), or else fetched and decoded on the blocking pool with
+//!    `web::block`, where a slow avatar host costs a parked thread, never an
+//!    HTTP worker or a core;
+//! 2. the [`Ticket`] names the image by a strong entity tag (the job, the
+//!    avatar's content digest and the server version), so the route can
+//!    answer a matching `If-None-Match` or a HEAD without rendering, and
+//!    [`Ticket::cached_image`] looks in the cache of encoded images;
+//! 3. [`Ticket::render`]: render and encode (PNG, or GIF/WebP, still or
+//!    animated: [`output`]) on the [`RenderPool`]: one
+//!    thread per core, first come first served, so the cores are not
+//!    time-sliced between dozens of images and the JSON endpoints keep room
+//!    to answer.
+//!
+//! The engine owns the one job counter (read by `/metrics` at scrape time)
+//! and reports avatar cache hits and misses, fetch outcomes, refused jobs
+//! and output cache hits to the metrics registry, each from one place.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use actix_web::web;
+use actix_web::web::Bytes;
+use canvas_render::scene::{Scene, render_scene};
+use canvas_render::{Filter, PrideFlag, RgbaImage};
+use moka::sync::Cache;
+use remote_image::{Avatar, AvatarFetcher, AvatarUrl, FetchConfig, FetchError, ImageLimits};
+
+use super::render_pool::RenderPool;
+use crate::conditional;
+use crate::config::Settings;
+use crate::error::ApiError;
+use crate::metrics::{FetchOutcome, Metrics};
+
+pub mod output;
+
+use output::{ExtraSlots, Output, Requested};
+
+/// What a valid `avatar` looks like (used in error messages).
+pub const AVATAR_EXPECTED: &str =
+    "an http(s) URL of a PNG, JPEG, GIF or WebP image, at most 2048 bytes long";
+
+/// Seconds a client is told to wait when every canvas job slot is taken.
+pub const RETRY_AFTER_SECS: u32 = 1;
+
+/// One image to make.
+#[derive(Debug, Clone)]
+pub enum Job {
+    /// A filter of the avatar.
+    Filter(Filter),
+    /// The avatar cropped to a circle.
+    Circle,
+    /// The avatar cropped to a heart.
+    Heart,
+    /// The avatar in a pride ring.
+    Pride(PrideFlag),
+    /// A scene.
+    Scene(Scene),
+}
+
+impl Job {
+    /// Whether the job draws the avatar (every job but three scenes).
+    pub fn uses_avatar(&self) -> bool {
+        match self {
+            Job::Scene(s) => s.uses_avatar(),
+            _ => true,
+        }
+    }
+
+    fn render(&self, avatar: Option<&RgbaImage>) -> Result<RgbaImage, ApiError> {
+        let need = || {
+            avatar.ok_or(ApiError::MissingParam {
+                name: "avatar",
+                expected: AVATAR_EXPECTED,
+            })
+        };
+        Ok(match self {
+            Job::Filter(f) => canvas_render::apply(f, need()?)?,
+            Job::Circle => canvas_render::circle(need()?)?,
+            Job::Heart => canvas_render::heart(need()?)?,
+            Job::Pride(flag) => canvas_render::pride(need()?, *flag)?,
+            Job::Scene(scene) => render_scene(scene, avatar)?,
+        })
+    }
+}
+
+/// Encoded images by job (its `Debug` form, which holds every parameter)
+/// and avatar content digest.
+type OutputKey = (String, Option<u64>);
+type OutputCache = Cache<OutputKey, Bytes>;
+
+/// The avatar fetcher, the render threads, the cache of encoded images and
+/// the bound on concurrent canvas jobs, built once from the settings.
+pub struct CanvasEngine {
+    fetcher: AvatarFetcher,
+    pool: RenderPool,
+    outputs: Option<OutputCache>,
+    running: AtomicUsize,
+    max_jobs: usize,
+    max_age: u64,
+    metrics: Arc<Metrics>,
+    animation_budget: Duration,
+}
+
+impl std::fmt::Debug for CanvasEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CanvasEngine")
+            .field("fetcher", &self.fetcher)
+            .field("pool", &self.pool)
+            .field(
+                "output_cache",
+                &self.outputs.as_ref().map(|c| c.entry_count()),
+            )
+            .field("max_jobs", &self.max_jobs)
+            .finish_non_exhaustive()
+    }
+}
+
+impl CanvasEngine {
+    /// Builds the fetcher, render threads, output cache and job limit from
+    /// the canvas settings; events are reported to `metrics`. Fails only if
+    /// the render threads cannot start.
+    pub fn new(settings: &Settings, metrics: Arc<Metrics>) -> std::io::Result<Self> {
+        if settings.allow_private_avatars {
+            tracing::warn!(
+                "--allow-private-avatars is on: avatar URLs may reach loopback and private networks"
+            );
+        }
+        let config = FetchConfig {
+            allow_private: settings.allow_private_avatars,
+            connect_timeout: Duration::from_millis(settings.avatar_connect_timeout_ms),
+            overall_timeout: Duration::from_millis(settings.avatar_timeout_ms),
+            max_bytes: settings.avatar_max_bytes,
+            image: ImageLimits {
+                max_side: settings.avatar_max_side,
+                ..ImageLimits::default()
+            },
+            cache_bytes: settings.avatar_cache_mb.saturating_mul(1 << 20),
+            cache_ttl: Duration::from_secs(settings.avatar_cache_ttl_secs.max(1)),
+            ..FetchConfig::default()
+        };
+        let threads = settings.render_threads.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get)
+        });
+        let outputs = (settings.output_cache_mb > 0).then(|| {
+            Cache::builder()
+                .max_capacity(settings.output_cache_mb.saturating_mul(1 << 20))
+                .time_to_live(Duration::from_secs(settings.avatar_cache_ttl_secs.max(1)))
+                .weigher(|key: &OutputKey, png: &Bytes| {
+                    u32::try_from(png.len() + key.0.len() + 64).unwrap_or(u32::MAX)
+                })
+                .build()
+        });
+        Ok(Self {
+            fetcher: AvatarFetcher::new(config),
+            pool: RenderPool::new(threads)?,
+            outputs,
+            running: AtomicUsize::new(0),
+            max_jobs: settings.canvas_jobs.max(1),
+            max_age: settings.avatar_cache_ttl_secs,
+            metrics,
+            animation_budget: Duration::from_millis(settings.animation_render_ms),
+        })
+    }
+
+    /// Checks an `avatar` parameter once; the result is what [`start`]
+    /// takes.
+    ///
+    /// [`start`]: CanvasEngine::start
+    pub fn parse_avatar(&self, url: &str) -> Result<AvatarUrl, FetchError> {
+        self.fetcher.parse_url(url)
+    }
+
+    /// Seconds an image may be cached (the avatar cache's TTL).
+    pub fn max_age(&self) -> u64 {
+        self.max_age
+    }
+
+    /// Canvas jobs running now: the one job counter.
+    pub fn running_jobs(&self) -> usize {
+        self.running.load(Ordering::Relaxed)
+    }
+
+    /// Encoded images in the output cache (0 when it is off), after its
+    /// pending bookkeeping has run.
+    pub fn cached_outputs(&self) -> u64 {
+        self.output_cache_size().1
+    }
+
+    /// The output cache's weight in bytes and its entry count (both 0 when
+    /// it is off), after its pending bookkeeping has run.
+    pub fn output_cache_size(&self) -> (u64, u64) {
+        self.outputs.as_ref().map_or((0, 0), |c| {
+            c.run_pending_tasks();
+            (c.weighted_size(), c.entry_count())
+        })
+    }
+
+    /// The avatar cache's weight in bytes and its entry count.
+    pub fn avatar_cache_size(&self) -> (u64, u64) {
+        (self.fetcher.cached_bytes(), self.fetcher.cached_entries())
+    }
+
+    /// Takes a job slot and gets the avatar (when `avatar` is given): the
+    /// first two steps of a job; then chooses the output for `format` and
+    /// takes the extra slots an animated job holds. `Busy` at once when
+    /// the slots are taken.
+    pub async fn start(
+        self: &Arc<Self>,
+        job: Job,
+        avatar: Option<AvatarUrl>,
+        format: Requested,
+    ) -> Result<Ticket, ApiError> {
+        let Some(permit) = self.try_acquire() else {
+            self.metrics.job_rejected();
+            return Err(ApiError::Busy {
+                retry_after: RETRY_AFTER_SECS,
+            });
+        };
+        let (permit, avatar) = match avatar {
+            Some(url) => {
+                let (permit, avatar) = permit.avatar(url).await?;
+                (permit, Some(avatar))
+            }
+            None => (permit, None),
+        };
+        let output = Output::choose(format, &job, avatar.as_ref());
+        let extra = match output::weight(&job, avatar.as_ref(), output, self.max_jobs) - 1 {
+            0 => None,
+            n => match self.try_acquire_extra(n) {
+                Some(slots) => Some(slots),
+                None => {
+                    self.metrics.job_rejected();
+                    return Err(ApiError::Busy {
+                        retry_after: RETRY_AFTER_SECS,
+                    });
+                }
+            },
+        };
+        let key = (
+            output.key(format!("{job:?}")),
+            avatar.as_ref().map(|a| a.digest),
+        );
+        let etag = image_tag(&key);
+        Ok(Ticket {
+            permit,
+            extra,
+            job,
+            avatar,
+            key,
+            etag,
+            output,
+        })
+    }
+
+    /// Takes a job slot, or `None` when all are taken (never waits).
+    fn try_acquire(self: &Arc<Self>) -> Option<JobPermit> {
+        let mut current = self.running.load(Ordering::Relaxed);
+        loop {
+            if current >= self.max_jobs {
+                return None;
+            }
+            match self.running.compare_exchange_weak(
+                current,
+                current + 1,
+                Ordering::AcqRel,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => {
+                    return Some(JobPermit {
+                        engine: Arc::clone(self),
+                    });
+                }
+                Err(now) => current = now,
+            }
+        }
+    }
+
+    /// Gets an avatar through the fetcher's cache on the calling (blocking)
+    /// thread, reporting the miss and the fetch outcome when this call went
+    /// to the network, and a hit otherwise.
+    fn fetch_avatar(&self, url: &AvatarUrl) -> Result<Avatar, FetchError> {
+        let (result, fetched) = self.fetcher.fetch_traced(url);
+        if fetched {
+            self.metrics.avatar_cache_miss();
+            self.metrics.record_fetch(FetchOutcome::of(&result));
+        } else if result.is_ok() {
+            self.metrics.avatar_cache_hit();
+        }
+        result
+    }
+}
+
+/// The strong entity tag of an image: its output key (the job's `Debug`
+/// form, which holds every parameter, and the avatar's content digest) and
+/// the server version (stable for a given build).
+fn image_tag((job, avatar_digest): &OutputKey) -> String {
+    conditional::strong_tag_of(&(env!("CARGO_PKG_VERSION"), job, avatar_digest))
+}
+
+/// A canvas job slot. It moves with the job into each blocking step, so it
+/// is given back when the last step ends, even if the client has gone.
+struct JobPermit {
+    engine: Arc<CanvasEngine>,
+}
+
+impl JobPermit {
+    /// The avatar of a job: from the cache without leaving the async worker
+    /// (a hit), or fetched on the blocking pool. The permit travels with the
+    /// fetch and comes back with its result, so a fetch that outlives its
+    /// client keeps its slot.
+    async fn avatar(self, url: AvatarUrl) -> Result<(JobPermit, Avatar), ApiError> {
+        if let Some(avatar) = self.engine.fetcher.cached(&url) {
+            self.engine.metrics.avatar_cache_hit();
+            return Ok((self, avatar));
+        }
+        let (permit, avatar) = web::block(move || {
+            let avatar = self.engine.fetch_avatar(&url);
+            (self, avatar)
+        })
+        .await
+        .map_err(|_| ApiError::JobFailed)?;
+        Ok((permit, avatar?))
+    }
+}
+
+impl Drop for JobPermit {
+    fn drop(&mut self) {
+        self.engine.running.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// A started job: its slot, its avatar and the tag of the image it makes.
+pub struct Ticket {
+    permit: JobPermit,
+    extra: Option<ExtraSlots>,
+    job: Job,
+    avatar: Option<Avatar>,
+    key: OutputKey,
+    etag: String,
+    output: Output,
+}
+
+impl std::fmt::Debug for Ticket {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ticket")
+            .field("job", &self.job)
+            .field("etag", &self.etag)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Ticket {
+    /// The image's strong entity tag: the job, the avatar's content digest
+    /// and the server version (stable for a given build).
+    pub fn etag(&self) -> &str {
+        &self.etag
+    }
+
+    /// The `Content-Type` of the image.
+    pub fn content_type(&self) -> &'static str {
+        self.output.content_type()
+    }
+
+    /// The encoded image from the output cache, if it holds it (a hit is
+    /// reported to the metrics).
+    pub fn cached_image(&self) -> Option<Bytes> {
+        let engine = &self.permit.engine;
+        let png = engine.outputs.as_ref()?.get(&self.key)?;
+        engine.metrics.output_cache_hit();
+        Some(png)
+    }
+
+    /// Renders and encodes the image on the render pool and keeps it in
+    /// the output cache; the job slot is given back when the render ends.
+    pub async fn render(self) -> Result<Bytes, ApiError> {
+        let Ticket {
+            permit,
+            extra,
+            job,
+            avatar,
+            key,
+            output,
+            ..
+        } = self;
+        let engine = Arc::clone(&permit.engine);
+        let budget = engine.animation_budget;
+        let png = engine
+            .pool
+            .run(move || -> Result<Bytes, ApiError> {
+                let _permit = (permit, extra);
+                Ok(Bytes::from(output::render(
+                    &job,
+                    avatar.as_ref(),
+                    output,
+                    budget,
+                )?))
+            })
+            .await
+            .map_err(|_| ApiError::JobFailed)??;
+        if let Some(cache) = &engine.outputs {
+            cache.insert(key, png.clone());
+        }
+        Ok(png)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn etag(job: &Job, avatar_digest: Option<u64>) -> String {
+        image_tag(&(format!("{job:?}"), avatar_digest))
+    }
+
+    #[test]
+    fn etags_differ_by_job_and_avatar() {
+        let a = etag(&Job::Filter(Filter::Sepia), Some(1));
+        assert_eq!(a, etag(&Job::Filter(Filter::Sepia), Some(1)));
+        assert_ne!(a, etag(&Job::Filter(Filter::Sepia), Some(2)));
+        assert_ne!(a, etag(&Job::Filter(Filter::Invert), Some(1)));
+        assert!(a.starts_with('"') && a.ends_with('"') && !a.starts_with("W/"));
+    }
+}

@@ -1,0 +1,541 @@
+//! A guard in front of actix's HTTP/1 parser, on every accepted connection.
+//!
+//! actix-http cannot be configured to refuse a request that carries both
+//! `Content-Length` and `Transfer-Encoding` (it lets `Transfer-Encoding`
+//! win and keeps the connection open, so a request smuggled in the body is
+//! answered), and the errors its parser raises are answered by the parser
+//! itself with an empty body (bad version, NUL in a header, too many
+//! headers, a raw non-ASCII target, a target of 64 KiB or more).
+//!
+//! [`GuardedStream`] wraps the TCP stream and reads each request head
+//! *before* actix does, with the same parser (`httparse`, 96 headers) and the
+//! same header rules. A head actix would accept is passed on unchanged, and
+//! its body is passed on by its framing (`Content-Length` bytes, or chunks up
+//! to the last one and its trailers), so the next head is found where actix
+//! will look for it. A head that must be refused is replaced by a short
+//! synthetic request for [`REJECT_PATH`]`/<code>` with `Connection: close`,
+//! and nothing after it reaches actix: the app answers it like any other
+//! request (JSON `{"error": …}`, the security headers, the log line and the
+//! metrics, in order after the answers to the requests before it), and the
+//! connection is closed. Refused:
+//!
+//! * `Content-Length` together with `Transfer-Encoding` (RFC 9112 §6.3): 400;
+//! * a head the parser rejects (bad method, target, version, header name or
+//!   value, a repeated or malformed `Content-Length` or `Transfer-Encoding`):
+//!   400; more than 96 headers or a head over 128 KiB: 431;
+//! * a request target longer than `--max-uri-bytes`: 414, decided from the
+//!   request line alone (no need to buffer the rest).
+//!
+//! Upgrades and `CONNECT` (a body that lasts to the end of the stream for
+//! actix) and a body whose chunk framing does not parse are passed on
+//! unchanged from there on; actix then answers as it always does.
+
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use actix_web::rt::net::TcpStream;
+use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+
+use crate::engine::AppState;
+use crate::error::ApiError;
+
+/// The path of the synthetic request that stands for a refused head; the
+/// last segment is the [`Refusal`] code.
+pub const REJECT_PATH: &str = "/.menagerie/refused";
+
+/// The most headers a head may have (actix-http's limit).
+const MAX_HEADERS: usize = 96;
+/// The largest head (actix-http's read buffer limit).
+const MAX_HEAD_BYTES: usize = 128 * 1024;
+
+/// Why a head was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// Both `Content-Length` and `Transfer-Encoding`.
+    Smuggling,
+    /// The head does not parse or breaks a header rule.
+    Malformed,
+    /// More than 96 headers, or a head over 128 KiB.
+    HeadTooLarge,
+    /// The request target is longer than `--max-uri-bytes`.
+    TargetTooLong,
+}
+
+impl Refusal {
+    const ALL: [Refusal; 4] = [
+        Refusal::Smuggling,
+        Refusal::Malformed,
+        Refusal::HeadTooLarge,
+        Refusal::TargetTooLong,
+    ];
+
+    fn code(self) -> &'static str {
+        match self {
+            Refusal::Smuggling => "smuggling",
+            Refusal::Malformed => "malformed",
+            Refusal::HeadTooLarge => "head-too-large",
+            Refusal::TargetTooLong => "target-too-long",
+        }
+    }
+
+    fn error(self, max_uri_bytes: usize) -> ApiError {
+        match self {
+            Refusal::Smuggling => ApiError::BadRequest(
+                "a request may not carry both Content-Length and Transfer-Encoding",
+            ),
+            Refusal::Malformed => ApiError::BadRequest("the request head is malformed"),
+            Refusal::HeadTooLarge => ApiError::HeadersTooLarge {
+                max: MAX_HEAD_BYTES,
+            },
+            Refusal::TargetTooLong => ApiError::UriTooLong { max: max_uri_bytes },
+        }
+    }
+}
+
+/// Registers the route that answers refused heads.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(web::resource(format!("{REJECT_PATH}/{{code}}")).to(refused));
+}
+
+/// Answers a refused head: its error as JSON, and the connection closes.
+async fn refused(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
+    let code = req.match_info().get("code").unwrap_or("");
+    let refusal = Refusal::ALL
+        .into_iter()
+        .find(|r| r.code() == code)
+        .unwrap_or(Refusal::Malformed);
+    let mut res = refusal.error(state.settings.max_uri_bytes).error_response();
+    res.head_mut()
+        .set_connection_type(actix_http::ConnectionType::Close);
+    res
+}
+
+/// A listening socket on `addr`, made as actix-web's `HttpServer::bind`
+/// makes it: `SO_REUSEADDR` and a backlog of 1024 (the standard library's
+/// `TcpListener::bind` gives 128).
+pub fn listen(addr: SocketAddr) -> io::Result<std::net::TcpListener> {
+    use socket2::{Domain, Protocol as IpProtocol, Socket, Type};
+    let socket = Socket::new(
+        Domain::for_address(addr),
+        Type::STREAM,
+        Some(IpProtocol::TCP),
+    )?;
+    socket.set_reuse_address(true)?;
+    socket.bind(&addr.into())?;
+    socket.listen(1024)?;
+    Ok(socket.into())
+}
+
+/// Where the reader is in the byte stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Framing {
+    /// Waiting for a request head.
+    Head,
+    /// Inside a body of this many more bytes.
+    Body(u64),
+    /// Inside a chunked body.
+    Chunk(ChunkState),
+    /// Everything is passed on unchanged from here on.
+    Through,
+    /// A head was refused: nothing more is read.
+    Refused,
+}
+
+/// Where a chunked body reader is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ChunkState {
+    /// At a chunk-size line.
+    Size,
+    /// Inside a chunk's data, this many bytes left.
+    Data(u64),
+    /// At the line end after a chunk's data.
+    DataEnd,
+    /// At a trailer line (or the empty line that ends the body).
+    Trailer,
+}
+
+/// A TCP stream whose request heads are checked before actix parses them
+/// (see the [module documentation](self)).
+#[derive(Debug)]
+pub struct GuardedStream {
+    inner: TcpStream,
+    max_uri_bytes: usize,
+    /// Bytes read but not yet judged.
+    pending: Vec<u8>,
+    /// Bytes judged and not yet handed to the reader.
+    ready: Vec<u8>,
+    framing: Framing,
+    /// How much of `pending` an incomplete head had when last parsed: the
+    /// head is parsed again only once a line has ended since.
+    head_seen: usize,
+    /// The peer closed its side.
+    eof: bool,
+}
+
+impl GuardedStream {
+    /// Wraps an accepted connection.
+    pub fn new(inner: TcpStream, max_uri_bytes: usize) -> Self {
+        Self {
+            inner,
+            max_uri_bytes,
+            pending: Vec::new(),
+            ready: Vec::new(),
+            framing: Framing::Head,
+            head_seen: 0,
+            eof: false,
+        }
+    }
+
+    /// Moves what can be judged from `pending` to `ready`.
+    fn judge(&mut self) {
+        loop {
+            let progressed = match self.framing {
+                Framing::Head => self.head(),
+                Framing::Body(left) => {
+                    let n = usize::try_from(left)
+                        .unwrap_or(usize::MAX)
+                        .min(self.pending.len());
+                    self.pass(n);
+                    let left = left - n as u64;
+                    self.framing = if left == 0 {
+                        Framing::Head
+                    } else {
+                        Framing::Body(left)
+                    };
+                    n > 0 && left == 0
+                }
+                Framing::Chunk(state) => self.chunk(state),
+                Framing::Through => {
+                    let n = self.pending.len();
+                    self.pass(n);
+                    false
+                }
+                Framing::Refused => {
+                    self.pending.clear();
+                    false
+                }
+            };
+            if !progressed || self.pending.is_empty() {
+                return;
+            }
+        }
+    }
+
+    /// Hands the first `n` pending bytes on.
+    fn pass(&mut self, n: usize) {
+        self.ready.extend(self.pending.drain(..n));
+    }
+
+    /// Judges a head at the start of `pending`; true when it moved on.
+    fn head(&mut self) -> bool {
+        let new_line = self
+            .pending
+            .get(self.head_seen..)
+            .is_some_and(|fresh| fresh.contains(&b'\n'));
+        if self.head_seen > 0 && !new_line {
+            if let Some(refusal) = partial_refusal(&self.pending, self.max_uri_bytes) {
+                self.refuse(refusal);
+            }
+            return false;
+        }
+        // Blank lines before a head are skipped by the parser; keep them.
+        let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
+        let mut req = httparse::Request::new(&mut headers);
+        let verdict = match req.parse(&self.pending) {
+            Ok(httparse::Status::Complete(len)) => match check(&req, self.max_uri_bytes) {
+                Ok(framing) => Ok((len, framing)),
+                Err(refusal) => Err(refusal),
+            },
+            Ok(httparse::Status::Partial) => {
+                if let Some(refusal) = partial_refusal(&self.pending, self.max_uri_bytes) {
+                    Err(refusal)
+                } else {
+                    self.head_seen = self.pending.len();
+                    return false;
+                }
+            }
+            Err(httparse::Error::TooManyHeaders) => Err(Refusal::HeadTooLarge),
+            Err(_) => {
+                Err(target_refusal(&self.pending, self.max_uri_bytes).unwrap_or(Refusal::Malformed))
+            }
+        };
+        self.head_seen = 0;
+        match verdict {
+            Ok((len, framing)) => {
+                self.pass(len);
+                self.framing = framing;
+                true
+            }
+            Err(refusal) => {
+                self.refuse(refusal);
+                false
+            }
+        }
+    }
+
+    /// Replaces everything from here on with the synthetic request.
+    fn refuse(&mut self, refusal: Refusal) {
+        self.pending.clear();
+        self.ready.extend_from_slice(
+            format!(
+                "GET {REJECT_PATH}/{} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+                refusal.code()
+            )
+            .as_bytes(),
+        );
+        self.framing = Framing::Refused;
+    }
+
+    /// Moves through a chunked body; true when it moved on.
+    fn chunk(&mut self, state: ChunkState) -> bool {
+        match state {
+            ChunkState::Size => {
+                let Some(end) = line_end(&self.pending) else {
+                    return self.give_up_if_long();
+                };
+                let line = &self.pending[..end];
+                let text = std::str::from_utf8(line).unwrap_or("");
+                let digits = text
+                    .split(';')
+                    .next()
+                    .unwrap_or("")
+                    .trim_matches([' ', '\t', '\r']);
+                let size = (!digits.is_empty() && digits.len() <= 16)
+                    .then(|| u64::from_str_radix(digits, 16).ok())
+                    .flatten();
+                let Some(size) = size else {
+                    self.framing = Framing::Through;
+                    return true;
+                };
+                self.pass(end + 1);
+                self.framing = Framing::Chunk(if size == 0 {
+                    ChunkState::Trailer
+                } else {
+                    ChunkState::Data(size)
+                });
+                true
+            }
+            ChunkState::Data(left) => {
+                let n = usize::try_from(left)
+                    .unwrap_or(usize::MAX)
+                    .min(self.pending.len());
+                self.pass(n);
+                let left = left - n as u64;
+                self.framing = Framing::Chunk(if left == 0 {
+                    ChunkState::DataEnd
+                } else {
+                    ChunkState::Data(left)
+                });
+                left == 0
+            }
+            ChunkState::DataEnd => {
+                let Some(end) = line_end(&self.pending) else {
+                    return self.give_up_if_long();
+                };
+                let ok = self.pending[..end].iter().all(|b| *b == b'\r');
+                self.pass(end + 1);
+                self.framing = if ok {
+                    Framing::Chunk(ChunkState::Size)
+                } else {
+                    Framing::Through
+                };
+                true
+            }
+            ChunkState::Trailer => {
+                let Some(end) = line_end(&self.pending) else {
+                    return self.give_up_if_long();
+                };
+                let empty = self.pending[..end].iter().all(|b| *b == b'\r');
+                self.pass(end + 1);
+                if empty {
+                    self.framing = Framing::Head;
+                }
+                true
+            }
+        }
+    }
+
+    /// A chunk line that never ends: stop judging, actix will refuse it.
+    fn give_up_if_long(&mut self) -> bool {
+        if self.pending.len() > 4096 {
+            self.framing = Framing::Through;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Whether every `%` in `query` starts a `%XX` escape (two hexadecimal
+/// digits). The query decoder would keep a lone `%` as it is.
+pub fn percent_encoding_is_valid(query: &str) -> bool {
+    let b = query.as_bytes();
+    let mut i = 0;
+    while let Some(at) = b[i..].iter().position(|c| *c == b'%') {
+        let at = i + at;
+        if !(b.get(at + 1).is_some_and(u8::is_ascii_hexdigit)
+            && b.get(at + 2).is_some_and(u8::is_ascii_hexdigit))
+        {
+            return false;
+        }
+        i = at + 3;
+    }
+    true
+}
+
+/// Index of the first `\n`.
+fn line_end(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|b| *b == b'\n')
+}
+
+/// The request line's target, if the line has one, from raw bytes.
+fn raw_target(bytes: &[u8]) -> &[u8] {
+    let start = bytes
+        .iter()
+        .skip_while(|b| matches!(b, b'\r' | b'\n'))
+        .count();
+    let line = &bytes[bytes.len() - start..];
+    let line = &line[..line_end(line).unwrap_or(line.len())];
+    let mut parts = line.splitn(3, |b| *b == b' ');
+    parts.next();
+    parts.next().unwrap_or(&[])
+}
+
+/// A 414 when the request line's target is already too long.
+fn target_refusal(bytes: &[u8], max_uri_bytes: usize) -> Option<Refusal> {
+    (raw_target(bytes).len() > max_uri_bytes).then_some(Refusal::TargetTooLong)
+}
+
+/// The refusal of a head that is not complete yet, if it can be decided.
+fn partial_refusal(bytes: &[u8], max_uri_bytes: usize) -> Option<Refusal> {
+    target_refusal(bytes, max_uri_bytes)
+        .or_else(|| (bytes.len() >= MAX_HEAD_BYTES).then_some(Refusal::HeadTooLarge))
+}
+
+/// The rules actix-http applies to a parsed head, and the body framing it
+/// will use; a refusal where it (or RFC 9112) would refuse.
+fn check(req: &httparse::Request<'_, '_>, max_uri_bytes: usize) -> Result<Framing, Refusal> {
+    let (Some(method), Some(path), Some(version)) = (req.method, req.path, req.version) else {
+        return Err(Refusal::Malformed);
+    };
+    if path.len() > max_uri_bytes {
+        return Err(Refusal::TargetTooLong);
+    }
+    let method =
+        actix_web::http::Method::from_bytes(method.as_bytes()).map_err(|_| Refusal::Malformed)?;
+    actix_web::http::Uri::try_from(path).map_err(|_| Refusal::Malformed)?;
+    let http11 = version == 1;
+    let mut length: Option<u64> = None;
+    let mut chunked = false;
+    let mut seen_te = false;
+    let mut websocket = false;
+    for h in req.headers.iter() {
+        let value = std::str::from_utf8(h.value).map(str::trim);
+        if h.name.eq_ignore_ascii_case("content-length") {
+            let v = value.map_err(|_| Refusal::Malformed)?;
+            if length.is_some() || v.starts_with('+') {
+                return Err(Refusal::Malformed);
+            }
+            length = Some(v.parse().map_err(|_| Refusal::Malformed)?);
+        } else if h.name.eq_ignore_ascii_case("transfer-encoding") && http11 {
+            let v = value.map_err(|_| Refusal::Malformed)?;
+            if seen_te {
+                return Err(Refusal::Malformed);
+            }
+            seen_te = true;
+            if v.eq_ignore_ascii_case("chunked") {
+                chunked = true;
+            } else if !v.eq_ignore_ascii_case("identity") {
+                return Err(Refusal::Malformed);
+            }
+        } else if h.name.eq_ignore_ascii_case("upgrade") {
+            websocket |= value.is_ok_and(|v| v.eq_ignore_ascii_case("websocket"));
+        }
+    }
+    if seen_te && length.is_some() {
+        return Err(Refusal::Smuggling);
+    }
+    if !http11 && method == actix_web::http::Method::POST && length.is_none() {
+        return Err(Refusal::Malformed);
+    }
+    Ok(if chunked {
+        Framing::Chunk(ChunkState::Size)
+    } else if websocket || (method == actix_web::http::Method::CONNECT && length.is_none()) {
+        Framing::Through
+    } else {
+        match length {
+            Some(n) if n > 0 => Framing::Body(n),
+            _ => Framing::Head,
+        }
+    })
+}
+
+impl AsyncRead for GuardedStream {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        loop {
+            if !this.ready.is_empty() {
+                let n = this.ready.len().min(buf.remaining());
+                buf.put_slice(&this.ready[..n]);
+                this.ready.drain(..n);
+                return Poll::Ready(Ok(()));
+            }
+            if this.eof || this.framing == Framing::Refused {
+                return Poll::Ready(Ok(()));
+            }
+            let mut chunk = [0u8; 8192];
+            let mut read = ReadBuf::new(&mut chunk);
+            match Pin::new(&mut this.inner).poll_read(cx, &mut read) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Ready(Ok(())) => {
+                    if read.filled().is_empty() {
+                        // The peer is done: what is left goes to actix as is.
+                        this.eof = true;
+                        this.ready.append(&mut this.pending);
+                    } else {
+                        this.pending.extend_from_slice(read.filled());
+                        this.judge();
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl AsyncWrite for GuardedStream {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().inner).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().inner).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
+    }
+}

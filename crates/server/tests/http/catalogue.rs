@@ -1,0 +1,130 @@
+//! The lists of names the service serves come from one catalogue
+//! (`server::catalogue`, over the domain enums); the OpenAPI catalogue and
+//! the README's tables must say the same, or these tests fail on the drift.
+
+use std::collections::BTreeSet;
+
+use server::catalogue::{self, CONTENT_TYPES};
+use server::openapi::catalogue::ENDPOINTS;
+
+use crate::support::{req, send, settings, state};
+
+fn readme() -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
+    std::fs::read_to_string(path).expect("README.md")
+}
+
+/// The text of `readme` from `start` up to `end`.
+fn section<'a>(readme: &'a str, start: &str, end: &str) -> &'a str {
+    let from = readme
+        .find(start)
+        .unwrap_or_else(|| panic!("README has `{start}`"));
+    let rest = &readme[from + start.len()..];
+    &rest[..rest
+        .find(end)
+        .unwrap_or_else(|| panic!("README has `{end}` after `{start}`"))]
+}
+
+/// The names inside backticks of `text`, parameter lists `(...)` removed.
+fn backticked_names(text: &str) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for (i, span) in text.split('`').enumerate() {
+        if i % 2 == 0 {
+            continue;
+        }
+        let mut bare = String::new();
+        let mut depth = 0;
+        for c in span.chars() {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                c if depth == 0 => bare.push(c),
+                _ => {}
+            }
+        }
+        names.extend(bare.split_whitespace().map(str::to_owned));
+    }
+    names
+}
+
+fn set<'a>(names: impl IntoIterator<Item = &'a str>) -> BTreeSet<String> {
+    names.into_iter().map(str::to_owned).collect()
+}
+
+#[test]
+fn the_readme_lists_every_filter_and_misc_image() {
+    let readme = readme();
+    let filters = backticked_names(section(&readme, "Filters: ", "."));
+    assert_eq!(
+        filters,
+        set(catalogue::filter_names()),
+        "README filter list"
+    );
+    let mut misc = backticked_names(section(&readme, "Misc: ", "Text parameters"));
+    misc.remove("avatar");
+    assert_eq!(misc, set(catalogue::misc_names()), "README misc list");
+}
+
+#[test]
+fn the_readme_lists_every_content_type_in_order() {
+    let readme = readme();
+    for (group, names) in CONTENT_TYPES {
+        let row = section(&readme, &format!("| `GET /{group}` | `200 "), "\n");
+        let listed: Vec<String> = if group == "animu" {
+            row.split(&format!("\"/{group}/"))
+                .skip(1)
+                .map(|s| s[..s.find('"').unwrap()].to_owned())
+                .collect()
+        } else {
+            let tail = &row[row.rfind("`: ").expect("a list after the example") + 3..];
+            tail.trim_end_matches(['|', ' '])
+                .split(", ")
+                .map(str::to_owned)
+                .collect()
+        };
+        assert_eq!(listed, *names, "README list of /{group}");
+    }
+}
+
+#[test]
+fn the_openapi_catalogue_documents_every_image_by_name() {
+    let below = |group: &str| -> BTreeSet<String> {
+        ENDPOINTS
+            .iter()
+            .filter_map(|e| e.path.strip_prefix(group)?.strip_prefix('/'))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(
+        below(catalogue::FILTER_GROUP),
+        set(catalogue::filter_names())
+    );
+    assert_eq!(below(catalogue::MISC_GROUP), set(catalogue::misc_names()));
+    assert!(ENDPOINTS.iter().any(|e| e.path == catalogue::COLORVIEWER));
+}
+
+#[actix_rt::test]
+async fn every_catalogued_image_is_routed_and_unknown_names_are_404() {
+    // Names resolve in the routes through the same catalogue: an unknown one
+    // is a 404 before any avatar work; a known one reaches the avatar check
+    // (400 naming `avatar`, or an image for the scenes that draw none).
+    let app = actix_web::test::init_service(server::create_app(state(settings()))).await;
+    for (group, names) in [
+        (
+            catalogue::FILTER_GROUP,
+            catalogue::filter_names().collect::<Vec<_>>(),
+        ),
+        (catalogue::MISC_GROUP, catalogue::misc_names().collect()),
+    ] {
+        for name in names {
+            let r = send(&app, req(&format!("{group}/{name}"))).await;
+            match r.status.as_u16() {
+                200 => assert_eq!(r.header("content-type"), Some("image/png"), "{name}"),
+                _ => assert!(r.assert_error(400).contains("avatar"), "{group}/{name}"),
+            }
+        }
+        send(&app, req(&format!("{group}/no-such-image")))
+            .await
+            .assert_error(404);
+    }
+}

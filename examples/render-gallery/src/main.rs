@@ -1,0 +1,168 @@
+//! An outside user of `canvas-render` and `png-writer`: renders one image of
+//! each kind (a filter, a shape, a scene, text, and raw pixels through the
+//! PNG writer) into a folder, using nothing but the crates' public API.
+//!
+//! `cargo run -p render-gallery -- OUT_DIR [AVATAR.png]`: without an avatar
+//! file a generated one is used.
+
+use std::path::{Path, PathBuf};
+
+use canvas_render::image::{self, Rgba, RgbaImage};
+use canvas_render::scene::{Scene, render_scene};
+use canvas_render::text::{self, Align, FontFace, TextBox, TextStyle, VAlign};
+use canvas_render::{Filter, PrideFlag, RenderError, apply, circle, encode_png, pride};
+
+fn main() {
+    let mut args = std::env::args_os().skip(1);
+    let Some(out) = args.next().map(PathBuf::from) else {
+        eprintln!("usage: render-gallery OUT_DIR [AVATAR.png]");
+        std::process::exit(2);
+    };
+    let avatar = match args.next() {
+        // Decoding is the `image` crate's job (re-exported by canvas-render,
+        // its `png` feature on).
+        Some(path) => match image::open(&path) {
+            Ok(img) => img.to_rgba8(),
+            Err(e) => {
+                eprintln!("cannot read {}: {e}", Path::new(&path).display());
+                std::process::exit(1);
+            }
+        },
+        None => generated_avatar(),
+    };
+    match render_all(&avatar, &out) {
+        Ok(files) => {
+            for f in files {
+                println!("{}", f.display());
+            }
+        }
+        Err(e) => {
+            eprintln!("render-gallery: {e}");
+            std::process::exit(1);
+        }
+    }
+}
+
+/// A 256 px avatar: a diagonal gradient with a round face.
+fn generated_avatar() -> RgbaImage {
+    RgbaImage::from_fn(256, 256, |x, y| {
+        let (dx, dy) = (x as i32 - 128, y as i32 - 110);
+        if dx * dx + dy * dy < 60 * 60 {
+            Rgba([240, 200, 160, 255])
+        } else {
+            Rgba([(x / 2) as u8, 80, (y / 2 + 100) as u8, 255])
+        }
+    })
+}
+
+/// Why the gallery could not be written.
+#[derive(Debug)]
+enum GalleryError {
+    Render(RenderError),
+    Encode(png_writer::EncodeError),
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for GalleryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GalleryError::Render(e) => write!(f, "render: {e}"),
+            GalleryError::Encode(e) => write!(f, "encode: {e}"),
+            GalleryError::Io(e) => write!(f, "write: {e}"),
+        }
+    }
+}
+
+impl From<RenderError> for GalleryError {
+    fn from(e: RenderError) -> Self {
+        GalleryError::Render(e)
+    }
+}
+
+impl From<png_writer::EncodeError> for GalleryError {
+    fn from(e: png_writer::EncodeError) -> Self {
+        GalleryError::Encode(e)
+    }
+}
+
+impl From<std::io::Error> for GalleryError {
+    fn from(e: std::io::Error) -> Self {
+        GalleryError::Io(e)
+    }
+}
+
+/// Renders the gallery into `out` and returns the files written.
+fn render_all(avatar: &RgbaImage, out: &Path) -> Result<Vec<PathBuf>, GalleryError> {
+    std::fs::create_dir_all(out)?;
+    let mut written = Vec::new();
+    let mut save = |name: &str, png: Vec<u8>| -> Result<(), GalleryError> {
+        let path = out.join(name);
+        std::fs::write(&path, png)?;
+        written.push(path);
+        Ok(())
+    };
+
+    // A filter: same size, new colours.
+    save(
+        "filter-sepia.png",
+        encode_png(&apply(&Filter::Sepia, avatar)?)?,
+    )?;
+    // Shapes: 512 × 512, transparent outside.
+    save("shape-circle.png", encode_png(&circle(avatar)?)?)?;
+    save(
+        "shape-pride.png",
+        encode_png(&pride(avatar, PrideFlag::Transgender)?)?,
+    )?;
+    // A scene: a fixed-size composition with text.
+    let scene = Scene::sage("Slow and steady wins the race.");
+    save("scene-sage.png", encode_png(&render_scene(&scene, None)?)?)?;
+    // Text on any image, shrunk to fit its box.
+    let mut card = canvas_render::solid(480, 160, [250, 246, 236])?;
+    let style = TextStyle::new(FontFace::Bold, 64.0)
+        .color([40, 30, 90, 255])
+        .align(Align::Center)
+        .valign(VAlign::Middle);
+    let area = TextBox::new(16.0, 16.0, 448.0, 128.0);
+    let layout = text::fit_text("Hello from outside the workspace!", &style, area, 12.0)?;
+    text::draw_layout(&mut card, &layout, &style, area);
+    save("text.png", encode_png(&card)?)?;
+    // Raw RGBA pixels straight to the PNG writer, no `image` types needed.
+    let (w, h) = (64u32, 64u32);
+    let rgba: Vec<u8> = (0..w * h)
+        .flat_map(|i| [(i % w * 4) as u8, (i / w * 4) as u8, 160, 255])
+        .collect();
+    save("encode-gradient.png", png_writer::encode_rgba(w, h, &rgba)?)?;
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_one_decodable_image_of_each_kind() {
+        let dir = std::env::temp_dir().join(format!("render-gallery-{}", std::process::id()));
+        let files = render_all(&generated_avatar(), &dir).unwrap();
+        let sizes: Vec<(u32, u32)> = files
+            .iter()
+            .map(|f| image::open(f).unwrap().to_rgba8().dimensions())
+            .collect();
+        assert_eq!(
+            sizes,
+            [
+                (256, 256),
+                (512, 512),
+                (512, 512),
+                (1200, 630),
+                (480, 160),
+                (64, 64)
+            ]
+        );
+        // The circle's corners are transparent black: nothing hidden.
+        let round = image::open(dir.join("shape-circle.png"))
+            .unwrap()
+            .to_rgba8();
+        assert_eq!(round.get_pixel(0, 0).0, [0, 0, 0, 0]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
