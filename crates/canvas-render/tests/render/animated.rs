@@ -56,10 +56,10 @@ pub fn gif_frame(render: impl Fn(&RgbaImage) -> RgbaImage, k: usize) -> RgbaImag
     decode_gif(&gif).swap_remove(k).0
 }
 
-/// Few colours (here a greyscale image: at most 255 greys) survive exactly,
-/// with the delays and the loop count.
+/// Few colours (here a greyscale image) survive within one level, with no
+/// dithering, with the delays and the loop count.
 #[test]
-fn greyscale_frames_round_trip_exactly() {
+fn greyscale_frames_round_trip_within_a_level() {
     let frames: Vec<RgbaImage> = (0..5u8)
         .map(|k| {
             RgbaImage::from_fn(40, 30, |x, y| {
@@ -73,7 +73,11 @@ fn greyscale_frames_round_trip_exactly() {
     let decoded = decode_gif(&gif);
     assert_eq!(decoded.len(), 5);
     for (i, (img, delay)) in decoded.iter().enumerate() {
-        assert_eq!(img, &frames[i], "frame {i}");
+        // Colours one level apart share an entry: within a level, still grey.
+        for (p, q) in img.pixels().zip(frames[i].pixels()) {
+            let ok = (0..3).all(|c| p.0[c].abs_diff(q.0[c]) <= 1) && p.0[0] == p.0[2];
+            assert!(ok, "frame {i}: {q:?} -> {p:?}");
+        }
         assert_eq!(*delay, delays[i]);
     }
     // NETSCAPE2.0 loop count 2: three plays.
@@ -83,8 +87,8 @@ fn greyscale_frames_round_trip_exactly() {
     assert!(!once.windows(11).any(|w| w == b"NETSCAPE2.0"));
 }
 
-/// All 256 greys (and a transparent pixel): still no dithering; the two
-/// nearest greys share an entry, so one grey moves by one level.
+/// All 256 greys (and a transparent pixel): no dithering; neighbouring
+/// greys share entries, so no grey moves by more than one level.
 #[test]
 fn a_full_greyscale_stays_exact_but_for_one_level() {
     let frames: Vec<RgbaImage> = (0..2u32)
@@ -101,7 +105,7 @@ fn a_full_greyscale_stays_exact_but_for_one_level() {
     let gif = encode_gif(&frames, &[50, 50], Loops::Infinite, &deadline()).unwrap();
     let decoded = decode_gif(&gif);
     assert_eq!(decoded.len(), 2);
-    let mut moved = std::collections::BTreeSet::new();
+    let mut by_source = std::collections::BTreeMap::new();
     for ((img, _), src) in decoded.iter().zip(&frames) {
         for (p, q) in img.pixels().zip(src.pixels()) {
             assert_eq!(p.0[3], q.0[3]);
@@ -111,12 +115,11 @@ fn a_full_greyscale_stays_exact_but_for_one_level() {
             let d = (i32::from(p.0[0]) - i32::from(q.0[0])).abs();
             assert!(d <= 1, "{q:?} -> {p:?}");
             assert!(p.0[0] == p.0[1] && p.0[1] == p.0[2]);
-            if d == 1 {
-                moved.insert(q.0[0]);
-            }
+            // One source grey always gives one output grey: no dithering.
+            assert_eq!(*by_source.entry(q.0[0]).or_insert(p.0[0]), p.0[0]);
         }
     }
-    assert_eq!(moved.len(), 1, "one grey moves: {moved:?}");
+    assert_eq!(by_source.len(), 256);
 }
 
 /// A circle keeps its transparent corners and opaque middle in every frame.
