@@ -398,6 +398,21 @@ fn crop(cur: &[u8], prev: Option<&[u8]>, width: usize, rect: Rect) -> Vec<u8> {
     buf
 }
 
+/// How many pixels of `rect` are the same in `cur` and `prev`.
+fn unchanged_in(cur: &[u8], prev: &[u8], width: usize, rect: Rect) -> usize {
+    let (x0, y0, w, h) = rect;
+    (y0..y0 + h)
+        .map(|y| {
+            let row = y * width + x0..y * width + x0 + w;
+            cur[row.clone()]
+                .iter()
+                .zip(&prev[row])
+                .filter(|(a, b)| a == b)
+                .count()
+        })
+        .sum()
+}
+
 /// The LZW stream of `pixels`, as the `gif` crate writes it.
 fn lzw(pixels: Vec<u8>) -> Vec<u8> {
     let mut frame = gif_codec::Frame {
@@ -470,8 +485,8 @@ pub fn encode_gif(
             let full = (0, 0, width, h as usize);
             // Over a previous frame, unchanged pixels may be left
             // transparent: that makes long runs where little moves, but
-            // scatters noise where nearly everything moves. Both are
-            // compressed and the smaller is kept.
+            // scatters noise where nearly everything moves, so it is done
+            // only when at least half the rectangle is unchanged.
             let (rect, lzw_data) = match base {
                 None => (full, lzw(cur.clone())),
                 Some(prev) => {
@@ -483,16 +498,12 @@ pub fn encode_gif(
                     match rect {
                         None => ((0, 0, 1, 1), lzw(vec![TRANSPARENT])),
                         Some(rect) => {
-                            let kept = lzw(crop(cur, Some(prev), width, rect));
-                            let plain = lzw(crop(cur, None, width, rect));
-                            (
-                                rect,
-                                if plain.len() < kept.len() {
-                                    plain
-                                } else {
-                                    kept
-                                },
-                            )
+                            let unchanged = unchanged_in(cur, prev, width, rect);
+                            let (_, _, w, h) = rect;
+                            // Mostly unchanged: transparent runs pay; else
+                            // the plain pixels compress better.
+                            let keep_prev = unchanged * 2 >= w * h;
+                            (rect, lzw(crop(cur, keep_prev.then_some(prev), width, rect)))
                         }
                     }
                 }

@@ -6,7 +6,8 @@
 #
 # Usage: bash run_animated.sh [rounds=3] [duration=20s]
 # Env:   MENAGERIE_DIR (project root with target/release/menagerie; default: four levels up),
-#        CONNS_GREY (default 8), CONNS_CIRCLE (default 4), OUT (default results/<UTC time>).
+#        CONNS_GREY (default 8), CONNS_CIRCLE (default 4), OUT (default results/<UTC time>),
+#        SCENARIOS (default "grey circle"), DRAIN_S (default 30).
 # Needs: node 20 + `npm ci` here, wrk, curl, python3. Stops only the processes it started.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -48,7 +49,8 @@ url() { # server scenario
 
 # Output sizes and frame counts, and warm the avatar caches.
 echo -e "scenario\tserver\thttp\tbytes\ttype" >"$OUT/sizes.tsv"
-for sc in grey circle; do for sv in menagerie sharp; do
+read -r -a SCEN <<<"${SCENARIOS:-grey circle}"
+for sc in "${SCEN[@]}"; do for sv in menagerie sharp; do
   r=$(curl -s -o "$OUT/${sc}_${sv}.gif" -w '%{http_code}\t%{size_download}\t%{content_type}' "$(url $sv $sc)")
   echo -e "$sc\t$sv\t$r" >>"$OUT/sizes.tsv"
 done; done
@@ -56,7 +58,7 @@ column -t -s$'\t' "$OUT/sizes.tsv"
 
 echo -e "round\tscenario\tserver\trps\tp50\tp99\tnon2xx" >"$OUT/runs.tsv"
 for r in $(seq "$ROUNDS"); do
-  for sc in grey circle; do
+  for sc in "${SCEN[@]}"; do
     c=$CG; [ $sc = circle ] && c=$CC
     order=(menagerie sharp); [ $((r % 2)) = 0 ] && order=(sharp menagerie)
     for sv in "${order[@]}"; do
