@@ -98,10 +98,11 @@ impl ExactColours {
             }
             new_index[i] = kept.len();
             kept.push(self.colours[i]);
-            for j in i + 1..n {
-                let (a, b) = (self.colours[i], self.colours[j]);
-                if to[j] == j && (0..3).all(|c| a[c].abs_diff(b[c]) <= 1) {
-                    to[j] = i;
+            let a = self.colours[i];
+            for (j, target) in to.iter_mut().enumerate().skip(i + 1) {
+                let b = self.colours[j];
+                if *target == j && (0..3).all(|c| a[c].abs_diff(b[c]) <= 1) {
+                    *target = i;
                 }
             }
         }
