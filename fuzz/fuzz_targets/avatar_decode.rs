@@ -11,6 +11,7 @@ fuzz_target!(|data: &[u8]| {
     let limits = ImageLimits {
         max_side: 512,
         normalize_side: 128,
+        ..ImageLimits::default()
     };
     if let Ok(img) = decode_image(data, &limits) {
         assert!(img.width() <= limits.max_side && img.height() <= limits.max_side);

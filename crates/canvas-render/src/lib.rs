@@ -14,6 +14,8 @@
 //! * [`text`]: text laid out and drawn with the bundled fonts
 //!   ([`text::fit_text`], [`text::draw_layout`]).
 //! * [`encode_png`]: fast PNG output (the `png-writer` crate).
+//! * [`animation`]: every frame of an animated avatar through a filter or
+//!   shape, and animated GIF ([`encode_gif`]) and WebP output.
 //!
 //! ```
 //! use canvas_render::scene::{render_scene, Scene};
@@ -39,6 +41,10 @@ pub mod scene;
 pub mod shape;
 pub mod text;
 
+pub mod animation;
+mod gif_encode;
+mod webp_encode;
+
 pub use encode::encode_png;
 pub use error::RenderError;
 pub use filter::{Brightness, Filter, Threshold, apply, apply_in_place};
@@ -48,6 +54,8 @@ pub use filter::{Brightness, Filter, Threshold, apply, apply_in_place};
 pub use image;
 pub use image::RgbaImage;
 pub use shape::{PrideFlag, circle, heart, pride};
+
+pub use animation::{AnimationError, Loops, encode_gif, encode_webp, encode_webp_animation};
 
 /// The README's example, compiled and run as a doc test.
 #[doc = include_str!("../README.md")]

@@ -150,6 +150,37 @@ fn two_frame_gif() -> Vec<u8> {
     out
 }
 
+/// An animated GIF of `frames` frames of `width`×`height`: a light square
+/// moving right over a dark background with a transparent top-left
+/// corner, 70 ms a frame, looping forever.
+pub fn animated_gif(width: u32, height: u32, frames: u32) -> Vec<u8> {
+    let mut out = Vec::new();
+    {
+        let mut encoder = image::codecs::gif::GifEncoder::new_with_speed(&mut out, 30);
+        encoder
+            .set_repeat(image::codecs::gif::Repeat::Infinite)
+            .expect("repeat");
+        let side = (width.min(height) / 4).max(1);
+        for k in 0..frames {
+            let left = k * width / frames.max(1);
+            let img = RgbaImage::from_fn(width, height, |x, y| {
+                if x + y < side {
+                    Rgba([0, 0, 0, 0])
+                } else if x >= left && x < left + side && y >= height / 2 && y < height / 2 + side {
+                    Rgba([250, 220, 40, 255])
+                } else {
+                    Rgba([30, 40, (y * 255 / height.max(1)) as u8, 255])
+                }
+            });
+            let delay = image::Delay::from_numer_denom_ms(70, 1);
+            encoder
+                .encode_frame(image::Frame::from_parts(img, 0, 0, delay))
+                .expect("encode gif");
+        }
+    }
+    out
+}
+
 /// A PNG whose IHDR announces `width`×`height` (CRC fixed up), followed by
 /// the data of a 1×1 image.
 pub fn png_announcing(width: u32, height: u32) -> Vec<u8> {
@@ -261,6 +292,8 @@ fn handle(mut stream: TcpStream, counters: &Counters) {
         "/ok.jpg" => Reply::image(encode(&avatar(64, 48), ImageFormat::Jpeg), "image/jpeg"),
         "/ok.gif" => Reply::image(two_frame_gif(), "image/gif"),
         "/ok.webp" => Reply::image(encode(&avatar(64, 48), ImageFormat::WebP), "image/webp"),
+        "/anim.gif" => Reply::image(animated_gif(64, 48, 6), "image/gif"),
+        "/many-frames.gif" => Reply::image(animated_gif(2, 2, 300), "image/gif"),
         "/ok.bmp" => Reply::image(bmp_1x1(), "image/bmp"),
         "/avatar512.png" => Reply::image(avatar512_png().to_vec(), "image/png"),
         "/big.png" => {

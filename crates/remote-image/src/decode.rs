@@ -21,6 +21,13 @@ pub struct ImageLimits {
     /// kept, area averaging) once, before caching, so that every filter
     /// works on at most `normalize_side`² pixels. Default: 1024.
     pub normalize_side: u32,
+    /// The most frames an animated avatar may have, read from its container
+    /// before decoding and checked again while decoding. Default: 256.
+    pub max_frames: u32,
+    /// The most decoded pixels an animated avatar may have in all (frames ×
+    /// width × height of its canvas, before normalising). Default: 32 Mi
+    /// (128 MiB of RGBA), e.g. 128 frames of 512×512.
+    pub max_animation_pixels: u64,
 }
 
 impl Default for ImageLimits {
@@ -28,6 +35,8 @@ impl Default for ImageLimits {
         Self {
             max_side: 4096,
             normalize_side: 1024,
+            max_frames: 256,
+            max_animation_pixels: 32 << 20,
         }
     }
 }
@@ -39,9 +48,10 @@ pub enum AvatarFormat {
     Png,
     /// JPEG (`FF D8 FF`).
     Jpeg,
-    /// GIF 87a/89a; only the first frame is decoded.
+    /// GIF 87a/89a; [`decode_image`] gives the first frame,
+    /// [`decode_avatar`](crate::decode_avatar) every frame.
     Gif,
-    /// WebP (`RIFF....WEBP`), lossy or lossless; first frame if animated.
+    /// WebP (`RIFF....WEBP`), lossy or lossless, still or animated.
     WebP,
 }
 
@@ -284,6 +294,7 @@ mod tests {
         let limits = ImageLimits {
             max_side: 8,
             normalize_side: 8,
+            ..ImageLimits::default()
         };
         let err = decode_image(&png(9, 2), &limits).unwrap_err();
         assert!(matches!(err, FetchError::TooManyPixels { .. }), "{err:?}");

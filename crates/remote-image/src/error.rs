@@ -11,6 +11,7 @@
 /// the resource is not a usable image ([`NotAnImage`](Self::NotAnImage),
 /// [`UnsupportedFormat`](Self::UnsupportedFormat),
 /// [`TooManyBytes`](Self::TooManyBytes), [`TooManyPixels`](Self::TooManyPixels),
+/// [`TooManyFrames`](Self::TooManyFrames), [`AnimationTooLarge`](Self::AnimationTooLarge),
 /// [`Corrupt`](Self::Corrupt), [`UpstreamRejected`](Self::UpstreamRejected),
 /// [`TooManyRedirects`](Self::TooManyRedirects)), the avatar host failed
 /// ([`Unreachable`](Self::Unreachable), [`UpstreamFailed`](Self::UpstreamFailed)),
@@ -95,6 +96,28 @@ pub enum FetchError {
         height: u32,
         /// The largest width and height accepted.
         max_side: u32,
+    },
+
+    /// An animated avatar has more frames than allowed (the cap is in the
+    /// message).
+    #[error("animated avatar has {frames} frames, more than the {max} allowed (max_frames)")]
+    TooManyFrames {
+        /// Frames announced or decoded so far.
+        frames: u32,
+        /// The cap.
+        max: u32,
+    },
+
+    /// An animated avatar decodes to more pixels in all (frames × width ×
+    /// height) than allowed.
+    #[error(
+        "animated avatar decodes to {pixels} pixels (frames x width x height), more than the {max} allowed (max_animation_pixels)"
+    )]
+    AnimationTooLarge {
+        /// Frames × width × height.
+        pixels: u64,
+        /// The cap.
+        max: u64,
     },
 
     /// The image signature is right but the data is truncated or malformed.

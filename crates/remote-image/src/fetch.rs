@@ -14,7 +14,8 @@ use ureq::unversioned::resolver::{DefaultResolver, Resolver};
 use ureq::unversioned::transport::DefaultConnector;
 
 use crate::FetchError;
-use crate::decode::{ImageLimits, decode_image, normalize};
+use crate::animation::{Animation, decode_avatar};
+use crate::decode::ImageLimits;
 use crate::resolver::{AddressPolicy, BadHop, GuardedResolver, Refused};
 use crate::url::AvatarUrl;
 
@@ -43,8 +44,9 @@ pub struct FetchConfig {
     pub max_url_len: usize,
     /// Pixel cap and normalising size.
     pub image: ImageLimits,
-    /// Capacity of the decoded-avatar cache, in bytes of RGBA pixels (plus
-    /// the key and a small overhead per entry). Default 256 MiB; 0 keeps
+    /// Capacity of the decoded-avatar cache, in bytes of RGBA pixels (every
+    /// frame of an animated avatar, plus the key and a small overhead per
+    /// entry). Default 256 MiB; 0 keeps
     /// nothing, though concurrent requests for one URL still share a fetch.
     pub cache_bytes: u64,
     /// How long a decoded avatar stays cached. Default 10 minutes.
@@ -82,6 +84,17 @@ pub struct Avatar {
     /// FNV-1a 64 of the fetched bytes: changes when the avatar changes, so
     /// it can feed an `ETag`.
     pub digest: u64,
+    /// Every frame, when the avatar is animated (two frames or more);
+    /// `image` is then its first frame.
+    pub animation: Option<Arc<Animation>>,
+}
+
+impl Avatar {
+    /// Bytes of pixels this avatar holds: the still image and, when it is
+    /// animated, every frame. The cache weighs avatars by it.
+    pub fn pixel_bytes(&self) -> usize {
+        self.image.as_raw().len() + self.animation.as_ref().map_or(0, |a| a.pixel_bytes())
+    }
 }
 
 /// FNV-1a, 64 bits: a stable, dependency-free content digest.
@@ -185,7 +198,7 @@ impl AvatarFetcher {
             .max_capacity(config.cache_bytes)
             .time_to_live(config.cache_ttl)
             .weigher(|key: &Arc<str>, avatar: &Avatar| {
-                let pixels = avatar.image.as_raw().len() + key.len() + 64;
+                let pixels = avatar.pixel_bytes() + key.len() + 64;
                 u32::try_from(pixels).unwrap_or(u32::MAX)
             })
             .build();
@@ -257,11 +270,11 @@ impl AvatarFetcher {
     fn load_uri(&self, uri: &Uri) -> Result<Avatar, FetchError> {
         let bytes = self.fetch_uri(uri)?;
         let _ticket = self.decodes.enter();
-        let image = decode_image(&bytes, &self.config.image)?;
-        let image = normalize(image, self.config.image.normalize_side);
+        let decoded = decode_avatar(&bytes, &self.config.image)?;
         Ok(Avatar {
-            image: Arc::new(image),
+            image: Arc::new(decoded.still),
             digest: fnv1a64(&bytes),
+            animation: decoded.animation.map(Arc::new),
         })
     }
 

@@ -11,12 +11,14 @@
 //!   [`is_public_ip`] (never by looking at host names).
 //! - [`decode_image`] sniffs the format from magic bytes (PNG, JPEG, GIF
 //!   first frame, WebP) and checks the pixel cap from the header before
-//!   decoding.
+//!   decoding; [`decode_avatar`] also gives every frame of an animated
+//!   GIF, WebP or APNG, under frame and total-pixel caps.
 //!
 //! Everything here blocks: a server calls it from a blocking thread pool.
 #![forbid(unsafe_code)]
 
 mod address;
+mod animation;
 mod decode;
 mod error;
 mod fetch;
@@ -24,6 +26,10 @@ mod resolver;
 mod url;
 
 pub use address::is_public_ip;
+pub use animation::{
+    Animation, AnimationFrame, AnimationHeader, DecodedAvatar, LoopCount, animation_header,
+    decode_avatar,
+};
 pub use decode::{AvatarFormat, ImageLimits, decode_image, normalize, sniff_format};
 pub use error::FetchError;
 pub use fetch::{Avatar, AvatarFetcher, FetchConfig};

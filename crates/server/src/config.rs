@@ -128,6 +128,11 @@ pub struct Settings {
     /// parameters and avatar content (0 disables it).
     #[arg(long, env = "MENAGERIE_OUTPUT_CACHE_MB", default_value_t = 64)]
     pub output_cache_mb: u64,
+
+    /// Milliseconds rendering and encoding every frame of one animated
+    /// image may take; past it the request fails with 422 (`render_time`).
+    #[arg(long, env = "MENAGERIE_ANIMATION_RENDER_MS", default_value_t = 5000)]
+    pub animation_render_ms: u64,
     // --- end canvas ---
     // content
     /// Directory of self-hosted images: files under `DIR/<group>/<type>/`

@@ -106,6 +106,10 @@ pub enum ApiError {
         /// Seconds to wait, also sent as `Retry-After`.
         retry_after: u32,
     },
+    /// An animated image could not be made (over the render-time budget,
+    /// or frames the encoder refused).
+    #[error("{0}")]
+    Animation(canvas_render::AnimationError),
     /// A canvas job's worker thread failed.
     #[error("the image could not be produced")]
     JobFailed,
@@ -178,6 +182,10 @@ impl ResponseError for ApiError {
             UriTooLong { .. } => StatusCode::URI_TOO_LONG,
             HeadersTooLarge { .. } => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             Avatar(e) => avatar_status(e),
+            Animation(canvas_render::AnimationError::TimeLimit { .. }) => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            Animation(_) => StatusCode::INTERNAL_SERVER_ERROR,
             Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             JobFailed => StatusCode::INTERNAL_SERVER_ERROR,
             // --- end canvas ---
@@ -233,6 +241,8 @@ fn avatar_status(e: &remote_image::FetchError) -> StatusCode {
         | UnsupportedFormat
         | TooManyBytes { .. }
         | TooManyPixels { .. }
+        | TooManyFrames { .. }
+        | AnimationTooLarge { .. }
         | Corrupt
         | UpstreamRejected { .. }
         | TooManyRedirects { .. } => StatusCode::UNPROCESSABLE_ENTITY,

@@ -27,6 +27,7 @@
 //!
 //! [`properties`] checks filter invariants on random images with proptest.
 
+mod animated;
 mod corpus;
 mod properties;
 
@@ -87,6 +88,10 @@ golden! {
     shape_pride_nonbinary => pride(&avatar(200, 150), PrideFlag::Nonbinary).unwrap();
     shape_pride_pansexual => pride(&avatar(200, 150), PrideFlag::Pansexual).unwrap();
     shape_pride_transgender => pride(&avatar(150, 220), PrideFlag::Transgender).unwrap();
+    // Animated GIF output: a frame of a 4-frame moving avatar, as decoded.
+    gif_frame_greyscale => animated::gif_frame(|f| apply(&Filter::Greyscale, f).unwrap(), 2);
+    gif_frame_sepia => animated::gif_frame(|f| apply(&Filter::Sepia, f).unwrap(), 1);
+    gif_frame_circle => animated::gif_frame(|f| circle(f).unwrap(), 3);
     // Scenes, at their fixed sizes, with the 256 × 256 avatar.
     scene_horny => scene(Scene::Horny);
     scene_its_so_stupid => scene(Scene::its_so_stupid("my sleep schedule"));

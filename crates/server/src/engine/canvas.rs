@@ -16,7 +16,8 @@
 //!    avatar's content digest and the server version), so the route can
 //!    answer a matching `If-None-Match` or a HEAD without rendering, and
 //!    [`Ticket::cached_image`] looks in the cache of encoded images;
-//! 3. [`Ticket::render`]: render and PNG encode on the [`RenderPool`]: one
+//! 3. [`Ticket::render`]: render and encode (PNG, or GIF/WebP, still or
+//!    animated: [`output`]) on the [`RenderPool`]: one
 //!    thread per core, first come first served, so the cores are not
 //!    time-sliced between dozens of images and the JSON endpoints keep room
 //!    to answer.
@@ -41,6 +42,10 @@ use crate::conditional;
 use crate::config::Settings;
 use crate::error::ApiError;
 use crate::metrics::{FetchOutcome, Metrics};
+
+pub mod output;
+
+use output::{ExtraSlots, Output, Requested};
 
 /// What a valid `avatar` looks like (used in error messages).
 pub const AVATAR_EXPECTED: &str =
@@ -105,6 +110,7 @@ pub struct CanvasEngine {
     max_jobs: usize,
     max_age: u64,
     metrics: Arc<Metrics>,
+    animation_budget: Duration,
 }
 
 impl std::fmt::Debug for CanvasEngine {
@@ -164,6 +170,7 @@ impl CanvasEngine {
             max_jobs: settings.canvas_jobs.max(1),
             max_age: settings.avatar_cache_ttl_secs,
             metrics,
+            animation_budget: Duration::from_millis(settings.animation_render_ms),
         })
     }
 
@@ -206,11 +213,14 @@ impl CanvasEngine {
     }
 
     /// Takes a job slot and gets the avatar (when `avatar` is given): the
-    /// first two steps of a job. `Busy` at once when every slot is taken.
+    /// first two steps of a job; then chooses the output for `format` and
+    /// takes the extra slots an animated job holds. `Busy` at once when
+    /// the slots are taken.
     pub async fn start(
         self: &Arc<Self>,
         job: Job,
         avatar: Option<AvatarUrl>,
+        format: Requested,
     ) -> Result<Ticket, ApiError> {
         let Some(permit) = self.try_acquire() else {
             self.metrics.job_rejected();
@@ -225,14 +235,32 @@ impl CanvasEngine {
             }
             None => (permit, None),
         };
-        let key = (format!("{job:?}"), avatar.as_ref().map(|a| a.digest));
+        let output = Output::choose(format, &job, avatar.as_ref());
+        let extra = match output::weight(&job, avatar.as_ref(), output, self.max_jobs) - 1 {
+            0 => None,
+            n => match self.try_acquire_extra(n) {
+                Some(slots) => Some(slots),
+                None => {
+                    self.metrics.job_rejected();
+                    return Err(ApiError::Busy {
+                        retry_after: RETRY_AFTER_SECS,
+                    });
+                }
+            },
+        };
+        let key = (
+            output.key(format!("{job:?}")),
+            avatar.as_ref().map(|a| a.digest),
+        );
         let etag = image_tag(&key);
         Ok(Ticket {
             permit,
+            extra,
             job,
             avatar,
             key,
             etag,
+            output,
         })
     }
 
@@ -316,10 +344,12 @@ impl Drop for JobPermit {
 /// A started job: its slot, its avatar and the tag of the image it makes.
 pub struct Ticket {
     permit: JobPermit,
+    extra: Option<ExtraSlots>,
     job: Job,
     avatar: Option<Avatar>,
     key: OutputKey,
     etag: String,
+    output: Output,
 }
 
 impl std::fmt::Debug for Ticket {
@@ -338,6 +368,11 @@ impl Ticket {
         &self.etag
     }
 
+    /// The `Content-Type` of the image.
+    pub fn content_type(&self) -> &'static str {
+        self.output.content_type()
+    }
+
     /// The encoded image from the output cache, if it holds it (a hit is
     /// reported to the metrics).
     pub fn cached_image(&self) -> Option<Bytes> {
@@ -352,18 +387,25 @@ impl Ticket {
     pub async fn render(self) -> Result<Bytes, ApiError> {
         let Ticket {
             permit,
+            extra,
             job,
             avatar,
             key,
+            output,
             ..
         } = self;
         let engine = Arc::clone(&permit.engine);
+        let budget = engine.animation_budget;
         let png = engine
             .pool
             .run(move || -> Result<Bytes, ApiError> {
-                let _permit = permit;
-                let image = job.render(avatar.as_ref().map(|a| a.image.as_ref()))?;
-                Ok(Bytes::from(canvas_render::encode_png(&image)?))
+                let _permit = (permit, extra);
+                Ok(Bytes::from(output::render(
+                    &job,
+                    avatar.as_ref(),
+                    output,
+                    budget,
+                )?))
             })
             .await
             .map_err(|_| ApiError::JobFailed)??;

@@ -33,6 +33,10 @@ pub enum Success {
     Json(&'static str),
     /// `image/png`, cacheable, with an ETag.
     Png,
+    /// A canvas image from an avatar: PNG by default, GIF or WebP by the
+    /// `format` parameter ([`FORMAT`], added to the parameters), animated
+    /// when the avatar is; cacheable, with an ETag.
+    CanvasImage,
     /// Any image type (self-hosted media).
     Image,
     /// The playground page.
@@ -128,8 +132,20 @@ const AVATAR: Param = Param {
     location: In::Query,
     required: true,
     kind: Kind::AvatarUrl,
-    description: "URL of the avatar image (http or https; PNG, JPEG, GIF first frame or WebP; at most 4096×4096 pixels)",
+    description: "URL of the avatar image (http or https; PNG or APNG, JPEG, GIF or WebP, still or animated; at most 4096×4096 pixels, and an animation at most 256 frames and 32 Mi pixels in all)",
     example: "https://example.com/avatar.png",
+    default: None,
+};
+
+/// `format` of every canvas image endpoint (added by the document builder
+/// to each [`Success::CanvasImage`] endpoint).
+pub const FORMAT: Param = Param {
+    name: "format",
+    location: In::Query,
+    required: false,
+    kind: Kind::Enum(&["png", "gif", "webp"]),
+    description: "output format. Absent: PNG, or an animated GIF when the avatar is animated (every filter, shape and scene that draws the avatar animates). png: always a still PNG (the first frame). gif: a GIF, animated when the avatar is. webp: a lossless WebP, animated when the avatar is",
+    example: "gif",
     default: None,
 };
 
@@ -218,7 +234,7 @@ const fn misc(path: &'static str, summary: &'static str, params: &'static [Param
         summary,
         description: "",
         params,
-        ok: Success::Png,
+        ok: Success::CanvasImage,
         errors: CANVAS_ERRORS,
     }
 }
@@ -230,7 +246,7 @@ const fn filter(path: &'static str, summary: &'static str, params: &'static [Par
         summary,
         description: "",
         params,
-        ok: Success::Png,
+        ok: Success::CanvasImage,
         errors: CANVAS_ERRORS,
     }
 }

@@ -142,6 +142,15 @@ fn operation(e: &Endpoint) -> Value {
             json!({ "image/png": { "schema": { "type": "string", "contentMediaType": "image/png" } } }),
             true,
         ),
+        Success::CanvasImage => (
+            "The image (deterministic for a given URL: cacheable, with an ETag): PNG by default; an animated GIF for an animated avatar; see `format`",
+            json!({
+                "image/png": { "schema": { "type": "string", "contentMediaType": "image/png" } },
+                "image/gif": { "schema": { "type": "string", "contentMediaType": "image/gif" } },
+                "image/webp": { "schema": { "type": "string", "contentMediaType": "image/webp" } },
+            }),
+            true,
+        ),
         Success::Image => (
             "The picture, with the media type of its file",
             json!({ "image/*": { "schema": { "type": "string", "contentMediaType": "image/*" } } }),
@@ -204,7 +213,12 @@ fn operation(e: &Endpoint) -> Value {
         "tags": [e.tag],
         "summary": e.summary,
         "operationId": operation_id(e.path),
-        "parameters": e.params.iter().map(parameter).collect::<Vec<_>>(),
+        "parameters": e
+            .params
+            .iter()
+            .chain(matches!(e.ok, Success::CanvasImage).then_some(&catalogue::FORMAT))
+            .map(parameter)
+            .collect::<Vec<_>>(),
         "responses": responses,
     });
     if !e.description.is_empty() {
@@ -372,7 +386,9 @@ fn error_responses() -> Value {
         "Unprocessable": error_response(
             "The avatar is not a usable image: the URL gives no image, an unsupported format, more bytes or pixels \
              than the server's caps (8 MiB and 4096×4096 by default), a corrupt image, more than 3 redirects, \
-             or its host answered 4xx",
+             or its host answered 4xx; an animated avatar over 256 frames (`max_frames`) or 32 Mi decoded pixels \
+             in all, frames × width × height (`max_animation_pixels`); an animated image that took longer than \
+             5 s to render (`render_time`). The message names the limit",
             "Error",
             err(&remote_image::FetchError::UnsupportedFormat.to_string()),
         ),

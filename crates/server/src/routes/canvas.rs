@@ -25,7 +25,7 @@ use super::required;
 use crate::catalogue::{self, Misc};
 use crate::conditional;
 use crate::engine::AppState;
-use crate::engine::canvas::{AVATAR_EXPECTED, Job};
+use crate::engine::canvas::{AVATAR_EXPECTED, Job, output};
 use crate::error::ApiError;
 
 /// Registers the canvas image routes.
@@ -52,6 +52,7 @@ pub struct CanvasQuery {
     displayname: Option<String>,
     comment: Option<String>,
     theme: Option<String>,
+    format: Option<String>,
 }
 
 /// A parameter's value, with absent and blank alike treated as absent.
@@ -211,7 +212,9 @@ async fn respond(
         }
         None
     };
-    let ticket = engine.start(job, avatar).await?;
+    let format = output::requested(q.format.as_deref())?;
+    let ticket = engine.start(job, avatar, format).await?;
+    let content_type = ticket.content_type();
 
     let tag = ticket.etag().to_owned();
     let cache_control = format!("public, max-age={}", engine.max_age());
@@ -231,7 +234,7 @@ async fn respond(
         // avatar's errors) without the render: no Content-Length then.
         None if req.method() == Method::HEAD => {
             return Ok(HttpResponse::Ok()
-                .content_type("image/png")
+                .content_type(content_type)
                 .insert_header((header::ETAG, tag))
                 .insert_header((header::CACHE_CONTROL, cache_control))
                 .body(actix_web::body::None::new()));
@@ -239,7 +242,7 @@ async fn respond(
         None => ticket.render().await?,
     };
     Ok(HttpResponse::Ok()
-        .content_type("image/png")
+        .content_type(content_type)
         .insert_header((header::ETAG, tag))
         .insert_header((header::CACHE_CONTROL, cache_control))
         .body(png))

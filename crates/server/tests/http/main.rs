@@ -1,6 +1,7 @@
 //! In-process HTTP tests: the real application built by `create_app`, driven
 //! through `actix_web::test`, asserting status, headers and JSON.
 
+mod animated;
 mod canvas;
 mod catalogue;
 mod colour;

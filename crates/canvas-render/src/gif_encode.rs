@@ -1,0 +1,535 @@
+//! Animated GIF output.
+//!
+//! - One global palette for every frame (no 768-byte local tables), with
+//!   index 255 kept for transparency: pixels with alpha below 128 are
+//!   transparent (GIF has one bit of alpha), so a circle keeps its corners.
+//! - Up to 255 distinct colours (a greyscale or threshold output, flat art)
+//!   are kept exactly, with no dithering. Otherwise the palette comes from
+//!   NeuQuant (the `color_quant` crate, MIT) trained on a sample of every
+//!   frame, and pixels are mapped with 8×8 ordered (Bayer) dithering sized
+//!   to the palette's spacing, so gradients do not band. Ordered dithering
+//!   is the same from frame to frame where the picture is, which keeps the
+//!   frame differences below small.
+//! - After the first frame, a frame only stores the rectangle that changed
+//!   and marks unchanged pixels transparent; identical consecutive frames
+//!   merge into one with their delays added. A frame whose successor
+//!   uncovers transparency is disposed to the background.
+//! - LZW and the file structure come from the `gif` crate.
+
+use std::borrow::Cow;
+
+use color_quant::NeuQuant;
+use image::RgbaImage;
+
+use crate::animation::{AnimationError, Deadline, Loops, check_frames};
+
+/// The palette index of transparent pixels.
+const TRANSPARENT: u8 = 255;
+/// Pixels with less alpha than this are transparent.
+const ALPHA_CUTOFF: u8 = 128;
+/// Pixels sampled from all frames to train the palette.
+const PALETTE_SAMPLE: usize = 48 * 1024;
+/// Pixels of that sample the palette's k-means steps look at.
+const REFINE_SAMPLE: usize = 12 * 1024;
+
+/// The 8×8 Bayer matrix (values 0..64).
+const BAYER: [[u8; 8]; 8] = [
+    [0, 32, 8, 40, 2, 34, 10, 42],
+    [48, 16, 56, 24, 50, 18, 58, 26],
+    [12, 44, 4, 36, 14, 46, 6, 38],
+    [60, 28, 52, 20, 62, 30, 54, 22],
+    [3, 35, 11, 43, 1, 33, 9, 41],
+    [51, 19, 59, 27, 49, 17, 57, 25],
+    [15, 47, 7, 39, 13, 45, 5, 37],
+    [63, 31, 55, 23, 61, 29, 53, 21],
+];
+
+fn rgb_key(p: &[u8]) -> u32 {
+    u32::from(p[0]) << 16 | u32::from(p[1]) << 8 | u32::from(p[2])
+}
+
+/// A small open-addressing set of up to 255 colours, each with its index.
+struct ExactColours {
+    /// `colour << 8 | index`, or `EMPTY`.
+    slots: Vec<u64>,
+    colours: Vec<[u8; 3]>,
+}
+
+impl ExactColours {
+    const EMPTY: u64 = u64::MAX;
+    const SLOTS: usize = 1024;
+
+    fn slot(&self, key: u32) -> usize {
+        let mut i = (key.wrapping_mul(0x9E37_79B1) >> 22) as usize;
+        loop {
+            let v = self.slots[i];
+            if v == Self::EMPTY || v >> 8 == u64::from(key) {
+                return i;
+            }
+            i = (i + 1) & (Self::SLOTS - 1);
+        }
+    }
+
+    /// Every opaque colour of `frames`, or `None` past 256. With exactly
+    /// 256 (a full greyscale), the two nearest share one entry, so that
+    /// index 255 stays free for transparency: one colour moves by about
+    /// one level instead of every pixel being dithered.
+    fn collect(frames: &[RgbaImage]) -> Option<Self> {
+        let mut set = Self::collect_up_to_256(frames)?;
+        set.merge_within_one_level();
+        if set.colours.len() > usize::from(TRANSPARENT) {
+            set.merge_nearest_pair();
+        }
+        Some(set)
+    }
+
+    /// Colours at most one level apart on every channel share one entry
+    /// (the first seen): an error no one can see, for fewer distinct
+    /// indices and so a smaller LZW stream (a greyscale of 200 levels
+    /// keeps about 100).
+    fn merge_within_one_level(&mut self) {
+        let n = self.colours.len();
+        let mut to: Vec<usize> = (0..n).collect();
+        let mut kept = Vec::with_capacity(n);
+        let mut new_index = vec![0usize; n];
+        for i in 0..n {
+            if to[i] != i {
+                continue;
+            }
+            new_index[i] = kept.len();
+            kept.push(self.colours[i]);
+            let a = self.colours[i];
+            for (j, target) in to.iter_mut().enumerate().skip(i + 1) {
+                let b = self.colours[j];
+                if *target == j && (0..3).all(|c| a[c].abs_diff(b[c]) <= 1) {
+                    *target = i;
+                }
+            }
+        }
+        if kept.len() == n {
+            return;
+        }
+        for slot in &mut self.slots {
+            if *slot != Self::EMPTY {
+                let index = (*slot & 0xff) as usize;
+                *slot = (*slot & !0xff) | new_index[to[index]] as u64;
+            }
+        }
+        self.colours = kept;
+    }
+
+    fn merge_nearest_pair(&mut self) {
+        let mut best = (u32::MAX, 0usize, 1usize);
+        for i in 0..self.colours.len() {
+            for j in i + 1..self.colours.len() {
+                let d = distance(self.colours[i], self.colours[j]);
+                if d < best.0 {
+                    best = (d, i, j);
+                }
+            }
+        }
+        let (_, keep, gone) = best;
+        let last = self.colours.len() - 1;
+        for slot in &mut self.slots {
+            if *slot == Self::EMPTY {
+                continue;
+            }
+            let index = (*slot & 0xff) as usize;
+            let to = if index == gone {
+                keep
+            } else if index == last {
+                gone
+            } else {
+                index
+            };
+            *slot = (*slot & !0xff) | to as u64;
+        }
+        self.colours.swap_remove(gone);
+    }
+
+    fn collect_up_to_256(frames: &[RgbaImage]) -> Option<Self> {
+        let mut set = Self {
+            slots: vec![Self::EMPTY; Self::SLOTS],
+            colours: Vec::new(),
+        };
+        let mut last = u32::MAX;
+        for frame in frames {
+            for p in frame.as_raw().chunks_exact(4) {
+                if p[3] < ALPHA_CUTOFF {
+                    continue;
+                }
+                let key = rgb_key(p);
+                if key == last {
+                    continue;
+                }
+                last = key;
+                let i = set.slot(key);
+                if set.slots[i] == Self::EMPTY {
+                    if set.colours.len() == 256 {
+                        return None;
+                    }
+                    set.slots[i] = u64::from(key) << 8 | set.colours.len() as u64;
+                    set.colours.push([p[0], p[1], p[2]]);
+                }
+            }
+        }
+        Some(set)
+    }
+
+    fn index_frame(&self, frame: &RgbaImage, out: &mut Vec<u8>) {
+        let (mut last, mut last_index) = (u32::MAX, 0u8);
+        out.extend(frame.as_raw().chunks_exact(4).map(|p| {
+            if p[3] < ALPHA_CUTOFF {
+                return TRANSPARENT;
+            }
+            let key = rgb_key(p);
+            if key != last {
+                last = key;
+                last_index = (self.slots[self.slot(key)] & 0xff) as u8;
+            }
+            last_index
+        }));
+    }
+}
+
+/// A trained palette of up to 255 colours with a lazily filled lookup
+/// table (6 bits per channel) and the dither amplitude.
+struct Quantised {
+    colours: Vec<[u8; 3]>,
+    lut: Vec<u8>,
+    known: Vec<u64>,
+    /// Half the dither spread, in levels.
+    amplitude: i32,
+}
+
+impl Quantised {
+    fn train(frames: &[RgbaImage]) -> Self {
+        let total: usize = frames.iter().map(|f| f.as_raw().len() / 4).sum();
+        let step = (total / PALETTE_SAMPLE).max(1);
+        let mut sample = Vec::with_capacity(PALETTE_SAMPLE * 4 + 4);
+        let mut k = 0usize;
+        for frame in frames {
+            for p in frame.as_raw().chunks_exact(4) {
+                k += 1;
+                if k.is_multiple_of(step) && p[3] >= ALPHA_CUTOFF {
+                    sample.extend_from_slice(&[p[0], p[1], p[2], 255]);
+                }
+            }
+        }
+        let nq = NeuQuant::new(3, usize::from(TRANSPARENT), &sample);
+        let mut colours: Vec<[u8; 3]> = nq
+            .color_map_rgb()
+            .chunks_exact(3)
+            .map(|c| [c[0], c[1], c[2]])
+            .collect();
+        // NeuQuant pulls its colours in from the edges of the colour
+        // cloud, which dithering cannot reach past: three k-means (Lloyd)
+        // steps on part of the sample move each colour to the mean of the
+        // pixels nearest to it.
+        let every = (sample.len() / 4 / REFINE_SAMPLE).max(1) * 4;
+        for _ in 0..3 {
+            let mut sums = vec![[0u32; 4]; colours.len()];
+            for p in sample.chunks_exact(4).step_by(every / 4) {
+                let rgb = [p[0], p[1], p[2]];
+                let s = &mut sums[usize::from(nearest(&colours, rgb))];
+                for c in 0..3 {
+                    s[c] += u32::from(rgb[c]);
+                }
+                s[3] += 1;
+            }
+            for (c, s) in colours.iter_mut().zip(&sums) {
+                if s[3] > 0 {
+                    *c = [0, 1, 2].map(|i| ((s[i] + s[3] / 2) / s[3]) as u8);
+                }
+            }
+        }
+        // The mean distance from a colour to its nearest neighbour sets the
+        // dither spread: about one palette step.
+        let mut sum = 0.0f64;
+        for (i, a) in colours.iter().enumerate() {
+            let nearest = colours
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .map(|(_, b)| distance(*a, *b))
+                .min()
+                .unwrap_or(0);
+            sum += f64::from(nearest).sqrt();
+        }
+        let mean = sum / colours.len().max(1) as f64;
+        let amplitude = ((mean / 2.0).round() as i32).clamp(2, 16);
+        Self {
+            colours,
+            lut: vec![0; 1 << 18],
+            known: vec![0; (1 << 18) / 64],
+            amplitude,
+        }
+    }
+
+    fn index_frame(&mut self, frame: &RgbaImage, out: &mut Vec<u8>) {
+        let width = frame.width() as usize;
+        let amp = self.amplitude;
+        for (n, p) in frame.as_raw().chunks_exact(4).enumerate() {
+            if p[3] < ALPHA_CUTOFF {
+                out.push(TRANSPARENT);
+                continue;
+            }
+            let (x, y) = (n % width, n / width);
+            // Offsets in [-amp, amp), a differently ordered threshold per
+            // channel, so that pixels dither in every direction of colour
+            // (not only along the grey axis).
+            let t = i32::from(BAYER[y & 7][x & 7]);
+            let t_t = i32::from(BAYER[x & 7][y & 7]);
+            let off = |t: i32| (t * 2 - 63) * amp / 64;
+            let ch = |v: u8, t: i32| ((i32::from(v) + off(t)).clamp(0, 255) as usize) >> 2;
+            let cell = ch(p[0], t) << 12 | ch(p[1], 63 - t) << 6 | ch(p[2], t_t);
+            let (word, bit) = (cell / 64, 1u64 << (cell % 64));
+            if self.known[word] & bit == 0 {
+                let centre = |c: usize| ((c << 2) | 2) as u8;
+                self.lut[cell] = nearest(
+                    &self.colours,
+                    [
+                        centre(cell >> 12),
+                        centre((cell >> 6) & 63),
+                        centre(cell & 63),
+                    ],
+                );
+                self.known[word] |= bit;
+            }
+            out.push(self.lut[cell]);
+        }
+    }
+}
+
+/// The index of the colour of `colours` nearest to `rgb`.
+fn nearest(colours: &[[u8; 3]], rgb: [u8; 3]) -> u8 {
+    let mut best = (u32::MAX, 0usize);
+    for (i, &c) in colours.iter().enumerate() {
+        let d = distance(rgb, c);
+        if d < best.0 {
+            best = (d, i);
+        }
+    }
+    best.1 as u8
+}
+
+fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
+    let d = |i: usize| {
+        let v = i32::from(a[i]) - i32::from(b[i]);
+        (v * v) as u32
+    };
+    2 * d(0) + 4 * d(1) + 3 * d(2)
+}
+
+/// Every frame as palette indices, row by row.
+type IndexedFrames = Vec<Vec<u8>>;
+
+/// A palette for every frame and the frames as palette indices.
+fn index_frames(
+    frames: &[RgbaImage],
+    deadline: &Deadline,
+) -> Result<(Vec<[u8; 3]>, IndexedFrames), AnimationError> {
+    let per_frame = frames[0].as_raw().len() / 4;
+    let mut indexed = Vec::with_capacity(frames.len());
+    let colours = match ExactColours::collect(frames) {
+        Some(exact) => {
+            for frame in frames {
+                let mut out = Vec::with_capacity(per_frame);
+                exact.index_frame(frame, &mut out);
+                indexed.push(out);
+                deadline.check()?;
+            }
+            exact.colours
+        }
+        None => {
+            let mut q = Quantised::train(frames);
+            deadline.check()?;
+            for frame in frames {
+                let mut out = Vec::with_capacity(per_frame);
+                q.index_frame(frame, &mut out);
+                indexed.push(out);
+                deadline.check()?;
+            }
+            q.colours
+        }
+    };
+    Ok((colours, indexed))
+}
+
+/// A frame's rectangle: left, top, width, height.
+type Rect = (usize, usize, usize, usize);
+
+/// The rectangle where `cur` differs from `prev`, if any pixel does.
+fn changed_rect(cur: &[u8], prev: &[u8], width: usize) -> Option<Rect> {
+    let height = cur.len() / width;
+    let (mut x0, mut y0, mut x1, mut y1) = (width, height, 0, 0);
+    for y in 0..height {
+        let row = y * width..(y + 1) * width;
+        let (c, p) = (&cur[row.clone()], &prev[row]);
+        if c == p {
+            continue;
+        }
+        let first = c.iter().zip(p).position(|(a, b)| a != b).unwrap_or(0);
+        let last = width - 1 - c.iter().zip(p).rev().position(|(a, b)| a != b).unwrap_or(0);
+        x0 = x0.min(first);
+        x1 = x1.max(last);
+        y0 = y0.min(y);
+        y1 = y;
+    }
+    (x0 <= x1).then(|| (x0, y0, x1 - x0 + 1, y1 - y0 + 1))
+}
+
+/// The pixels of `cur` in `rect`; with `prev`, those equal to it become
+/// transparent (so the previous frame shows through).
+fn crop(cur: &[u8], prev: Option<&[u8]>, width: usize, rect: Rect) -> Vec<u8> {
+    let (x0, y0, w, h) = rect;
+    let mut buf = Vec::with_capacity(w * h);
+    for y in y0..y0 + h {
+        let row = y * width + x0..y * width + x0 + w;
+        match prev {
+            Some(prev) => buf.extend(
+                cur[row.clone()]
+                    .iter()
+                    .zip(&prev[row])
+                    .map(|(&c, &p)| if c == p { TRANSPARENT } else { c }),
+            ),
+            None => buf.extend_from_slice(&cur[row]),
+        }
+    }
+    buf
+}
+
+/// How many pixels of `rect` are the same in `cur` and `prev`.
+fn unchanged_in(cur: &[u8], prev: &[u8], width: usize, rect: Rect) -> usize {
+    let (x0, y0, w, h) = rect;
+    (y0..y0 + h)
+        .map(|y| {
+            let row = y * width + x0..y * width + x0 + w;
+            cur[row.clone()]
+                .iter()
+                .zip(&prev[row])
+                .filter(|(a, b)| a == b)
+                .count()
+        })
+        .sum()
+}
+
+/// The LZW stream of `pixels`, as the `gif` crate writes it.
+fn lzw(pixels: Vec<u8>) -> Vec<u8> {
+    let mut frame = gif_codec::Frame {
+        buffer: Cow::Owned(pixels),
+        ..gif_codec::Frame::default()
+    };
+    frame.make_lzw_pre_encoded();
+    frame.buffer.into_owned()
+}
+
+fn encode_error(e: gif_codec::EncodingError) -> AnimationError {
+    AnimationError::Render(crate::RenderError::Encode(e.to_string()))
+}
+
+/// Encodes `frames` (all of one size, at most 65535 on a side) as an
+/// animated GIF, each shown for its `delays_ms` (rounded to the GIF's
+/// hundredths of a second), played `loops` times. Checks `deadline`
+/// between frames.
+pub fn encode_gif(
+    frames: &[RgbaImage],
+    delays_ms: &[u32],
+    loops: Loops,
+    deadline: &Deadline,
+) -> Result<Vec<u8>, AnimationError> {
+    let (w, h) = check_frames(frames, delays_ms)?;
+    let too_big = || AnimationError::Invalid("a GIF is at most 65535 pixels on a side");
+    let (gw, gh) = (
+        u16::try_from(w).map_err(|_| too_big())?,
+        u16::try_from(h).map_err(|_| too_big())?,
+    );
+    let (colours, indexed) = index_frames(frames, deadline)?;
+    let mut palette: Vec<u8> = colours.iter().flatten().copied().collect();
+    palette.resize(256 * 3, 0);
+
+    // Identical consecutive frames become one, their delays added.
+    let mut shown: Vec<(usize, u64)> = Vec::with_capacity(frames.len());
+    for (i, &delay) in delays_ms.iter().enumerate() {
+        match shown.last_mut() {
+            Some((j, total)) if indexed[*j] == indexed[i] => *total += u64::from(delay),
+            _ => shown.push((i, u64::from(delay))),
+        }
+    }
+
+    let mut out = Vec::new();
+    {
+        let mut enc = gif_codec::Encoder::new(&mut out, gw, gh, &palette).map_err(encode_error)?;
+        let repeat = match loops {
+            Loops::Infinite => Some(gif_codec::Repeat::Infinite),
+            Loops::Times(n) if n > 1 => Some(gif_codec::Repeat::Finite(
+                u16::try_from(n - 1).unwrap_or(u16::MAX),
+            )),
+            Loops::Times(_) => None,
+        };
+        if let Some(r) = repeat {
+            enc.set_repeat(r).map_err(encode_error)?;
+        }
+        let width = w as usize;
+        let mut cleared = true;
+        for (k, &(i, delay)) in shown.iter().enumerate() {
+            let cur = &indexed[i];
+            // Going on uncovers transparency where this frame is opaque: clear
+            // the canvas after it (so it must cover the whole canvas).
+            let clear_after = shown.get(k + 1).is_some_and(|&(j, _)| {
+                indexed[j]
+                    .iter()
+                    .zip(cur)
+                    .any(|(&n, &c)| n == TRANSPARENT && c != TRANSPARENT)
+            });
+            let base = (!cleared).then(|| &indexed[shown[k - 1].0]);
+            let full = (0, 0, width, h as usize);
+            // Over a previous frame, unchanged pixels may be left
+            // transparent: that makes long runs where little moves, but
+            // scatters noise where nearly everything moves, so it is done
+            // only when at least half the rectangle is unchanged.
+            let (rect, lzw_data) = match base {
+                None => (full, lzw(cur.clone())),
+                Some(prev) => {
+                    let rect = if clear_after {
+                        Some(full)
+                    } else {
+                        changed_rect(cur, prev, width)
+                    };
+                    match rect {
+                        None => ((0, 0, 1, 1), lzw(vec![TRANSPARENT])),
+                        Some(rect) => {
+                            let unchanged = unchanged_in(cur, prev, width, rect);
+                            let (_, _, w, h) = rect;
+                            // Mostly unchanged: transparent runs pay; else
+                            // the plain pixels compress better.
+                            let keep_prev = unchanged * 2 >= w * h;
+                            (rect, lzw(crop(cur, keep_prev.then_some(prev), width, rect)))
+                        }
+                    }
+                }
+            };
+            let (left, top, fw, fh) = rect;
+            let frame = gif_codec::Frame {
+                left: left as u16,
+                top: top as u16,
+                width: fw as u16,
+                height: fh as u16,
+                delay: u16::try_from((delay + 5) / 10).unwrap_or(u16::MAX),
+                dispose: if clear_after {
+                    gif_codec::DisposalMethod::Background
+                } else {
+                    gif_codec::DisposalMethod::Keep
+                },
+                transparent: Some(TRANSPARENT),
+                buffer: Cow::Owned(lzw_data),
+                ..gif_codec::Frame::default()
+            };
+            enc.write_lzw_pre_encoded_frame(&frame)
+                .map_err(encode_error)?;
+            cleared = clear_after;
+            deadline.check()?;
+        }
+    }
+    Ok(out)
+}

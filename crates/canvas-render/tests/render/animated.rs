@@ -1,0 +1,282 @@
+//! Animated output: GIF and WebP round trips through independent decoders
+//! (the `image` crate's), exact colours, transparency, dithered gradients,
+//! disposal, merged frames and the time budget; plus the frames the golden
+//! cases in `main.rs` compare.
+
+use std::io::Cursor;
+use std::time::Duration;
+
+use canvas_render::animation::{AnimationError, Deadline, render_frames};
+use canvas_render::{
+    Filter, Loops, RgbaImage, apply, circle, encode_gif, encode_webp, encode_webp_animation,
+};
+use image::codecs::gif::GifDecoder;
+use image::codecs::webp::WebPDecoder;
+use image::{AnimationDecoder, Rgba};
+
+use crate::avatar;
+
+fn deadline() -> Deadline {
+    Deadline::after(Duration::from_secs(30))
+}
+
+/// Decoded GIF frames with their delays in ms.
+fn decode_gif(bytes: &[u8]) -> Vec<(RgbaImage, u32)> {
+    GifDecoder::new(Cursor::new(bytes))
+        .unwrap()
+        .into_frames()
+        .map(|f| {
+            let f = f.unwrap();
+            let (n, d) = f.delay().numer_denom_ms();
+            (f.into_buffer(), n / d)
+        })
+        .collect()
+}
+
+/// The synthetic avatar, moved `k` pixels right and down per frame (wrapping).
+pub fn moving_avatar(size: u32, frames: u32) -> Vec<RgbaImage> {
+    let base = avatar(size, size);
+    (0..frames)
+        .map(|k| {
+            RgbaImage::from_fn(size, size, |x, y| {
+                *base.get_pixel(
+                    (x + size - 3 * k % size) % size,
+                    (y + size - k % size) % size,
+                )
+            })
+        })
+        .collect()
+}
+
+/// Frame `k` of the animated GIF of `render` applied to a 4-frame moving
+/// avatar, as a browser would show it (for the golden cases).
+pub fn gif_frame(render: impl Fn(&RgbaImage) -> RgbaImage, k: usize) -> RgbaImage {
+    let frames: Vec<RgbaImage> = moving_avatar(96, 4).iter().map(render).collect();
+    let gif = encode_gif(&frames, &[80; 4], Loops::Infinite, &deadline()).unwrap();
+    decode_gif(&gif).swap_remove(k).0
+}
+
+/// Few colours (here a greyscale image) survive within one level, with no
+/// dithering, with the delays and the loop count.
+#[test]
+fn greyscale_frames_round_trip_within_a_level() {
+    let frames: Vec<RgbaImage> = (0..5u8)
+        .map(|k| {
+            RgbaImage::from_fn(40, 30, |x, y| {
+                let g = (x as u8).wrapping_mul(6).wrapping_add(y as u8 + k * 9) % 250;
+                Rgba([g, g, g, 255])
+            })
+        })
+        .collect();
+    let delays = [40, 60, 1000, 20, 130];
+    let gif = encode_gif(&frames, &delays, Loops::Times(3), &deadline()).unwrap();
+    let decoded = decode_gif(&gif);
+    assert_eq!(decoded.len(), 5);
+    for (i, (img, delay)) in decoded.iter().enumerate() {
+        // Colours one level apart share an entry: within a level, still grey.
+        for (p, q) in img.pixels().zip(frames[i].pixels()) {
+            let ok = (0..3).all(|c| p.0[c].abs_diff(q.0[c]) <= 1) && p.0[0] == p.0[2];
+            assert!(ok, "frame {i}: {q:?} -> {p:?}");
+        }
+        assert_eq!(*delay, delays[i]);
+    }
+    // NETSCAPE2.0 loop count 2: three plays.
+    let at = gif.windows(11).position(|w| w == b"NETSCAPE2.0").unwrap();
+    assert_eq!(&gif[at + 11..at + 15], &[3, 1, 2, 0]);
+    let once = encode_gif(&frames, &delays, Loops::Times(1), &deadline()).unwrap();
+    assert!(!once.windows(11).any(|w| w == b"NETSCAPE2.0"));
+}
+
+/// All 256 greys (and a transparent pixel): no dithering; neighbouring
+/// greys share entries, so no grey moves by more than one level.
+#[test]
+fn a_full_greyscale_stays_exact_but_for_one_level() {
+    let frames: Vec<RgbaImage> = (0..2u32)
+        .map(|k| {
+            RgbaImage::from_fn(16, 17, |x, y| {
+                if y == 16 {
+                    return Rgba([0, 0, 0, if x == 0 { 0 } else { 255 }]);
+                }
+                let g = ((y * 16 + x + k * 7) % 256) as u8;
+                Rgba([g, g, g, 255])
+            })
+        })
+        .collect();
+    let gif = encode_gif(&frames, &[50, 50], Loops::Infinite, &deadline()).unwrap();
+    let decoded = decode_gif(&gif);
+    assert_eq!(decoded.len(), 2);
+    let mut by_source = std::collections::BTreeMap::new();
+    for ((img, _), src) in decoded.iter().zip(&frames) {
+        for (p, q) in img.pixels().zip(src.pixels()) {
+            assert_eq!(p.0[3], q.0[3]);
+            if q.0[3] == 0 {
+                continue;
+            }
+            let d = (i32::from(p.0[0]) - i32::from(q.0[0])).abs();
+            assert!(d <= 1, "{q:?} -> {p:?}");
+            assert!(p.0[0] == p.0[1] && p.0[1] == p.0[2]);
+            // One source grey always gives one output grey: no dithering.
+            assert_eq!(*by_source.entry(q.0[0]).or_insert(p.0[0]), p.0[0]);
+        }
+    }
+    assert_eq!(by_source.len(), 256);
+}
+
+/// A circle keeps its transparent corners and opaque middle in every frame.
+#[test]
+fn circles_keep_transparency() {
+    let frames: Vec<RgbaImage> = moving_avatar(64, 3)
+        .iter()
+        .map(|f| circle(f).unwrap())
+        .collect();
+    let gif = encode_gif(&frames, &[100; 3], Loops::Infinite, &deadline()).unwrap();
+    let decoded = decode_gif(&gif);
+    assert_eq!(decoded.len(), 3);
+    for ((img, _), src) in decoded.iter().zip(&frames) {
+        assert_eq!(img.dimensions(), src.dimensions());
+        for (x, y, p) in img.enumerate_pixels() {
+            let a = src.get_pixel(x, y).0[3];
+            assert_eq!(
+                p.0[3] == 255,
+                a >= 128,
+                "alpha at {x},{y}: {a} -> {}",
+                p.0[3]
+            );
+        }
+    }
+}
+
+/// A smooth gradient of thousands of colours is dithered, not banded: every
+/// 8×8 block keeps its average colour, and no pixel is far from its source.
+#[test]
+fn gradients_do_not_band() {
+    let grad = RgbaImage::from_fn(256, 64, |x, y| {
+        Rgba([x as u8, (y * 4) as u8, 255 - x as u8, 255])
+    });
+    let frames = vec![grad.clone(), grad.clone()];
+    let gif = encode_gif(&frames, &[50, 50], Loops::Infinite, &deadline()).unwrap();
+    let decoded = decode_gif(&gif);
+    // Identical frames merged, delays added.
+    assert_eq!(decoded.len(), 1);
+    assert_eq!(decoded[0].1, 100);
+    let out = &decoded[0].0;
+    // (error, block x, block y, channel), over all blocks and over the
+    // blocks off the gradient's edges (a palette's colours sit inside the
+    // colour cloud, so dithering cannot quite reach its very edges).
+    let mut worst_block = (0f64, 0, 0, 0);
+    let mut worst_inner = (0f64, 0, 0, 0);
+    for by in 0..64 / 8 {
+        for bx in 0..256 / 8 {
+            for ch in 0..3 {
+                let (mut a, mut b) = (0f64, 0f64);
+                for y in by * 8..by * 8 + 8 {
+                    for x in bx * 8..bx * 8 + 8 {
+                        a += f64::from(grad.get_pixel(x, y).0[ch]);
+                        b += f64::from(out.get_pixel(x, y).0[ch]);
+                    }
+                }
+                let err = (a - b).abs() / 64.0;
+                if err > worst_block.0 {
+                    worst_block = (err, bx, by, ch);
+                }
+                if err > worst_inner.0 && by > 0 && by < 7 && bx > 0 && bx < 31 {
+                    worst_inner = (err, bx, by, ch);
+                }
+            }
+        }
+    }
+    assert!(
+        worst_inner.0 < 3.0,
+        "an inner block's mean is off: {worst_inner:?}"
+    );
+    assert!(
+        worst_block.0 < 8.0,
+        "an edge block's mean is off: {worst_block:?}"
+    );
+    let worst_pixel = grad
+        .pixels()
+        .zip(out.pixels())
+        .flat_map(|(a, b)| (0..3).map(move |c| (i32::from(a.0[c]) - i32::from(b.0[c])).abs()))
+        .max()
+        .unwrap();
+    assert!(worst_pixel <= 40, "a pixel is off by {worst_pixel}");
+}
+
+/// A frame that uncovers transparency where the previous one was opaque
+/// shows transparency there (the previous frame is disposed), and pixels
+/// left unchanged between frames show through.
+#[test]
+fn uncovered_pixels_become_transparent() {
+    let red = Rgba([255, 0, 0, 255]);
+    let clear = Rgba([0, 0, 0, 0]);
+    let a = RgbaImage::from_pixel(8, 8, red);
+    let mut b = a.clone();
+    for x in 0..4 {
+        b.put_pixel(x, 2, clear);
+    }
+    let mut c = b.clone();
+    c.put_pixel(7, 7, Rgba([0, 0, 255, 255]));
+    let frames = [a, b, c];
+    let gif = encode_gif(&frames, &[30; 3], Loops::Infinite, &deadline()).unwrap();
+    let decoded = decode_gif(&gif);
+    assert_eq!(decoded.len(), 3);
+    for (i, (img, _)) in decoded.iter().enumerate() {
+        assert_eq!(img, &frames[i], "frame {i}");
+    }
+}
+
+#[test]
+fn animated_webp_round_trips_losslessly() {
+    let frames: Vec<RgbaImage> = moving_avatar(32, 3);
+    let webp = encode_webp_animation(&frames, &[70, 80, 90], Loops::Times(2), &deadline()).unwrap();
+    let decoder = WebPDecoder::new(Cursor::new(&webp)).unwrap();
+    assert!(decoder.has_animation());
+    let decoded: Vec<_> = decoder.into_frames().map(Result::unwrap).collect();
+    assert_eq!(decoded.len(), 3);
+    for (i, f) in decoded.iter().enumerate() {
+        assert_eq!(f.delay().numer_denom_ms(), (70 + 10 * i as u32, 1));
+        // Lossless; fully transparent pixels may lose their colour.
+        for (p, q) in f.buffer().pixels().zip(frames[i].pixels()) {
+            assert_eq!(p.0[3], q.0[3]);
+            if q.0[3] != 0 {
+                assert_eq!(p, q);
+            }
+        }
+    }
+    let still = encode_webp(&frames[0]).unwrap();
+    let img = image::load_from_memory_with_format(&still, image::ImageFormat::WebP)
+        .unwrap()
+        .into_rgba8();
+    assert_eq!(img.dimensions(), (32, 32));
+}
+
+#[test]
+fn mismatched_frames_are_refused() {
+    let a = RgbaImage::new(4, 4);
+    let b = RgbaImage::new(5, 4);
+    assert!(matches!(
+        encode_gif(&[a.clone(), b], &[1, 1], Loops::Infinite, &deadline()),
+        Err(AnimationError::Invalid(_))
+    ));
+    assert!(matches!(
+        encode_gif(&[a], &[], Loops::Infinite, &deadline()),
+        Err(AnimationError::Invalid(_))
+    ));
+    assert!(matches!(
+        encode_gif(&[], &[], Loops::Infinite, &deadline()),
+        Err(AnimationError::Invalid(_))
+    ));
+}
+
+#[test]
+fn the_time_budget_stops_rendering() {
+    let frames = moving_avatar(64, 8);
+    let spent = Deadline::after(Duration::ZERO);
+    std::thread::sleep(Duration::from_millis(2));
+    let err = render_frames(frames.iter(), &spent, |f| apply(&Filter::Blur, f)).unwrap_err();
+    assert_eq!(err, AnimationError::TimeLimit { max_ms: 0 });
+    assert!(err.to_string().contains("render_time"), "{err}");
+    let ok = render_frames(frames.iter(), &deadline(), |f| apply(&Filter::Sepia, f)).unwrap();
+    assert_eq!(ok.len(), 8);
+    assert_eq!(ok[3], apply(&Filter::Sepia, &frames[3]).unwrap());
+}
