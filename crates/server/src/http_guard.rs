@@ -159,20 +159,34 @@ enum ChunkState {
 
 /// A TCP stream whose request heads are checked before actix parses them
 /// (see the [module documentation](self)).
+///
+/// Bytes read while nothing is pending are read straight into actix's
+/// buffer and judged there: what may go on stays, an incomplete head at the
+/// end is moved to `pending` and taken out of the buffer. Only a head split
+/// over reads goes through `pending` and `ready`.
 #[derive(Debug)]
 pub struct GuardedStream {
     inner: TcpStream,
-    max_uri_bytes: usize,
-    /// Bytes read but not yet judged.
+    judge: Judge,
+    /// Bytes read but not yet judged (an incomplete head or chunk line).
     pending: Vec<u8>,
-    /// Bytes judged and not yet handed to the reader.
+    /// Bytes judged and not yet handed to the reader, from `ready_at` on.
     ready: Vec<u8>,
-    framing: Framing,
-    /// How much of `pending` an incomplete head had when last parsed: the
-    /// head is parsed again only once a line has ended since.
-    head_seen: usize,
+    ready_at: usize,
+    /// The buffer of reads into `pending` (allocated on first use).
+    scratch: Vec<u8>,
     /// The peer closed its side.
     eof: bool,
+}
+
+/// The reader's position in the byte stream and what it decides.
+#[derive(Debug)]
+struct Judge {
+    max_uri_bytes: usize,
+    framing: Framing,
+    /// How many bytes an incomplete head had when last parsed: the head is
+    /// parsed again only once a line has ended since.
+    head_seen: usize,
 }
 
 impl GuardedStream {
@@ -180,105 +194,21 @@ impl GuardedStream {
     pub fn new(inner: TcpStream, max_uri_bytes: usize) -> Self {
         Self {
             inner,
-            max_uri_bytes,
+            judge: Judge {
+                max_uri_bytes,
+                framing: Framing::Head,
+                head_seen: 0,
+            },
             pending: Vec::new(),
             ready: Vec::new(),
-            framing: Framing::Head,
-            head_seen: 0,
+            ready_at: 0,
+            scratch: Vec::new(),
             eof: false,
         }
     }
 
-    /// Moves what can be judged from `pending` to `ready`.
-    fn judge(&mut self) {
-        loop {
-            let progressed = match self.framing {
-                Framing::Head => self.head(),
-                Framing::Body(left) => {
-                    let n = usize::try_from(left)
-                        .unwrap_or(usize::MAX)
-                        .min(self.pending.len());
-                    self.pass(n);
-                    let left = left - n as u64;
-                    self.framing = if left == 0 {
-                        Framing::Head
-                    } else {
-                        Framing::Body(left)
-                    };
-                    n > 0 && left == 0
-                }
-                Framing::Chunk(state) => self.chunk(state),
-                Framing::Through => {
-                    let n = self.pending.len();
-                    self.pass(n);
-                    false
-                }
-                Framing::Refused => {
-                    self.pending.clear();
-                    false
-                }
-            };
-            if !progressed || self.pending.is_empty() {
-                return;
-            }
-        }
-    }
-
-    /// Hands the first `n` pending bytes on.
-    fn pass(&mut self, n: usize) {
-        self.ready.extend(self.pending.drain(..n));
-    }
-
-    /// Judges a head at the start of `pending`; true when it moved on.
-    fn head(&mut self) -> bool {
-        let new_line = self
-            .pending
-            .get(self.head_seen..)
-            .is_some_and(|fresh| fresh.contains(&b'\n'));
-        if self.head_seen > 0 && !new_line {
-            if let Some(refusal) = partial_refusal(&self.pending, self.max_uri_bytes) {
-                self.refuse(refusal);
-            }
-            return false;
-        }
-        // Blank lines before a head are skipped by the parser; keep them.
-        let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
-        let mut req = httparse::Request::new(&mut headers);
-        let verdict = match req.parse(&self.pending) {
-            Ok(httparse::Status::Complete(len)) => match check(&req, self.max_uri_bytes) {
-                Ok(framing) => Ok((len, framing)),
-                Err(refusal) => Err(refusal),
-            },
-            Ok(httparse::Status::Partial) => {
-                if let Some(refusal) = partial_refusal(&self.pending, self.max_uri_bytes) {
-                    Err(refusal)
-                } else {
-                    self.head_seen = self.pending.len();
-                    return false;
-                }
-            }
-            Err(httparse::Error::TooManyHeaders) => Err(Refusal::HeadTooLarge),
-            Err(_) => {
-                Err(target_refusal(&self.pending, self.max_uri_bytes).unwrap_or(Refusal::Malformed))
-            }
-        };
-        self.head_seen = 0;
-        match verdict {
-            Ok((len, framing)) => {
-                self.pass(len);
-                self.framing = framing;
-                true
-            }
-            Err(refusal) => {
-                self.refuse(refusal);
-                false
-            }
-        }
-    }
-
-    /// Replaces everything from here on with the synthetic request.
-    fn refuse(&mut self, refusal: Refusal) {
-        self.pending.clear();
+    /// Queues the synthetic request that stands for a refused head.
+    fn queue_refusal(&mut self, refusal: Refusal) {
         self.ready.extend_from_slice(
             format!(
                 "GET {REJECT_PATH}/{} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
@@ -286,18 +216,95 @@ impl GuardedStream {
             )
             .as_bytes(),
         );
-        self.framing = Framing::Refused;
+    }
+}
+
+impl Judge {
+    /// Judges `input`, the bytes not judged yet, in order: how many of its
+    /// first bytes go on to actix unchanged, and the refusal that replaces
+    /// everything after them, if a head was refused. Without a refusal the
+    /// bytes after the first count are kept for the next read (an
+    /// incomplete head or chunk line).
+    fn run(&mut self, input: &[u8]) -> (usize, Option<Refusal>) {
+        let mut at = 0;
+        while at < input.len() {
+            let rest = &input[at..];
+            let step = match self.framing {
+                Framing::Head => match self.head(rest) {
+                    Ok(step) => step,
+                    Err(refusal) => {
+                        self.framing = Framing::Refused;
+                        return (at, Some(refusal));
+                    }
+                },
+                Framing::Body(left) => {
+                    let n = usize::try_from(left).unwrap_or(usize::MAX).min(rest.len());
+                    let left = left - n as u64;
+                    self.framing = if left == 0 {
+                        Framing::Head
+                    } else {
+                        Framing::Body(left)
+                    };
+                    Some(n)
+                }
+                Framing::Chunk(state) => self.chunk(state, rest),
+                Framing::Through => Some(rest.len()),
+                Framing::Refused => None,
+            };
+            match step {
+                Some(n) => at += n,
+                None => break,
+            }
+        }
+        (at, None)
     }
 
-    /// Moves through a chunked body; true when it moved on.
-    fn chunk(&mut self, state: ChunkState) -> bool {
+    /// Judges a head at the start of `bytes`: its length once it is
+    /// complete and may go on (the framing of its body set), `None` while it
+    /// is incomplete.
+    fn head(&mut self, bytes: &[u8]) -> Result<Option<usize>, Refusal> {
+        let new_line = bytes
+            .get(self.head_seen..)
+            .is_some_and(|fresh| fresh.contains(&b'\n'));
+        if self.head_seen > 0 && !new_line {
+            return match partial_refusal(bytes, self.max_uri_bytes) {
+                Some(refusal) => Err(refusal),
+                None => Ok(None),
+            };
+        }
+        // Blank lines before a head are skipped by the parser; keep them.
+        let mut headers = [const { std::mem::MaybeUninit::uninit() }; MAX_HEADERS];
+        let mut req = httparse::Request::new(&mut []);
+        let verdict = match req.parse_with_uninit_headers(bytes, &mut headers) {
+            Ok(httparse::Status::Complete(len)) => {
+                check(&req, self.max_uri_bytes).map(|framing| (len, framing))
+            }
+            Ok(httparse::Status::Partial) => {
+                if let Some(refusal) = partial_refusal(bytes, self.max_uri_bytes) {
+                    Err(refusal)
+                } else {
+                    self.head_seen = bytes.len();
+                    return Ok(None);
+                }
+            }
+            Err(httparse::Error::TooManyHeaders) => Err(Refusal::HeadTooLarge),
+            Err(_) => Err(target_refusal(bytes, self.max_uri_bytes).unwrap_or(Refusal::Malformed)),
+        };
+        self.head_seen = 0;
+        let (len, framing) = verdict?;
+        self.framing = framing;
+        Ok(Some(len))
+    }
+
+    /// Moves through a chunked body at the start of `bytes`: how many
+    /// bytes go on, `None` when a line is incomplete.
+    fn chunk(&mut self, state: ChunkState, bytes: &[u8]) -> Option<usize> {
         match state {
             ChunkState::Size => {
-                let Some(end) = line_end(&self.pending) else {
-                    return self.give_up_if_long();
+                let Some(end) = line_end(bytes) else {
+                    return self.give_up_if_long(bytes);
                 };
-                let line = &self.pending[..end];
-                let text = std::str::from_utf8(line).unwrap_or("");
+                let text = std::str::from_utf8(&bytes[..end]).unwrap_or("");
                 let digits = text
                     .split(';')
                     .next()
@@ -308,63 +315,56 @@ impl GuardedStream {
                     .flatten();
                 let Some(size) = size else {
                     self.framing = Framing::Through;
-                    return true;
+                    return Some(0);
                 };
-                self.pass(end + 1);
                 self.framing = Framing::Chunk(if size == 0 {
                     ChunkState::Trailer
                 } else {
                     ChunkState::Data(size)
                 });
-                true
+                Some(end + 1)
             }
             ChunkState::Data(left) => {
-                let n = usize::try_from(left)
-                    .unwrap_or(usize::MAX)
-                    .min(self.pending.len());
-                self.pass(n);
+                let n = usize::try_from(left).unwrap_or(usize::MAX).min(bytes.len());
                 let left = left - n as u64;
                 self.framing = Framing::Chunk(if left == 0 {
                     ChunkState::DataEnd
                 } else {
                     ChunkState::Data(left)
                 });
-                left == 0
+                Some(n)
             }
             ChunkState::DataEnd => {
-                let Some(end) = line_end(&self.pending) else {
-                    return self.give_up_if_long();
+                let Some(end) = line_end(bytes) else {
+                    return self.give_up_if_long(bytes);
                 };
-                let ok = self.pending[..end].iter().all(|b| *b == b'\r');
-                self.pass(end + 1);
+                let ok = bytes[..end].iter().all(|b| *b == b'\r');
                 self.framing = if ok {
                     Framing::Chunk(ChunkState::Size)
                 } else {
                     Framing::Through
                 };
-                true
+                Some(end + 1)
             }
             ChunkState::Trailer => {
-                let Some(end) = line_end(&self.pending) else {
-                    return self.give_up_if_long();
+                let Some(end) = line_end(bytes) else {
+                    return self.give_up_if_long(bytes);
                 };
-                let empty = self.pending[..end].iter().all(|b| *b == b'\r');
-                self.pass(end + 1);
-                if empty {
+                if bytes[..end].iter().all(|b| *b == b'\r') {
                     self.framing = Framing::Head;
                 }
-                true
+                Some(end + 1)
             }
         }
     }
 
     /// A chunk line that never ends: stop judging, actix will refuse it.
-    fn give_up_if_long(&mut self) -> bool {
-        if self.pending.len() > 4096 {
+    fn give_up_if_long(&mut self, bytes: &[u8]) -> Option<usize> {
+        if bytes.len() > 4096 {
             self.framing = Framing::Through;
-            true
+            Some(0)
         } else {
-            false
+            None
         }
     }
 }
@@ -433,15 +433,15 @@ fn check(req: &httparse::Request<'_, '_>, max_uri_bytes: usize) -> Result<Framin
     let mut seen_te = false;
     let mut websocket = false;
     for h in req.headers.iter() {
-        let value = std::str::from_utf8(h.value).map(str::trim);
+        let value = || std::str::from_utf8(h.value).map(str::trim);
         if h.name.eq_ignore_ascii_case("content-length") {
-            let v = value.map_err(|_| Refusal::Malformed)?;
+            let v = value().map_err(|_| Refusal::Malformed)?;
             if length.is_some() || v.starts_with('+') {
                 return Err(Refusal::Malformed);
             }
             length = Some(v.parse().map_err(|_| Refusal::Malformed)?);
         } else if h.name.eq_ignore_ascii_case("transfer-encoding") && http11 {
-            let v = value.map_err(|_| Refusal::Malformed)?;
+            let v = value().map_err(|_| Refusal::Malformed)?;
             if seen_te {
                 return Err(Refusal::Malformed);
             }
@@ -452,7 +452,7 @@ fn check(req: &httparse::Request<'_, '_>, max_uri_bytes: usize) -> Result<Framin
                 return Err(Refusal::Malformed);
             }
         } else if h.name.eq_ignore_ascii_case("upgrade") {
-            websocket |= value.is_ok_and(|v| v.eq_ignore_ascii_case("websocket"));
+            websocket |= value().is_ok_and(|v| v.eq_ignore_ascii_case("websocket"));
         }
     }
     if seen_te && length.is_some() {
@@ -481,17 +481,49 @@ impl AsyncRead for GuardedStream {
     ) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         loop {
-            if !this.ready.is_empty() {
-                let n = this.ready.len().min(buf.remaining());
-                buf.put_slice(&this.ready[..n]);
-                this.ready.drain(..n);
+            if this.ready_at < this.ready.len() {
+                let n = (this.ready.len() - this.ready_at).min(buf.remaining());
+                buf.put_slice(&this.ready[this.ready_at..this.ready_at + n]);
+                this.ready_at += n;
+                if this.ready_at == this.ready.len() {
+                    this.ready.clear();
+                    this.ready_at = 0;
+                }
                 return Poll::Ready(Ok(()));
             }
-            if this.eof || this.framing == Framing::Refused {
+            if this.eof || this.judge.framing == Framing::Refused {
                 return Poll::Ready(Ok(()));
             }
-            let mut chunk = [0u8; 8192];
-            let mut read = ReadBuf::new(&mut chunk);
+            if this.pending.is_empty() && buf.remaining() > 0 {
+                // Straight into the reader's buffer, judged there.
+                let start = buf.filled().len();
+                match Pin::new(&mut this.inner).poll_read(cx, buf) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                    Poll::Ready(Ok(())) => {}
+                }
+                let read = &buf.filled()[start..];
+                if read.is_empty() {
+                    this.eof = true;
+                    return Poll::Ready(Ok(()));
+                }
+                let (pass, refusal) = this.judge.run(read);
+                if refusal.is_none() {
+                    this.pending.extend_from_slice(&read[pass..]);
+                }
+                buf.set_filled(start + pass);
+                if let Some(refusal) = refusal {
+                    this.queue_refusal(refusal);
+                }
+                if pass > 0 {
+                    return Poll::Ready(Ok(()));
+                }
+                continue;
+            }
+            if this.scratch.is_empty() {
+                this.scratch = vec![0; 8192];
+            }
+            let mut read = ReadBuf::new(&mut this.scratch);
             match Pin::new(&mut this.inner).poll_read(cx, &mut read) {
                 Poll::Pending => return Poll::Pending,
                 Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
@@ -502,7 +534,17 @@ impl AsyncRead for GuardedStream {
                         this.ready.append(&mut this.pending);
                     } else {
                         this.pending.extend_from_slice(read.filled());
-                        this.judge();
+                        let (pass, refusal) = this.judge.run(&this.pending);
+                        this.ready.extend_from_slice(&this.pending[..pass]);
+                        match refusal {
+                            Some(refusal) => {
+                                this.pending.clear();
+                                this.queue_refusal(refusal);
+                            }
+                            None => {
+                                this.pending.drain(..pass);
+                            }
+                        }
                     }
                 }
             }

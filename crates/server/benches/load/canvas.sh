@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Load measurements of the canvas endpoints against the Pillow reference
-# service, in one session, on loopback. See BENCHMARKS.md ("Canvas").
+# service, in one run, on loopback. See BENCHMARKS.md ("Canvas").
 #
 # Usage: bash crates/server/benches/load/canvas.sh [duration=15s] [conns=32]
 # Needs: wrk, a release build (cargo build --release -p server), and a

@@ -441,4 +441,24 @@ async fn heads_sent_in_pieces_are_judged_whole() {
     .unwrap();
     assert!(!out.contains("\"r\""), "{out}");
     assert_refused(&out, 400, "Content-Length and Transfer-Encoding");
+    // A whole head and the start of the next in one read: the first is
+    // answered, the second is judged once the rest of it has come.
+    let out = pieces(vec![
+        "GET /health HTTP/1.1\r\nHost: x\r\n\r\nGET /health HTTP/1.1\r\nHo",
+        "st: x\r\nTransfer-Encoding: chunked\r\n",
+        "Content-Length: 5\r\n\r\n0\r\n\r\nGET /canvas/rgb?hex=4B007D HTTP/1.1\r\nHost: x\r\n\r\n",
+    ])
+    .await
+    .unwrap();
+    assert!(!out.contains("\"r\""), "{out}");
+    let all = responses(&out);
+    assert_eq!(
+        all.iter().map(|r| r.0).collect::<Vec<_>>(),
+        [200, 400],
+        "{out}"
+    );
+    assert!(
+        all[1].2.contains("Content-Length and Transfer-Encoding"),
+        "{out}"
+    );
 }
