@@ -24,7 +24,7 @@ mod resolver;
 mod url;
 
 pub use address::is_public_ip;
-pub use decode::{AvatarFormat, ImageLimits, decode_image, normalize, sniff_format};
+pub use decode::{AvatarFormat, ImageLimits, decode_cost, decode_image, normalize, sniff_format};
 pub use error::FetchError;
 pub use fetch::{Avatar, AvatarFetcher, FetchConfig};
 pub use image::RgbaImage;

@@ -27,6 +27,7 @@ use crate::conditional;
 use crate::engine::AppState;
 use crate::engine::canvas::{AVATAR_EXPECTED, Job};
 use crate::error::ApiError;
+use crate::ratelimit;
 
 /// Registers the canvas image routes.
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -211,7 +212,12 @@ async fn respond(
         }
         None
     };
-    let ticket = engine.start(job, avatar).await?;
+    let client = ratelimit::client_of(
+        state.rate_limiter.as_deref(),
+        &state.settings.trusted_proxies,
+        req,
+    );
+    let ticket = engine.start(client, job, avatar).await?;
 
     let tag = ticket.etag().to_owned();
     let cache_control = format!("public, max-age={}", engine.max_age());
