@@ -419,8 +419,7 @@ mod tests {
             t.join().unwrap();
         }
         assert_eq!(*gate.busy.lock().unwrap(), (0, 0));
-        let peak = *peak.lock().unwrap();
-        peak
+        *peak.lock().unwrap()
     }
 
     #[test]

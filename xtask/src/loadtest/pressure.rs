@@ -79,7 +79,10 @@ pub fn percentile_ms(v: &mut [Duration], p: f64) -> f64 {
 pub fn burst(srv: &Proc, host: &AvatarHost, deadline: Duration) -> Figures {
     let addr = srv.addr;
     // The avatar is fetched once (as a client's avatar would be cached).
-    let warm = format!("/canvas/filter/blur?avatar={}", avatar(host, "1024.png", None));
+    let warm = format!(
+        "/canvas/filter/blur?avatar={}",
+        avatar(host, "1024.png", None)
+    );
     let _ = Conn::new(addr, Duration::from_secs(30)).get(&warm);
     let start = Arc::new(std::sync::Barrier::new(BURST));
     let threads: Vec<_> = (0..BURST)
@@ -162,7 +165,8 @@ fn abusers(
 /// The victim: one client asking for images of a cached 256 px avatar, one
 /// at a time, for `span`; its latencies and failures.
 fn victim(addr: SocketAddr, host: &AvatarHost, span: Duration) -> (Vec<Duration>, u64) {
-    let mut c = Conn::new(addr, Duration::from_secs(60)).with_header("X-Forwarded-For", "10.0.0.99");
+    let mut c =
+        Conn::new(addr, Duration::from_secs(60)).with_header("X-Forwarded-For", "10.0.0.99");
     let url = enc(&format!("http://{}/avatar/fixed.png", host.addr));
     let t0 = Instant::now();
     let (mut times, mut failed) = (Vec::new(), 0);
