@@ -180,8 +180,10 @@ fn png_interlaced(bytes: &[u8]) -> bool {
 /// The bytes of memory decoding `bytes` takes at its peak, from the header
 /// alone: the decoded pixels at their real depth (a 16-bit PNG holds 8 bytes
 /// per RGBA pixel), the RGBA8 copy made from them when the image is not
-/// RGBA8 already, for an interlaced PNG the deinterlacing scratch (a quarter
-/// of the decoded pixels, measured), and the normalised copy (at most
+/// RGBA8 already, for an interlaced PNG an allowance for the deinterlacing
+/// scratch (a quarter of the decoded pixels, which puts a 16-bit 4096²
+/// image at 228 MiB, the top of the 190–230 MiB such a decode was seen to
+/// take), and the normalised copy (at most
 /// `normalize_side`² × 4). One frame: GIF and animated WebP decode their
 /// first frame only. Errors are those [`decode_image`] would give for the
 /// header (format, size).
