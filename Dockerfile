@@ -32,9 +32,14 @@ RUN apt-get update \
 COPY --from=build /out/menagerie /usr/local/bin/menagerie
 COPY --from=build /out/data /srv/menagerie/data
 USER 10001:10001
+# glibc malloc: two arenas, and buffers of 1 MiB or more (decoded avatars,
+# rendered images) mapped on their own, so their memory goes back to the
+# system when freed (README "Deployment", measured in BENCHMARKS.md).
 ENV MENAGERIE_BIND=0.0.0.0:8080 \
     MENAGERIE_DATA_DIR=/srv/menagerie/data \
-    MENAGERIE_LOG_FORMAT=json
+    MENAGERIE_LOG_FORMAT=json \
+    MALLOC_ARENA_MAX=2 \
+    MALLOC_MMAP_THRESHOLD_=1048576
 EXPOSE 8080
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/local/bin/menagerie"]

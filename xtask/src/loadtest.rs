@@ -13,11 +13,15 @@
 //! - `--faults`: the mix runs while other clients point the server at
 //!   avatar hosts that stall, reset, drip, redirect in loops, send garbage or
 //!   pixel bombs; then the server is killed mid-load and restarted.
+//! - `--burst`, `--fairness`, `--hostile-memory`: bursts, a victim beside
+//!   abusive clients, and the memory bound under the costliest avatars (see
+//!   [`pressure`]); `--server-bin` runs them against another build.
 //!
 //! Everything runs on 127.0.0.1; every loop is bounded in count and time.
 
 pub(crate) mod client;
 mod hosts;
+mod pressure;
 mod report;
 mod workload;
 
@@ -74,6 +78,30 @@ pub struct LoadtestArgs {
     /// Print the tables only; leave BENCHMARKS.md alone.
     #[arg(long)]
     pub no_write: bool,
+    /// Burst mode: 96 canvas requests at once; passes with 0 errors, each
+    /// answered within `--deadline-ms`.
+    #[arg(long, conflicts_with_all = ["soak", "faults"])]
+    pub burst: bool,
+    /// The canvas queue deadline the burst must finish within (the
+    /// server's `--canvas-queue-ms` default).
+    #[arg(long, default_value_t = 10_000)]
+    pub deadline_ms: u64,
+    /// Fairness mode: a victim client's p99 alone and beside three abusive
+    /// clients sending 24 uncached 4096² avatars each.
+    #[arg(long, conflicts_with_all = ["soak", "faults", "burst"])]
+    pub fairness: bool,
+    /// Hostile-memory mode: the abusive clients with 16-bit interlaced 4096²
+    /// avatars for `--seconds`; passes when the peak RSS stays under
+    /// `--memory-bound-mib`; then reports the RSS after 30 s idle.
+    #[arg(long, conflicts_with_all = ["soak", "faults", "burst", "fairness"])]
+    pub hostile_memory: bool,
+    /// Hostile-memory: the worst-case memory stated in the README.
+    #[arg(long, default_value_t = 1126)]
+    pub memory_bound_mib: u64,
+    /// Run the burst, fairness and hostile-memory modes against this server
+    /// binary instead of building one (to compare builds).
+    #[arg(long)]
+    pub server_bin: Option<PathBuf>,
 }
 
 /// Runs the selected suite.
@@ -82,6 +110,9 @@ pub fn run(args: &LoadtestArgs) -> Result<()> {
         bail!("--seconds, --connections and --minutes must be positive");
     }
     let _ = DEV.set(args.dev);
+    if args.burst || args.fairness || args.hostile_memory {
+        return pressure_modes(args);
+    }
     if !args.no_build {
         let mut b = cargo();
         b.arg("build");
@@ -183,6 +214,8 @@ fn free_addr() -> Result<SocketAddr> {
 
 /// Debug builds instead of release ones (`--dev`), set once at start.
 static DEV: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+/// The server binary given by `--server-bin`.
+static SERVER_BIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
 /// Private copies of the binaries under test (see [`snapshot_bins`]).
 static BIN_DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
 
@@ -211,6 +244,9 @@ fn snapshot_bins() -> Result<()> {
 }
 
 fn release_bin(name: &str) -> PathBuf {
+    if let (Some(bin), "menagerie") = (SERVER_BIN.get(), name) {
+        return bin.clone();
+    }
     match BIN_DIR.get() {
         Some(d) => d.join(name),
         None => built_bin(name),
@@ -233,8 +269,20 @@ fn start_server(
     workers: Option<usize>,
     output_cache: bool,
 ) -> Result<(Proc, Duration)> {
+    start_server_with(addr, data_dir, workers, output_cache, &[])
+}
+
+/// [`start_server`] with more arguments.
+fn start_server_with(
+    addr: SocketAddr,
+    data_dir: &Path,
+    workers: Option<usize>,
+    output_cache: bool,
+    extra: &[&str],
+) -> Result<(Proc, Duration)> {
     let bin = release_bin("menagerie");
     let mut cmd = Command::new(&bin);
+    cmd.args(extra);
     cmd.arg("--bind")
         .arg(addr.to_string())
         .arg("--data-dir")
@@ -472,6 +520,96 @@ fn soak(args: &LoadtestArgs, data_dir: &Path, host: &AvatarHost, machine: &Machi
         bail!("soak FAILED: {}", verdict.summary);
     }
     eprintln!("soak: PASS ({})", verdict.summary);
+    Ok(())
+}
+
+// ---------------------------------------- burst, fairness, memory ---
+
+fn pressure_modes(args: &LoadtestArgs) -> Result<()> {
+    match &args.server_bin {
+        Some(bin) => {
+            let _ = SERVER_BIN.set(bin.clone());
+        }
+        None => {
+            if !args.no_build {
+                let mut b = cargo();
+                b.args(["build", "--package", "server", "--bin", "menagerie"]);
+                if !args.dev {
+                    b.arg("--release");
+                }
+                run_cmd(&mut b)?;
+            }
+            let dir =
+                std::env::temp_dir().join(format!("menagerie-loadtest-{}", std::process::id()));
+            std::fs::create_dir_all(&dir)?;
+            std::fs::copy(built_bin("menagerie"), dir.join("menagerie"))
+                .context("copying the server binary (build it or drop --no-build)")?;
+            let _ = SERVER_BIN.set(dir.join("menagerie"));
+            let _ = BIN_DIR.set(dir);
+        }
+    }
+    let data_dir = loadtest_data()?;
+    let host = AvatarHost::start().context("starting the loopback avatar host")?;
+    pressure::warm_host(&host);
+    let machine = Machine::detect();
+    let bin = release_bin("menagerie");
+    let (key, title, figures) = if args.burst {
+        let (srv, _) = start_server(free_addr()?, &data_dir, args.workers, false)?;
+        let f = pressure::burst(&srv, &host, Duration::from_millis(args.deadline_ms));
+        srv.kill();
+        ("burst", "loadtest --burst", f)
+    } else if args.fairness {
+        let (srv, _) = start_server_with(
+            free_addr()?,
+            &data_dir,
+            args.workers,
+            false,
+            &["--trusted-proxy", "127.0.0.1/32"],
+        )?;
+        let f = pressure::fairness(&srv, &host, Duration::from_secs(args.seconds));
+        srv.kill();
+        ("fairness", "loadtest --fairness", f)
+    } else {
+        let (srv, _) = start_server_with(
+            free_addr()?,
+            &data_dir,
+            args.workers,
+            true,
+            &["--trusted-proxy", "127.0.0.1/32"],
+        )?;
+        let f = pressure::hostile_memory(
+            &srv,
+            &host,
+            Duration::from_secs(args.seconds),
+            Duration::from_secs(30),
+            args.memory_bound_mib,
+        )?;
+        srv.kill();
+        ("hostile-memory", "loadtest --hostile-memory", f)
+    };
+    let text = format!(
+        "{} ({}, commit {}), server `{}`:\n\n{}\n",
+        machine.date,
+        machine.description,
+        machine.commit,
+        bin.display(),
+        figures
+            .lines
+            .iter()
+            .map(|l| format!("- {l}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    println!("{text}");
+    if !args.no_write && !args.dev && args.server_bin.is_none() {
+        report::write_section(key, title, &text)?;
+    }
+    if let Some(d) = BIN_DIR.get() {
+        let _ = std::fs::remove_dir_all(d);
+    }
+    if !figures.pass {
+        bail!("{title} FAILED");
+    }
     Ok(())
 }
 

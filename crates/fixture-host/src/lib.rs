@@ -184,10 +184,21 @@ pub fn animated_gif(width: u32, height: u32, frames: u32) -> Vec<u8> {
 /// A PNG whose IHDR announces `width`×`height` (CRC fixed up), followed by
 /// the data of a 1×1 image.
 pub fn png_announcing(width: u32, height: u32) -> Vec<u8> {
+    png_announcing_depth(width, height, 8, false)
+}
+
+/// [`png_announcing`] of an RGBA PNG with `bit_depth` bits per channel (8
+/// or 16), Adam7-interlaced when `interlaced`: a header that decoders size
+/// their buffers from.
+pub fn png_announcing_depth(width: u32, height: u32, bit_depth: u8, interlaced: bool) -> Vec<u8> {
     let mut png = encode(&avatar(1, 1), ImageFormat::Png);
-    // Signature (8) + length (4) + "IHDR" (4), then width and height.
+    // Signature (8) + length (4) + "IHDR" (4), then width, height, bit
+    // depth, colour type (6: RGBA), compression, filter, interlace.
     png[16..20].copy_from_slice(&width.to_be_bytes());
     png[20..24].copy_from_slice(&height.to_be_bytes());
+    png[24] = bit_depth;
+    png[25] = 6;
+    png[28] = u8::from(interlaced);
     let mut crc = flate2::Crc::new();
     crc.update(&png[12..29]);
     png[29..33].copy_from_slice(&crc.sum().to_be_bytes());

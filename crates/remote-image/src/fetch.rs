@@ -15,7 +15,7 @@ use ureq::unversioned::transport::DefaultConnector;
 
 use crate::FetchError;
 use crate::animation::{Animation, decode_avatar};
-use crate::decode::ImageLimits;
+use crate::decode::{ImageLimits, decode_cost};
 use crate::resolver::{AddressPolicy, BadHop, GuardedResolver, Refused};
 use crate::url::AvatarUrl;
 
@@ -52,10 +52,14 @@ pub struct FetchConfig {
     /// How long a decoded avatar stays cached. Default 10 minutes.
     pub cache_ttl: Duration,
     /// Decodes (and normalisations) running at once; further ones wait.
-    /// Fetches are not limited by it, only the memory- and CPU-heavy part:
-    /// each decode holds at most `image.max_side`² × 8 bytes. Default: the
-    /// number of CPUs.
+    /// Fetches are not limited by it, only the memory- and CPU-heavy part.
+    /// Default: the number of CPUs.
     pub max_concurrent_decodes: usize,
+    /// Bytes of decode buffers in use at once, each decode counted by its
+    /// real size ([`decode_cost`](crate::decode_cost): bit depth, RGBA
+    /// copy, interlacing); further decodes wait. A decode larger than the
+    /// budget runs alone. Default: 256 MiB.
+    pub decode_budget_bytes: u64,
 }
 
 impl Default for FetchConfig {
@@ -72,6 +76,7 @@ impl Default for FetchConfig {
             cache_bytes: 256 << 20,
             cache_ttl: Duration::from_secs(600),
             max_concurrent_decodes: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            decode_budget_bytes: 256 << 20,
         }
     }
 }
@@ -87,6 +92,9 @@ pub struct Avatar {
     /// Every frame, when the avatar is animated (two frames or more);
     /// `image` is then its first frame.
     pub animation: Option<Arc<Animation>>,
+    /// Bytes the decode of this avatar took at its peak
+    /// ([`decode_cost`](crate::decode_cost)).
+    pub decode_cost: u64,
 }
 
 impl Avatar {
@@ -107,36 +115,51 @@ fn fnv1a64(bytes: &[u8]) -> u64 {
     hash
 }
 
-/// At most `max` holders at once; the others wait (they already hold a
-/// bounded job slot of the caller, so the wait is bounded too).
+/// At most `max` decodes at once, and at most `budget` bytes of decode
+/// buffers (each decode counted by its real size; one decode always fits
+/// when none runs). The others wait (they already hold a bounded job slot
+/// of the caller, so the wait is bounded too).
 #[derive(Debug)]
 struct DecodeGate {
-    busy: Mutex<usize>,
+    /// Decodes running and the bytes they hold.
+    busy: Mutex<(usize, u64)>,
     freed: Condvar,
     max: usize,
+    budget: u64,
 }
 
 impl DecodeGate {
-    fn enter(&self) -> DecodeTicket<'_> {
+    fn new(max: usize, budget: u64) -> Self {
+        Self {
+            busy: Mutex::new((0, 0)),
+            freed: Condvar::new(),
+            max: max.max(1),
+            budget,
+        }
+    }
+
+    fn enter(&self, cost: u64) -> DecodeTicket<'_> {
         let mut busy = self.busy.lock().unwrap_or_else(PoisonError::into_inner);
-        while *busy >= self.max {
+        while busy.0 >= self.max || (busy.0 > 0 && busy.1 + cost > self.budget) {
             busy = self
                 .freed
                 .wait(busy)
                 .unwrap_or_else(PoisonError::into_inner);
         }
-        *busy += 1;
-        DecodeTicket(self)
+        busy.0 += 1;
+        busy.1 += cost;
+        DecodeTicket(self, cost)
     }
 }
 
-struct DecodeTicket<'a>(&'a DecodeGate);
+struct DecodeTicket<'a>(&'a DecodeGate, u64);
 
 impl Drop for DecodeTicket<'_> {
     fn drop(&mut self) {
         let mut busy = self.0.busy.lock().unwrap_or_else(PoisonError::into_inner);
-        *busy -= 1;
-        self.0.freed.notify_one();
+        busy.0 -= 1;
+        busy.1 -= self.1;
+        self.0.freed.notify_all();
     }
 }
 
@@ -202,11 +225,7 @@ impl AvatarFetcher {
                 u32::try_from(pixels).unwrap_or(u32::MAX)
             })
             .build();
-        let decodes = DecodeGate {
-            busy: Mutex::new(0),
-            freed: Condvar::new(),
-            max: config.max_concurrent_decodes.max(1),
-        };
+        let decodes = DecodeGate::new(config.max_concurrent_decodes, config.decode_budget_bytes);
         Self {
             agent,
             config,
@@ -269,12 +288,14 @@ impl AvatarFetcher {
 
     fn load_uri(&self, uri: &Uri) -> Result<Avatar, FetchError> {
         let bytes = self.fetch_uri(uri)?;
-        let _ticket = self.decodes.enter();
+        let decode_cost = decode_cost(&bytes, &self.config.image)?;
+        let _ticket = self.decodes.enter(decode_cost);
         let decoded = decode_avatar(&bytes, &self.config.image)?;
         Ok(Avatar {
             image: Arc::new(decoded.still),
             digest: fnv1a64(&bytes),
             animation: decoded.animation.map(Arc::new),
+            decode_cost,
         })
     }
 
@@ -380,33 +401,57 @@ impl AvatarFetcher {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_decode_gate_admits_at_most_max() {
-        let gate = Arc::new(DecodeGate {
-            busy: Mutex::new(0),
-            freed: Condvar::new(),
-            max: 2,
-        });
-        let inside = Arc::new(AtomicU64::new(0));
-        let peak = Arc::new(AtomicU64::new(0));
-        let threads: Vec<_> = (0..8)
-            .map(|_| {
+    /// Runs `costs` through `gate` on threads at once and gives the most
+    /// decodes and bytes that were inside together.
+    fn peak_inside(gate: DecodeGate, costs: &[u64]) -> (u64, u64) {
+        let gate = Arc::new(gate);
+        let inside = Arc::new(Mutex::new((0u64, 0u64)));
+        let peak = Arc::new(Mutex::new((0u64, 0u64)));
+        let threads: Vec<_> = costs
+            .iter()
+            .map(|&cost| {
                 let (gate, inside, peak) =
                     (Arc::clone(&gate), Arc::clone(&inside), Arc::clone(&peak));
                 std::thread::spawn(move || {
-                    let _t = gate.enter();
-                    let now = inside.fetch_add(1, Ordering::SeqCst) + 1;
-                    peak.fetch_max(now, Ordering::SeqCst);
+                    let _t = gate.enter(cost);
+                    {
+                        let mut now = inside.lock().unwrap();
+                        now.0 += 1;
+                        now.1 += cost;
+                        let mut p = peak.lock().unwrap();
+                        *p = (p.0.max(now.0), p.1.max(now.1));
+                    }
                     std::thread::sleep(Duration::from_millis(20));
-                    inside.fetch_sub(1, Ordering::SeqCst);
+                    let mut now = inside.lock().unwrap();
+                    now.0 -= 1;
+                    now.1 -= cost;
                 })
             })
             .collect();
         for t in threads {
             t.join().unwrap();
         }
-        let peak = peak.load(Ordering::SeqCst);
-        assert!((1..=2).contains(&peak), "peak {peak}");
-        assert_eq!(*gate.busy.lock().unwrap(), 0);
+        assert_eq!(*gate.busy.lock().unwrap(), (0, 0));
+        *peak.lock().unwrap()
+    }
+
+    #[test]
+    fn the_decode_gate_admits_at_most_max() {
+        let (decodes, _) = peak_inside(DecodeGate::new(2, u64::MAX), &[1; 8]);
+        assert!((1..=2).contains(&decodes), "peak {decodes}");
+    }
+
+    #[test]
+    fn the_decode_gate_holds_the_byte_budget() {
+        const MIB: u64 = 1 << 20;
+        // Small decodes share the budget; two 16-bit 4096² decodes (about
+        // 228 MiB each) never run together under 256 MiB, and one larger
+        // than the budget still runs alone.
+        let (decodes, _) = peak_inside(DecodeGate::new(8, 256 * MIB), &[8 * MIB; 8]);
+        assert!(decodes >= 2, "small decodes ran one at a time");
+        let (decodes, bytes) = peak_inside(DecodeGate::new(8, 256 * MIB), &[228 * MIB; 4]);
+        assert_eq!((decodes, bytes), (1, 228 * MIB));
+        let (decodes, _) = peak_inside(DecodeGate::new(8, 100 * MIB), &[228 * MIB, 228 * MIB]);
+        assert_eq!(decodes, 1);
     }
 }

@@ -30,7 +30,7 @@ pub use animation::{
     Animation, AnimationFrame, AnimationHeader, DecodedAvatar, LoopCount, animation_header,
     decode_avatar,
 };
-pub use decode::{AvatarFormat, ImageLimits, decode_image, normalize, sniff_format};
+pub use decode::{AvatarFormat, ImageLimits, decode_cost, decode_image, normalize, sniff_format};
 pub use error::FetchError;
 pub use fetch::{Avatar, AvatarFetcher, FetchConfig};
 pub use image::RgbaImage;

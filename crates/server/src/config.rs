@@ -7,6 +7,12 @@ use std::str::FromStr;
 
 use clap::{Parser, ValueEnum};
 
+/// Default of `--canvas-queue`: canvas requests waiting for a job slot.
+pub const DEFAULT_CANVAS_QUEUE: usize = 512;
+
+/// Default of `--canvas-queue-ms`: how long a canvas request waits.
+pub const DEFAULT_CANVAS_QUEUE_MS: u64 = 10_000;
+
 /// Every setting of the `menagerie` binary.
 ///
 /// Each flag has an environment variable of the same name in upper case,
@@ -114,9 +120,32 @@ pub struct Settings {
     pub avatar_cache_ttl_secs: u64,
 
     /// Canvas jobs (fetch + decode + render) running at once; further
-    /// requests get 503 with `Retry-After` instead of queueing.
+    /// requests wait in the canvas queue, served round-robin across clients.
     #[arg(long, env = "MENAGERIE_CANVAS_JOBS", default_value_t = 64)]
     pub canvas_jobs: usize,
+
+    /// Canvas requests waiting for a job slot at once; beyond it the answer
+    /// is 503 with `Retry-After` at once.
+    #[arg(long, env = "MENAGERIE_CANVAS_QUEUE", default_value_t = DEFAULT_CANVAS_QUEUE)]
+    pub canvas_queue: usize,
+
+    /// Milliseconds a canvas request waits for a job slot before it gets
+    /// 503 with `Retry-After`.
+    #[arg(long, env = "MENAGERIE_CANVAS_QUEUE_MS", default_value_t = DEFAULT_CANVAS_QUEUE_MS)]
+    pub canvas_queue_ms: u64,
+
+    /// Weight of canvas jobs one client (the rate limiter's client key) may
+    /// have running at once. A job weighs 1, or, when its avatar had to be
+    /// decoded, 1 per 16 MiB of decode buffers (a 4096² RGBA avatar about
+    /// 5, a 16-bit one about 14).
+    #[arg(long, env = "MENAGERIE_CANVAS_JOBS_PER_CLIENT", default_value_t = 16)]
+    pub canvas_jobs_per_client: u32,
+
+    /// MiB of decode buffers (decoded pixels at their real bit depth, the
+    /// RGBA copy, interlacing scratch) in use at once across avatar
+    /// decodes; a decode larger than this runs alone.
+    #[arg(long, env = "MENAGERIE_DECODE_BUDGET_MB", default_value_t = 256)]
+    pub decode_budget_mb: u64,
 
     /// Threads that render and encode canvas images, first come first
     /// served (default: one per core). Avatar fetches wait on the network

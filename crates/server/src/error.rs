@@ -100,7 +100,8 @@ pub enum ApiError {
     /// The avatar could not be fetched or decoded (see the README table).
     #[error("{0}")]
     Avatar(#[from] remote_image::FetchError),
-    /// Every canvas job slot is taken: answered at once, never queued.
+    /// No canvas job slot came free within the queue deadline, or the
+    /// queue was full.
     #[error("too many images are being made right now; retry in {retry_after} s")]
     Busy {
         /// Seconds to wait, also sent as `Retry-After`.

@@ -17,6 +17,7 @@
 //! | `menagerie_avatar_cache_bytes`, `..._entries` | gauge | |
 //! | `menagerie_avatar_fetches_total` | counter | `outcome` (see [`FetchOutcome`]) |
 //! | `menagerie_render_jobs_in_flight` | gauge | |
+//! | `menagerie_render_jobs_queued` | gauge | |
 //! | `menagerie_render_jobs_rejected_total` | counter | |
 //! | `menagerie_output_cache_hits_total` | counter | |
 //! | `menagerie_output_cache_bytes`, `..._entries` | gauge | |
@@ -157,6 +158,7 @@ pub struct Metrics {
     cache_entries: AtomicU64,
     fetches: [AtomicU64; FetchOutcome::ALL.len()],
     jobs_in_flight: AtomicU64,
+    jobs_queued: AtomicU64,
     jobs_rejected: AtomicU64,
     output_hits: AtomicU64,
     output_bytes: AtomicU64,
@@ -177,6 +179,7 @@ impl Default for Metrics {
             cache_entries: AtomicU64::new(0),
             fetches: Default::default(),
             jobs_in_flight: AtomicU64::new(0),
+            jobs_queued: AtomicU64::new(0),
             jobs_rejected: AtomicU64::new(0),
             output_hits: AtomicU64::new(0),
             output_bytes: AtomicU64::new(0),
@@ -266,6 +269,11 @@ impl Metrics {
     /// Canvas jobs running now, as counted by the canvas engine.
     pub fn set_jobs_in_flight(&self, n: u64) {
         self.jobs_in_flight.store(n, Relaxed);
+    }
+
+    /// Canvas jobs waiting for a slot now, as counted by the canvas engine.
+    pub fn set_jobs_queued(&self, n: u64) {
+        self.jobs_queued.store(n, Relaxed);
     }
 
     /// A canvas image was answered from the cache of encoded images.
@@ -419,6 +427,12 @@ impl Metrics {
             "menagerie_render_jobs_in_flight",
             "Fetch/decode/render jobs running now.",
             self.jobs_in_flight.load(Relaxed),
+        );
+        gauge(
+            &mut out,
+            "menagerie_render_jobs_queued",
+            "Canvas jobs waiting in the canvas queue for a slot now.",
+            self.jobs_queued.load(Relaxed),
         );
         counter(
             &mut out,

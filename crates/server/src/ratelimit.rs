@@ -128,10 +128,14 @@ pub fn parse_keys(path: &Path, text: &str) -> Result<HashMap<String, Quota>, Lim
     Ok(keys)
 }
 
-/// Who a request is counted against.
+/// Who a request is counted against: a known API key, or the client
+/// address (after the trusted-proxy rule; IPv6 by its /64). The canvas job
+/// bound shares it ([`client_of`]).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-enum ClientKey {
+pub enum ClientKey {
+    /// The client address.
     Ip(IpAddr),
+    /// An API key from `--api-keys`.
     Key(Box<str>),
 }
 
@@ -231,26 +235,7 @@ impl RateLimiter {
 
     /// The client address after applying the trusted-proxy rule.
     pub fn client_ip(&self, peer: Option<IpAddr>, forwarded_for: Option<&str>) -> Option<IpAddr> {
-        let peer = canonical(peer?);
-        if !self.trusted.iter().any(|c| c.contains(peer)) {
-            return Some(peer);
-        }
-        let Some(xff) = forwarded_for else {
-            return Some(peer);
-        };
-        let mut client = peer;
-        for hop in xff.rsplit(',') {
-            match parse_forwarded_ip(hop) {
-                Some(ip) => {
-                    client = ip;
-                    if !self.trusted.iter().any(|c| c.contains(ip)) {
-                        break;
-                    }
-                }
-                None => break,
-            }
-        }
-        Some(client)
+        forwarded_client(&self.trusted, peer, forwarded_for)
     }
 
     fn check(&self, client: ClientKey, budget: Budget, quota: u32, now: u64) -> Decision {
@@ -299,6 +284,68 @@ impl RateLimiter {
     }
 }
 
+/// The client address: the peer, or, when the peer is a trusted proxy, the
+/// last `X-Forwarded-For` hop that is not itself a trusted proxy.
+fn forwarded_client(
+    trusted: &[Cidr],
+    peer: Option<IpAddr>,
+    forwarded_for: Option<&str>,
+) -> Option<IpAddr> {
+    let peer = canonical(peer?);
+    if !trusted.iter().any(|c| c.contains(peer)) {
+        return Some(peer);
+    }
+    let Some(xff) = forwarded_for else {
+        return Some(peer);
+    };
+    let mut client = peer;
+    for hop in xff.rsplit(',') {
+        match parse_forwarded_ip(hop) {
+            Some(ip) => {
+                client = ip;
+                if !trusted.iter().any(|c| c.contains(ip)) {
+                    break;
+                }
+            }
+            None => break,
+        }
+    }
+    Some(client)
+}
+
+/// The client key of a request, whether or not rate limiting is on: its
+/// API key when `limiter` knows it, else its address under the
+/// trusted-proxy rule (`trusted`, the `--trusted-proxy` ranges).
+pub fn client_of(
+    limiter: Option<&RateLimiter>,
+    trusted: &[Cidr],
+    req: &actix_web::HttpRequest,
+) -> ClientKey {
+    if let Some(key) = limiter
+        .zip(bearer(req.headers()))
+        .and_then(|(l, k)| l.keys.get_key_value(k))
+        .map(|(k, _)| k)
+    {
+        return ClientKey::Key(key.as_str().into());
+    }
+    ClientKey::Ip(address_key(
+        trusted,
+        req.peer_addr().map(|a| a.ip()),
+        forwarded_for(req.headers()),
+    ))
+}
+
+fn forwarded_for(headers: &header::HeaderMap) -> Option<&str> {
+    headers.get("x-forwarded-for").and_then(|v| v.to_str().ok())
+}
+
+/// The address part of a client key.
+fn address_key(trusted: &[Cidr], peer: Option<IpAddr>, forwarded_for: Option<&str>) -> IpAddr {
+    forwarded_client(trusted, peer, forwarded_for)
+        .map(client_bucket)
+        .unwrap_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED))
+}
+
 fn parse_forwarded_ip(hop: &str) -> Option<IpAddr> {
     let hop = hop.trim();
     if let Ok(ip) = hop.parse::<IpAddr>() {
@@ -326,13 +373,8 @@ fn is_exempt(path: &str) -> bool {
     path == "/health" || path == "/metrics"
 }
 
-fn bearer(req: &ServiceRequest) -> Option<&str> {
-    let v = req
-        .headers()
-        .get(header::AUTHORIZATION)?
-        .to_str()
-        .ok()?
-        .trim();
+fn bearer(headers: &header::HeaderMap) -> Option<&str> {
+    let v = headers.get(header::AUTHORIZATION)?.to_str().ok()?.trim();
     Some(
         v.strip_prefix("Bearer ")
             .or_else(|| v.strip_prefix("bearer "))
@@ -382,21 +424,14 @@ impl RateLimiter {
         } else {
             Budget::Default
         };
-        let (client, quota, label) = match bearer(req).filter(|k| !k.is_empty()) {
+        let (client, quota, label) = match bearer(req.headers()).filter(|k| !k.is_empty()) {
             Some(k) if !self.keys.is_empty() => match self.keys.get(k) {
                 Some(q) => (ClientKey::Key(k.into()), *q, "api-key"),
                 None => return Admission::Refused(ApiError::InvalidApiKey.error_response()),
             },
             _ => {
-                let xff = req
-                    .headers()
-                    .get("x-forwarded-for")
-                    .and_then(|v| v.to_str().ok());
                 let peer = req.peer_addr().map(|a| a.ip());
-                let ip = self
-                    .client_ip(peer, xff)
-                    .map(client_bucket)
-                    .unwrap_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED));
+                let ip = address_key(&self.trusted, peer, forwarded_for(req.headers()));
                 let label = match budget {
                     Budget::Default => "default",
                     Budget::Canvas => "canvas",

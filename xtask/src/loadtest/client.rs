@@ -30,6 +30,8 @@ pub struct Conn {
     stream: Option<BufReader<TcpStream>>,
     /// Connections opened so far (the first one included).
     pub connects: u64,
+    /// Header lines sent with every request (each ending in CRLF).
+    extra: String,
 }
 
 impl Conn {
@@ -40,7 +42,14 @@ impl Conn {
             timeout,
             stream: None,
             connects: 0,
+            extra: String::new(),
         }
+    }
+
+    /// Sends `name: value` with every request.
+    pub fn with_header(mut self, name: &str, value: &str) -> Self {
+        self.extra.push_str(&format!("{name}: {value}\r\n"));
+        self
     }
 
     fn open(&mut self) -> io::Result<&mut BufReader<TcpStream>> {
@@ -80,10 +89,11 @@ impl Conn {
 
     fn try_get(&mut self, path: &str) -> Result<Response, (io::Error, bool)> {
         let host = self.addr;
-        let s = self.open().map_err(|e| (e, true))?;
         let req = format!(
-            "GET {path} HTTP/1.1\r\nHost: {host}\r\nUser-Agent: menagerie-loadgen\r\nAccept: */*\r\n\r\n"
+            "GET {path} HTTP/1.1\r\nHost: {host}\r\nUser-Agent: menagerie-loadgen\r\nAccept: */*\r\n{}\r\n",
+            self.extra
         );
+        let s = self.open().map_err(|e| (e, true))?;
         s.get_mut()
             .write_all(req.as_bytes())
             .map_err(|e| (e, true))?;

@@ -90,6 +90,10 @@ struct Images {
     fixed: Vec<u8>,
     fresh: Vec<Vec<u8>>,
     bomb: Vec<u8>,
+    /// `/avatar/big/1024.png`, `/avatar/big/4096.png` (8-bit RGBA) and
+    /// `/avatar/big/4096-16i.png` (16-bit RGBA, interlaced: the costliest
+    /// decode an avatar may ask for), made on first use.
+    big: std::sync::Mutex<Vec<(String, Arc<Vec<u8>>)>>,
 }
 
 impl Images {
@@ -100,7 +104,23 @@ impl Images {
                 .map(|s| png_rgb(256, 256, s))
                 .collect(),
             bomb: png_header_only(60_000, 60_000),
+            big: std::sync::Mutex::default(),
         }
+    }
+
+    fn big(&self, name: &str) -> Option<Arc<Vec<u8>>> {
+        let mut big = self.big.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, png)) = big.iter().find(|(n, _)| n == name) {
+            return Some(Arc::clone(png));
+        }
+        let png = Arc::new(match name {
+            "1024.png" => png_deflated(1024, 1024, false, false),
+            "4096.png" => png_deflated(4096, 4096, false, false),
+            "4096-16i.png" => png_deflated(4096, 4096, true, true),
+            _ => return None,
+        });
+        big.push((name.to_owned(), Arc::clone(&png)));
+        Some(png)
     }
 }
 
@@ -120,8 +140,17 @@ fn serve(
         let Some(path) = read_request(&mut r)? else {
             return Ok(());
         };
+        // A query (`?nonce=` to defeat the server's avatar cache) is ignored.
+        let path = path.split('?').next().unwrap_or("/");
         let segs: Vec<&str> = path.trim_start_matches('/').split('/').collect();
         match segs.as_slice() {
+            ["avatar", "big", name] => match images.big(name) {
+                Some(png) => {
+                    stats.avatars.fetch_add(1, Ordering::Relaxed);
+                    respond(&mut w, "200 OK", "image/png", &png)?;
+                }
+                None => respond(&mut w, "404 Not Found", "text/plain", b"not found")?,
+            },
             ["avatar", "fixed.png"] => {
                 stats.avatars.fetch_add(1, Ordering::Relaxed);
                 respond(&mut w, "200 OK", "image/png", &images.fixed)?;
@@ -322,6 +351,60 @@ pub fn png_rgb(w: u32, h: u32, seed: u32) -> Vec<u8> {
     let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
     chunk(&mut out, b"IHDR", &ihdr(w, h));
     chunk(&mut out, b"IDAT", &zlib_stored(&raw));
+    chunk(&mut out, b"IEND", &[]);
+    out
+}
+
+/// A `w`×`h` RGBA PNG, 8 or 16 bits per channel, Adam7-interlaced or not,
+/// zlib-compressed (a gradient repeating every 64 pixels, so a 4096² image
+/// stays far below the server's 8 MiB body cap).
+pub fn png_deflated(w: u32, h: u32, sixteen: bool, interlaced: bool) -> Vec<u8> {
+    use std::io::Write as _;
+    let bytes_pp = if sixteen { 8 } else { 4 };
+    // Adam7 passes: x0, y0, dx, dy; one pass covering everything otherwise.
+    let passes: &[(u32, u32, u32, u32)] = if interlaced {
+        &[
+            (0, 0, 8, 8),
+            (4, 0, 8, 8),
+            (0, 4, 4, 8),
+            (2, 0, 4, 4),
+            (0, 2, 2, 4),
+            (1, 0, 2, 2),
+            (0, 1, 1, 2),
+        ]
+    } else {
+        &[(0, 0, 1, 1)]
+    };
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+    let mut row = Vec::new();
+    for &(x0, y0, dx, dy) in passes {
+        if x0 >= w || y0 >= h {
+            continue;
+        }
+        for y in (y0..h).step_by(dy as usize) {
+            row.clear();
+            row.push(0); // filter: none
+            for x in (x0..w).step_by(dx as usize) {
+                let v = ((x % 64) * 4) as u8;
+                let px = [v, (y % 64 * 4) as u8, 128, 255];
+                for c in px {
+                    row.push(c);
+                    if bytes_pp == 8 {
+                        row.push(c);
+                    }
+                }
+            }
+            z.write_all(&row).expect("in memory");
+        }
+    }
+    let idat = z.finish().expect("in memory");
+    let mut hdr = Vec::with_capacity(13);
+    hdr.extend_from_slice(&w.to_be_bytes());
+    hdr.extend_from_slice(&h.to_be_bytes());
+    hdr.extend_from_slice(&[if sixteen { 16 } else { 8 }, 6, 0, 0, u8::from(interlaced)]);
+    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
+    chunk(&mut out, b"IHDR", &hdr);
+    chunk(&mut out, b"IDAT", &idat);
     chunk(&mut out, b"IEND", &[]);
     out
 }

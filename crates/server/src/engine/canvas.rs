@@ -3,15 +3,17 @@
 //!
 //! A route parses every parameter into a [`Job`] and the avatar into an
 //! [`AvatarUrl`] (cheap: a bad parameter is a 400 before any network or CPU
-//! work), then calls [`CanvasEngine::start`], which takes a job slot or
-//! refuses at once (503 with `Retry-After`), and gets the avatar. The job
-//! then runs in up to three steps, and holds its slot until the last one
-//! ends, even if the client has gone:
+//! work), then calls [`CanvasEngine::start`], which takes a job slot
+//! ([`JobSlots`]: a bounded wait, fair across clients, with a per-client
+//! cap; 503 with `Retry-After` only beyond the queue cap or deadline), and
+//! gets the avatar. The job then runs in up to three steps, and holds its
+//! slot until the last one ends, even if the client has gone:
 //!
 //! 1. the avatar: from the decoded-avatar cache on the async worker (about a
 //!    microsecond), or else fetched and decoded on the blocking pool with
 //!    `web::block`, where a slow avatar host costs a parked thread, never an
-//!    HTTP worker or a core;
+//!    HTTP worker or a core; a decoded avatar weighs its job by its decode
+//!    cost ([`JobPermit::weigh`]);
 //! 2. the [`Ticket`] names the image by a strong entity tag (the job, the
 //!    avatar's content digest and the server version), so the route can
 //!    answer a matching `If-None-Match` or a HEAD without rendering, and
@@ -27,7 +29,6 @@
 //! and output cache hits to the metrics registry, each from one place.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use actix_web::web;
@@ -37,22 +38,29 @@ use canvas_render::{Filter, PrideFlag, RgbaImage};
 use moka::sync::Cache;
 use remote_image::{Avatar, AvatarFetcher, AvatarUrl, FetchConfig, FetchError, ImageLimits};
 
+use super::job_slots::{ExtraSlots, JobPermit, JobSlots, SlotLimits};
 use super::render_pool::RenderPool;
 use crate::conditional;
 use crate::config::Settings;
 use crate::error::ApiError;
 use crate::metrics::{FetchOutcome, Metrics};
+use crate::ratelimit::ClientKey;
 
 pub mod output;
 
-use output::{ExtraSlots, Output, Requested};
+use output::{Output, Requested};
 
 /// What a valid `avatar` looks like (used in error messages).
 pub const AVATAR_EXPECTED: &str =
     "an http(s) URL of a PNG, JPEG, GIF or WebP image, at most 2048 bytes long";
 
-/// Seconds a client is told to wait when every canvas job slot is taken.
+/// Seconds a client is told to wait when the canvas queue is full or its
+/// deadline passed.
 pub const RETRY_AFTER_SECS: u32 = 1;
+
+/// Decode buffers that weigh one unit of a client's canvas job cap: a job
+/// whose avatar was decoded weighs its decode cost in these (at least 1).
+pub const DECODE_BYTES_PER_UNIT: u64 = 16 << 20;
 
 /// One image to make.
 #[derive(Debug, Clone)]
@@ -106,8 +114,7 @@ pub struct CanvasEngine {
     fetcher: AvatarFetcher,
     pool: RenderPool,
     outputs: Option<OutputCache>,
-    running: AtomicUsize,
-    max_jobs: usize,
+    slots: Arc<JobSlots>,
     max_age: u64,
     metrics: Arc<Metrics>,
     animation_budget: Duration,
@@ -122,7 +129,7 @@ impl std::fmt::Debug for CanvasEngine {
                 "output_cache",
                 &self.outputs.as_ref().map(|c| c.entry_count()),
             )
-            .field("max_jobs", &self.max_jobs)
+            .field("slots", &self.slots.limits())
             .finish_non_exhaustive()
     }
 }
@@ -148,6 +155,7 @@ impl CanvasEngine {
             },
             cache_bytes: settings.avatar_cache_mb.saturating_mul(1 << 20),
             cache_ttl: Duration::from_secs(settings.avatar_cache_ttl_secs.max(1)),
+            decode_budget_bytes: settings.decode_budget_mb.saturating_mul(1 << 20),
             ..FetchConfig::default()
         };
         let threads = settings.render_threads.unwrap_or_else(|| {
@@ -166,8 +174,12 @@ impl CanvasEngine {
             fetcher: AvatarFetcher::new(config),
             pool: RenderPool::new(threads)?,
             outputs,
-            running: AtomicUsize::new(0),
-            max_jobs: settings.canvas_jobs.max(1),
+            slots: JobSlots::new(SlotLimits {
+                max_jobs: settings.canvas_jobs,
+                per_client: settings.canvas_jobs_per_client,
+                queue_cap: settings.canvas_queue,
+                deadline: Duration::from_millis(settings.canvas_queue_ms),
+            }),
             max_age: settings.avatar_cache_ttl_secs,
             metrics,
             animation_budget: Duration::from_millis(settings.animation_render_ms),
@@ -189,7 +201,12 @@ impl CanvasEngine {
 
     /// Canvas jobs running now: the one job counter.
     pub fn running_jobs(&self) -> usize {
-        self.running.load(Ordering::Relaxed)
+        self.slots.running()
+    }
+
+    /// Canvas jobs waiting for a slot now.
+    pub fn queued_jobs(&self) -> usize {
+        self.slots.queued()
     }
 
     /// Encoded images in the output cache (0 when it is off), after its
@@ -212,21 +229,27 @@ impl CanvasEngine {
         (self.fetcher.cached_bytes(), self.fetcher.cached_entries())
     }
 
-    /// Takes a job slot and gets the avatar (when `avatar` is given): the
-    /// first two steps of a job; then chooses the output for `format` and
-    /// takes the extra slots an animated job holds. `Busy` at once when
-    /// the slots are taken.
+    /// Takes a job slot for `client` (waiting fairly, up to the queue
+    /// deadline) and gets the avatar (when `avatar` is given): the first
+    /// two steps of a job; then chooses the output for `format` and takes
+    /// the extra slots an animated job holds. `Busy` when the queue is full
+    /// or the deadline passed, or when an animation's extra slots are taken.
     pub async fn start(
         self: &Arc<Self>,
+        client: ClientKey,
         job: Job,
         avatar: Option<AvatarUrl>,
         format: Requested,
     ) -> Result<Ticket, ApiError> {
-        let Some(permit) = self.try_acquire() else {
+        let Ok(permit) = self.slots.acquire(client).await else {
             self.metrics.job_rejected();
             return Err(ApiError::Busy {
                 retry_after: RETRY_AFTER_SECS,
             });
+        };
+        let permit = Slot {
+            permit,
+            engine: Arc::clone(self),
         };
         let (permit, avatar) = match avatar {
             Some(url) => {
@@ -236,18 +259,19 @@ impl CanvasEngine {
             None => (permit, None),
         };
         let output = Output::choose(format, &job, avatar.as_ref());
-        let extra = match output::weight(&job, avatar.as_ref(), output, self.max_jobs) - 1 {
-            0 => None,
-            n => match self.try_acquire_extra(n) {
-                Some(slots) => Some(slots),
-                None => {
-                    self.metrics.job_rejected();
-                    return Err(ApiError::Busy {
-                        retry_after: RETRY_AFTER_SECS,
-                    });
-                }
-            },
-        };
+        let extra =
+            match output::weight(&job, avatar.as_ref(), output, self.slots.limits().max_jobs) - 1 {
+                0 => None,
+                n => match self.slots.try_acquire_extra(n) {
+                    Some(slots) => Some(slots),
+                    None => {
+                        self.metrics.job_rejected();
+                        return Err(ApiError::Busy {
+                            retry_after: RETRY_AFTER_SECS,
+                        });
+                    }
+                },
+            };
         let key = (
             output.key(format!("{job:?}")),
             avatar.as_ref().map(|a| a.digest),
@@ -264,33 +288,10 @@ impl CanvasEngine {
         })
     }
 
-    /// Takes a job slot, or `None` when all are taken (never waits).
-    fn try_acquire(self: &Arc<Self>) -> Option<JobPermit> {
-        let mut current = self.running.load(Ordering::Relaxed);
-        loop {
-            if current >= self.max_jobs {
-                return None;
-            }
-            match self.running.compare_exchange_weak(
-                current,
-                current + 1,
-                Ordering::AcqRel,
-                Ordering::Relaxed,
-            ) {
-                Ok(_) => {
-                    return Some(JobPermit {
-                        engine: Arc::clone(self),
-                    });
-                }
-                Err(now) => current = now,
-            }
-        }
-    }
-
     /// Gets an avatar through the fetcher's cache on the calling (blocking)
     /// thread, reporting the miss and the fetch outcome when this call went
     /// to the network, and a hit otherwise.
-    fn fetch_avatar(&self, url: &AvatarUrl) -> Result<Avatar, FetchError> {
+    fn fetch_avatar(&self, url: &AvatarUrl) -> (Result<Avatar, FetchError>, bool) {
         let (result, fetched) = self.fetcher.fetch_traced(url);
         if fetched {
             self.metrics.avatar_cache_miss();
@@ -298,7 +299,7 @@ impl CanvasEngine {
         } else if result.is_ok() {
             self.metrics.avatar_cache_hit();
         }
-        result
+        (result, fetched)
     }
 }
 
@@ -309,41 +310,51 @@ fn image_tag((job, avatar_digest): &OutputKey) -> String {
     conditional::strong_tag_of(&(env!("CARGO_PKG_VERSION"), job, avatar_digest))
 }
 
-/// A canvas job slot. It moves with the job into each blocking step, so it
-/// is given back when the last step ends, even if the client has gone.
-struct JobPermit {
+/// A canvas job's slot and the engine it runs on. It moves with the job
+/// into each blocking step, so it is given back when the last step ends,
+/// even if the client has gone.
+struct Slot {
+    permit: JobPermit,
     engine: Arc<CanvasEngine>,
 }
 
-impl JobPermit {
+impl Slot {
     /// The avatar of a job: from the cache without leaving the async worker
-    /// (a hit), or fetched on the blocking pool. The permit travels with the
+    /// (a hit), or fetched on the blocking pool. The slot travels with the
     /// fetch and comes back with its result, so a fetch that outlives its
-    /// client keeps its slot.
-    async fn avatar(self, url: AvatarUrl) -> Result<(JobPermit, Avatar), ApiError> {
+    /// client keeps its slot; an avatar this job decoded weighs the job by
+    /// its decode cost.
+    async fn avatar(self, url: AvatarUrl) -> Result<(Slot, Avatar), ApiError> {
         if let Some(avatar) = self.engine.fetcher.cached(&url) {
             self.engine.metrics.avatar_cache_hit();
             return Ok((self, avatar));
         }
-        let (permit, avatar) = web::block(move || {
+        let (mut slot, avatar) = web::block(move || {
             let avatar = self.engine.fetch_avatar(&url);
             (self, avatar)
         })
         .await
         .map_err(|_| ApiError::JobFailed)?;
-        Ok((permit, avatar?))
+        let (avatar, decoded) = avatar;
+        let avatar = avatar?;
+        if decoded {
+            slot.permit.weigh(decode_weight(avatar.decode_cost));
+        }
+        Ok((slot, avatar))
     }
 }
 
-impl Drop for JobPermit {
-    fn drop(&mut self) {
-        self.engine.running.fetch_sub(1, Ordering::AcqRel);
-    }
+/// The weight of a job whose avatar it decoded: one unit per
+/// [`DECODE_BYTES_PER_UNIT`] of decode buffers, at least 1.
+fn decode_weight(decode_cost: u64) -> u32 {
+    u32::try_from(decode_cost / DECODE_BYTES_PER_UNIT)
+        .unwrap_or(u32::MAX)
+        .max(1)
 }
 
 /// A started job: its slot, its avatar and the tag of the image it makes.
 pub struct Ticket {
-    permit: JobPermit,
+    permit: Slot,
     extra: Option<ExtraSlots>,
     job: Job,
     avatar: Option<Avatar>,

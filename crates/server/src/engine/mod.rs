@@ -14,6 +14,7 @@
 
 pub mod canvas;
 pub mod content;
+pub mod job_slots;
 pub mod reference;
 pub mod render_pool;
 

@@ -332,8 +332,15 @@ fn error_responses() -> Value {
         "RateLimit-Policy",
         "Cache-Control",
     ]);
+    let overloaded_text = format!(
+        "Every image job slot stayed taken: the request waited in the canvas queue (served \
+         round-robin across clients) for {} s, or {} requests were already waiting \
+         (defaults of `--canvas-queue-ms` and `--canvas-queue`); retry after `Retry-After` seconds",
+        crate::config::DEFAULT_CANVAS_QUEUE_MS / 1000,
+        crate::config::DEFAULT_CANVAS_QUEUE,
+    );
     let mut overloaded = error_response(
-        "Too many image jobs in flight; retry shortly",
+        &overloaded_text,
         "Error",
         err(&crate::error::ApiError::Busy {
             retry_after: crate::engine::canvas::RETRY_AFTER_SECS,

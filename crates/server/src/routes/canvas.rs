@@ -27,6 +27,7 @@ use crate::conditional;
 use crate::engine::AppState;
 use crate::engine::canvas::{AVATAR_EXPECTED, Job, output};
 use crate::error::ApiError;
+use crate::ratelimit;
 
 /// Registers the canvas image routes.
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -213,7 +214,12 @@ async fn respond(
         None
     };
     let format = output::requested(q.format.as_deref())?;
-    let ticket = engine.start(job, avatar, format).await?;
+    let client = ratelimit::client_of(
+        state.rate_limiter.as_deref(),
+        &state.settings.trusted_proxies,
+        req,
+    );
+    let ticket = engine.start(client, job, avatar, format).await?;
     let content_type = ticket.content_type();
 
     let tag = ticket.etag().to_owned();

@@ -21,6 +21,7 @@ async fn metrics(state: web::Data<AppState>) -> HttpResponse {
     state
         .metrics
         .set_jobs_in_flight(canvas.running_jobs() as u64);
+    state.metrics.set_jobs_queued(canvas.queued_jobs() as u64);
     if let Some(l) = &state.rate_limiter {
         state.metrics.set_rate_limit_clients(l.tracked() as u64);
     }

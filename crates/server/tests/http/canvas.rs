@@ -612,25 +612,39 @@ async fn unknown_names_are_404() {
     }
 }
 
-#[actix_rt::test]
-async fn a_saturated_job_pool_answers_503_at_once_and_json_stays_fast() {
-    let host = FixtureHost::start();
-    let mut s = canvas_settings();
-    s.canvas_jobs = 1;
-    s.avatar_timeout_ms = 5000;
-    let app = Rc::new(app_with(s).await);
-
-    // Occupy the only job slot with an avatar host that never answers.
-    let slow = Rc::clone(&app);
+/// Starts a request whose avatar host never answers, and waits until it
+/// holds its job slot.
+async fn occupy_a_slot<S, B>(app: &Rc<S>, host: &FixtureHost) -> actix_rt::task::JoinHandle<Reply>
+where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>
+        + 'static,
+    B: MessageBody + 'static,
+{
+    let slow = Rc::clone(app);
     let hanging_uri = format!("/canvas/filter/blur?avatar={}", enc(&host.url("/hang")));
+    let before = host.hits("/hang");
     let hanging = actix_rt::spawn(async move { call(&*slow, &hanging_uri, None).await });
     for _ in 0..100 {
-        if host.hits("/hang") == 1 {
+        if host.hits("/hang") > before {
             break;
         }
         actix_rt::time::sleep(Duration::from_millis(10)).await;
     }
-    assert_eq!(host.hits("/hang"), 1);
+    assert_eq!(host.hits("/hang"), before + 1);
+    hanging
+}
+
+#[actix_rt::test]
+async fn beyond_the_queue_cap_the_answer_is_503_at_once_and_json_stays_fast() {
+    let host = FixtureHost::start();
+    let mut s = canvas_settings();
+    s.canvas_jobs = 1;
+    s.canvas_queue = 0;
+    s.avatar_timeout_ms = 5000;
+    let app = Rc::new(app_with(s).await);
+
+    // Occupy the only job slot with an avatar host that never answers.
+    let hanging = occupy_a_slot(&app, &host).await;
 
     let busy_uri = format!("/canvas/filter/sepia?avatar={}", enc(&host.url("/ok.png")));
     let busy = call(&*app, &busy_uri, None).await;
@@ -651,4 +665,47 @@ async fn a_saturated_job_pool_answers_503_at_once_and_json_stays_fast() {
     // The slot is free again.
     let ok = call(&*app, &busy_uri, None).await;
     assert_eq!(png_size(&ok), (64, 48));
+}
+
+#[actix_rt::test]
+async fn a_request_waits_in_the_queue_for_a_slot_and_then_succeeds() {
+    let host = FixtureHost::start();
+    let mut s = canvas_settings();
+    s.canvas_jobs = 1;
+    s.canvas_queue = 4;
+    s.canvas_queue_ms = 10_000;
+    s.avatar_timeout_ms = 300;
+    let app = Rc::new(app_with(s).await);
+    let hanging = occupy_a_slot(&app, &host).await;
+
+    let uri = format!("/canvas/filter/sepia?avatar={}", enc(&host.url("/ok.png")));
+    let started = std::time::Instant::now();
+    let waited = call(&*app, &uri, None).await;
+    // It got the slot when the hanging job timed out, not before.
+    assert!(hanging.is_finished());
+    assert_eq!(hanging.await.unwrap().status, 504);
+    assert_eq!(png_size(&waited), (64, 48));
+    assert!(started.elapsed() >= Duration::from_millis(100));
+}
+
+#[actix_rt::test]
+async fn a_request_waiting_past_the_queue_deadline_gets_503_with_retry_after() {
+    let host = FixtureHost::start();
+    let mut s = canvas_settings();
+    s.canvas_jobs = 1;
+    s.canvas_queue = 4;
+    s.canvas_queue_ms = 100;
+    s.avatar_timeout_ms = 5000;
+    let app = Rc::new(app_with(s).await);
+    let hanging = occupy_a_slot(&app, &host).await;
+
+    let uri = format!("/canvas/filter/sepia?avatar={}", enc(&host.url("/ok.png")));
+    let started = std::time::Instant::now();
+    let busy = call(&*app, &uri, None).await;
+    assert_clean_error(&busy, 503, "busy");
+    assert_eq!(busy.header("retry-after"), Some("1"));
+    assert!(started.elapsed() >= Duration::from_millis(100), "it waited");
+    assert!(!hanging.is_finished());
+    assert_eq!(host.hits("/ok.png"), 0, "a refused job did no work");
+    drop(hanging);
 }

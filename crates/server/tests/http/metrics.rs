@@ -38,6 +38,7 @@ async fn requests_are_counted_by_route_pattern_and_status() {
         "menagerie_avatar_cache_hits_total 1",
         "menagerie_avatar_fetches_total{outcome=\"timeout\"} 1",
         "menagerie_render_jobs_in_flight 0",
+        "menagerie_render_jobs_queued 0",
         "# TYPE menagerie_http_request_duration_seconds histogram",
     ] {
         assert!(text.contains(want), "missing `{want}` in\n{text}");

@@ -13,15 +13,13 @@
 //! ([`weight`]), and its rendering and encoding stop after
 //! `--animation-render-ms` (422 naming `render_time`).
 
-use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use canvas_render::animation::{AnimationError, Deadline, render_frames};
 use canvas_render::{Loops, RenderError, RgbaImage};
 use remote_image::{Animation, Avatar, LoopCount};
 
-use super::{CanvasEngine, Job};
+use super::Job;
 use crate::error::ApiError;
 
 /// Pixels of an animation's frames one job slot stands for: an animated
@@ -214,57 +212,10 @@ pub fn weight(job: &Job, avatar: Option<&Avatar>, output: Output, max_jobs: usiz
     slots.clamp(1, (max_jobs / 2).max(1))
 }
 
-/// Job slots held beside a job's own one, given back on drop.
-pub struct ExtraSlots {
-    engine: Arc<CanvasEngine>,
-    count: usize,
-}
-
-impl std::fmt::Debug for ExtraSlots {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ExtraSlots")
-            .field("count", &self.count)
-            .finish()
-    }
-}
-
-impl Drop for ExtraSlots {
-    fn drop(&mut self) {
-        if self.count > 0 {
-            self.engine.running.fetch_sub(self.count, Ordering::AcqRel);
-        }
-    }
-}
-
-impl CanvasEngine {
-    /// Takes `count` more job slots for a job that already holds one, or
-    /// `None` when they are not all free (never waits).
-    pub(super) fn try_acquire_extra(self: &Arc<Self>, count: usize) -> Option<ExtraSlots> {
-        let mut current = self.running.load(Ordering::Relaxed);
-        loop {
-            if current + count > self.max_jobs {
-                return None;
-            }
-            match self.running.compare_exchange_weak(
-                current,
-                current + count,
-                Ordering::AcqRel,
-                Ordering::Relaxed,
-            ) {
-                Ok(_) => {
-                    return Some(ExtraSlots {
-                        engine: Arc::clone(self),
-                        count,
-                    });
-                }
-                Err(now) => current = now,
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use super::*;
     use canvas_render::{Filter, PrideFlag};
     use remote_image::AnimationFrame;
@@ -287,6 +238,7 @@ mod tests {
             image: Arc::new(image),
             digest: 1,
             animation,
+            decode_cost: 0,
         }
     }
 

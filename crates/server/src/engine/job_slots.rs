@@ -1,0 +1,467 @@
+//! The canvas job bound: slots, a bounded fair queue and a per-client cap.
+//!
+//! At most `max_jobs` canvas jobs run at once. A job that finds no slot
+//! waits in a queue of at most `queue_cap` jobs for at most `deadline`; only
+//! beyond those is it refused (503 with `Retry-After`). Waiting jobs are
+//! served round-robin across clients (the rate limiter's client key), so a
+//! client with many queued jobs delays another client by at most one job
+//! per turn.
+//!
+//! Each client also has a cap on its weight in flight. A job weighs one
+//! unit, or more when its avatar had to be decoded: [`JobPermit::weigh`]
+//! charges the decode cost, and the client's following jobs are charged the
+//! same weight up front while the client still has jobs here, so a client
+//! sending expensive avatars runs few of them at once. A client with
+//! nothing in flight is always admitted to a free slot, whatever its
+//! weight.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use tokio::sync::oneshot;
+
+use crate::ratelimit::ClientKey;
+
+/// The settings of a [`JobSlots`].
+#[derive(Debug, Clone, Copy)]
+pub struct SlotLimits {
+    /// Jobs running at once.
+    pub max_jobs: usize,
+    /// Weight one client may have running at once (a job with a cached or
+    /// small avatar weighs 1).
+    pub per_client: u32,
+    /// Jobs waiting at once; more are refused at once.
+    pub queue_cap: usize,
+    /// How long a job waits for a slot before it is refused.
+    pub deadline: Duration,
+}
+
+/// Why a job got no slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// The queue was full.
+    QueueFull,
+    /// The job waited `deadline` without getting a slot.
+    Deadline,
+}
+
+/// The canvas job bound (see the module documentation).
+#[derive(Debug)]
+pub struct JobSlots {
+    limits: SlotLimits,
+    state: Mutex<State>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    running: usize,
+    queued: usize,
+    next_id: u64,
+    clients: HashMap<ClientKey, Client>,
+    /// Clients with waiting jobs, in round-robin order.
+    turns: VecDeque<ClientKey>,
+}
+
+#[derive(Debug)]
+struct Client {
+    /// Weight of this client's running jobs.
+    weight: u32,
+    /// What the client's next job is charged up front: the weight of its
+    /// last decoded avatar (1 when small or cached).
+    expected: u32,
+    waiting: VecDeque<(u64, oneshot::Sender<JobPermit>)>,
+}
+
+impl Client {
+    fn new() -> Self {
+        Self {
+            weight: 0,
+            expected: 1,
+            waiting: VecDeque::new(),
+        }
+    }
+}
+
+impl State {
+    fn client_fits(&self, key: &ClientKey, cap: u32) -> bool {
+        self.clients
+            .get(key)
+            .is_none_or(|c| c.weight == 0 || c.weight.saturating_add(c.expected) <= cap)
+    }
+
+    /// Charges a new job to `key`: one slot, the client's expected weight.
+    fn charge(&mut self, key: &ClientKey) -> u32 {
+        self.running += 1;
+        let client = self.clients.entry(key.clone()).or_insert_with(Client::new);
+        client.weight = client.weight.saturating_add(client.expected);
+        client.expected
+    }
+
+    /// Gives back one slot and `weight` of `key`'s weight.
+    fn refund(&mut self, key: &ClientKey, weight: u32) {
+        self.running -= 1;
+        if let Some(client) = self.clients.get_mut(key) {
+            client.weight = client.weight.saturating_sub(weight);
+            if client.weight == 0 && client.waiting.is_empty() {
+                self.clients.remove(key);
+            }
+        }
+    }
+
+    fn remove_waiter(&mut self, key: &ClientKey, id: u64) {
+        let Some(client) = self.clients.get_mut(key) else {
+            return;
+        };
+        let before = client.waiting.len();
+        client.waiting.retain(|(w, _)| *w != id);
+        if client.waiting.len() < before {
+            self.queued -= 1;
+        }
+        if client.waiting.is_empty() {
+            self.turns.retain(|k| k != key);
+            if client.weight == 0 {
+                self.clients.remove(key);
+            }
+        }
+    }
+}
+
+impl JobSlots {
+    /// A bound with these limits (each at least 1, the deadline as given).
+    pub fn new(limits: SlotLimits) -> Arc<Self> {
+        Arc::new(Self {
+            limits: SlotLimits {
+                max_jobs: limits.max_jobs.max(1),
+                per_client: limits.per_client.max(1),
+                queue_cap: limits.queue_cap,
+                deadline: limits.deadline,
+            },
+            state: Mutex::default(),
+        })
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> SlotLimits {
+        self.limits
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Jobs running now.
+    pub fn running(&self) -> usize {
+        self.lock().running
+    }
+
+    /// Jobs waiting for a slot now.
+    pub fn queued(&self) -> usize {
+        self.lock().queued
+    }
+
+    /// A slot for one job of `client`: at once when one is free (and the
+    /// client is under its cap and has nobody waiting ahead of it), else
+    /// after a fair wait of at most the deadline.
+    pub async fn acquire(self: &Arc<Self>, client: ClientKey) -> Result<JobPermit, Refusal> {
+        let (id, rx) = {
+            let mut state = self.lock();
+            let no_queue_ahead = state
+                .clients
+                .get(&client)
+                .is_none_or(|c| c.waiting.is_empty());
+            if state.running < self.limits.max_jobs
+                && no_queue_ahead
+                && state.client_fits(&client, self.limits.per_client)
+            {
+                let weight = state.charge(&client);
+                return Ok(self.permit(client, weight));
+            }
+            if state.queued >= self.limits.queue_cap {
+                return Err(Refusal::QueueFull);
+            }
+            let (tx, rx) = oneshot::channel();
+            let id = state.next_id;
+            state.next_id += 1;
+            state.queued += 1;
+            let entry = state
+                .clients
+                .entry(client.clone())
+                .or_insert_with(Client::new);
+            entry.waiting.push_back((id, tx));
+            if entry.waiting.len() == 1 {
+                state.turns.push_back(client.clone());
+            }
+            (id, rx)
+        };
+        let waiter = Waiter {
+            slots: self,
+            client,
+            id,
+        };
+        let result = tokio::time::timeout(self.limits.deadline, rx).await;
+        drop(waiter);
+        match result {
+            Ok(Ok(permit)) => Ok(permit),
+            // The sender is only dropped by `Waiter` (gone now) or a grant.
+            Ok(Err(_)) | Err(_) => Err(Refusal::Deadline),
+        }
+    }
+
+    fn permit(self: &Arc<Self>, client: ClientKey, weight: u32) -> JobPermit {
+        JobPermit {
+            slots: Arc::clone(self),
+            client,
+            weight,
+        }
+    }
+
+    /// Hands free slots to waiting jobs: the first client in turn that is
+    /// under its cap gets one, then goes to the back of the turns.
+    fn dispatch(self: &Arc<Self>) {
+        let mut refused = Vec::new();
+        {
+            let mut state = self.lock();
+            while state.running < self.limits.max_jobs {
+                let s = &*state;
+                let Some(at) = s
+                    .turns
+                    .iter()
+                    .position(|k| s.client_fits(k, self.limits.per_client))
+                else {
+                    break;
+                };
+                let Some(key) = state.turns.remove(at) else {
+                    break;
+                };
+                let Some((_, tx)) = state
+                    .clients
+                    .get_mut(&key)
+                    .and_then(|c| c.waiting.pop_front())
+                else {
+                    continue;
+                };
+                state.queued -= 1;
+                if state
+                    .clients
+                    .get(&key)
+                    .is_some_and(|c| !c.waiting.is_empty())
+                {
+                    state.turns.push_back(key.clone());
+                }
+                let weight = state.charge(&key);
+                if let Err(permit) = tx.send(self.permit(key, weight)) {
+                    // The waiter gave up a moment ago: the slot is given
+                    // back (and dispatched again) outside the lock.
+                    refused.push(permit);
+                }
+            }
+        }
+        drop(refused);
+    }
+}
+
+/// Removes a waiting job from the queue when it stops waiting (granted,
+/// timed out, or its client went away).
+struct Waiter<'a> {
+    slots: &'a Arc<JobSlots>,
+    client: ClientKey,
+    id: u64,
+}
+
+impl Drop for Waiter<'_> {
+    fn drop(&mut self) {
+        self.slots.lock().remove_waiter(&self.client, self.id);
+    }
+}
+
+/// One job's slot and weight; given back when dropped.
+#[derive(Debug)]
+pub struct JobPermit {
+    slots: Arc<JobSlots>,
+    client: ClientKey,
+    weight: u32,
+}
+
+impl JobPermit {
+    /// Sets the job's weight from its avatar's decode cost; the client's
+    /// next jobs are charged the same up front while it has jobs here.
+    pub fn weigh(&mut self, weight: u32) {
+        let weight = weight.max(1);
+        let mut state = self.slots.lock();
+        if let Some(client) = state.clients.get_mut(&self.client) {
+            client.weight = client.weight.saturating_sub(self.weight) + weight;
+            client.expected = weight;
+        }
+        self.weight = weight;
+    }
+}
+
+impl Drop for JobPermit {
+    fn drop(&mut self) {
+        self.slots.lock().refund(&self.client, self.weight);
+        self.slots.dispatch();
+    }
+}
+
+/// Slots beyond its first that a large job (an animation) holds; given back
+/// when dropped.
+#[derive(Debug)]
+pub struct ExtraSlots {
+    slots: Arc<JobSlots>,
+    count: usize,
+}
+
+impl JobSlots {
+    /// `count` more slots for a job that already holds one, or `None` when
+    /// they are not all free now (never waits: the job already waited for
+    /// its first slot).
+    pub fn try_acquire_extra(self: &Arc<Self>, count: usize) -> Option<ExtraSlots> {
+        let mut state = self.lock();
+        if state.running + count > self.limits.max_jobs {
+            return None;
+        }
+        state.running += count;
+        Some(ExtraSlots {
+            slots: Arc::clone(self),
+            count,
+        })
+    }
+}
+
+impl Drop for ExtraSlots {
+    fn drop(&mut self) {
+        self.slots.lock().running -= self.count;
+        self.slots.dispatch();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::net::{IpAddr, Ipv4Addr};
+
+    use super::*;
+
+    fn client(n: u8) -> ClientKey {
+        ClientKey::Ip(IpAddr::V4(Ipv4Addr::new(10, 0, 0, n)))
+    }
+
+    fn slots(
+        max_jobs: usize,
+        per_client: u32,
+        queue_cap: usize,
+        deadline_ms: u64,
+    ) -> Arc<JobSlots> {
+        JobSlots::new(SlotLimits {
+            max_jobs,
+            per_client,
+            queue_cap,
+            deadline: Duration::from_millis(deadline_ms),
+        })
+    }
+
+    /// Lets spawned tasks run until they are parked again.
+    async fn settle() {
+        for _ in 0..20 {
+            tokio::task::yield_now().await;
+        }
+    }
+
+    #[actix_rt::test]
+    async fn a_job_waits_for_a_slot_then_runs() {
+        let s = slots(1, 8, 4, 5_000);
+        let first = s.acquire(client(1)).await.unwrap();
+        let waiting = actix_rt::spawn({
+            let s = Arc::clone(&s);
+            async move { s.acquire(client(2)).await.map(|_| ()) }
+        });
+        settle().await;
+        assert_eq!((s.running(), s.queued()), (1, 1));
+        drop(first);
+        assert_eq!(waiting.await.unwrap(), Ok(()));
+        assert_eq!((s.running(), s.queued()), (0, 0));
+    }
+
+    #[actix_rt::test]
+    async fn beyond_the_deadline_or_the_queue_cap_a_job_is_refused() {
+        let s = slots(1, 8, 1, 50);
+        let _held = s.acquire(client(1)).await.unwrap();
+        let waiting = actix_rt::spawn({
+            let s = Arc::clone(&s);
+            async move { s.acquire(client(2)).await.map(|_| ()) }
+        });
+        settle().await;
+        assert_eq!(
+            s.acquire(client(3)).await.map(|_| ()),
+            Err(Refusal::QueueFull)
+        );
+        assert_eq!(waiting.await.unwrap(), Err(Refusal::Deadline));
+        assert_eq!(
+            (s.running(), s.queued()),
+            (1, 0),
+            "the timed-out job left the queue"
+        );
+    }
+
+    #[actix_rt::test]
+    async fn a_client_runs_at_most_its_cap_while_others_get_slots() {
+        let s = slots(8, 2, 16, 5_000);
+        let a1 = s.acquire(client(1)).await.unwrap();
+        let _a2 = s.acquire(client(1)).await.unwrap();
+        // The third job of client 1 waits although slots are free...
+        let a3 = actix_rt::spawn({
+            let s = Arc::clone(&s);
+            async move { s.acquire(client(1)).await.map(|_| ()) }
+        });
+        settle().await;
+        assert_eq!((s.running(), s.queued()), (2, 1));
+        // ...while another client gets one at once.
+        let _b = s.acquire(client(2)).await.unwrap();
+        assert_eq!(s.running(), 3);
+        drop(a1);
+        assert_eq!(a3.await.unwrap(), Ok(()));
+    }
+
+    #[actix_rt::test]
+    async fn a_heavy_job_counts_by_its_weight_for_its_client() {
+        let s = slots(8, 16, 16, 5_000);
+        let mut heavy = s.acquire(client(1)).await.unwrap();
+        heavy.weigh(14);
+        // The client's next job is charged 14 up front: 14 + 14 > 16.
+        let next = actix_rt::spawn({
+            let s = Arc::clone(&s);
+            async move { s.acquire(client(1)).await.map(|p| p.weight) }
+        });
+        settle().await;
+        assert_eq!((s.running(), s.queued()), (1, 1));
+        let _other = s.acquire(client(2)).await.unwrap();
+        drop(heavy);
+        assert_eq!(next.await.unwrap(), Ok(14));
+    }
+
+    #[actix_rt::test]
+    async fn waiting_jobs_are_served_round_robin_across_clients() {
+        let s = slots(1, 8, 64, 5_000);
+        let held = s.acquire(client(9)).await.unwrap();
+        let order = Arc::new(Mutex::new(Vec::new()));
+        // Client 1 queues six jobs, then clients 2 and 3 one each.
+        let mut tasks = Vec::new();
+        for c in [1, 1, 1, 1, 1, 1, 2, 3] {
+            let (s, order) = (Arc::clone(&s), Arc::clone(&order));
+            tasks.push(actix_rt::spawn(async move {
+                let permit = s.acquire(client(c)).await.unwrap();
+                order.lock().unwrap().push(c);
+                tokio::task::yield_now().await;
+                drop(permit);
+            }));
+            settle().await;
+        }
+        drop(held);
+        for t in tasks {
+            t.await.unwrap();
+        }
+        let order = order.lock().unwrap().clone();
+        // First come first served would give [1, 1, 1, 1, 1, 1, 2, 3].
+        assert_eq!(order, [1, 2, 3, 1, 1, 1, 1, 1]);
+    }
+}

@@ -1,0 +1,295 @@
+//! The burst, fairness and hostile-memory modes of `cargo xtask loadtest`.
+//!
+//! - `--burst`: 96 canvas requests at once (a 1024 px avatar, each with its
+//!   own parameters); passes with no error and every answer within the
+//!   canvas queue deadline.
+//! - `--fairness`: a victim client's latency alone, then while three
+//!   abusive clients each keep 24 requests for 4096² avatars in flight (a
+//!   `?nonce=` defeats the avatar cache). Clients are told apart by
+//!   `X-Forwarded-For` from a trusted proxy (the server runs with
+//!   `--trusted-proxy 127.0.0.1/32`).
+//! - `--hostile-memory`: the three abusive clients with 16-bit interlaced
+//!   4096² avatars (the costliest decode allowed); passes when the peak RSS
+//!   stays under `--rss-cap-mib` (the README's stated bound); then reports
+//!   the RSS after the server has been idle.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, bail};
+
+use super::client::Conn;
+use super::hosts::AvatarHost;
+use super::{Proc, rss_kib};
+
+/// Requests in the burst.
+pub const BURST: usize = 96;
+/// Abusive clients and the requests each keeps in flight.
+const ABUSERS: u8 = 3;
+const ABUSIVE_IN_FLIGHT: usize = 24;
+
+/// What one mode measured, as a line for the report.
+#[derive(Debug, Default)]
+pub struct Figures {
+    pub lines: Vec<String>,
+    pub pass: bool,
+}
+
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+fn avatar(host: &AvatarHost, name: &str, nonce: Option<u64>) -> String {
+    let url = match nonce {
+        Some(n) => format!("http://{}/avatar/big/{name}?nonce={n}", host.addr),
+        None => format!("http://{}/avatar/big/{name}", host.addr),
+    };
+    enc(&url)
+}
+
+/// Makes the host encode its big avatars before the server asks for them.
+pub fn warm_host(host: &AvatarHost) {
+    let mut c = Conn::new(host.addr, Duration::from_secs(120));
+    for name in ["1024.png", "4096.png", "4096-16i.png"] {
+        let _ = c.get(&format!("/avatar/big/{name}"));
+    }
+}
+
+/// Nearest-rank percentile of `v` (sorted here), in ms.
+pub fn percentile_ms(v: &mut [Duration], p: f64) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort();
+    let rank = ((p / 100.0) * v.len() as f64).ceil().max(1.0) as usize;
+    v[rank.min(v.len()) - 1].as_secs_f64() * 1000.0
+}
+
+/// `--burst`: 96 requests at once, each on its own connection.
+pub fn burst(srv: &Proc, host: &AvatarHost, deadline: Duration) -> Figures {
+    let addr = srv.addr;
+    // The avatar is fetched once (as a client's avatar would be cached).
+    let warm = format!(
+        "/canvas/filter/blur?avatar={}",
+        avatar(host, "1024.png", None)
+    );
+    let _ = Conn::new(addr, Duration::from_secs(30)).get(&warm);
+    let start = Arc::new(std::sync::Barrier::new(BURST));
+    let threads: Vec<_> = (0..BURST)
+        .map(|i| {
+            let start = Arc::clone(&start);
+            let path = format!(
+                "/canvas/filter/brightness?brightness={}.5&avatar={}",
+                i % 100,
+                avatar(host, "1024.png", None)
+            );
+            thread::spawn(move || {
+                let mut c = Conn::new(addr, Duration::from_secs(60));
+                start.wait();
+                let t = Instant::now();
+                let status = c.get(&path).map(|r| r.status).unwrap_or(0);
+                (status, t.elapsed())
+            })
+        })
+        .collect();
+    let results: Vec<(u16, Duration)> = threads
+        .into_iter()
+        .map(|t| t.join().unwrap_or((0, Duration::ZERO)))
+        .collect();
+    let ok = results.iter().filter(|r| r.0 == 200).count();
+    let busy = results.iter().filter(|r| r.0 == 503).count();
+    let other = BURST - ok - busy;
+    let mut times: Vec<Duration> = results.iter().map(|r| r.1).collect();
+    let slowest = times.iter().max().copied().unwrap_or_default();
+    let p50 = percentile_ms(&mut times, 50.0);
+    Figures {
+        lines: vec![format!(
+            "burst of {BURST}: {ok} × 200, {busy} × 503, {other} other/dropped; p50 {p50:.0} ms, slowest {:.0} ms (deadline {} ms)",
+            slowest.as_secs_f64() * 1000.0,
+            deadline.as_millis()
+        )],
+        pass: ok == BURST && slowest <= deadline,
+    }
+}
+
+/// Three abusive clients, each keeping `ABUSIVE_IN_FLIGHT` requests for
+/// `name` (with a fresh nonce each) in flight until `stop`. Returns the
+/// threads, which give (200s, 503s, other) counts.
+fn abusers(
+    addr: SocketAddr,
+    host: &AvatarHost,
+    name: &'static str,
+    stop: &Arc<AtomicBool>,
+) -> Vec<thread::JoinHandle<[u64; 3]>> {
+    let nonce = Arc::new(AtomicU64::new(1));
+    let mut threads = Vec::new();
+    for a in 1..=ABUSERS {
+        for _ in 0..ABUSIVE_IN_FLIGHT {
+            let (stop, nonce) = (Arc::clone(stop), Arc::clone(&nonce));
+            let host_addr = host.addr;
+            threads.push(thread::spawn(move || {
+                let mut c = Conn::new(addr, Duration::from_secs(60))
+                    .with_header("X-Forwarded-For", &format!("10.0.0.{a}"));
+                let mut counts = [0u64; 3];
+                // Bounded: at most 10 000 requests per connection.
+                for _ in 0..10_000 {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let n = nonce.fetch_add(1, Ordering::Relaxed);
+                    let url = enc(&format!("http://{host_addr}/avatar/big/{name}?nonce={n}"));
+                    let path = format!("/canvas/filter/sepia?avatar={url}");
+                    match c.get(&path).map(|r| r.status) {
+                        Ok(200) => counts[0] += 1,
+                        Ok(503) => counts[1] += 1,
+                        _ => counts[2] += 1,
+                    }
+                }
+                counts
+            }));
+        }
+    }
+    threads
+}
+
+/// The victim: one client asking for images of a cached 256 px avatar, one
+/// at a time, for `span`; its latencies and failures.
+fn victim(addr: SocketAddr, host: &AvatarHost, span: Duration) -> (Vec<Duration>, u64) {
+    let mut c =
+        Conn::new(addr, Duration::from_secs(60)).with_header("X-Forwarded-For", "10.0.0.99");
+    let url = enc(&format!("http://{}/avatar/fixed.png", host.addr));
+    let t0 = Instant::now();
+    let (mut times, mut failed) = (Vec::new(), 0);
+    let mut i = 0u32;
+    while t0.elapsed() < span && i < 100_000 {
+        let path = format!(
+            "/canvas/filter/brightness?brightness={}&avatar={url}",
+            i % 101
+        );
+        i += 1;
+        let t = Instant::now();
+        match c.get(&path) {
+            Ok(r) if r.status == 200 => times.push(t.elapsed()),
+            _ => failed += 1,
+        }
+    }
+    (times, failed)
+}
+
+/// `--fairness`: the victim alone, then beside the three abusive clients.
+pub fn fairness(srv: &Proc, host: &AvatarHost, span: Duration) -> Figures {
+    let addr = srv.addr;
+    let (mut alone, failed_alone) = victim(addr, host, span / 2);
+    let stop = Arc::new(AtomicBool::new(false));
+    let abuse = abusers(addr, host, "4096.png", &stop);
+    thread::sleep(Duration::from_secs(1));
+    let (mut beside, failed_beside) = victim(addr, host, span);
+    stop.store(true, Ordering::Relaxed);
+    let counts = abuse
+        .into_iter()
+        .map(|t| t.join().unwrap_or([0, 0, 1]))
+        .fold([0u64; 3], |a, b| [a[0] + b[0], a[1] + b[1], a[2] + b[2]]);
+    let p99_alone = percentile_ms(&mut alone, 99.0);
+    let p99_beside = percentile_ms(&mut beside, 99.0);
+    Figures {
+        lines: vec![
+            format!(
+                "victim alone: {} requests, p50 {:.0} ms, p99 {p99_alone:.0} ms, {failed_alone} failed",
+                alone.len(),
+                percentile_ms(&mut alone, 50.0)
+            ),
+            format!(
+                "victim beside 3 × {ABUSIVE_IN_FLIGHT} abusive 4096² requests: {} requests, p50 {:.0} ms, p99 {p99_beside:.0} ms, {failed_beside} failed",
+                beside.len(),
+                percentile_ms(&mut beside, 50.0)
+            ),
+            format!(
+                "abusive clients: {} × 200, {} × 503, {} other",
+                counts[0], counts[1], counts[2]
+            ),
+        ],
+        pass: failed_beside == 0 && !beside.is_empty(),
+    }
+}
+
+/// `--hostile-memory`: the abusive clients with the costliest avatars;
+/// peak RSS against `cap_mib`, then the RSS after `idle`.
+pub fn hostile_memory(
+    srv: &Proc,
+    host: &AvatarHost,
+    span: Duration,
+    idle: Duration,
+    cap_mib: u64,
+) -> Result<Figures> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let abuse = abusers(srv.addr, host, "4096-16i.png", &stop);
+    let t0 = Instant::now();
+    while t0.elapsed() < span {
+        thread::sleep(Duration::from_millis(250));
+    }
+    stop.store(true, Ordering::Relaxed);
+    let counts = abuse
+        .into_iter()
+        .map(|t| t.join().unwrap_or([0, 0, 1]))
+        .fold([0u64; 3], |a, b| [a[0] + b[0], a[1] + b[1], a[2] + b[2]]);
+    let Some((_, peak_kib)) = rss_kib(srv.pid()) else {
+        bail!("could not read the server's RSS");
+    };
+    thread::sleep(idle);
+    let idle_kib = rss_kib(srv.pid()).map_or(0, |r| r.0);
+    let peak_mib = peak_kib / 1024;
+    Ok(Figures {
+        lines: vec![
+            format!(
+                "3 × {ABUSIVE_IN_FLIGHT} requests for 16-bit interlaced 4096² avatars for {} s: {} × 200, {} × 503, {} other",
+                span.as_secs(),
+                counts[0],
+                counts[1],
+                counts[2]
+            ),
+            format!("peak RSS {peak_mib} MiB (stated bound {cap_mib} MiB)"),
+            format!(
+                "RSS after {} s idle: {} MiB",
+                idle.as_secs(),
+                idle_kib / 1024
+            ),
+        ],
+        pass: peak_mib <= cap_mib,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_are_nearest_rank() {
+        let mut v: Vec<Duration> = (1..=100).rev().map(Duration::from_millis).collect();
+        assert_eq!(percentile_ms(&mut v, 99.0), 99.0);
+        assert_eq!(percentile_ms(&mut v, 50.0), 50.0);
+        assert_eq!(percentile_ms(&mut [], 99.0), 0.0);
+    }
+
+    #[test]
+    fn avatar_urls_are_query_encoded() {
+        assert_eq!(enc("http://a/b?nonce=1"), "http%3A%2F%2Fa%2Fb%3Fnonce%3D1");
+    }
+
+    #[test]
+    fn big_avatars_decode_to_what_they_claim() {
+        let png = super::super::hosts::png_deflated(64, 32, true, true);
+        assert_eq!(&png[12..16], b"IHDR");
+        assert_eq!((png[24], png[25], png[28]), (16, 6, 1));
+        assert!(png.len() < 64 * 32 * 8, "compressed");
+    }
+}
