@@ -375,10 +375,10 @@ fn truncated_animations_never_panic() {
     let bytes = gif_bytes(16, 16, Some(gif::Repeat::Infinite), &frames);
     for cut in (0..bytes.len()).step_by(7) {
         let _ = animation_header(&bytes[..cut]);
-        if let Ok(d) = decode_avatar(&bytes[..cut], &ImageLimits::default()) {
-            if let Some(a) = d.animation {
-                assert!(a.frames.len() >= 2);
-            }
+        if let Ok(d) = decode_avatar(&bytes[..cut], &ImageLimits::default())
+            && let Some(a) = d.animation
+        {
+            assert!(a.frames.len() >= 2);
         }
     }
 }

@@ -129,12 +129,12 @@ impl TextStyle {
                 "line spacing must be within 0.5..=3",
             ));
         }
-        if let Some(o) = self.outline {
-            if !(o.width.is_finite() && o.width > 0.0 && o.width <= MAX_OUTLINE_WIDTH) {
-                return Err(RenderError::InvalidTextStyle(
-                    "outline width must be within (0, 24]",
-                ));
-            }
+        if let Some(o) = self.outline
+            && !(o.width.is_finite() && o.width > 0.0 && o.width <= MAX_OUTLINE_WIDTH)
+        {
+            return Err(RenderError::InvalidTextStyle(
+                "outline width must be within (0, 24]",
+            ));
         }
         Ok(())
     }

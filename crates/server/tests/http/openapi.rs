@@ -394,10 +394,10 @@ fn validate(d: &Value, v: &Value, schema: &Value, at: &str, errs: &mut Vec<Strin
             return;
         }
     }
-    if let (Some(e), false) = (schema.get("enum").and_then(Value::as_array), v.is_null()) {
-        if !e.contains(v) {
-            errs.push(format!("{at}: {v} not in enum"));
-        }
+    if let (Some(e), false) = (schema.get("enum").and_then(Value::as_array), v.is_null())
+        && !e.contains(v)
+    {
+        errs.push(format!("{at}: {v} not in enum"));
     }
     if let Some(n) = v.as_f64() {
         if schema
@@ -439,10 +439,10 @@ fn validate(d: &Value, v: &Value, schema: &Value, at: &str, errs: &mut Vec<Strin
         }
     }
     if let Value::Array(a) = v {
-        if let Some(max) = schema.get("maxItems").and_then(Value::as_u64) {
-            if a.len() as u64 > max {
-                errs.push(format!("{at}: more than {max} items"));
-            }
+        if let Some(max) = schema.get("maxItems").and_then(Value::as_u64)
+            && a.len() as u64 > max
+        {
+            errs.push(format!("{at}: more than {max} items"));
         }
         if let Some(items) = schema.get("items") {
             for (i, x) in a.iter().enumerate() {
