@@ -227,6 +227,10 @@ fn operation(e: &Endpoint) -> Value {
     op
 }
 
+/// The pattern of a blank value (empty or whitespace only), which an
+/// optional number, colour or choice accepts as "use the default".
+const BLANK_PATTERN: &str = "^\\s*$";
+
 /// `get` + the path in camel case: `/canvas/misc/its-so-stupid` → `getCanvasMiscItsSoStupid`.
 fn operation_id(path: &str) -> String {
     let mut out = String::from("get");
@@ -250,7 +254,7 @@ fn operation_id(path: &str) -> String {
 }
 
 fn parameter(p: &Param) -> Value {
-    let mut schema = match p.kind {
+    let schema = match p.kind {
         Kind::Text(max) => json!({ "type": "string", "maxLength": max }),
         Kind::Name(max) => json!({
             "type": "string",
@@ -273,6 +277,14 @@ fn parameter(p: &Param) -> Value {
         }),
         Kind::Number(min, max) => json!({ "type": "number", "minimum": min, "maximum": max }),
         Kind::Enum(values) => json!({ "type": "string", "enum": values }),
+    };
+    // An optional number, colour or choice given empty or blank takes its
+    // default (the canvas routes read such a value as absent).
+    let mut schema = match p.kind {
+        Kind::Number(..) | Kind::Hex | Kind::Enum(_) if !p.required => json!({
+            "anyOf": [schema, { "type": "string", "pattern": BLANK_PATTERN }],
+        }),
+        _ => schema,
     };
     if let Some(d) = p.default {
         schema["default"] = match p.kind {

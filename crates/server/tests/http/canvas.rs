@@ -109,6 +109,42 @@ async fn every_filter_renders_the_avatar_as_png() {
     );
 }
 
+/// An optional number, colour or choice given empty or blank takes its
+/// default, as the OpenAPI document says (a blank alternative in its schema);
+/// a value that is not blank is still checked.
+#[actix_rt::test]
+async fn blank_optional_parameters_take_their_default() {
+    let host = FixtureHost::start();
+    let app = app_with(canvas_settings()).await;
+    let avatar = enc(&host.url("/ok.png"));
+    for (path, default) in [
+        (
+            "/canvas/filter/threshold?threshold=",
+            "/canvas/filter/threshold?threshold=128",
+        ),
+        (
+            "/canvas/filter/brightness?brightness=%20",
+            "/canvas/filter/brightness?brightness=30",
+        ),
+        (
+            "/canvas/filter/color?color=",
+            "/canvas/filter/color?color=5865F2",
+        ),
+    ] {
+        let blank = call(&app, &format!("{path}&avatar={avatar}"), None).await;
+        let explicit = call(&app, &format!("{default}&avatar={avatar}"), None).await;
+        assert_eq!(blank.status, 200, "{path}");
+        assert_eq!(blank.body, explicit.body, "{path} draws as {default}");
+    }
+    let r = call(
+        &app,
+        &format!("/canvas/filter/threshold?threshold=x&avatar={avatar}"),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 400);
+}
+
 /// Clients send `brightness` as a 0–100 integer (or a decimal): every such
 /// value renders, 0 leaves the avatar unchanged, higher values are brighter
 /// and 100 is white.

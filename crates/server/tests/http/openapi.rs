@@ -193,8 +193,12 @@ async fn numeric_filter_parameters_state_their_range_and_default() {
             .find(|p| p["name"] == name)
             .unwrap_or_else(|| panic!("{name} is documented"));
         let schema = &param["schema"];
-        assert_eq!(schema["minimum"].as_f64(), Some(f64::from(min)), "{name}");
-        assert_eq!(schema["maximum"].as_f64(), Some(f64::from(max)), "{name}");
+        // A number, or a blank value that means the default.
+        let number = &schema["anyOf"][0];
+        assert_eq!(number["type"], "number", "{name}");
+        assert_eq!(schema["anyOf"][1]["pattern"], "^\\s*$", "{name}");
+        assert_eq!(number["minimum"].as_f64(), Some(f64::from(min)), "{name}");
+        assert_eq!(number["maximum"].as_f64(), Some(f64::from(max)), "{name}");
         assert_eq!(
             schema["default"].as_f64(),
             Some(f64::from(default)),
