@@ -12,7 +12,7 @@
 //! - creature `description`: the English dex entry of the newest version
 //!   (highest version-group order, then version id);
 //! - `effect` (moves, abilities, items): the English *short* effect, as
-//!   written (its two spaces after a full stop kept; see [`clean_prose`]); a
+//!   written (its two spaces after a full stop kept; see `clean_prose`); a
 //!   move's effect chance is filled in (`$effect_chance` is replaced, or
 //!   every "a chance" becomes "a 10% chance");
 //! - egg groups: in the source's row order (`pokemon_egg_groups.csv`), not
