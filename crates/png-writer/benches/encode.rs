@@ -34,7 +34,8 @@ fn avatar() -> (u32, u32, Vec<u8>, String) {
             return (w, h, px, path.display().to_string());
         }
     }
-    // Synthetic fallback: a gradient with a disc and pseudo-random noise.
+    // Synthetic fallback: a gradient with a disc and pseudo-random noise,
+    // transparent outside a circle.
     let mut seed = 0x2545_F491_u32;
     let mut px = Vec::with_capacity(512 * 512 * 4);
     for y in 0..512u32 {
@@ -50,7 +51,13 @@ fn avatar() -> (u32, u32, Vec<u8>, String) {
                 [(x / 2) as u8, 90, (y / 2) as u8]
             };
             px.extend(base.map(|c: u8| c.saturating_add(n)));
-            px.push(255);
+            // Transparent corners, as an avatar has: the picture needs alpha.
+            let (cx, cy) = (x as i32 - 256, y as i32 - 256);
+            px.push(if cx * cx + cy * cy < 250 * 250 {
+                255
+            } else {
+                0
+            });
         }
     }
     (512, 512, px, "generated".into())
