@@ -1,0 +1,126 @@
+//! Criterion benchmarks of the animated encoders on the animation the
+//! sharp comparison uses (`crates/server/benches/load/sharp-animated`): 60
+//! frames of 128 × 128 panning and zooming over a 512 × 512 avatar, 40 ms a
+//! frame. Each step is timed alone (the filter over every frame, the GIF
+//! encoder on those frames) and as the server runs it (filter + encoder),
+//! so a change to one shows where the time went.
+//!
+//! The avatar is read from `$MENAGERIE_BENCH_AVATAR`, else
+//! `shared/bench/avatars/avatar_512.png` beside (or above, for a git
+//! worktree) the workspace; without either a synthetic noisy avatar is
+//! drawn, so `cargo test --benches` runs anywhere.
+//!
+//! Run: `cargo bench -p canvas-render --bench animation`.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use canvas_render::animation::{Deadline, render_frames};
+use canvas_render::image::imageops::{self, FilterType};
+use canvas_render::{Filter, Loops, RgbaImage, apply, circle, encode_gif, encode_webp_animation};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+const FRAMES: u32 = 60;
+const SIDE: u32 = 128;
+
+fn avatar() -> (RgbaImage, String) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let candidates = std::env::var_os("MENAGERIE_BENCH_AVATAR")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain(["..", "../.."].map(|up| root.join(up).join("shared/bench/avatars/avatar_512.png")));
+    for path in candidates {
+        if let Ok(img) = canvas_render::image::open(&path) {
+            return (img.into_rgba8(), path.display().to_string());
+        }
+    }
+    let mut seed = 0x2545_F491_u32;
+    let img = RgbaImage::from_fn(512, 512, |x, y| {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        let n = (seed % 24) as u8;
+        let (dx, dy) = (x as i32 - 256, y as i32 - 230);
+        let base = if dx * dx + dy * dy < 120 * 120 {
+            [225, 180, 150]
+        } else {
+            [(x / 2) as u8, 90, (y / 2) as u8]
+        };
+        canvas_render::image::Rgba([
+            base[0].saturating_add(n),
+            base[1].saturating_add(n),
+            base[2].saturating_add(n),
+            255,
+        ])
+    });
+    (img, "generated".into())
+}
+
+/// The frames `make_animated_avatar.js` draws: a square of 60–90 % of the
+/// avatar's side moving round a circle, scaled to 128 × 128.
+fn pan_and_zoom(src: &RgbaImage) -> Vec<RgbaImage> {
+    let (w, h) = src.dimensions();
+    (0..FRAMES)
+        .map(|k| {
+            let t = f64::from(k) / f64::from(FRAMES);
+            let turn = 2.0 * std::f64::consts::PI * t;
+            let side = (f64::from(w) * (0.6 + 0.3 * turn.sin())).round() as u32;
+            let left = (f64::from(w - side) * (0.5 + 0.5 * turn.cos())).round() as u32;
+            let top = (f64::from(h - side) * (0.5 + 0.5 * turn.sin())).round() as u32;
+            let part = imageops::crop_imm(src, left, top, side, side).to_image();
+            imageops::resize(&part, SIDE, SIDE, FilterType::Triangle)
+        })
+        .collect()
+}
+
+fn benches(c: &mut Criterion) {
+    let (src, source) = avatar();
+    let frames = pan_and_zoom(&src);
+    let delays = vec![40u32; frames.len()];
+    let deadline = || Deadline::after(Duration::from_secs(60));
+    let grey = render_frames(frames.iter(), &deadline(), |f| apply(&Filter::Greyscale, f)).unwrap();
+    let circled = render_frames(frames.iter(), &deadline(), circle).unwrap();
+    let gif = |fs: &[RgbaImage]| encode_gif(fs, &delays, Loops::Infinite, &deadline()).unwrap();
+    eprintln!(
+        "avatar: {source}; {FRAMES} frames of {SIDE}²; GIF bytes: colour {}, greyscale {}, circle {}",
+        gif(&frames).len(),
+        gif(&grey).len(),
+        gif(&circled).len(),
+    );
+
+    let mut g = c.benchmark_group("animation");
+    g.sample_size(20);
+    g.bench_function("greyscale_frames", |b| {
+        b.iter(|| {
+            render_frames(frames.iter(), &deadline(), |f| {
+                apply(&Filter::Greyscale, black_box(f))
+            })
+            .unwrap()
+        })
+    });
+    g.bench_function("circle_frames", |b| {
+        b.iter(|| render_frames(frames.iter(), &deadline(), |f| circle(black_box(f))).unwrap())
+    });
+    g.bench_function("gif_greyscale", |b| b.iter(|| gif(black_box(&grey))));
+    g.bench_function("gif_colour", |b| b.iter(|| gif(black_box(&frames))));
+    g.bench_function("gif_circle", |b| b.iter(|| gif(black_box(&circled))));
+    g.bench_function("greyscale_then_gif", |b| {
+        b.iter(|| {
+            let out = render_frames(frames.iter(), &deadline(), |f| {
+                apply(&Filter::Greyscale, black_box(f))
+            })
+            .unwrap();
+            gif(&out)
+        })
+    });
+    g.bench_function("webp_greyscale", |b| {
+        b.iter(|| {
+            encode_webp_animation(black_box(&grey), &delays, Loops::Infinite, &deadline()).unwrap()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(animation, benches);
+criterion_main!(animation);
