@@ -95,6 +95,10 @@ pub struct LoadtestArgs {
     /// `--memory-bound-mib`; then reports the RSS after 30 s idle.
     #[arg(long, conflicts_with_all = ["soak", "faults", "burst", "fairness"])]
     pub hostile_memory: bool,
+    /// Fairness and hostile-memory: the abusive clients ask for `circle` of
+    /// a 128-frame 512² animated GIF (uncached) instead of a 4096² PNG.
+    #[arg(long)]
+    pub animated: bool,
     /// Hostile-memory: the worst-case memory stated in the README.
     #[arg(long, default_value_t = 1126)]
     pub memory_bound_mib: u64,
@@ -553,6 +557,13 @@ fn pressure_modes(args: &LoadtestArgs) -> Result<()> {
     pressure::warm_host(&host);
     let machine = Machine::detect();
     let bin = release_bin("menagerie");
+    let abuse = |still| {
+        if args.animated {
+            pressure::Abuse::ANIMATED
+        } else {
+            still
+        }
+    };
     let (key, title, figures) = if args.burst {
         let (srv, _) = start_server(free_addr()?, &data_dir, args.workers, false)?;
         let f = pressure::burst(&srv, &host, Duration::from_millis(args.deadline_ms));
@@ -566,9 +577,18 @@ fn pressure_modes(args: &LoadtestArgs) -> Result<()> {
             false,
             &["--trusted-proxy", "127.0.0.1/32"],
         )?;
-        let f = pressure::fairness(&srv, &host, Duration::from_secs(args.seconds));
+        let f = pressure::fairness(
+            &srv,
+            &host,
+            Duration::from_secs(args.seconds),
+            abuse(pressure::Abuse::STILL),
+        );
         srv.kill();
-        ("fairness", "loadtest --fairness", f)
+        if args.animated {
+            ("fairness-animated", "loadtest --fairness --animated", f)
+        } else {
+            ("fairness", "loadtest --fairness", f)
+        }
     } else {
         let (srv, _) = start_server_with(
             free_addr()?,
@@ -583,9 +603,18 @@ fn pressure_modes(args: &LoadtestArgs) -> Result<()> {
             Duration::from_secs(args.seconds),
             Duration::from_secs(30),
             args.memory_bound_mib,
+            abuse(pressure::Abuse::STILL_16I),
         )?;
         srv.kill();
-        ("hostile-memory", "loadtest --hostile-memory", f)
+        if args.animated {
+            (
+                "hostile-memory-animated",
+                "loadtest --hostile-memory --animated",
+                f,
+            )
+        } else {
+            ("hostile-memory", "loadtest --hostile-memory", f)
+        }
     };
     let text = format!(
         "{} ({}, commit {}), server `{}`:\n\n{}\n",

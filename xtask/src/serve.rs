@@ -39,19 +39,5 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         cmd.arg("--release");
     }
     cmd.arg("--").args(&args.server_args);
-    // glibc gives large buffers back when freed (README, Deployment), as the
-    // Docker image does; a value already in the environment wins.
-    for (name, value) in GLIBC_MEMORY {
-        if std::env::var_os(name).is_none() {
-            cmd.env(name, value);
-        }
-    }
     run_cmd(&mut cmd)
 }
-
-/// The glibc allocator settings the server is run with: two arenas, and
-/// buffers of 1 MiB or more mapped on their own (returned when freed).
-const GLIBC_MEMORY: [(&str, &str); 2] = [
-    ("MALLOC_ARENA_MAX", "2"),
-    ("MALLOC_MMAP_THRESHOLD_", "1048576"),
-];

@@ -20,6 +20,10 @@ const FAULT_SPAN: Duration = Duration::from_secs(30);
 /// Number of distinct "fresh" avatar images (their URLs are all distinct).
 const VARIANTS: usize = 64;
 
+/// The big animated avatar: 128 frames of 512² (32 Mi decoded pixels, the
+/// server's default cap).
+pub const ANIMATED_AVATAR: &str = "anim-512x128.gif";
+
 /// Counters of what the host served.
 #[derive(Debug, Default)]
 pub struct HostStats {
@@ -90,9 +94,11 @@ struct Images {
     fixed: Vec<u8>,
     fresh: Vec<Vec<u8>>,
     bomb: Vec<u8>,
-    /// `/avatar/big/1024.png`, `/avatar/big/4096.png` (8-bit RGBA) and
+    /// `/avatar/big/1024.png`, `/avatar/big/4096.png` (8-bit RGBA),
     /// `/avatar/big/4096-16i.png` (16-bit RGBA, interlaced: the costliest
-    /// decode an avatar may ask for), made on first use.
+    /// still decode an avatar may ask for) and `/avatar/big/anim-512x128.gif`
+    /// (128 frames of 512², the most decoded pixels an animation may have),
+    /// made on first use.
     big: std::sync::Mutex<Vec<(String, Arc<Vec<u8>>)>>,
 }
 
@@ -117,6 +123,7 @@ impl Images {
             "1024.png" => png_deflated(1024, 1024, false, false),
             "4096.png" => png_deflated(4096, 4096, false, false),
             "4096-16i.png" => png_deflated(4096, 4096, true, true),
+            ANIMATED_AVATAR => gif_animated(512, 512, 128),
             _ => return None,
         });
         big.push((name.to_owned(), Arc::clone(&png)));
@@ -145,9 +152,14 @@ fn serve(
         let segs: Vec<&str> = path.trim_start_matches('/').split('/').collect();
         match segs.as_slice() {
             ["avatar", "big", name] => match images.big(name) {
-                Some(png) => {
+                Some(bytes) => {
                     stats.avatars.fetch_add(1, Ordering::Relaxed);
-                    respond(&mut w, "200 OK", "image/png", &png)?;
+                    let ctype = if name.ends_with(".gif") {
+                        "image/gif"
+                    } else {
+                        "image/png"
+                    };
+                    respond(&mut w, "200 OK", ctype, &bytes)?;
                 }
                 None => respond(&mut w, "404 Not Found", "text/plain", b"not found")?,
             },
@@ -355,6 +367,33 @@ pub fn png_rgb(w: u32, h: u32, seed: u32) -> Vec<u8> {
     out
 }
 
+/// A looping animated GIF of `frames` frames of `w`×`h`: diagonal bands of
+/// a 256-colour gradient palette moving by three bands a frame, so every
+/// frame differs everywhere and each needs a full decode and render, while
+/// runs of eight pixels keep the file small (about 2 MB for 128 × 512²,
+/// under the server's 8 MiB body cap).
+pub fn gif_animated(w: u16, h: u16, frames: u16) -> Vec<u8> {
+    let palette: Vec<u8> = (0..=255u8)
+        .flat_map(|i| [i, 255 - i, i.wrapping_mul(3)])
+        .collect();
+    let mut out = Vec::new();
+    {
+        let mut enc = gif::Encoder::new(&mut out, w, h, &palette).expect("a GIF header");
+        enc.set_repeat(gif::Repeat::Infinite).expect("a loop count");
+        for k in 0..frames {
+            let pixels: Vec<u8> = (0..u32::from(h))
+                .flat_map(|y| {
+                    (0..u32::from(w)).map(move |x| ((x / 8 + y / 8 + 3 * u32::from(k)) % 256) as u8)
+                })
+                .collect();
+            let mut frame = gif::Frame::from_indexed_pixels(w, h, pixels, None);
+            frame.delay = 4;
+            enc.write_frame(&frame).expect("a GIF frame");
+        }
+    }
+    out
+}
+
 /// A `w`×`h` RGBA PNG, 8 or 16 bits per channel, Adam7-interlaced or not,
 /// zlib-compressed (a gradient repeating every 64 pixels, so a 4096² image
 /// stays far below the server's 8 MiB body cap).
@@ -426,6 +465,23 @@ mod tests {
     fn crc_of_iend_is_the_known_value() {
         // Every PNG ends with IEND and the CRC AE 42 60 82.
         assert_eq!(crc32(b"IEND"), 0xAE42_6082);
+    }
+
+    #[test]
+    fn the_animated_avatar_loops_and_every_frame_differs() {
+        let bytes = gif_animated(64, 48, 5);
+        let mut opts = gif::DecodeOptions::new();
+        opts.set_color_output(gif::ColorOutput::Indexed);
+        let mut dec = opts.read_info(bytes.as_slice()).unwrap();
+        assert_eq!((dec.width(), dec.height()), (64, 48));
+        let mut frames = Vec::new();
+        while let Some(f) = dec.read_next_frame().unwrap() {
+            assert_eq!((f.width, f.height, f.delay), (64, 48, 4));
+            frames.push(f.buffer.to_vec());
+        }
+        assert_eq!(dec.repeat(), gif::Repeat::Infinite);
+        assert_eq!(frames.len(), 5);
+        assert!(frames.windows(2).all(|w| w[0] != w[1]));
     }
 
     #[test]

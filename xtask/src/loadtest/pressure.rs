@@ -12,6 +12,10 @@
 //!   4096² avatars (the costliest decode allowed); passes when the peak RSS
 //!   stays under `--rss-cap-mib` (the README's stated bound); then reports
 //!   the RSS after the server has been idle.
+//! - `--animated` (with `--fairness` or `--hostile-memory`): the abusive
+//!   clients ask for `circle` of a 128-frame 512² animated GIF instead (the
+//!   most decoded pixels an animation may have, each frame rendered to 512²
+//!   and encoded as an animated GIF).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -22,7 +26,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Result, bail};
 
 use super::client::Conn;
-use super::hosts::AvatarHost;
+use super::hosts::{ANIMATED_AVATAR, AvatarHost};
 use super::{Proc, rss_kib};
 
 /// Requests in the burst.
@@ -60,7 +64,7 @@ fn avatar(host: &AvatarHost, name: &str, nonce: Option<u64>) -> String {
 /// Makes the host encode its big avatars before the server asks for them.
 pub fn warm_host(host: &AvatarHost) {
     let mut c = Conn::new(host.addr, Duration::from_secs(120));
-    for name in ["1024.png", "4096.png", "4096-16i.png"] {
+    for name in ["1024.png", "4096.png", "4096-16i.png", ANIMATED_AVATAR] {
         let _ = c.get(&format!("/avatar/big/{name}"));
     }
 }
@@ -122,13 +126,40 @@ pub fn burst(srv: &Proc, host: &AvatarHost, deadline: Duration) -> Figures {
     }
 }
 
-/// Three abusive clients, each keeping `ABUSIVE_IN_FLIGHT` requests for
-/// `name` (with a fresh nonce each) in flight until `stop`. Returns the
+/// What the abusive clients ask for: an endpoint and a big avatar.
+#[derive(Debug, Clone, Copy)]
+pub struct Abuse {
+    /// The canvas endpoint, e.g. `/canvas/filter/sepia`.
+    pub path: &'static str,
+    /// The big avatar's name on the avatar host.
+    pub avatar: &'static str,
+}
+
+impl Abuse {
+    /// `sepia` of an uncached 8-bit 4096² PNG.
+    pub const STILL: Self = Self {
+        path: "/canvas/filter/sepia",
+        avatar: "4096.png",
+    };
+    /// `sepia` of an uncached 16-bit interlaced 4096² PNG.
+    pub const STILL_16I: Self = Self {
+        path: "/canvas/filter/sepia",
+        avatar: "4096-16i.png",
+    };
+    /// `circle` of an uncached 128-frame 512² animated GIF.
+    pub const ANIMATED: Self = Self {
+        path: "/canvas/misc/circle",
+        avatar: ANIMATED_AVATAR,
+    };
+}
+
+/// Three abusive clients, each keeping `ABUSIVE_IN_FLIGHT` requests of
+/// `abuse` (with a fresh nonce each) in flight until `stop`. Returns the
 /// threads, which give (200s, 503s, other) counts.
 fn abusers(
     addr: SocketAddr,
     host: &AvatarHost,
-    name: &'static str,
+    abuse: Abuse,
     stop: &Arc<AtomicBool>,
 ) -> Vec<thread::JoinHandle<[u64; 3]>> {
     let nonce = Arc::new(AtomicU64::new(1));
@@ -147,8 +178,11 @@ fn abusers(
                         break;
                     }
                     let n = nonce.fetch_add(1, Ordering::Relaxed);
-                    let url = enc(&format!("http://{host_addr}/avatar/big/{name}?nonce={n}"));
-                    let path = format!("/canvas/filter/sepia?avatar={url}");
+                    let url = enc(&format!(
+                        "http://{host_addr}/avatar/big/{}?nonce={n}",
+                        abuse.avatar
+                    ));
+                    let path = format!("{}?avatar={url}", abuse.path);
                     match c.get(&path).map(|r| r.status) {
                         Ok(200) => counts[0] += 1,
                         Ok(503) => counts[1] += 1,
@@ -187,11 +221,12 @@ fn victim(addr: SocketAddr, host: &AvatarHost, span: Duration) -> (Vec<Duration>
 }
 
 /// `--fairness`: the victim alone, then beside the three abusive clients.
-pub fn fairness(srv: &Proc, host: &AvatarHost, span: Duration) -> Figures {
+pub fn fairness(srv: &Proc, host: &AvatarHost, span: Duration, abuse: Abuse) -> Figures {
     let addr = srv.addr;
     let (mut alone, failed_alone) = victim(addr, host, span / 2);
     let stop = Arc::new(AtomicBool::new(false));
-    let abuse = abusers(addr, host, "4096.png", &stop);
+    let what = format!("{} of {}", abuse.path, abuse.avatar);
+    let abuse = abusers(addr, host, abuse, &stop);
     thread::sleep(Duration::from_secs(1));
     let (mut beside, failed_beside) = victim(addr, host, span);
     stop.store(true, Ordering::Relaxed);
@@ -209,7 +244,7 @@ pub fn fairness(srv: &Proc, host: &AvatarHost, span: Duration) -> Figures {
                 percentile_ms(&mut alone, 50.0)
             ),
             format!(
-                "victim beside 3 × {ABUSIVE_IN_FLIGHT} abusive 4096² requests: {} requests, p50 {:.0} ms, p99 {p99_beside:.0} ms, {failed_beside} failed",
+                "victim beside 3 × {ABUSIVE_IN_FLIGHT} abusive requests ({what}): {} requests, p50 {:.0} ms, p99 {p99_beside:.0} ms, {failed_beside} failed",
                 beside.len(),
                 percentile_ms(&mut beside, 50.0)
             ),
@@ -230,9 +265,11 @@ pub fn hostile_memory(
     span: Duration,
     idle: Duration,
     cap_mib: u64,
+    abuse: Abuse,
 ) -> Result<Figures> {
     let stop = Arc::new(AtomicBool::new(false));
-    let abuse = abusers(srv.addr, host, "4096-16i.png", &stop);
+    let what = format!("{} of {}", abuse.path, abuse.avatar);
+    let abuse = abusers(srv.addr, host, abuse, &stop);
     let t0 = Instant::now();
     while t0.elapsed() < span {
         thread::sleep(Duration::from_millis(250));
@@ -251,7 +288,7 @@ pub fn hostile_memory(
     Ok(Figures {
         lines: vec![
             format!(
-                "3 × {ABUSIVE_IN_FLIGHT} requests for 16-bit interlaced 4096² avatars for {} s: {} × 200, {} × 503, {} other",
+                "3 × {ABUSIVE_IN_FLIGHT} requests in flight ({what}, uncached) for {} s: {} × 200, {} × 503, {} other",
                 span.as_secs(),
                 counts[0],
                 counts[1],

@@ -1,7 +1,9 @@
 //! In-process HTTP tests: the real application built by `create_app`, driven
-//! through `actix_web::test`, asserting status, headers and JSON.
+//! through `actix_web::test`, asserting status, headers and JSON; and the
+//! `menagerie` binary's start-up (`binary`).
 
 mod animated;
+mod binary;
 mod canvas;
 mod catalogue;
 mod colour;
