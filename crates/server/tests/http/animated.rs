@@ -1,7 +1,7 @@
 //! Animated avatars over HTTP: animated GIF by default for filters and
 //! shapes, `format=png|gif|webp`, the format in the ETag and the output
 //! cache, the frame cap as a 422 naming the limit, scenes drawing the
-//! first frame.
+//! first frame, the caches weighing animations by their size.
 
 use std::io::Cursor;
 
@@ -285,4 +285,37 @@ async fn scenes_that_draw_the_avatar_animate_it() {
     .await;
     assert_eq!(r.status, 200);
     assert_eq!(r.header("content-type"), Some("image/png"));
+}
+
+/// The value of an unlabelled metric in a `/metrics` answer.
+fn metric(text: &str, name: &str) -> f64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no {name} in /metrics"))
+}
+
+#[actix_rt::test]
+async fn the_caches_weigh_animations_by_their_real_size() {
+    let host = FixtureHost::start();
+    let app = app!();
+    let avatar = enc(&host.url("/anim.gif"));
+    let r = get(&app, &format!("/canvas/misc/circle?avatar={avatar}"), None).await;
+    let frames = gif_frames(&r);
+    let gif_len = r.body.len();
+    let m = get(&app, "/metrics", None).await;
+    let text = String::from_utf8_lossy(&m.body);
+    // The fixture: 6 frames of 64×48, each RGBA, plus the still first frame.
+    let pixels = 7.0 * 64.0 * 48.0 * 4.0;
+    let avatar_bytes = metric(&text, "menagerie_avatar_cache_bytes");
+    assert!(
+        (pixels..pixels + 4096.0).contains(&avatar_bytes),
+        "avatar cache {avatar_bytes} B for {pixels} B of frames"
+    );
+    // The output cache holds the whole animated GIF.
+    assert_eq!(frames.len(), 6);
+    let output_bytes = metric(&text, "menagerie_output_cache_bytes");
+    assert!(
+        (gif_len as f64..gif_len as f64 + 4096.0).contains(&output_bytes),
+        "output cache {output_bytes} B for a {gif_len} B GIF"
+    );
 }
