@@ -1,7 +1,8 @@
 //! Animated avatars over HTTP: animated GIF by default for filters and
 //! shapes, `format=png|gif|webp`, the format in the ETag and the output
-//! cache, the frame cap as a 422 naming the limit, scenes drawing the
-//! first frame, the caches weighing animations by their size.
+//! cache, the frame cap and the render time as 422s naming the limit,
+//! scenes animating the avatar inside the card, the caches weighing
+//! animations by their size.
 
 use std::io::Cursor;
 
