@@ -56,6 +56,13 @@ pub struct Settings {
     #[arg(long, env = "MENAGERIE_MAX_URI_BYTES", default_value_t = 8192)]
     pub max_uri_bytes: usize,
 
+    /// Milliseconds a client has to send a whole request head (from the
+    /// connection's start for its first request, from the head's first byte
+    /// for the next ones); later → 408 JSON and the connection closed.
+    #[arg(long, env = "MENAGERIE_REQUEST_HEAD_TIMEOUT_MS", default_value_t = 5000,
+          value_parser = clap::value_parser!(u64).range(100..=600_000))]
+    pub request_head_timeout_ms: u64,
+
     /// Turns rate limiting on: requests per minute per client for every
     /// endpoint except the canvas images (off when absent).
     #[arg(long, env = "MENAGERIE_RATE_LIMIT", value_parser = clap::value_parser!(u32).range(1..))]

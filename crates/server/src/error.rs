@@ -90,6 +90,12 @@ pub enum ApiError {
         /// The limit in bytes.
         max: usize,
     },
+    /// The request head did not arrive in time.
+    #[error("the request head did not arrive within {max_ms} ms")]
+    HeadTimeout {
+        /// The limit in milliseconds.
+        max_ms: u64,
+    },
     /// The request headers are too large in total.
     #[error("request headers larger than {max} bytes")]
     HeadersTooLarge {
@@ -182,6 +188,7 @@ impl ResponseError for ApiError {
             InvalidApiKey => StatusCode::UNAUTHORIZED,
             UriTooLong { .. } => StatusCode::URI_TOO_LONG,
             HeadersTooLarge { .. } => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            HeadTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
             Avatar(e) => avatar_status(e),
             Animation(canvas_render::AnimationError::TimeLimit { .. }) => {
                 StatusCode::UNPROCESSABLE_ENTITY

@@ -24,7 +24,12 @@
 //!   value, a repeated or malformed `Content-Length` or `Transfer-Encoding`):
 //!   400; more than 96 headers or a head over 128 KiB: 431;
 //! * a request target longer than `--max-uri-bytes`: 414, decided from the
-//!   request line alone (no need to buffer the rest).
+//!   request line alone (no need to buffer the rest);
+//! * a head not complete within `--request-head-timeout-ms` (counted from
+//!   the connection's start for its first request, from the first byte of
+//!   the head for later ones): 408. A kept-alive connection on which no
+//!   byte of a next request arrives is closed by actix's keep-alive timer,
+//!   without an answer (there is no request to answer).
 //!
 //! Upgrades and `CONNECT` (a body that lasts to the end of the stream for
 //! actix) and a body whose chunk framing does not parse are passed on
@@ -34,11 +39,14 @@ use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use actix_web::rt::net::TcpStream;
 use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::time::Sleep;
 
+use crate::config::Settings;
 use crate::engine::AppState;
 use crate::error::ApiError;
 
@@ -62,14 +70,17 @@ pub enum Refusal {
     HeadTooLarge,
     /// The request target is longer than `--max-uri-bytes`.
     TargetTooLong,
+    /// The head did not arrive within `--request-head-timeout-ms`.
+    Timeout,
 }
 
 impl Refusal {
-    const ALL: [Refusal; 4] = [
+    const ALL: [Refusal; 5] = [
         Refusal::Smuggling,
         Refusal::Malformed,
         Refusal::HeadTooLarge,
         Refusal::TargetTooLong,
+        Refusal::Timeout,
     ];
 
     fn code(self) -> &'static str {
@@ -78,10 +89,11 @@ impl Refusal {
             Refusal::Malformed => "malformed",
             Refusal::HeadTooLarge => "head-too-large",
             Refusal::TargetTooLong => "target-too-long",
+            Refusal::Timeout => "timeout",
         }
     }
 
-    fn error(self, max_uri_bytes: usize) -> ApiError {
+    fn error(self, settings: &Settings) -> ApiError {
         match self {
             Refusal::Smuggling => ApiError::BadRequest(
                 "a request may not carry both Content-Length and Transfer-Encoding",
@@ -90,7 +102,12 @@ impl Refusal {
             Refusal::HeadTooLarge => ApiError::HeadersTooLarge {
                 max: MAX_HEAD_BYTES,
             },
-            Refusal::TargetTooLong => ApiError::UriTooLong { max: max_uri_bytes },
+            Refusal::TargetTooLong => ApiError::UriTooLong {
+                max: settings.max_uri_bytes,
+            },
+            Refusal::Timeout => ApiError::HeadTimeout {
+                max_ms: settings.request_head_timeout_ms,
+            },
         }
     }
 }
@@ -107,7 +124,7 @@ async fn refused(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
         .into_iter()
         .find(|r| r.code() == code)
         .unwrap_or(Refusal::Malformed);
-    let mut res = refusal.error(state.settings.max_uri_bytes).error_response();
+    let mut res = refusal.error(&state.settings).error_response();
     res.head_mut()
         .set_connection_type(actix_http::ConnectionType::Close);
     res
@@ -177,6 +194,11 @@ pub struct GuardedStream {
     scratch: Vec<u8>,
     /// The peer closed its side.
     eof: bool,
+    /// How long a head may take.
+    head_timeout: Duration,
+    /// When the head being read must be complete: armed at the start and
+    /// at the first byte of each later head, cleared when a head is whole.
+    deadline: Option<Pin<Box<Sleep>>>,
 }
 
 /// The reader's position in the byte stream and what it decides.
@@ -187,24 +209,53 @@ struct Judge {
     /// How many bytes an incomplete head had when last parsed: the head is
     /// parsed again only once a line has ended since.
     head_seen: usize,
+    /// Heads judged complete so far.
+    heads: u64,
 }
 
 impl GuardedStream {
-    /// Wraps an accepted connection.
-    pub fn new(inner: TcpStream, max_uri_bytes: usize) -> Self {
+    /// Wraps an accepted connection; its first head must be whole within
+    /// `head_timeout`. Call within a Tokio runtime (the timer is one).
+    pub fn new(inner: TcpStream, max_uri_bytes: usize, head_timeout: Duration) -> Self {
         Self {
             inner,
             judge: Judge {
                 max_uri_bytes,
                 framing: Framing::Head,
                 head_seen: 0,
+                heads: 0,
             },
             pending: Vec::new(),
             ready: Vec::new(),
             ready_at: 0,
             scratch: Vec::new(),
             eof: false,
+            head_timeout,
+            deadline: Some(Box::pin(tokio::time::sleep(head_timeout))),
         }
+    }
+
+    /// After judging: a head that came whole clears the deadline; the first
+    /// bytes of a next head arm it.
+    fn track_deadline(&mut self, heads_before: u64) {
+        if self.judge.heads > heads_before {
+            self.deadline = None;
+        }
+        if self.deadline.is_none()
+            && self.judge.framing == Framing::Head
+            && !self.pending.is_empty()
+        {
+            self.deadline = Some(Box::pin(tokio::time::sleep(self.head_timeout)));
+        }
+    }
+
+    /// Refuses a late head: what came of it is dropped, and the synthetic
+    /// request for a 408 goes to actix.
+    fn refuse_late_head(&mut self) {
+        self.deadline = None;
+        self.pending.clear();
+        self.judge.framing = Framing::Refused;
+        self.queue_refusal(Refusal::Timeout);
     }
 
     /// Queues the synthetic request that stands for a refused head.
@@ -293,6 +344,7 @@ impl Judge {
         self.head_seen = 0;
         let (len, framing) = verdict?;
         self.framing = framing;
+        self.heads += 1;
         Ok(Some(len))
     }
 
@@ -384,6 +436,14 @@ pub fn percent_encoding_is_valid(query: &str) -> bool {
         i = at + 3;
     }
     true
+}
+
+/// Whether the head being read is past `deadline` (registers the waker
+/// otherwise).
+fn head_is_late(deadline: &mut Option<Pin<Box<Sleep>>>, cx: &mut Context<'_>) -> bool {
+    deadline
+        .as_mut()
+        .is_some_and(|d| d.as_mut().poll(cx).is_ready())
 }
 
 /// Index of the first `\n`.
@@ -498,6 +558,10 @@ impl AsyncRead for GuardedStream {
                 // Straight into the reader's buffer, judged there.
                 let start = buf.filled().len();
                 match Pin::new(&mut this.inner).poll_read(cx, buf) {
+                    Poll::Pending if head_is_late(&mut this.deadline, cx) => {
+                        this.refuse_late_head();
+                        continue;
+                    }
                     Poll::Pending => return Poll::Pending,
                     Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
                     Poll::Ready(Ok(())) => {}
@@ -507,11 +571,13 @@ impl AsyncRead for GuardedStream {
                     this.eof = true;
                     return Poll::Ready(Ok(()));
                 }
+                let heads = this.judge.heads;
                 let (pass, refusal) = this.judge.run(read);
                 if refusal.is_none() {
                     this.pending.extend_from_slice(&read[pass..]);
                 }
                 buf.set_filled(start + pass);
+                this.track_deadline(heads);
                 if let Some(refusal) = refusal {
                     this.queue_refusal(refusal);
                 }
@@ -525,6 +591,10 @@ impl AsyncRead for GuardedStream {
             }
             let mut read = ReadBuf::new(&mut this.scratch);
             match Pin::new(&mut this.inner).poll_read(cx, &mut read) {
+                Poll::Pending if head_is_late(&mut this.deadline, cx) => {
+                    this.refuse_late_head();
+                    continue;
+                }
                 Poll::Pending => return Poll::Pending,
                 Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
                 Poll::Ready(Ok(())) => {
@@ -534,6 +604,7 @@ impl AsyncRead for GuardedStream {
                         this.ready.append(&mut this.pending);
                     } else {
                         this.pending.extend_from_slice(read.filled());
+                        let heads = this.judge.heads;
                         let (pass, refusal) = this.judge.run(&this.pending);
                         this.ready.extend_from_slice(&this.pending[..pass]);
                         match refusal {
@@ -545,6 +616,7 @@ impl AsyncRead for GuardedStream {
                                 this.pending.drain(..pass);
                             }
                         }
+                        this.track_deadline(heads);
                     }
                 }
             }

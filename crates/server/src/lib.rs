@@ -89,12 +89,14 @@ pub async fn run(settings: Settings) -> std::io::Result<()> {
 }
 
 /// Serves `state` on `listener`: actix-web's app behind [`http_guard::GuardedStream`],
-/// with the timeouts `HttpServer` uses (keep-alive 5 s, first request
-/// 5 s, disconnect 1 s).
+/// with keep-alive 5 s and disconnect 1 s (as `HttpServer`), and request
+/// heads timed by the guard (`--request-head-timeout-ms`, a JSON 408); actix's
+/// own first-request timer (an empty 408) runs a second later as a backstop.
 pub fn serve(state: AppState, listener: std::net::TcpListener) -> io::Result<actix_server::Server> {
     let settings = state.settings.clone();
     let addr = listener.local_addr()?;
     let max_uri_bytes = settings.max_uri_bytes;
+    let head_timeout = Duration::from_millis(settings.request_head_timeout_ms);
     let mut builder = actix_server::Server::build().shutdown_timeout(settings.shutdown_timeout);
     if let Some(w) = settings.workers {
         builder = builder.workers(w.max(1));
@@ -105,13 +107,13 @@ pub fn serve(state: AppState, listener: std::net::TcpListener) -> io::Result<act
             .map_err(|err| err.error_response());
         let http = HttpService::build()
             .keep_alive(KeepAlive::default())
-            .client_request_timeout(Duration::from_secs(5))
+            .client_request_timeout(head_timeout + Duration::from_secs(1))
             .client_disconnect_timeout(Duration::from_secs(1))
             .local_addr(addr)
             .finish(map_config(app, move |_| AppConfig::default()));
         fn_service(move |io: TcpStream| {
             let peer: Option<SocketAddr> = io.peer_addr().ok();
-            let io = http_guard::GuardedStream::new(io, max_uri_bytes);
+            let io = http_guard::GuardedStream::new(io, max_uri_bytes, head_timeout);
             async move { Ok::<_, actix_http::error::DispatchError>((io, Protocol::Http1, peer)) }
         })
         .and_then(http)

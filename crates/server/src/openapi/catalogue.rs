@@ -22,7 +22,7 @@ pub struct Endpoint {
     /// What a success looks like.
     pub ok: Success,
     /// Error responses beside the ones every endpoint may give
-    /// (401, 414, 429, 431).
+    /// (401, 408, 414, 429, 431).
     pub errors: &'static [ErrorKind],
 }
 

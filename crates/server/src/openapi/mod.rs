@@ -200,6 +200,7 @@ fn operation(e: &Endpoint) -> Value {
         .or_insert_with(|| json!({ "$ref": "#/components/responses/MalformedRequest" }));
     for (status, name) in [
         ("401", "Unauthorized"),
+        ("408", "HeadTimeout"),
         ("414", "UriTooLong"),
         ("429", "RateLimited"),
         ("431", "HeadersTooLarge"),
@@ -427,6 +428,11 @@ fn error_responses() -> Value {
             "The creature reference data is not built on this server (`cargo xtask data`)",
             "Error",
             err("the creature reference data is not loaded on this server (build it with `cargo xtask data`)"),
+        ),
+        "HeadTimeout": error_response(
+            "The request head did not come whole within the server's time (5 s by default); the connection is then closed",
+            "Error",
+            err("the request head did not arrive within 5000 ms"),
         ),
         "UriTooLong": error_response(
             "The request target is longer than the server's limit (8 KiB by default)",

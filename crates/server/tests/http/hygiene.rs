@@ -462,3 +462,76 @@ async fn heads_sent_in_pieces_are_judged_whole() {
         "{out}"
     );
 }
+
+/// Runs `script` on a blocking thread against `addr`: each step writes its
+/// bytes after sleeping its milliseconds; then everything the server sends
+/// until it closes (or 5 s pass) is read.
+async fn timed(addr: std::net::SocketAddr, script: Vec<(u64, &'static str)>) -> String {
+    actix_rt::task::spawn_blocking(move || {
+        use std::io::Write;
+        let mut s = std::net::TcpStream::connect(addr).unwrap();
+        s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+            .unwrap();
+        s.set_nodelay(true).unwrap();
+        for (ms, bytes) in script {
+            std::thread::sleep(std::time::Duration::from_millis(ms));
+            s.write_all(bytes.as_bytes()).unwrap();
+        }
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    })
+    .await
+    .unwrap()
+}
+
+/// A head that does not come whole in time gets a JSON 408 and the
+/// connection closes: the first head from the connection's start (whether
+/// part of it or nothing came), a later one from its first byte.
+#[actix_rt::test]
+async fn slow_request_heads_get_a_json_408() {
+    let mut s = settings();
+    s.request_head_timeout_ms = 300;
+    let addr = spawn_server(s);
+    let out = timed(addr, vec![(0, "GET /health HTTP/1.1\r\nHost: x\r\n")]).await;
+    assert_refused(&out, 408, "within 300 ms");
+    let out = timed(addr, vec![]).await;
+    assert_refused(&out, 408, "within 300 ms");
+    // Whole heads sent in pieces within the time are answered; idle time
+    // between requests on a kept-alive connection is not counted; a next
+    // head that stalls is refused after the 200s.
+    let out = timed(
+        addr,
+        vec![
+            (0, "GET /health HTTP/1.1\r\n"),
+            (150, "Host: x\r\n\r\n"),
+            (500, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"),
+            (500, "GET /health HTTP/1.1\r\n"),
+        ],
+    )
+    .await;
+    let all = responses(&out);
+    assert_eq!(
+        all.iter().map(|r| r.0).collect::<Vec<_>>(),
+        [200, 200, 408],
+        "{out}"
+    );
+    assert!(all[2].1.contains("connection: close"), "{out}");
+    // A body slower than the head time is not cut by it.
+    let out = timed(
+        addr,
+        vec![
+            (
+                0,
+                "POST /health HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nConnection: close\r\n\r\n",
+            ),
+            (500, "abcd"),
+        ],
+    )
+    .await;
+    assert_eq!(
+        responses(&out).iter().map(|r| r.0).collect::<Vec<_>>(),
+        [405],
+        "{out}"
+    );
+}
