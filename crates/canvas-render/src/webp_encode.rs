@@ -4,9 +4,11 @@
 //!
 //! An animation goes through libwebp's animation encoder, which stores each
 //! frame after the first as the rectangle that changed (blended over the
-//! previous frame, or over a cleared one, whichever is smaller) and drops a
-//! frame that does not change the picture, adding its time to the frame
-//! before. No key frames are forced: an avatar plays from its start.
+//! previous frame, or over a cleared one, whichever is smaller), keeps the
+//! previous frame's pixels where the new ones are within 3 levels a
+//! channel (alpha equal), and drops a frame that changes no pixel by more,
+//! adding its time to the frame before. No key frames are forced: an
+//! avatar plays from its start.
 
 use image::RgbaImage;
 use webp_animation::{
@@ -96,8 +98,9 @@ pub fn encode_webp(img: &RgbaImage) -> Result<Vec<u8>, RenderError> {
 /// after the first stored as the rectangle that changed.
 ///
 /// Each frame is shown for its `delays_ms` (a 0 ms delay is written as
-/// 1 ms, the least that keeps the frame; a frame identical to the one
-/// before is merged into it, its time added), and the animation plays
+/// 1 ms, the least that keeps the frame; a frame within 3 levels a channel
+/// of the one before, alpha equal, is merged into it, its time added), and
+/// the animation plays
 /// `loops` times (WebP counts up to 65535; more is forever). The delays
 /// add up to at most `i32::MAX` ms. Checks `deadline` between frames.
 pub fn encode_webp_animation(

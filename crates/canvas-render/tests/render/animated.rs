@@ -328,16 +328,34 @@ fn animated_webp_is_close_with_exact_alpha_delays_and_loops() {
     }
 }
 
-/// A frame identical to the one before is merged into it, its time added;
-/// a 0 ms delay becomes 1 ms rather than failing or vanishing.
+/// A frame identical to the one before, or within 3 levels of it, is
+/// merged into it, its time added; 4 levels is a new frame; a 0 ms delay
+/// becomes 1 ms rather than failing or vanishing.
 #[test]
 fn webp_merges_repeated_frames_and_keeps_zero_delays() {
     let frames = moving_avatar(32, 2);
-    let repeated = [frames[0].clone(), frames[0].clone(), frames[1].clone()];
+    let shifted = |by: u8| {
+        let mut f = frames[0].clone();
+        for p in f.pixels_mut() {
+            for v in &mut p.0[..3] {
+                *v = v.saturating_sub(by);
+            }
+        }
+        f
+    };
+    let repeated = [
+        frames[0].clone(),
+        frames[0].clone(),
+        shifted(3),
+        frames[1].clone(),
+    ];
     let webp =
-        encode_webp_animation(&repeated, &[30, 40, 50], Loops::Infinite, &deadline()).unwrap();
+        encode_webp_animation(&repeated, &[30, 40, 50, 60], Loops::Infinite, &deadline()).unwrap();
     let delays: Vec<u32> = decode_webp(&webp).0.iter().map(|f| f.1).collect();
-    assert_eq!(delays, [70, 50]);
+    assert_eq!(delays, [120, 60]);
+    let changed = [frames[0].clone(), shifted(4)];
+    let webp = encode_webp_animation(&changed, &[30, 40], Loops::Infinite, &deadline()).unwrap();
+    assert_eq!(decode_webp(&webp).0.len(), 2);
     let webp = encode_webp_animation(&frames, &[0, 60], Loops::Infinite, &deadline()).unwrap();
     let delays: Vec<u32> = decode_webp(&webp).0.iter().map(|f| f.1).collect();
     assert_eq!(delays, [1, 60]);
