@@ -225,29 +225,223 @@ fn uncovered_pixels_become_transparent() {
     }
 }
 
-#[test]
-fn animated_webp_round_trips_losslessly() {
-    let frames: Vec<RgbaImage> = moving_avatar(32, 3);
-    let webp = encode_webp_animation(&frames, &[70, 80, 90], Loops::Times(2), &deadline()).unwrap();
-    let decoder = WebPDecoder::new(Cursor::new(&webp)).unwrap();
-    assert!(decoder.has_animation());
-    let decoded: Vec<_> = decoder.into_frames().map(Result::unwrap).collect();
-    assert_eq!(decoded.len(), 3);
-    for (i, f) in decoded.iter().enumerate() {
-        assert_eq!(f.delay().numer_denom_ms(), (70 + 10 * i as u32, 1));
-        // Lossless; fully transparent pixels may lose their colour.
-        for (p, q) in f.buffer().pixels().zip(frames[i].pixels()) {
-            assert_eq!(p.0[3], q.0[3]);
-            if q.0[3] != 0 {
-                assert_eq!(p, q);
-            }
+/// Decoded WebP frames with their delays in ms, and the loop count, read by
+/// an independent decoder (image-webp).
+fn decode_webp(bytes: &[u8]) -> (Vec<(RgbaImage, u32)>, image_webp::LoopCount) {
+    let mut d = image_webp::WebPDecoder::new(Cursor::new(bytes)).unwrap();
+    let (w, h) = d.dimensions();
+    let loops = d.loop_count();
+    let mut frames = Vec::new();
+    if d.is_animated() {
+        for _ in 0..d.num_frames() {
+            let mut buf = vec![0; d.output_buffer_size().unwrap()];
+            let delay = d.read_frame(&mut buf).unwrap();
+            frames.push((rgba(w, h, buf, d.has_alpha()), delay));
+        }
+    } else {
+        let mut buf = vec![0; d.output_buffer_size().unwrap()];
+        d.read_image(&mut buf).unwrap();
+        frames.push((rgba(w, h, buf, d.has_alpha()), 0));
+    }
+    (frames, loops)
+}
+
+fn rgba(w: u32, h: u32, buf: Vec<u8>, alpha: bool) -> RgbaImage {
+    if alpha {
+        RgbaImage::from_raw(w, h, buf).unwrap()
+    } else {
+        let rgb = image::RgbImage::from_raw(w, h, buf).unwrap();
+        image::DynamicImage::ImageRgb8(rgb).into_rgba8()
+    }
+}
+
+/// Mean absolute difference of the colour channels over the pixels opaque
+/// in `want`.
+fn mean_error(got: &RgbaImage, want: &RgbaImage) -> f64 {
+    let (mut sum, mut n) = (0u64, 0u64);
+    for (p, q) in got.pixels().zip(want.pixels()) {
+        if q.0[3] == 255 {
+            sum += p.0[..3]
+                .iter()
+                .zip(&q.0[..3])
+                .map(|(a, b)| u64::from(a.abs_diff(*b)))
+                .sum::<u64>();
+            n += 3;
         }
     }
-    let still = encode_webp(&frames[0]).unwrap();
-    let img = image::load_from_memory_with_format(&still, image::ImageFormat::WebP)
-        .unwrap()
-        .into_rgba8();
-    assert_eq!(img.dimensions(), (32, 32));
+    sum as f64 / n as f64
+}
+
+/// The mean colour of each 8 × 8 block, as an image an eighth of the size
+/// (opaque).
+fn block_means(img: &RgbaImage) -> RgbaImage {
+    RgbaImage::from_fn(img.width() / 8, img.height() / 8, |bx, by| {
+        let mut sum = [0u32; 3];
+        for y in by * 8..by * 8 + 8 {
+            for x in bx * 8..bx * 8 + 8 {
+                for (s, v) in sum.iter_mut().zip(img.get_pixel(x, y).0) {
+                    *s += u32::from(v);
+                }
+            }
+        }
+        let [r, g, b] = sum.map(|s| (s / 64) as u8);
+        Rgba([r, g, b, 255])
+    })
+}
+
+/// Lossy WebP: every frame close to its source, alpha exact (circle
+/// corners transparent, middle opaque), frame count, delays and loop count
+/// kept.
+#[test]
+fn animated_webp_is_close_with_exact_alpha_delays_and_loops() {
+    let frames: Vec<RgbaImage> = moving_avatar(96, 3)
+        .iter()
+        .map(|f| circle(f).unwrap())
+        .collect();
+    let webp = encode_webp_animation(&frames, &[70, 80, 90], Loops::Times(2), &deadline()).unwrap();
+    let (decoded, loops) = decode_webp(&webp);
+    assert_eq!(loops, image_webp::LoopCount::Times(2.try_into().unwrap()));
+    assert_eq!(decoded.len(), 3);
+    for (i, ((img, delay), src)) in decoded.iter().zip(&frames).enumerate() {
+        assert_eq!(*delay, 70 + 10 * i as u32, "delay of frame {i}");
+        assert_eq!(img.dimensions(), (512, 512));
+        let err = mean_error(img, src);
+        assert!(err < 2.5, "frame {i} is off by {err:.2} on average");
+        for (x, y, p) in img.enumerate_pixels() {
+            let a = src.get_pixel(x, y).0[3];
+            assert_eq!(p.0[3], a, "alpha of frame {i} at {x},{y}");
+        }
+        assert_eq!(img.get_pixel(0, 0).0[3], 0);
+        assert_eq!(img.get_pixel(511, 511).0[3], 0);
+        assert_eq!(img.get_pixel(256, 256).0[3], 255);
+    }
+    for (loops, want) in [
+        (Loops::Infinite, image_webp::LoopCount::Forever),
+        (Loops::Times(70_000), image_webp::LoopCount::Forever),
+        (
+            Loops::Times(1),
+            image_webp::LoopCount::Times(1.try_into().unwrap()),
+        ),
+    ] {
+        let webp = encode_webp_animation(&frames, &[50; 3], loops, &deadline()).unwrap();
+        assert_eq!(decode_webp(&webp).1, want, "{loops:?}");
+    }
+}
+
+/// A frame identical to the one before, or within 3 levels of it, is
+/// merged into it, its time added; 4 levels is a new frame; a 0 ms delay
+/// becomes 1 ms rather than failing or vanishing.
+#[test]
+fn webp_merges_repeated_frames_and_keeps_zero_delays() {
+    let frames = moving_avatar(32, 2);
+    let shifted = |by: u8| {
+        let mut f = frames[0].clone();
+        for p in f.pixels_mut() {
+            for v in &mut p.0[..3] {
+                *v = v.saturating_sub(by);
+            }
+        }
+        f
+    };
+    let repeated = [
+        frames[0].clone(),
+        frames[0].clone(),
+        shifted(3),
+        frames[1].clone(),
+    ];
+    let webp =
+        encode_webp_animation(&repeated, &[30, 40, 50, 60], Loops::Infinite, &deadline()).unwrap();
+    let delays: Vec<u32> = decode_webp(&webp).0.iter().map(|f| f.1).collect();
+    assert_eq!(delays, [120, 60]);
+    let changed = [frames[0].clone(), shifted(4)];
+    let webp = encode_webp_animation(&changed, &[30, 40], Loops::Infinite, &deadline()).unwrap();
+    assert_eq!(decode_webp(&webp).0.len(), 2);
+    let webp = encode_webp_animation(&frames, &[0, 60], Loops::Infinite, &deadline()).unwrap();
+    let delays: Vec<u32> = decode_webp(&webp).0.iter().map(|f| f.1).collect();
+    assert_eq!(delays, [1, 60]);
+}
+
+/// Photo-like frames (fine noise over the avatar, as from a camera): the
+/// lossy animation is well under half the lossless one's size, and still
+/// close to its source.
+#[test]
+fn animated_webp_is_smaller_than_lossless() {
+    let mut seed = 0x2545_F491_u32;
+    let frames: Vec<RgbaImage> = moving_avatar(128, 6)
+        .into_iter()
+        .map(|mut f| {
+            for p in f.pixels_mut() {
+                seed ^= seed << 13;
+                seed ^= seed >> 17;
+                seed ^= seed << 5;
+                let n = (seed % 16) as u8;
+                for v in &mut p.0[..3] {
+                    *v = v.saturating_add(n);
+                }
+            }
+            f
+        })
+        .collect();
+    let lossy = encode_webp_animation(&frames, &[40; 6], Loops::Infinite, &deadline()).unwrap();
+    let lossless: usize = frames
+        .iter()
+        .map(|f| {
+            let mut out = Vec::new();
+            image::codecs::webp::WebPEncoder::new_lossless(&mut out)
+                .encode(f.as_raw(), 128, 128, image::ExtendedColorType::Rgba8)
+                .unwrap();
+            out.len()
+        })
+        .sum();
+    assert!(
+        lossy.len() * 2 < lossless,
+        "lossy {} bytes, lossless {lossless}",
+        lossy.len()
+    );
+    let (decoded, _) = decode_webp(&lossy);
+    assert_eq!(decoded.len(), 6);
+    // The noise is smoothed away, the picture kept: the mean colour of
+    // each 8 × 8 block stays close.
+    for ((img, _), src) in decoded.iter().zip(&frames) {
+        let err = mean_error(&block_means(img), &block_means(src));
+        assert!(err < 3.0, "8 × 8 blocks off by {err:.2} on average");
+    }
+}
+
+/// A still WebP is one lossy picture (not an animation), close in colour,
+/// exact in alpha.
+#[test]
+fn still_webp_is_close_with_exact_alpha() {
+    let src = circle(&avatar(96, 96)).unwrap();
+    let webp = encode_webp(&src).unwrap();
+    assert!(
+        !WebPDecoder::new(Cursor::new(&webp))
+            .unwrap()
+            .has_animation()
+    );
+    let (decoded, _) = decode_webp(&webp);
+    assert_eq!(decoded.len(), 1);
+    let img = &decoded[0].0;
+    assert!(mean_error(img, &src) < 2.5);
+    for (p, q) in img.pixels().zip(src.pixels()) {
+        assert_eq!(p.0[3], q.0[3]);
+    }
+    let grad = RgbaImage::from_fn(256, 64, |x, y| {
+        Rgba([x as u8, (y * 4) as u8, 255 - x as u8, 255])
+    });
+    let (decoded, _) = decode_webp(&encode_webp(&grad).unwrap());
+    let err = mean_error(&decoded[0].0, &grad);
+    assert!(err < 2.0, "gradient off by {err:.2} on average");
+}
+
+/// The WebP encoder stops at the deadline, between frames.
+#[test]
+fn webp_stops_at_the_deadline() {
+    let frames = moving_avatar(32, 4);
+    let spent = Deadline::after(Duration::ZERO);
+    std::thread::sleep(Duration::from_millis(2));
+    let err = encode_webp_animation(&frames, &[40; 4], Loops::Infinite, &spent).unwrap_err();
+    assert_eq!(err, AnimationError::TimeLimit { max_ms: 0 });
 }
 
 #[test]

@@ -144,7 +144,7 @@ pub const FORMAT: Param = Param {
     location: In::Query,
     required: false,
     kind: Kind::Enum(&["png", "gif", "webp"]),
-    description: "output format. Absent: PNG, or an animated GIF when the avatar is animated (every filter, shape and scene that draws the avatar animates). png: always a still PNG (the first frame). gif: a GIF, animated when the avatar is. webp: a lossless WebP, animated when the avatar is",
+    description: "output format. Absent: PNG, or an animated GIF when the avatar is animated (every filter, shape and scene that draws the avatar animates). png: always a still PNG (the first frame). gif: a GIF, animated when the avatar is. webp: a WebP (lossy colour at quality 85, exact transparency), animated when the avatar is",
     example: "gif",
     default: None,
 };

@@ -158,7 +158,20 @@ async fn the_format_parameter_picks_png_gif_or_webp() {
     assert_eq!(r.header("content-type"), Some("image/webp"));
     let d = WebPDecoder::new(Cursor::new(&r.body)).expect("a WebP");
     assert!(d.has_animation());
-    assert_eq!(d.into_frames().count(), 6);
+    let frames: Vec<_> = d.into_frames().map(|f| f.expect("a frame")).collect();
+    assert_eq!(frames.len(), 6);
+    // The GIF's delays, and the circle's exact transparency (lossy colour,
+    // lossless alpha).
+    let gif = gif_frames(&get(&app, &format!("/canvas/misc/circle?avatar={anim}"), None).await);
+    for (f, (_, gif_delay)) in frames.iter().zip(&gif) {
+        let (n, d) = f.delay().numer_denom_ms();
+        assert_eq!(n / d, *gif_delay);
+        let img = f.buffer();
+        let (w, h) = img.dimensions();
+        assert_eq!(img.get_pixel(0, 0).0[3], 0);
+        assert_eq!(img.get_pixel(w - 1, h - 1).0[3], 0);
+        assert_eq!(img.get_pixel(w / 2, h / 2).0[3], 255);
+    }
     let r = get(
         &app,
         &format!("/canvas/filter/sepia?avatar={still}&format=webp"),
@@ -168,6 +181,24 @@ async fn the_format_parameter_picks_png_gif_or_webp() {
     assert_eq!(r.header("content-type"), Some("image/webp"));
     let d = WebPDecoder::new(Cursor::new(&r.body)).expect("a WebP");
     assert!(!d.has_animation());
+    // Lossy: close to the PNG of the same image, not equal.
+    let webp = image::load_from_memory(&r.body)
+        .expect("a WebP")
+        .into_rgba8();
+    let png = image::load_from_memory(&png.body)
+        .expect("a PNG")
+        .into_rgba8();
+    assert_eq!(webp.dimensions(), png.dimensions());
+    let diff: u64 = webp
+        .pixels()
+        .zip(png.pixels())
+        .flat_map(|(p, q)| (0..3).map(move |c| u64::from(p.0[c].abs_diff(q.0[c]))))
+        .sum();
+    let mean = diff as f64 / (3 * u64::from(png.width()) * u64::from(png.height())) as f64;
+    assert!(
+        mean < 3.0,
+        "the WebP is off the PNG by {mean:.2} on average"
+    );
 
     let r = get(
         &app,

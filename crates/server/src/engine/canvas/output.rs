@@ -7,7 +7,8 @@
 //!   draw the avatar, whose whole card is drawn once per frame).
 //! - `format=png`: always a still PNG (the first frame of an animation).
 //! - `format=gif`: an animated GIF, or a one-frame GIF of a still image.
-//! - `format=webp`: an animated lossless WebP, or a still lossless WebP.
+//! - `format=webp`: an animated WebP, or a still WebP (both lossy colour
+//!   at quality 85 with an exact alpha plane, from libwebp).
 //!
 //! An animated job holds job slots in proportion to its pixels
 //! ([`weight`]), and its rendering and encoding stop after
@@ -61,11 +62,11 @@ pub fn requested(value: Option<&str>) -> Result<Requested, ApiError> {
 pub enum Output {
     /// A still PNG (today's output).
     Png,
-    /// A still lossless WebP.
+    /// A still WebP (lossy colour, exact alpha).
     WebP,
     /// A GIF: animated when the avatar is, else one frame.
     Gif,
-    /// An animated lossless WebP.
+    /// An animated WebP (lossy colour, exact alpha).
     AnimatedWebP,
 }
 
