@@ -14,7 +14,8 @@
 //!   and marks unchanged pixels transparent; identical consecutive frames
 //!   merge into one with their delays added. A frame whose successor
 //!   uncovers transparency is disposed to the background.
-//! - LZW and the file structure come from the `gif` crate.
+//! - LZW is our own (`lzw.rs`, the same bytes as the `gif` crate's, made
+//!   faster); the file structure comes from the `gif` crate.
 
 use std::borrow::Cow;
 
@@ -22,6 +23,10 @@ use color_quant::NeuQuant;
 use image::RgbaImage;
 
 use crate::animation::{AnimationError, Deadline, Loops, check_frames};
+
+mod lzw;
+
+use lzw::Lzw;
 
 /// The palette index of transparent pixels.
 const TRANSPARENT: u8 = 255;
@@ -70,17 +75,81 @@ impl ExactColours {
         }
     }
 
-    /// Every opaque colour of `frames`, or `None` past 256. With exactly
-    /// 256 (a full greyscale), the two nearest share one entry, so that
-    /// index 255 stays free for transparency: one colour moves by about
-    /// one level instead of every pixel being dithered.
-    fn collect(frames: &[RgbaImage]) -> Option<Self> {
-        let mut set = Self::collect_up_to_256(frames)?;
+    /// The colours and every frame as indices, when `frames` hold at most
+    /// 256 opaque colours (else `None`). With exactly 256 (a full
+    /// greyscale), the two nearest share one entry, so that index 255 stays
+    /// free for transparency: one colour moves by about one level instead
+    /// of every pixel being dithered.
+    ///
+    /// One pass over the pixels collects the colours and writes each one's
+    /// index in order of appearance; the merges below then renumber the
+    /// indices through a 256-entry table.
+    fn index(
+        frames: &[RgbaImage],
+        deadline: &Deadline,
+    ) -> Result<Option<(Self, IndexedFrames)>, AnimationError> {
+        let mut set = Self {
+            slots: vec![Self::EMPTY; Self::SLOTS],
+            colours: Vec::new(),
+        };
+        let mut indexed = Vec::with_capacity(frames.len());
+        let mut transparent = false;
+        let (mut last, mut last_index) = (u32::MAX, 0u8);
+        for frame in frames {
+            let mut out = vec![TRANSPARENT; frame.as_raw().len() / 4];
+            for (p, index) in frame.as_raw().chunks_exact(4).zip(&mut out) {
+                if p[3] < ALPHA_CUTOFF {
+                    transparent = true;
+                    continue;
+                }
+                let key = rgb_key(p);
+                if key != last {
+                    let i = set.slot(key);
+                    if set.slots[i] == Self::EMPTY {
+                        if set.colours.len() == 256 {
+                            return Ok(None);
+                        }
+                        set.slots[i] = u64::from(key) << 8 | set.colours.len() as u64;
+                        set.colours.push([p[0], p[1], p[2]]);
+                    }
+                    last = key;
+                    last_index = (set.slots[i] & 0xff) as u8;
+                }
+                *index = last_index;
+            }
+            indexed.push(out);
+            deadline.check()?;
+        }
+        let seen: Vec<u32> = set.colours.iter().map(|c| rgb_key(c)).collect();
         set.merge_within_one_level();
         if set.colours.len() > usize::from(TRANSPARENT) {
             set.merge_nearest_pair();
         }
-        Some(set)
+        if seen.len() > usize::from(TRANSPARENT) && transparent {
+            // Index 255 was both a colour and transparency: look again.
+            for (frame, out) in frames.iter().zip(&mut indexed) {
+                out.clear();
+                set.index_frame(frame, out);
+                deadline.check()?;
+            }
+        } else {
+            let mut renumber = [TRANSPARENT; 256];
+            for (to, &key) in renumber.iter_mut().zip(&seen) {
+                *to = (set.slots[set.slot(key)] & 0xff) as u8;
+            }
+            if renumber
+                .iter()
+                .enumerate()
+                .any(|(i, &to)| usize::from(to) != i)
+            {
+                for out in &mut indexed {
+                    for index in out.iter_mut() {
+                        *index = renumber[usize::from(*index)];
+                    }
+                }
+            }
+        }
+        Ok(Some((set, indexed)))
     }
 
     /// Colours at most one level apart on every channel share one entry
@@ -145,35 +214,6 @@ impl ExactColours {
             *slot = (*slot & !0xff) | to as u64;
         }
         self.colours.swap_remove(gone);
-    }
-
-    fn collect_up_to_256(frames: &[RgbaImage]) -> Option<Self> {
-        let mut set = Self {
-            slots: vec![Self::EMPTY; Self::SLOTS],
-            colours: Vec::new(),
-        };
-        let mut last = u32::MAX;
-        for frame in frames {
-            for p in frame.as_raw().chunks_exact(4) {
-                if p[3] < ALPHA_CUTOFF {
-                    continue;
-                }
-                let key = rgb_key(p);
-                if key == last {
-                    continue;
-                }
-                last = key;
-                let i = set.slot(key);
-                if set.slots[i] == Self::EMPTY {
-                    if set.colours.len() == 256 {
-                        return None;
-                    }
-                    set.slots[i] = u64::from(key) << 8 | set.colours.len() as u64;
-                    set.colours.push([p[0], p[1], p[2]]);
-                }
-            }
-        }
-        Some(set)
     }
 
     fn index_frame(&self, frame: &RgbaImage, out: &mut Vec<u8>) {
@@ -331,59 +371,74 @@ fn index_frames(
 ) -> Result<(Vec<[u8; 3]>, IndexedFrames), AnimationError> {
     let per_frame = frames[0].as_raw().len() / 4;
     let mut indexed = Vec::with_capacity(frames.len());
-    let colours = match ExactColours::collect(frames) {
-        Some(exact) => {
-            for frame in frames {
-                let mut out = Vec::with_capacity(per_frame);
-                exact.index_frame(frame, &mut out);
-                indexed.push(out);
-                deadline.check()?;
-            }
-            exact.colours
-        }
-        None => {
-            let mut q = Quantised::train(frames);
-            deadline.check()?;
-            for frame in frames {
-                let mut out = Vec::with_capacity(per_frame);
-                q.index_frame(frame, &mut out);
-                indexed.push(out);
-                deadline.check()?;
-            }
-            q.colours
-        }
-    };
+    if let Some((exact, indexed)) = ExactColours::index(frames, deadline)? {
+        return Ok((exact.colours, indexed));
+    }
+    let mut q = Quantised::train(frames);
+    deadline.check()?;
+    for frame in frames {
+        let mut out = Vec::with_capacity(per_frame);
+        q.index_frame(frame, &mut out);
+        indexed.push(out);
+        deadline.check()?;
+    }
+    let colours = q.colours;
     Ok((colours, indexed))
 }
 
 /// A frame's rectangle: left, top, width, height.
 type Rect = (usize, usize, usize, usize);
 
-/// The rectangle where `cur` differs from `prev`, if any pixel does.
-fn changed_rect(cur: &[u8], prev: &[u8], width: usize) -> Option<Rect> {
+/// How a frame differs from the frame shown before it.
+#[derive(Debug, Clone, Copy)]
+struct Change {
+    /// The rectangle of the pixels that differ, if any does.
+    rect: Option<Rect>,
+    /// How many pixels are the same in both.
+    unchanged: usize,
+    /// Whether the frame is transparent anywhere the previous one is not
+    /// (so the previous one must be cleared away).
+    uncovers: bool,
+}
+
+/// How `cur` differs from `prev` (one pass over both).
+fn compare(prev: &[u8], cur: &[u8], width: usize) -> Change {
     let height = cur.len() / width;
     let (mut x0, mut y0, mut x1, mut y1) = (width, height, 0, 0);
-    for y in 0..height {
-        let row = y * width..(y + 1) * width;
-        let (c, p) = (&cur[row.clone()], &prev[row]);
+    let (mut unchanged, mut uncovers) = (0, false);
+    for (y, (c, p)) in cur
+        .chunks_exact(width)
+        .zip(prev.chunks_exact(width))
+        .enumerate()
+    {
         if c == p {
+            unchanged += width;
             continue;
         }
         let first = c.iter().zip(p).position(|(a, b)| a != b).unwrap_or(0);
         let last = width - 1 - c.iter().zip(p).rev().position(|(a, b)| a != b).unwrap_or(0);
+        unchanged += c.iter().zip(p).filter(|(a, b)| a == b).count();
+        uncovers |= c
+            .iter()
+            .zip(p)
+            .any(|(&c, &p)| c == TRANSPARENT && p != TRANSPARENT);
         x0 = x0.min(first);
         x1 = x1.max(last);
         y0 = y0.min(y);
         y1 = y;
     }
-    (x0 <= x1).then(|| (x0, y0, x1 - x0 + 1, y1 - y0 + 1))
+    Change {
+        rect: (x0 <= x1).then(|| (x0, y0, x1 - x0 + 1, y1 - y0 + 1)),
+        unchanged,
+        uncovers,
+    }
 }
 
-/// The pixels of `cur` in `rect`; with `prev`, those equal to it become
-/// transparent (so the previous frame shows through).
-fn crop(cur: &[u8], prev: Option<&[u8]>, width: usize, rect: Rect) -> Vec<u8> {
+/// The pixels of `cur` in `rect`, into `buf`; with `prev`, those equal to
+/// it become transparent (so the previous frame shows through).
+fn crop(cur: &[u8], prev: Option<&[u8]>, width: usize, rect: Rect, buf: &mut Vec<u8>) {
     let (x0, y0, w, h) = rect;
-    let mut buf = Vec::with_capacity(w * h);
+    buf.clear();
     for y in y0..y0 + h {
         let row = y * width + x0..y * width + x0 + w;
         match prev {
@@ -396,32 +451,6 @@ fn crop(cur: &[u8], prev: Option<&[u8]>, width: usize, rect: Rect) -> Vec<u8> {
             None => buf.extend_from_slice(&cur[row]),
         }
     }
-    buf
-}
-
-/// How many pixels of `rect` are the same in `cur` and `prev`.
-fn unchanged_in(cur: &[u8], prev: &[u8], width: usize, rect: Rect) -> usize {
-    let (x0, y0, w, h) = rect;
-    (y0..y0 + h)
-        .map(|y| {
-            let row = y * width + x0..y * width + x0 + w;
-            cur[row.clone()]
-                .iter()
-                .zip(&prev[row])
-                .filter(|(a, b)| a == b)
-                .count()
-        })
-        .sum()
-}
-
-/// The LZW stream of `pixels`, as the `gif` crate writes it.
-fn lzw(pixels: Vec<u8>) -> Vec<u8> {
-    let mut frame = gif_codec::Frame {
-        buffer: Cow::Owned(pixels),
-        ..gif_codec::Frame::default()
-    };
-    frame.make_lzw_pre_encoded();
-    frame.buffer.into_owned()
 }
 
 fn encode_error(e: gif_codec::EncodingError) -> AnimationError {
@@ -471,40 +500,52 @@ pub fn encode_gif(
             enc.set_repeat(r).map_err(encode_error)?;
         }
         let width = w as usize;
+        let full = (0, 0, width, h as usize);
+        let mut lzw = Lzw::new();
+        let (mut pixels, mut encoded) = (Vec::new(), Vec::new());
         let mut cleared = true;
+        // How each shown frame differs from the one before it.
+        let mut change: Option<Change> = None;
         for (k, &(i, delay)) in shown.iter().enumerate() {
             let cur = &indexed[i];
+            let next_change = shown
+                .get(k + 1)
+                .map(|&(j, _)| compare(cur, &indexed[j], width));
             // Going on uncovers transparency where this frame is opaque: clear
             // the canvas after it (so it must cover the whole canvas).
-            let clear_after = shown.get(k + 1).is_some_and(|&(j, _)| {
-                indexed[j]
-                    .iter()
-                    .zip(cur)
-                    .any(|(&n, &c)| n == TRANSPARENT && c != TRANSPARENT)
-            });
-            let base = (!cleared).then(|| &indexed[shown[k - 1].0]);
-            let full = (0, 0, width, h as usize);
+            let clear_after = next_change.is_some_and(|c| c.uncovers);
+            let base = (!cleared).then(|| &indexed[shown[k - 1].0]).zip(change);
             // Over a previous frame, unchanged pixels may be left
             // transparent: that makes long runs where little moves, but
             // scatters noise where nearly everything moves, so it is done
             // only when at least half the rectangle is unchanged.
-            let (rect, lzw_data) = match base {
-                None => (full, lzw(cur.clone())),
-                Some(prev) => {
-                    let rect = if clear_after {
-                        Some(full)
-                    } else {
-                        changed_rect(cur, prev, width)
-                    };
+            let rect = match base {
+                None => {
+                    lzw.encode(cur, &mut encoded);
+                    full
+                }
+                Some((prev, change)) => {
+                    let rect = if clear_after { Some(full) } else { change.rect };
                     match rect {
-                        None => ((0, 0, 1, 1), lzw(vec![TRANSPARENT])),
+                        None => {
+                            lzw.encode(&[TRANSPARENT], &mut encoded);
+                            (0, 0, 1, 1)
+                        }
                         Some(rect) => {
-                            let unchanged = unchanged_in(cur, prev, width, rect);
+                            // Every pixel outside the rectangle is unchanged.
                             let (_, _, w, h) = rect;
+                            let outside = cur.len() - w * h;
+                            let unchanged = change.unchanged - outside;
                             // Mostly unchanged: transparent runs pay; else
                             // the plain pixels compress better.
                             let keep_prev = unchanged * 2 >= w * h;
-                            (rect, lzw(crop(cur, keep_prev.then_some(prev), width, rect)))
+                            if !keep_prev && rect == full {
+                                lzw.encode(cur, &mut encoded);
+                            } else {
+                                crop(cur, keep_prev.then_some(prev), width, rect, &mut pixels);
+                                lzw.encode(&pixels, &mut encoded);
+                            }
+                            rect
                         }
                     }
                 }
@@ -522,14 +563,76 @@ pub fn encode_gif(
                     gif_codec::DisposalMethod::Keep
                 },
                 transparent: Some(TRANSPARENT),
-                buffer: Cow::Owned(lzw_data),
+                buffer: Cow::Borrowed(&encoded),
                 ..gif_codec::Frame::default()
             };
             enc.write_lzw_pre_encoded_frame(&frame)
                 .map_err(encode_error)?;
             cleared = clear_after;
+            change = next_change;
             deadline.check()?;
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use image::{Rgba, RgbaImage};
+
+    use super::{ExactColours, TRANSPARENT};
+    use crate::animation::Deadline;
+
+    /// The indices written while collecting are those a lookup of every
+    /// pixel in the final (merged) set gives.
+    fn indices_match_lookups(frames: &[RgbaImage]) -> usize {
+        let deadline = Deadline::after(Duration::from_secs(30));
+        let (set, indexed) = ExactColours::index(frames, &deadline).unwrap().unwrap();
+        assert!(set.colours.len() <= usize::from(TRANSPARENT));
+        for (frame, got) in frames.iter().zip(&indexed) {
+            let mut want = Vec::new();
+            set.index_frame(frame, &mut want);
+            assert!(got == &want);
+        }
+        set.colours.len()
+    }
+
+    /// Greys `0, step, 2 × step…` (`levels` of them).
+    fn grey_frames(levels: u32, step: u32, holes: bool) -> Vec<RgbaImage> {
+        (0..4)
+            .map(|k| {
+                RgbaImage::from_fn(37, 23, |x, y| {
+                    let g = ((x * 7 + y * 3 + k * 5) % levels * step) as u8;
+                    let alpha = if holes && (x + k) % 9 == 0 { 0 } else { 255 };
+                    Rgba([g, g, g, alpha])
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn one_pass_indices_are_the_merged_colours() {
+        // No merge; one level apart (renumbered); a full greyscale with
+        // and without transparency (index 255 a colour as it is collected).
+        assert_eq!(indices_match_lookups(&grey_frames(3, 100, true)), 3);
+        // A kept grey takes in at most the greys on either side of it.
+        for (levels, holes) in [(200, true), (256, false), (256, true)] {
+            let kept = indices_match_lookups(&grey_frames(levels, 1, holes));
+            assert!((levels as usize / 3..levels as usize / 2 + 40).contains(&kept));
+        }
+        let spaced: Vec<RgbaImage> = (0..3)
+            .map(|k| {
+                RgbaImage::from_fn(64, 64, |x, y| {
+                    let v = ((x + y * 64 + k * 11) % 255) as u8;
+                    Rgba([v, v.wrapping_mul(3), 255 - v, 255])
+                })
+            })
+            .collect();
+        assert_eq!(indices_match_lookups(&spaced), 255);
+        let over = RgbaImage::from_fn(17, 17, |x, y| Rgba([x as u8 * 15, y as u8 * 15, 9, 255]));
+        let deadline = Deadline::after(Duration::from_secs(30));
+        assert!(ExactColours::index(&[over], &deadline).unwrap().is_none());
+    }
 }

@@ -225,6 +225,84 @@ fn uncovered_pixels_become_transparent() {
     }
 }
 
+/// Frames of a few exact colours come back exactly, whatever changes
+/// between them: a moving square, holes opening and closing, a frame of
+/// noise (so the LZW table fills and clears many times), repeated frames
+/// (merged, their delays added) and a frame where one pixel changes.
+#[test]
+fn exact_colour_frames_round_trip_exactly() {
+    let (w, h) = (160u32, 120u32);
+    let clear = Rgba([0, 0, 0, 0]);
+    // 90 colours, no two within a level of each other.
+    let colour = |i: u32| {
+        let i = i % 90;
+        Rgba([
+            (i * 37 % 256) as u8,
+            (i * 3) as u8,
+            (255 - i * 2) as u8,
+            255,
+        ])
+    };
+    let mut seed = 0x1357_9BDF_u32;
+    let mut noise = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        seed
+    };
+    let mut frames: Vec<RgbaImage> = Vec::new();
+    for k in 0..12u32 {
+        let mut f = RgbaImage::from_fn(w, h, |x, y| colour((x / 8 + y / 8) % 5));
+        for y in 0..20 {
+            for x in 0..20 {
+                f.put_pixel((x + k * 9) % w, (y + k * 4) % h, colour(10 + k));
+            }
+        }
+        if k % 3 == 1 {
+            for x in 30..70 {
+                f.put_pixel(x, 60 + k, clear);
+            }
+        }
+        if k == 5 {
+            for p in f.pixels_mut() {
+                *p = match noise() % 8 {
+                    0 => clear,
+                    n => colour(noise() % 90 + n),
+                };
+            }
+        }
+        frames.push(f);
+        if k == 7 || k == 8 {
+            frames.push(frames.last().unwrap().clone());
+        }
+        if k == 9 {
+            let mut g = frames.last().unwrap().clone();
+            g.put_pixel(w - 1, h - 1, colour(42));
+            frames.push(g);
+        }
+    }
+    let delays: Vec<u32> = (0..frames.len() as u32).map(|i| 20 + 10 * i).collect();
+    let gif = encode_gif(&frames, &delays, Loops::Infinite, &deadline()).unwrap();
+    let decoded = decode_gif(&gif);
+    let mut expected: Vec<(&RgbaImage, u32)> = Vec::new();
+    for (f, &d) in frames.iter().zip(&delays) {
+        match expected.last_mut() {
+            Some((last, total)) if *last == f => *total += d,
+            _ => expected.push((f, d)),
+        }
+    }
+    assert_eq!(decoded.len(), expected.len());
+    for (i, ((img, delay), (want, want_delay))) in decoded.iter().zip(&expected).enumerate() {
+        assert_eq!(delay, want_delay, "delay of frame {i}");
+        let wrong = img
+            .pixels()
+            .zip(want.pixels())
+            .filter(|(a, b)| a != b)
+            .count();
+        assert_eq!(wrong, 0, "{wrong} pixels of frame {i} differ");
+    }
+}
+
 #[test]
 fn animated_webp_round_trips_losslessly() {
     let frames: Vec<RgbaImage> = moving_avatar(32, 3);
