@@ -50,13 +50,13 @@ const BAYER: [[u8; 8]; 8] = [
 ];
 
 fn rgb_key(p: &[u8]) -> u32 {
-    u32::from(p[0]) << 16 | u32::from(p[1]) << 8 | u32::from(p[2])
+    u32::from_le_bytes([p[0], p[1], p[2], 0])
 }
 
 /// A small open-addressing set of up to 255 colours, each with its index.
 struct ExactColours {
     /// `colour << 8 | index`, or `EMPTY`.
-    slots: Vec<u64>,
+    slots: Box<[u64; Self::SLOTS]>,
     colours: Vec<[u8; 3]>,
 }
 
@@ -89,12 +89,11 @@ impl ExactColours {
         deadline: &Deadline,
     ) -> Result<Option<(Self, IndexedFrames)>, AnimationError> {
         let mut set = Self {
-            slots: vec![Self::EMPTY; Self::SLOTS],
+            slots: Box::new([Self::EMPTY; Self::SLOTS]),
             colours: Vec::new(),
         };
         let mut indexed = Vec::with_capacity(frames.len());
         let mut transparent = false;
-        let (mut last, mut last_index) = (u32::MAX, 0u8);
         for frame in frames {
             let mut out = vec![TRANSPARENT; frame.as_raw().len() / 4];
             for (p, index) in frame.as_raw().chunks_exact(4).zip(&mut out) {
@@ -102,20 +101,19 @@ impl ExactColours {
                     transparent = true;
                     continue;
                 }
+                // No shortcut for a run of one colour: in a photograph the
+                // colour changes at most pixels, and a mispredicted branch
+                // costs more than the lookup.
                 let key = rgb_key(p);
-                if key != last {
-                    let i = set.slot(key);
-                    if set.slots[i] == Self::EMPTY {
-                        if set.colours.len() == 256 {
-                            return Ok(None);
-                        }
-                        set.slots[i] = u64::from(key) << 8 | set.colours.len() as u64;
-                        set.colours.push([p[0], p[1], p[2]]);
+                let i = set.slot(key);
+                if set.slots[i] == Self::EMPTY {
+                    if set.colours.len() == 256 {
+                        return Ok(None);
                     }
-                    last = key;
-                    last_index = (set.slots[i] & 0xff) as u8;
+                    set.slots[i] = u64::from(key) << 8 | set.colours.len() as u64;
+                    set.colours.push([p[0], p[1], p[2]]);
                 }
-                *index = last_index;
+                *index = set.slots[i] as u8;
             }
             indexed.push(out);
             deadline.check()?;
@@ -178,7 +176,7 @@ impl ExactColours {
         if kept.len() == n {
             return;
         }
-        for slot in &mut self.slots {
+        for slot in self.slots.iter_mut() {
             if *slot != Self::EMPTY {
                 let index = (*slot & 0xff) as usize;
                 *slot = (*slot & !0xff) | new_index[to[index]] as u64;
@@ -199,7 +197,7 @@ impl ExactColours {
         }
         let (_, keep, gone) = best;
         let last = self.colours.len() - 1;
-        for slot in &mut self.slots {
+        for slot in self.slots.iter_mut() {
             if *slot == Self::EMPTY {
                 continue;
             }
@@ -417,11 +415,17 @@ fn compare(prev: &[u8], cur: &[u8], width: usize) -> Change {
         }
         let first = c.iter().zip(p).position(|(a, b)| a != b).unwrap_or(0);
         let last = width - 1 - c.iter().zip(p).rev().position(|(a, b)| a != b).unwrap_or(0);
-        unchanged += c.iter().zip(p).filter(|(a, b)| a == b).count();
-        uncovers |= c
+        let (same, uncovered) = c
             .iter()
             .zip(p)
-            .any(|(&c, &p)| c == TRANSPARENT && p != TRANSPARENT);
+            .fold((0, false), |(same, uncovered), (&c, &p)| {
+                (
+                    same + usize::from(c == p),
+                    uncovered | (c == TRANSPARENT) & (p != TRANSPARENT),
+                )
+            });
+        unchanged += same;
+        uncovers |= uncovered;
         x0 = x0.min(first);
         x1 = x1.max(last);
         y0 = y0.min(y);

@@ -25,9 +25,9 @@ const SLOT_BITS: u32 = SLOTS.trailing_zeros();
 /// allocated once per animation).
 #[derive(Debug)]
 pub(super) struct Lzw {
-    /// `(prefix << 8 | byte) << 12 | code`, or 0 for an empty slot (no
-    /// entry has code 0: the first added code is the clear code + 2).
-    slots: Vec<u32>,
+    /// `(prefix << 8 | byte) << 12 | code`; an empty slot has the clear
+    /// code as its prefix (which no string has).
+    slots: Box<[u32; SLOTS]>,
 }
 
 /// Codes packed least significant bit first.
@@ -39,8 +39,8 @@ struct BitWriter<'a> {
 
 impl BitWriter<'_> {
     #[inline(always)]
-    fn put(&mut self, code: u16, size: u32) {
-        self.bits |= u64::from(code) << self.count;
+    fn put(&mut self, code: impl Into<u64>, size: u32) {
+        self.bits |= code.into() << self.count;
         self.count += size;
         if self.count >= 32 {
             self.out
@@ -61,7 +61,7 @@ impl BitWriter<'_> {
 impl Lzw {
     pub(super) fn new() -> Self {
         Self {
-            slots: vec![0; SLOTS],
+            slots: Box::new([0; SLOTS]),
         }
     }
 
@@ -92,33 +92,37 @@ impl Lzw {
             return;
         };
 
-        self.slots.fill(0);
-        let slots = &mut self.slots[..];
+        let empty = u32::from(clear) << 20;
+        let slots = &mut *self.slots;
+        slots.fill(empty);
         let mut next = clear + 2;
-        let mut current = u16::from(first);
+        let mut current = u32::from(first);
         for &byte in rest {
-            let key = u32::from(current) << 8 | u32::from(byte);
-            let mut i = (key.wrapping_mul(0x9E37_79B1) >> (32 - SLOT_BITS)) as usize;
-            loop {
+            let byte = u32::from(byte);
+            let key = current << 8 | byte;
+            // A few cycles after the previous lookup (no multiplication
+            // of the code: the byte's part does not wait for it). The
+            // code is spread over the slots (by 16) so that consecutive
+            // codes do not make runs of full slots.
+            let spread = current << 4 ^ current >> 9;
+            let mut i = (spread ^ byte.wrapping_mul(0x9E37_79B1) >> (32 - SLOT_BITS)) as usize;
+            let slot = loop {
+                i &= SLOTS - 1;
                 let slot = slots[i];
-                if slot == 0 {
-                    break;
+                if slot >> 12 == key || slot == empty {
+                    break slot;
                 }
-                if slot >> 12 == key {
-                    break;
-                }
-                i = (i + 1) & (SLOTS - 1);
-            }
-            let slot = slots[i];
-            if slot != 0 {
-                current = (slot & 0xfff) as u16;
+                i += 1;
+            };
+            if slot != empty {
+                current = slot & 0xfff;
                 continue;
             }
             w.put(current, size);
             if next == MAX_CODES {
                 // A full table: start again, as the decoder will.
                 w.put(clear, size);
-                slots.fill(0);
+                slots.fill(empty);
                 size = min_size + 1;
                 next = clear + 2;
             } else {
@@ -130,7 +134,7 @@ impl Lzw {
                     size += 1;
                 }
             }
-            current = u16::from(byte);
+            current = byte;
         }
         w.put(current, size);
         // Reading that last code, the decoder adds one more entry.
