@@ -32,6 +32,9 @@ use lzw::Lzw;
 const TRANSPARENT: u8 = 255;
 /// Pixels with less alpha than this are transparent.
 const ALPHA_CUTOFF: u8 = 128;
+/// A lookup table cell not yet filled in (no palette index: there are at
+/// most 255 colours).
+const UNKNOWN: u8 = TRANSPARENT;
 /// Pixels sampled from all frames to train the palette.
 const PALETTE_SAMPLE: usize = 48 * 1024;
 /// Pixels of that sample the palette's k-means steps look at.
@@ -234,8 +237,8 @@ impl ExactColours {
 /// table (6 bits per channel) and the dither amplitude.
 struct Quantised {
     colours: Vec<[u8; 3]>,
+    /// The index for each cell, or `UNKNOWN` until it is first needed.
     lut: Vec<u8>,
-    known: Vec<u64>,
     /// Half the dither spread, in levels.
     amplitude: i32,
 }
@@ -245,14 +248,18 @@ impl Quantised {
         let total: usize = frames.iter().map(|f| f.as_raw().len() / 4).sum();
         let step = (total / PALETTE_SAMPLE).max(1);
         let mut sample = Vec::with_capacity(PALETTE_SAMPLE * 4 + 4);
-        let mut k = 0usize;
+        // Every `step`th pixel of all the frames in turn (the last of
+        // each `step`), skipping to it rather than counting every pixel.
+        let mut start = 0usize;
         for frame in frames {
-            for p in frame.as_raw().chunks_exact(4) {
-                k += 1;
-                if k.is_multiple_of(step) && p[3] >= ALPHA_CUTOFF {
+            let pixels = frame.as_raw();
+            let first = (step - (start + 1) % step) % step;
+            for p in pixels.chunks_exact(4).skip(first).step_by(step) {
+                if p[3] >= ALPHA_CUTOFF {
                     sample.extend_from_slice(&[p[0], p[1], p[2], 255]);
                 }
             }
+            start += pixels.len() / 4;
         }
         let nq = NeuQuant::new(3, usize::from(TRANSPARENT), &sample);
         let mut colours: Vec<[u8; 3]> = nq
@@ -298,8 +305,7 @@ impl Quantised {
         let amplitude = ((mean / 2.0).round() as i32).clamp(2, 16);
         Self {
             colours,
-            lut: vec![0; 1 << 18],
-            known: vec![0; (1 << 18) / 64],
+            lut: vec![UNKNOWN; 1 << 18],
             amplitude,
         }
     }
@@ -307,35 +313,43 @@ impl Quantised {
     fn index_frame(&mut self, frame: &RgbaImage, out: &mut Vec<u8>) {
         let width = frame.width() as usize;
         let amp = self.amplitude;
-        for (n, p) in frame.as_raw().chunks_exact(4).enumerate() {
-            if p[3] < ALPHA_CUTOFF {
-                out.push(TRANSPARENT);
-                continue;
+        // Offsets in [-amp, amp), a differently ordered threshold per
+        // channel, so that pixels dither in every direction of colour (not
+        // only along the grey axis).
+        let off = |t: u8| (i32::from(t) * 2 - 63) * amp / 64;
+        let offsets: [[[i32; 3]; 8]; 8] = std::array::from_fn(|y| {
+            std::array::from_fn(|x| [off(BAYER[y][x]), off(63 - BAYER[y][x]), off(BAYER[x][y])])
+        });
+        for (y, row) in frame.as_raw().chunks_exact(width * 4).enumerate() {
+            let row_offsets = &offsets[y & 7];
+            for (x, p) in row.chunks_exact(4).enumerate() {
+                if p[3] < ALPHA_CUTOFF {
+                    out.push(TRANSPARENT);
+                    continue;
+                }
+                let o = row_offsets[x & 7];
+                let ch = |v: u8, o: i32| ((i32::from(v) + o).clamp(0, 255) as usize) >> 2;
+                let cell = ch(p[0], o[0]) << 12 | ch(p[1], o[1]) << 6 | ch(p[2], o[2]);
+                out.push(self.lookup(cell));
             }
-            let (x, y) = (n % width, n / width);
-            // Offsets in [-amp, amp), a differently ordered threshold per
-            // channel, so that pixels dither in every direction of colour
-            // (not only along the grey axis).
-            let t = i32::from(BAYER[y & 7][x & 7]);
-            let t_t = i32::from(BAYER[x & 7][y & 7]);
-            let off = |t: i32| (t * 2 - 63) * amp / 64;
-            let ch = |v: u8, t: i32| ((i32::from(v) + off(t)).clamp(0, 255) as usize) >> 2;
-            let cell = ch(p[0], t) << 12 | ch(p[1], 63 - t) << 6 | ch(p[2], t_t);
-            let (word, bit) = (cell / 64, 1u64 << (cell % 64));
-            if self.known[word] & bit == 0 {
-                let centre = |c: usize| ((c << 2) | 2) as u8;
-                self.lut[cell] = nearest(
-                    &self.colours,
-                    [
-                        centre(cell >> 12),
-                        centre((cell >> 6) & 63),
-                        centre(cell & 63),
-                    ],
-                );
-                self.known[word] |= bit;
-            }
-            out.push(self.lut[cell]);
         }
+    }
+
+    /// The palette index for a cell of the lookup table, found the first
+    /// time it is asked for.
+    fn lookup(&mut self, cell: usize) -> u8 {
+        if self.lut[cell] == UNKNOWN {
+            let centre = |c: usize| ((c << 2) | 2) as u8;
+            self.lut[cell] = nearest(
+                &self.colours,
+                [
+                    centre(cell >> 12),
+                    centre((cell >> 6) & 63),
+                    centre(cell & 63),
+                ],
+            );
+        }
+        self.lut[cell]
     }
 }
 
