@@ -14,8 +14,8 @@
 //!   and marks unchanged pixels transparent; identical consecutive frames
 //!   merge into one with their delays added. A frame whose successor
 //!   uncovers transparency is disposed to the background.
-//! - LZW is our own (`lzw.rs`, the same bytes as the `gif` crate's, made
-//!   faster); the file structure comes from the `gif` crate.
+//! - LZW is our own (`gif_encode/lzw.rs`: the `gif` crate's rules with a
+//!   faster dictionary); the file structure comes from the `gif` crate.
 
 use std::borrow::Cow;
 
