@@ -237,6 +237,7 @@ impl ExactColours {
 /// table (6 bits per channel) and the dither amplitude.
 struct Quantised {
     colours: Vec<[u8; 3]>,
+    planes: Planes,
     /// The index for each cell, or `UNKNOWN` until it is first needed.
     lut: Vec<u8>,
     /// Half the dither spread, in levels.
@@ -273,10 +274,11 @@ impl Quantised {
         // pixels nearest to it.
         let every = (sample.len() / 4 / REFINE_SAMPLE).max(1) * 4;
         for _ in 0..3 {
+            let planes = Planes::new(&colours);
             let mut sums = vec![[0u32; 4]; colours.len()];
             for p in sample.chunks_exact(4).step_by(every / 4) {
                 let rgb = [p[0], p[1], p[2]];
-                let s = &mut sums[usize::from(nearest(&colours, rgb))];
+                let s = &mut sums[usize::from(planes.nearest(rgb))];
                 for c in 0..3 {
                     s[c] += u32::from(rgb[c]);
                 }
@@ -304,6 +306,7 @@ impl Quantised {
         let mean = sum / colours.len().max(1) as f64;
         let amplitude = ((mean / 2.0).round() as i32).clamp(2, 16);
         Self {
+            planes: Planes::new(&colours),
             colours,
             lut: vec![UNKNOWN; 1 << 18],
             amplitude,
@@ -340,29 +343,55 @@ impl Quantised {
     fn lookup(&mut self, cell: usize) -> u8 {
         if self.lut[cell] == UNKNOWN {
             let centre = |c: usize| ((c << 2) | 2) as u8;
-            self.lut[cell] = nearest(
-                &self.colours,
-                [
-                    centre(cell >> 12),
-                    centre((cell >> 6) & 63),
-                    centre(cell & 63),
-                ],
-            );
+            self.lut[cell] = self.planes.nearest([
+                centre(cell >> 12),
+                centre((cell >> 6) & 63),
+                centre(cell & 63),
+            ]);
         }
         self.lut[cell]
     }
 }
 
-/// The index of the colour of `colours` nearest to `rgb`.
-fn nearest(colours: &[[u8; 3]], rgb: [u8; 3]) -> u8 {
-    let mut best = (u32::MAX, 0usize);
-    for (i, &c) in colours.iter().enumerate() {
-        let d = distance(rgb, c);
-        if d < best.0 {
-            best = (d, i);
+/// A palette's channels apart, padded to a whole number of vectors with
+/// colours far outside RGB, so the nearest-colour search vectorises.
+struct Planes {
+    r: Vec<i32>,
+    g: Vec<i32>,
+    b: Vec<i32>,
+}
+
+impl Planes {
+    fn new(colours: &[[u8; 3]]) -> Self {
+        let len = colours.len().div_ceil(8).max(1) * 8;
+        let plane = |c: usize| {
+            let mut v: Vec<i32> = colours.iter().map(|rgb| i32::from(rgb[c])).collect();
+            v.resize(len, 4096);
+            v
+        };
+        Self {
+            r: plane(0),
+            g: plane(1),
+            b: plane(2),
         }
     }
-    best.1 as u8
+
+    /// The index of the colour nearest to `rgb` (by [`distance`]; the
+    /// first of equally near ones).
+    fn nearest(&self, rgb: [u8; 3]) -> u8 {
+        let [r, g, b] = rgb.map(i32::from);
+        let mut distances = self
+            .r
+            .iter()
+            .zip(&self.g)
+            .zip(&self.b)
+            .map(|((&pr, &pg), &pb)| {
+                let (dr, dg, db) = (pr - r, pg - g, pb - b);
+                2 * dr * dr + 4 * dg * dg + 3 * db * db
+            });
+        let min = distances.clone().min().unwrap_or(0);
+        distances.position(|d| d == min).unwrap_or(0) as u8
+    }
 }
 
 fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
