@@ -354,7 +354,8 @@ impl Quantised {
 }
 
 /// A palette's channels apart, padded to a whole number of vectors with
-/// colours far outside RGB, so the nearest-colour search vectorises.
+/// a colour farther from every pixel than any real colour, so the
+/// nearest-colour search vectorises.
 struct Planes {
     r: Vec<i32>,
     g: Vec<i32>,
@@ -362,11 +363,15 @@ struct Planes {
 }
 
 impl Planes {
+    /// The padding: at least 345 levels from any RGB colour on every
+    /// channel, so farther than any two RGB colours are from each other.
+    const FAR: i32 = 600;
+
     fn new(colours: &[[u8; 3]]) -> Self {
         let len = colours.len().div_ceil(8).max(1) * 8;
         let plane = |c: usize| {
             let mut v: Vec<i32> = colours.iter().map(|rgb| i32::from(rgb[c])).collect();
-            v.resize(len, 4096);
+            v.resize(len, Self::FAR);
             v
         };
         Self {
@@ -377,20 +382,23 @@ impl Planes {
     }
 
     /// The index of the colour nearest to `rgb` (by [`distance`]; the
-    /// first of equally near ones).
+    /// first of equally near ones). Each distance (below 2²³) is kept with
+    /// its index in the low 8 bits, so one minimum finds both.
     fn nearest(&self, rgb: [u8; 3]) -> u8 {
         let [r, g, b] = rgb.map(i32::from);
-        let mut distances = self
+        let best = self
             .r
             .iter()
             .zip(&self.g)
             .zip(&self.b)
-            .map(|((&pr, &pg), &pb)| {
+            .zip(0..)
+            .map(|(((&pr, &pg), &pb), i): (_, i32)| {
                 let (dr, dg, db) = (pr - r, pg - g, pb - b);
-                2 * dr * dr + 4 * dg * dg + 3 * db * db
-            });
-        let min = distances.clone().min().unwrap_or(0);
-        distances.position(|d| d == min).unwrap_or(0) as u8
+                (2 * dr * dr + 4 * dg * dg + 3 * db * db) << 8 | i
+            })
+            .min()
+            .unwrap_or(0);
+        (best & 0xff) as u8
     }
 }
 
@@ -629,7 +637,7 @@ mod tests {
 
     use image::{Rgba, RgbaImage};
 
-    use super::{ExactColours, TRANSPARENT};
+    use super::{ExactColours, Planes, TRANSPARENT, distance};
     use crate::animation::Deadline;
 
     /// The indices written while collecting are those a lookup of every
@@ -681,5 +689,35 @@ mod tests {
         let over = RgbaImage::from_fn(17, 17, |x, y| Rgba([x as u8 * 15, y as u8 * 15, 9, 255]));
         let deadline = Deadline::after(Duration::from_secs(30));
         assert!(ExactColours::index(&[over], &deadline).unwrap().is_none());
+    }
+
+    /// The vectorised search picks what a plain scan picks, the first of
+    /// equally near colours included.
+    #[test]
+    fn nearest_is_the_first_closest_colour() {
+        let mut seed = 0x2468_ACE1_u32;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed
+        };
+        for len in [1, 2, 7, 8, 9, 100, 255] {
+            // Few levels, so that ties happen.
+            let colours: Vec<[u8; 3]> = (0..len)
+                .map(|_| [0; 3].map(|_: u8| (next() % 4 * 85) as u8))
+                .collect();
+            let planes = Planes::new(&colours);
+            for _ in 0..500 {
+                let rgb = [0; 3].map(|_: u8| next() as u8);
+                let mut best = (u32::MAX, 0);
+                for (i, &c) in colours.iter().enumerate() {
+                    if distance(rgb, c) < best.0 {
+                        best = (distance(rgb, c), i);
+                    }
+                }
+                assert_eq!(usize::from(planes.nearest(rgb)), best.1, "{rgb:?} in {len}");
+            }
+        }
     }
 }
