@@ -303,6 +303,49 @@ fn exact_colour_frames_round_trip_exactly() {
     }
 }
 
+/// The frames a browser shows are those of the encoder before its own LZW
+/// and one-pass indexing (0a0a670): FNV-1a of every decoded frame's RGBA
+/// and delay, for a grey, a colour (dithered palette) and a round cut-out
+/// (palette and transparency) animation. (Drawn without resampling or
+/// anti-aliasing, so the frames do not depend on the CPU's vector units.)
+#[test]
+fn decoded_frames_are_unchanged() {
+    let frames = moving_avatar(128, 12);
+    let grey: Vec<RgbaImage> = frames
+        .iter()
+        .map(|f| apply(&Filter::Greyscale, f).unwrap())
+        .collect();
+    let round: Vec<RgbaImage> = frames
+        .iter()
+        .enumerate()
+        .map(|(k, f)| {
+            let mut f = f.clone();
+            let r = 44 + 4 * (k as i64 % 4);
+            for (x, y, p) in f.enumerate_pixels_mut() {
+                let (dx, dy) = (i64::from(x) - 64, i64::from(y) - 64);
+                if dx * dx + dy * dy > r * r {
+                    p.0[3] = 0;
+                }
+            }
+            f
+        })
+        .collect();
+    for (name, fs, want) in [
+        ("grey", &grey, 0x153c_a8a3_e20a_955d_u64),
+        ("colour", &frames, 0x55d5_c457_1846_1e90),
+        ("round", &round, 0x2fd3_d85b_91b3_3536),
+    ] {
+        let gif = encode_gif(fs, &vec![40; fs.len()], Loops::Infinite, &deadline()).unwrap();
+        let mut hash = 0xcbf2_9ce4_8422_2325_u64;
+        for (img, delay) in decode_gif(&gif) {
+            for &b in img.as_raw().iter().chain(&delay.to_le_bytes()) {
+                hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        assert_eq!(hash, want, "{name}: {hash:#x}");
+    }
+}
+
 #[test]
 fn animated_webp_round_trips_losslessly() {
     let frames: Vec<RgbaImage> = moving_avatar(32, 3);
