@@ -14,7 +14,8 @@
 //!   and marks unchanged pixels transparent; identical consecutive frames
 //!   merge into one with their delays added. A frame whose successor
 //!   uncovers transparency is disposed to the background.
-//! - LZW and the file structure come from the `gif` crate.
+//! - LZW is our own (`gif_encode/lzw.rs`: the `gif` crate's rules with a
+//!   faster dictionary); the file structure comes from the `gif` crate.
 
 use std::borrow::Cow;
 
@@ -23,10 +24,17 @@ use image::RgbaImage;
 
 use crate::animation::{AnimationError, Deadline, Loops, check_frames};
 
+mod lzw;
+
+use lzw::Lzw;
+
 /// The palette index of transparent pixels.
 const TRANSPARENT: u8 = 255;
 /// Pixels with less alpha than this are transparent.
 const ALPHA_CUTOFF: u8 = 128;
+/// A lookup table cell not yet filled in (no palette index: there are at
+/// most 255 colours).
+const UNKNOWN: u8 = TRANSPARENT;
 /// Pixels sampled from all frames to train the palette.
 const PALETTE_SAMPLE: usize = 48 * 1024;
 /// Pixels of that sample the palette's k-means steps look at.
@@ -45,13 +53,13 @@ const BAYER: [[u8; 8]; 8] = [
 ];
 
 fn rgb_key(p: &[u8]) -> u32 {
-    u32::from(p[0]) << 16 | u32::from(p[1]) << 8 | u32::from(p[2])
+    u32::from_le_bytes([p[0], p[1], p[2], 0])
 }
 
 /// A small open-addressing set of up to 255 colours, each with its index.
 struct ExactColours {
     /// `colour << 8 | index`, or `EMPTY`.
-    slots: Vec<u64>,
+    slots: Box<[u64; Self::SLOTS]>,
     colours: Vec<[u8; 3]>,
 }
 
@@ -70,17 +78,79 @@ impl ExactColours {
         }
     }
 
-    /// Every opaque colour of `frames`, or `None` past 256. With exactly
-    /// 256 (a full greyscale), the two nearest share one entry, so that
-    /// index 255 stays free for transparency: one colour moves by about
-    /// one level instead of every pixel being dithered.
-    fn collect(frames: &[RgbaImage]) -> Option<Self> {
-        let mut set = Self::collect_up_to_256(frames)?;
+    /// The colours and every frame as indices, when `frames` hold at most
+    /// 256 opaque colours (else `None`). With exactly 256 (a full
+    /// greyscale), the two nearest share one entry, so that index 255 stays
+    /// free for transparency: one colour moves by about one level instead
+    /// of every pixel being dithered.
+    ///
+    /// One pass over the pixels collects the colours and writes each one's
+    /// index in order of appearance; the merges below then renumber the
+    /// indices through a 256-entry table.
+    fn index(
+        frames: &[RgbaImage],
+        deadline: &Deadline,
+    ) -> Result<Option<(Self, IndexedFrames)>, AnimationError> {
+        let mut set = Self {
+            slots: Box::new([Self::EMPTY; Self::SLOTS]),
+            colours: Vec::new(),
+        };
+        let mut indexed = Vec::with_capacity(frames.len());
+        let mut transparent = false;
+        for frame in frames {
+            let mut out = vec![TRANSPARENT; frame.as_raw().len() / 4];
+            for (p, index) in frame.as_raw().chunks_exact(4).zip(&mut out) {
+                if p[3] < ALPHA_CUTOFF {
+                    transparent = true;
+                    continue;
+                }
+                // No shortcut for a run of one colour: in a photograph the
+                // colour changes at most pixels, and a mispredicted branch
+                // costs more than the lookup.
+                let key = rgb_key(p);
+                let i = set.slot(key);
+                if set.slots[i] == Self::EMPTY {
+                    if set.colours.len() == 256 {
+                        return Ok(None);
+                    }
+                    set.slots[i] = u64::from(key) << 8 | set.colours.len() as u64;
+                    set.colours.push([p[0], p[1], p[2]]);
+                }
+                *index = set.slots[i] as u8;
+            }
+            indexed.push(out);
+            deadline.check()?;
+        }
+        let seen: Vec<u32> = set.colours.iter().map(|c| rgb_key(c)).collect();
         set.merge_within_one_level();
         if set.colours.len() > usize::from(TRANSPARENT) {
             set.merge_nearest_pair();
         }
-        Some(set)
+        if seen.len() > usize::from(TRANSPARENT) && transparent {
+            // Index 255 was both a colour and transparency: look again.
+            for (frame, out) in frames.iter().zip(&mut indexed) {
+                out.clear();
+                set.index_frame(frame, out);
+                deadline.check()?;
+            }
+        } else {
+            let mut renumber = [TRANSPARENT; 256];
+            for (to, &key) in renumber.iter_mut().zip(&seen) {
+                *to = (set.slots[set.slot(key)] & 0xff) as u8;
+            }
+            if renumber
+                .iter()
+                .enumerate()
+                .any(|(i, &to)| usize::from(to) != i)
+            {
+                for out in &mut indexed {
+                    for index in out.iter_mut() {
+                        *index = renumber[usize::from(*index)];
+                    }
+                }
+            }
+        }
+        Ok(Some((set, indexed)))
     }
 
     /// Colours at most one level apart on every channel share one entry
@@ -109,7 +179,7 @@ impl ExactColours {
         if kept.len() == n {
             return;
         }
-        for slot in &mut self.slots {
+        for slot in self.slots.iter_mut() {
             if *slot != Self::EMPTY {
                 let index = (*slot & 0xff) as usize;
                 *slot = (*slot & !0xff) | new_index[to[index]] as u64;
@@ -130,7 +200,7 @@ impl ExactColours {
         }
         let (_, keep, gone) = best;
         let last = self.colours.len() - 1;
-        for slot in &mut self.slots {
+        for slot in self.slots.iter_mut() {
             if *slot == Self::EMPTY {
                 continue;
             }
@@ -145,35 +215,6 @@ impl ExactColours {
             *slot = (*slot & !0xff) | to as u64;
         }
         self.colours.swap_remove(gone);
-    }
-
-    fn collect_up_to_256(frames: &[RgbaImage]) -> Option<Self> {
-        let mut set = Self {
-            slots: vec![Self::EMPTY; Self::SLOTS],
-            colours: Vec::new(),
-        };
-        let mut last = u32::MAX;
-        for frame in frames {
-            for p in frame.as_raw().chunks_exact(4) {
-                if p[3] < ALPHA_CUTOFF {
-                    continue;
-                }
-                let key = rgb_key(p);
-                if key == last {
-                    continue;
-                }
-                last = key;
-                let i = set.slot(key);
-                if set.slots[i] == Self::EMPTY {
-                    if set.colours.len() == 256 {
-                        return None;
-                    }
-                    set.slots[i] = u64::from(key) << 8 | set.colours.len() as u64;
-                    set.colours.push([p[0], p[1], p[2]]);
-                }
-            }
-        }
-        Some(set)
     }
 
     fn index_frame(&self, frame: &RgbaImage, out: &mut Vec<u8>) {
@@ -196,8 +237,9 @@ impl ExactColours {
 /// table (6 bits per channel) and the dither amplitude.
 struct Quantised {
     colours: Vec<[u8; 3]>,
+    planes: Planes,
+    /// The index for each cell, or `UNKNOWN` until it is first needed.
     lut: Vec<u8>,
-    known: Vec<u64>,
     /// Half the dither spread, in levels.
     amplitude: i32,
 }
@@ -207,14 +249,18 @@ impl Quantised {
         let total: usize = frames.iter().map(|f| f.as_raw().len() / 4).sum();
         let step = (total / PALETTE_SAMPLE).max(1);
         let mut sample = Vec::with_capacity(PALETTE_SAMPLE * 4 + 4);
-        let mut k = 0usize;
+        // Every `step`th pixel of all the frames in turn (the last of
+        // each `step`), skipping to it rather than counting every pixel.
+        let mut start = 0usize;
         for frame in frames {
-            for p in frame.as_raw().chunks_exact(4) {
-                k += 1;
-                if k.is_multiple_of(step) && p[3] >= ALPHA_CUTOFF {
+            let pixels = frame.as_raw();
+            let first = (step - (start + 1) % step) % step;
+            for p in pixels.chunks_exact(4).skip(first).step_by(step) {
+                if p[3] >= ALPHA_CUTOFF {
                     sample.extend_from_slice(&[p[0], p[1], p[2], 255]);
                 }
             }
+            start += pixels.len() / 4;
         }
         let nq = NeuQuant::new(3, usize::from(TRANSPARENT), &sample);
         let mut colours: Vec<[u8; 3]> = nq
@@ -228,10 +274,11 @@ impl Quantised {
         // pixels nearest to it.
         let every = (sample.len() / 4 / REFINE_SAMPLE).max(1) * 4;
         for _ in 0..3 {
+            let planes = Planes::new(&colours);
             let mut sums = vec![[0u32; 4]; colours.len()];
             for p in sample.chunks_exact(4).step_by(every / 4) {
                 let rgb = [p[0], p[1], p[2]];
-                let s = &mut sums[usize::from(nearest(&colours, rgb))];
+                let s = &mut sums[usize::from(planes.nearest(rgb))];
                 for c in 0..3 {
                     s[c] += u32::from(rgb[c]);
                 }
@@ -259,9 +306,9 @@ impl Quantised {
         let mean = sum / colours.len().max(1) as f64;
         let amplitude = ((mean / 2.0).round() as i32).clamp(2, 16);
         Self {
+            planes: Planes::new(&colours),
             colours,
-            lut: vec![0; 1 << 18],
-            known: vec![0; (1 << 18) / 64],
+            lut: vec![UNKNOWN; 1 << 18],
             amplitude,
         }
     }
@@ -269,48 +316,90 @@ impl Quantised {
     fn index_frame(&mut self, frame: &RgbaImage, out: &mut Vec<u8>) {
         let width = frame.width() as usize;
         let amp = self.amplitude;
-        for (n, p) in frame.as_raw().chunks_exact(4).enumerate() {
-            if p[3] < ALPHA_CUTOFF {
-                out.push(TRANSPARENT);
-                continue;
+        // Offsets in [-amp, amp), a differently ordered threshold per
+        // channel, so that pixels dither in every direction of colour (not
+        // only along the grey axis).
+        let off = |t: u8| (i32::from(t) * 2 - 63) * amp / 64;
+        let offsets: [[[i32; 3]; 8]; 8] = std::array::from_fn(|y| {
+            std::array::from_fn(|x| [off(BAYER[y][x]), off(63 - BAYER[y][x]), off(BAYER[x][y])])
+        });
+        for (y, row) in frame.as_raw().chunks_exact(width * 4).enumerate() {
+            let row_offsets = &offsets[y & 7];
+            for (x, p) in row.chunks_exact(4).enumerate() {
+                if p[3] < ALPHA_CUTOFF {
+                    out.push(TRANSPARENT);
+                    continue;
+                }
+                let o = row_offsets[x & 7];
+                let ch = |v: u8, o: i32| ((i32::from(v) + o).clamp(0, 255) as usize) >> 2;
+                let cell = ch(p[0], o[0]) << 12 | ch(p[1], o[1]) << 6 | ch(p[2], o[2]);
+                out.push(self.lookup(cell));
             }
-            let (x, y) = (n % width, n / width);
-            // Offsets in [-amp, amp), a differently ordered threshold per
-            // channel, so that pixels dither in every direction of colour
-            // (not only along the grey axis).
-            let t = i32::from(BAYER[y & 7][x & 7]);
-            let t_t = i32::from(BAYER[x & 7][y & 7]);
-            let off = |t: i32| (t * 2 - 63) * amp / 64;
-            let ch = |v: u8, t: i32| ((i32::from(v) + off(t)).clamp(0, 255) as usize) >> 2;
-            let cell = ch(p[0], t) << 12 | ch(p[1], 63 - t) << 6 | ch(p[2], t_t);
-            let (word, bit) = (cell / 64, 1u64 << (cell % 64));
-            if self.known[word] & bit == 0 {
-                let centre = |c: usize| ((c << 2) | 2) as u8;
-                self.lut[cell] = nearest(
-                    &self.colours,
-                    [
-                        centre(cell >> 12),
-                        centre((cell >> 6) & 63),
-                        centre(cell & 63),
-                    ],
-                );
-                self.known[word] |= bit;
-            }
-            out.push(self.lut[cell]);
         }
+    }
+
+    /// The palette index for a cell of the lookup table, found the first
+    /// time it is asked for.
+    fn lookup(&mut self, cell: usize) -> u8 {
+        if self.lut[cell] == UNKNOWN {
+            let centre = |c: usize| ((c << 2) | 2) as u8;
+            self.lut[cell] = self.planes.nearest([
+                centre(cell >> 12),
+                centre((cell >> 6) & 63),
+                centre(cell & 63),
+            ]);
+        }
+        self.lut[cell]
     }
 }
 
-/// The index of the colour of `colours` nearest to `rgb`.
-fn nearest(colours: &[[u8; 3]], rgb: [u8; 3]) -> u8 {
-    let mut best = (u32::MAX, 0usize);
-    for (i, &c) in colours.iter().enumerate() {
-        let d = distance(rgb, c);
-        if d < best.0 {
-            best = (d, i);
+/// A palette's channels apart, padded to a whole number of vectors with
+/// a colour farther from every pixel than any real colour, so the
+/// nearest-colour search vectorises.
+struct Planes {
+    r: Vec<i32>,
+    g: Vec<i32>,
+    b: Vec<i32>,
+}
+
+impl Planes {
+    /// The padding: at least 345 levels from any RGB colour on every
+    /// channel, so farther than any two RGB colours are from each other.
+    const FAR: i32 = 600;
+
+    fn new(colours: &[[u8; 3]]) -> Self {
+        let len = colours.len().div_ceil(8).max(1) * 8;
+        let plane = |c: usize| {
+            let mut v: Vec<i32> = colours.iter().map(|rgb| i32::from(rgb[c])).collect();
+            v.resize(len, Self::FAR);
+            v
+        };
+        Self {
+            r: plane(0),
+            g: plane(1),
+            b: plane(2),
         }
     }
-    best.1 as u8
+
+    /// The index of the colour nearest to `rgb` (by [`distance`]; the
+    /// first of equally near ones). Each distance (below 2²³) is kept with
+    /// its index in the low 8 bits, so one minimum finds both.
+    fn nearest(&self, rgb: [u8; 3]) -> u8 {
+        let [r, g, b] = rgb.map(i32::from);
+        let best = self
+            .r
+            .iter()
+            .zip(&self.g)
+            .zip(&self.b)
+            .zip(0..)
+            .map(|(((&pr, &pg), &pb), i): (_, i32)| {
+                let (dr, dg, db) = (pr - r, pg - g, pb - b);
+                (2 * dr * dr + 4 * dg * dg + 3 * db * db) << 8 | i
+            })
+            .min()
+            .unwrap_or(0);
+        (best & 0xff) as u8
+    }
 }
 
 fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
@@ -331,59 +420,80 @@ fn index_frames(
 ) -> Result<(Vec<[u8; 3]>, IndexedFrames), AnimationError> {
     let per_frame = frames[0].as_raw().len() / 4;
     let mut indexed = Vec::with_capacity(frames.len());
-    let colours = match ExactColours::collect(frames) {
-        Some(exact) => {
-            for frame in frames {
-                let mut out = Vec::with_capacity(per_frame);
-                exact.index_frame(frame, &mut out);
-                indexed.push(out);
-                deadline.check()?;
-            }
-            exact.colours
-        }
-        None => {
-            let mut q = Quantised::train(frames);
-            deadline.check()?;
-            for frame in frames {
-                let mut out = Vec::with_capacity(per_frame);
-                q.index_frame(frame, &mut out);
-                indexed.push(out);
-                deadline.check()?;
-            }
-            q.colours
-        }
-    };
+    if let Some((exact, indexed)) = ExactColours::index(frames, deadline)? {
+        return Ok((exact.colours, indexed));
+    }
+    let mut q = Quantised::train(frames);
+    deadline.check()?;
+    for frame in frames {
+        let mut out = Vec::with_capacity(per_frame);
+        q.index_frame(frame, &mut out);
+        indexed.push(out);
+        deadline.check()?;
+    }
+    let colours = q.colours;
     Ok((colours, indexed))
 }
 
 /// A frame's rectangle: left, top, width, height.
 type Rect = (usize, usize, usize, usize);
 
-/// The rectangle where `cur` differs from `prev`, if any pixel does.
-fn changed_rect(cur: &[u8], prev: &[u8], width: usize) -> Option<Rect> {
+/// How a frame differs from the frame shown before it.
+#[derive(Debug, Clone, Copy)]
+struct Change {
+    /// The rectangle of the pixels that differ, if any does.
+    rect: Option<Rect>,
+    /// How many pixels are the same in both.
+    unchanged: usize,
+    /// Whether the frame is transparent anywhere the previous one is not
+    /// (so the previous one must be cleared away).
+    uncovers: bool,
+}
+
+/// How `cur` differs from `prev` (one pass over both).
+fn compare(prev: &[u8], cur: &[u8], width: usize) -> Change {
     let height = cur.len() / width;
     let (mut x0, mut y0, mut x1, mut y1) = (width, height, 0, 0);
-    for y in 0..height {
-        let row = y * width..(y + 1) * width;
-        let (c, p) = (&cur[row.clone()], &prev[row]);
+    let (mut unchanged, mut uncovers) = (0, false);
+    for (y, (c, p)) in cur
+        .chunks_exact(width)
+        .zip(prev.chunks_exact(width))
+        .enumerate()
+    {
         if c == p {
+            unchanged += width;
             continue;
         }
         let first = c.iter().zip(p).position(|(a, b)| a != b).unwrap_or(0);
         let last = width - 1 - c.iter().zip(p).rev().position(|(a, b)| a != b).unwrap_or(0);
+        let (same, uncovered) = c
+            .iter()
+            .zip(p)
+            .fold((0, false), |(same, uncovered), (&c, &p)| {
+                (
+                    same + usize::from(c == p),
+                    uncovered | (c == TRANSPARENT) & (p != TRANSPARENT),
+                )
+            });
+        unchanged += same;
+        uncovers |= uncovered;
         x0 = x0.min(first);
         x1 = x1.max(last);
         y0 = y0.min(y);
         y1 = y;
     }
-    (x0 <= x1).then(|| (x0, y0, x1 - x0 + 1, y1 - y0 + 1))
+    Change {
+        rect: (x0 <= x1).then(|| (x0, y0, x1 - x0 + 1, y1 - y0 + 1)),
+        unchanged,
+        uncovers,
+    }
 }
 
-/// The pixels of `cur` in `rect`; with `prev`, those equal to it become
-/// transparent (so the previous frame shows through).
-fn crop(cur: &[u8], prev: Option<&[u8]>, width: usize, rect: Rect) -> Vec<u8> {
+/// The pixels of `cur` in `rect`, into `buf`; with `prev`, those equal to
+/// it become transparent (so the previous frame shows through).
+fn crop(cur: &[u8], prev: Option<&[u8]>, width: usize, rect: Rect, buf: &mut Vec<u8>) {
     let (x0, y0, w, h) = rect;
-    let mut buf = Vec::with_capacity(w * h);
+    buf.clear();
     for y in y0..y0 + h {
         let row = y * width + x0..y * width + x0 + w;
         match prev {
@@ -396,32 +506,6 @@ fn crop(cur: &[u8], prev: Option<&[u8]>, width: usize, rect: Rect) -> Vec<u8> {
             None => buf.extend_from_slice(&cur[row]),
         }
     }
-    buf
-}
-
-/// How many pixels of `rect` are the same in `cur` and `prev`.
-fn unchanged_in(cur: &[u8], prev: &[u8], width: usize, rect: Rect) -> usize {
-    let (x0, y0, w, h) = rect;
-    (y0..y0 + h)
-        .map(|y| {
-            let row = y * width + x0..y * width + x0 + w;
-            cur[row.clone()]
-                .iter()
-                .zip(&prev[row])
-                .filter(|(a, b)| a == b)
-                .count()
-        })
-        .sum()
-}
-
-/// The LZW stream of `pixels`, as the `gif` crate writes it.
-fn lzw(pixels: Vec<u8>) -> Vec<u8> {
-    let mut frame = gif_codec::Frame {
-        buffer: Cow::Owned(pixels),
-        ..gif_codec::Frame::default()
-    };
-    frame.make_lzw_pre_encoded();
-    frame.buffer.into_owned()
 }
 
 fn encode_error(e: gif_codec::EncodingError) -> AnimationError {
@@ -471,40 +555,52 @@ pub fn encode_gif(
             enc.set_repeat(r).map_err(encode_error)?;
         }
         let width = w as usize;
+        let full = (0, 0, width, h as usize);
+        let mut lzw = Lzw::new();
+        let (mut pixels, mut encoded) = (Vec::new(), Vec::new());
         let mut cleared = true;
+        // How each shown frame differs from the one before it.
+        let mut change: Option<Change> = None;
         for (k, &(i, delay)) in shown.iter().enumerate() {
             let cur = &indexed[i];
+            let next_change = shown
+                .get(k + 1)
+                .map(|&(j, _)| compare(cur, &indexed[j], width));
             // Going on uncovers transparency where this frame is opaque: clear
             // the canvas after it (so it must cover the whole canvas).
-            let clear_after = shown.get(k + 1).is_some_and(|&(j, _)| {
-                indexed[j]
-                    .iter()
-                    .zip(cur)
-                    .any(|(&n, &c)| n == TRANSPARENT && c != TRANSPARENT)
-            });
-            let base = (!cleared).then(|| &indexed[shown[k - 1].0]);
-            let full = (0, 0, width, h as usize);
+            let clear_after = next_change.is_some_and(|c| c.uncovers);
+            let base = (!cleared).then(|| &indexed[shown[k - 1].0]).zip(change);
             // Over a previous frame, unchanged pixels may be left
             // transparent: that makes long runs where little moves, but
             // scatters noise where nearly everything moves, so it is done
             // only when at least half the rectangle is unchanged.
-            let (rect, lzw_data) = match base {
-                None => (full, lzw(cur.clone())),
-                Some(prev) => {
-                    let rect = if clear_after {
-                        Some(full)
-                    } else {
-                        changed_rect(cur, prev, width)
-                    };
+            let rect = match base {
+                None => {
+                    lzw.encode(cur, &mut encoded);
+                    full
+                }
+                Some((prev, change)) => {
+                    let rect = if clear_after { Some(full) } else { change.rect };
                     match rect {
-                        None => ((0, 0, 1, 1), lzw(vec![TRANSPARENT])),
+                        None => {
+                            lzw.encode(&[TRANSPARENT], &mut encoded);
+                            (0, 0, 1, 1)
+                        }
                         Some(rect) => {
-                            let unchanged = unchanged_in(cur, prev, width, rect);
+                            // Every pixel outside the rectangle is unchanged.
                             let (_, _, w, h) = rect;
+                            let outside = cur.len() - w * h;
+                            let unchanged = change.unchanged - outside;
                             // Mostly unchanged: transparent runs pay; else
                             // the plain pixels compress better.
                             let keep_prev = unchanged * 2 >= w * h;
-                            (rect, lzw(crop(cur, keep_prev.then_some(prev), width, rect)))
+                            if !keep_prev && rect == full {
+                                lzw.encode(cur, &mut encoded);
+                            } else {
+                                crop(cur, keep_prev.then_some(prev), width, rect, &mut pixels);
+                                lzw.encode(&pixels, &mut encoded);
+                            }
+                            rect
                         }
                     }
                 }
@@ -522,14 +618,106 @@ pub fn encode_gif(
                     gif_codec::DisposalMethod::Keep
                 },
                 transparent: Some(TRANSPARENT),
-                buffer: Cow::Owned(lzw_data),
+                buffer: Cow::Borrowed(&encoded),
                 ..gif_codec::Frame::default()
             };
             enc.write_lzw_pre_encoded_frame(&frame)
                 .map_err(encode_error)?;
             cleared = clear_after;
+            change = next_change;
             deadline.check()?;
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use image::{Rgba, RgbaImage};
+
+    use super::{ExactColours, Planes, TRANSPARENT, distance};
+    use crate::animation::Deadline;
+
+    /// The indices written while collecting are those a lookup of every
+    /// pixel in the final (merged) set gives.
+    fn indices_match_lookups(frames: &[RgbaImage]) -> usize {
+        let deadline = Deadline::after(Duration::from_secs(30));
+        let (set, indexed) = ExactColours::index(frames, &deadline).unwrap().unwrap();
+        assert!(set.colours.len() <= usize::from(TRANSPARENT));
+        for (frame, got) in frames.iter().zip(&indexed) {
+            let mut want = Vec::new();
+            set.index_frame(frame, &mut want);
+            assert!(got == &want);
+        }
+        set.colours.len()
+    }
+
+    /// Greys `0, step, 2 × step…` (`levels` of them).
+    fn grey_frames(levels: u32, step: u32, holes: bool) -> Vec<RgbaImage> {
+        (0..4)
+            .map(|k| {
+                RgbaImage::from_fn(37, 23, |x, y| {
+                    let g = ((x * 7 + y * 3 + k * 5) % levels * step) as u8;
+                    let alpha = if holes && (x + k) % 9 == 0 { 0 } else { 255 };
+                    Rgba([g, g, g, alpha])
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn one_pass_indices_are_the_merged_colours() {
+        // No merge; one level apart (renumbered); a full greyscale with
+        // and without transparency (index 255 a colour as it is collected).
+        assert_eq!(indices_match_lookups(&grey_frames(3, 100, true)), 3);
+        // A kept grey takes in at most the greys on either side of it.
+        for (levels, holes) in [(200, true), (256, false), (256, true)] {
+            let kept = indices_match_lookups(&grey_frames(levels, 1, holes));
+            assert!((levels as usize / 3..levels as usize / 2 + 40).contains(&kept));
+        }
+        let spaced: Vec<RgbaImage> = (0..3)
+            .map(|k| {
+                RgbaImage::from_fn(64, 64, |x, y| {
+                    let v = ((x + y * 64 + k * 11) % 255) as u8;
+                    Rgba([v, v.wrapping_mul(3), 255 - v, 255])
+                })
+            })
+            .collect();
+        assert_eq!(indices_match_lookups(&spaced), 255);
+        let over = RgbaImage::from_fn(17, 17, |x, y| Rgba([x as u8 * 15, y as u8 * 15, 9, 255]));
+        let deadline = Deadline::after(Duration::from_secs(30));
+        assert!(ExactColours::index(&[over], &deadline).unwrap().is_none());
+    }
+
+    /// The vectorised search picks what a plain scan picks, the first of
+    /// equally near colours included.
+    #[test]
+    fn nearest_is_the_first_closest_colour() {
+        let mut seed = 0x2468_ACE1_u32;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed
+        };
+        for len in [1, 2, 7, 8, 9, 100, 255] {
+            // Few levels, so that ties happen.
+            let colours: Vec<[u8; 3]> = (0..len)
+                .map(|_| [0; 3].map(|_: u8| (next() % 4 * 85) as u8))
+                .collect();
+            let planes = Planes::new(&colours);
+            for _ in 0..500 {
+                let rgb = [0; 3].map(|_: u8| next() as u8);
+                let mut best = (u32::MAX, 0);
+                for (i, &c) in colours.iter().enumerate() {
+                    if distance(rgb, c) < best.0 {
+                        best = (distance(rgb, c), i);
+                    }
+                }
+                assert_eq!(usize::from(planes.nearest(rgb)), best.1, "{rgb:?} in {len}");
+            }
+        }
+    }
 }

@@ -225,6 +225,127 @@ fn uncovered_pixels_become_transparent() {
     }
 }
 
+/// Frames of a few exact colours come back exactly, whatever changes
+/// between them: a moving square, holes opening and closing, a frame of
+/// noise (so the LZW table fills and clears many times), repeated frames
+/// (merged, their delays added) and a frame where one pixel changes.
+#[test]
+fn exact_colour_frames_round_trip_exactly() {
+    let (w, h) = (160u32, 120u32);
+    let clear = Rgba([0, 0, 0, 0]);
+    // 90 colours, no two within a level of each other.
+    let colour = |i: u32| {
+        let i = i % 90;
+        Rgba([
+            (i * 37 % 256) as u8,
+            (i * 3) as u8,
+            (255 - i * 2) as u8,
+            255,
+        ])
+    };
+    let mut seed = 0x1357_9BDF_u32;
+    let mut noise = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        seed
+    };
+    let mut frames: Vec<RgbaImage> = Vec::new();
+    for k in 0..12u32 {
+        let mut f = RgbaImage::from_fn(w, h, |x, y| colour((x / 8 + y / 8) % 5));
+        for y in 0..20 {
+            for x in 0..20 {
+                f.put_pixel((x + k * 9) % w, (y + k * 4) % h, colour(10 + k));
+            }
+        }
+        if k % 3 == 1 {
+            for x in 30..70 {
+                f.put_pixel(x, 60 + k, clear);
+            }
+        }
+        if k == 5 {
+            for p in f.pixels_mut() {
+                *p = match noise() % 8 {
+                    0 => clear,
+                    n => colour(noise() % 90 + n),
+                };
+            }
+        }
+        frames.push(f);
+        if k == 7 || k == 8 {
+            frames.push(frames.last().unwrap().clone());
+        }
+        if k == 9 {
+            let mut g = frames.last().unwrap().clone();
+            g.put_pixel(w - 1, h - 1, colour(42));
+            frames.push(g);
+        }
+    }
+    let delays: Vec<u32> = (0..frames.len() as u32).map(|i| 20 + 10 * i).collect();
+    let gif = encode_gif(&frames, &delays, Loops::Infinite, &deadline()).unwrap();
+    let decoded = decode_gif(&gif);
+    let mut expected: Vec<(&RgbaImage, u32)> = Vec::new();
+    for (f, &d) in frames.iter().zip(&delays) {
+        match expected.last_mut() {
+            Some((last, total)) if *last == f => *total += d,
+            _ => expected.push((f, d)),
+        }
+    }
+    assert_eq!(decoded.len(), expected.len());
+    for (i, ((img, delay), (want, want_delay))) in decoded.iter().zip(&expected).enumerate() {
+        assert_eq!(delay, want_delay, "delay of frame {i}");
+        let wrong = img
+            .pixels()
+            .zip(want.pixels())
+            .filter(|(a, b)| a != b)
+            .count();
+        assert_eq!(wrong, 0, "{wrong} pixels of frame {i} differ");
+    }
+}
+
+/// The frames a browser shows are those of the encoder before its own LZW
+/// and one-pass indexing (0a0a670): FNV-1a of every decoded frame's RGBA
+/// and delay, for a grey, a colour (dithered palette) and a round cut-out
+/// (palette and transparency) animation. (Drawn without resampling or
+/// anti-aliasing, so the frames do not depend on the CPU's vector units.)
+#[test]
+fn decoded_frames_are_unchanged() {
+    let frames = moving_avatar(128, 12);
+    let grey: Vec<RgbaImage> = frames
+        .iter()
+        .map(|f| apply(&Filter::Greyscale, f).unwrap())
+        .collect();
+    let round: Vec<RgbaImage> = frames
+        .iter()
+        .enumerate()
+        .map(|(k, f)| {
+            let mut f = f.clone();
+            let r = 44 + 4 * (k as i64 % 4);
+            for (x, y, p) in f.enumerate_pixels_mut() {
+                let (dx, dy) = (i64::from(x) - 64, i64::from(y) - 64);
+                if dx * dx + dy * dy > r * r {
+                    p.0[3] = 0;
+                }
+            }
+            f
+        })
+        .collect();
+    for (name, fs, want) in [
+        ("grey", &grey, 0x153c_a8a3_e20a_955d_u64),
+        ("colour", &frames, 0x55d5_c457_1846_1e90),
+        ("round", &round, 0x2fd3_d85b_91b3_3536),
+    ] {
+        let gif = encode_gif(fs, &vec![40; fs.len()], Loops::Infinite, &deadline()).unwrap();
+        let mut hash = 0xcbf2_9ce4_8422_2325_u64;
+        for (img, delay) in decode_gif(&gif) {
+            for &b in img.as_raw().iter().chain(&delay.to_le_bytes()) {
+                hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        assert_eq!(hash, want, "{name}: {hash:#x}");
+    }
+}
+
 /// Decoded WebP frames with their delays in ms, and the loop count, read by
 /// an independent decoder (image-webp).
 fn decode_webp(bytes: &[u8]) -> (Vec<(RgbaImage, u32)>, image_webp::LoopCount) {

@@ -1,0 +1,374 @@
+//! GIF's variable-length LZW, as `gif::Encoder::write_lzw_pre_encoded_frame`
+//! takes it: the minimum code size byte, then the code stream (least
+//! significant bit first, not yet cut into sub-blocks).
+//!
+//! The rules are those of the `gif` crate's own encoder (`weezl`): the
+//! minimum code size is the fewest bits that hold the largest index (at
+//! least 2), codes grow by a bit when the decoder's table reaches the next
+//! power of two, and a full table (4096 codes) is followed by a clear code
+//! and a fresh table. The dictionary differs: one flat open-addressing
+//! table of (prefix code, byte) → code (32 KiB, at most half full, emptied
+//! with one fill per clear), and codes are gathered in a
+//! 64-bit buffer and written four bytes at a time. It also keeps every
+//! string it adds (weezl cannot find a prefix's 17th continuation again,
+//! so it spends a code on it for nothing): the codes are the same up to
+//! the first such string, and the stream is then usually a little shorter
+//! (by about 0.02 % on the animated avatars of the benchmark; a fuller
+//! table can also be cleared at a worse moment, so now and then a frame
+//! comes out a few bytes longer).
+
+/// Codes are at most 12 bits, so a table holds at most 4096 of them.
+const MAX_CODES: u16 = 4096;
+const MAX_CODE_SIZE: u32 = 12;
+/// Slots of the dictionary: a power of two, at most half full.
+const SLOTS: usize = 8192;
+const SLOT_BITS: u32 = SLOTS.trailing_zeros();
+
+/// An LZW encoder whose dictionary is kept between frames (so it is
+/// allocated once per animation).
+#[derive(Debug)]
+pub(super) struct Lzw {
+    /// `(prefix << 8 | byte) << 12 | code`; an empty slot has the clear
+    /// code as its prefix (which no string has).
+    slots: Box<[u32; SLOTS]>,
+}
+
+/// Codes packed least significant bit first.
+struct BitWriter<'a> {
+    out: &'a mut Vec<u8>,
+    bits: u64,
+    count: u32,
+}
+
+impl BitWriter<'_> {
+    #[inline(always)]
+    fn put(&mut self, code: impl Into<u64>, size: u32) {
+        self.bits |= code.into() << self.count;
+        self.count += size;
+        if self.count >= 32 {
+            self.out
+                .extend_from_slice(&(self.bits as u32).to_le_bytes());
+            self.bits >>= 32;
+            self.count -= 32;
+        }
+    }
+
+    /// Writes what is left, the last byte padded with zero bits.
+    fn finish(self) {
+        let bytes = self.count.div_ceil(8) as usize;
+        self.out
+            .extend_from_slice(&self.bits.to_le_bytes()[..bytes]);
+    }
+}
+
+impl Lzw {
+    pub(super) fn new() -> Self {
+        Self {
+            slots: Box::new([0; SLOTS]),
+        }
+    }
+
+    /// The minimum code size byte and LZW stream of `pixels`, in place of
+    /// what `out` held.
+    pub(super) fn encode(&mut self, pixels: &[u8], out: &mut Vec<u8>) {
+        let largest = pixels.iter().fold(0u8, |m, &p| m.max(p));
+        let min_size = (u32::from(largest) + 1)
+            .max(4)
+            .next_power_of_two()
+            .trailing_zeros();
+        let clear = 1u16 << min_size;
+        let end = clear + 1;
+
+        out.clear();
+        out.reserve(pixels.len() / 2 + 16);
+        out.push(min_size as u8);
+        let mut w = BitWriter {
+            out,
+            bits: 0,
+            count: 0,
+        };
+        let mut size = min_size + 1;
+        w.put(clear, size);
+        let Some((&first, rest)) = pixels.split_first() else {
+            w.put(end, size);
+            w.finish();
+            return;
+        };
+
+        let empty = u32::from(clear) << 20;
+        let slots = &mut *self.slots;
+        slots.fill(empty);
+        let mut next = clear + 2;
+        let mut current = u32::from(first);
+        for &byte in rest {
+            let byte = u32::from(byte);
+            let key = current << 8 | byte;
+            // A few cycles after the previous lookup (no multiplication
+            // of the code: the byte's part does not wait for it). The
+            // code is spread over the slots (by 16) so that consecutive
+            // codes do not make runs of full slots.
+            let spread = current << 4 ^ current >> 9;
+            let mut i = (spread ^ byte.wrapping_mul(0x9E37_79B1) >> (32 - SLOT_BITS)) as usize;
+            let found = loop {
+                i &= SLOTS - 1;
+                let slot = slots[i];
+                if slot >> 12 == key {
+                    break Some(slot & 0xfff);
+                }
+                if slot == empty {
+                    break None;
+                }
+                i += 1;
+            };
+            if let Some(code) = found {
+                current = code;
+                continue;
+            }
+            w.put(current, size);
+            if next == MAX_CODES {
+                // A full table: start again, as the decoder will.
+                w.put(clear, size);
+                slots.fill(empty);
+                size = min_size + 1;
+                next = clear + 2;
+            } else {
+                slots[i] = key << 12 | u32::from(next);
+                next += 1;
+                // The decoder adds its entry one code later, and widens
+                // its codes once its next entry needs another bit.
+                if u32::from(next) > 1 << size && size < MAX_CODE_SIZE {
+                    size += 1;
+                }
+            }
+            current = byte;
+        }
+        w.put(current, size);
+        // Reading that last code, the decoder adds one more entry.
+        if u32::from(next) >= 1 << size && size < MAX_CODE_SIZE {
+            size += 1;
+        }
+        w.put(end, size);
+        w.finish();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use super::Lzw;
+
+    impl Lzw {
+        fn encoded(&mut self, pixels: &[u8]) -> Vec<u8> {
+            let mut out = vec![1, 2, 3];
+            self.encode(pixels, &mut out);
+            out
+        }
+    }
+
+    /// The `gif` crate's encoding of `pixels` (weezl's LZW).
+    fn reference(pixels: &[u8]) -> Vec<u8> {
+        let mut frame = gif_codec::Frame {
+            buffer: Cow::Borrowed(pixels),
+            ..gif_codec::Frame::default()
+        };
+        frame.make_lzw_pre_encoded();
+        frame.buffer.into_owned()
+    }
+
+    /// Decodes with weezl, an independent decoder.
+    fn decode(encoded: &[u8]) -> Vec<u8> {
+        let (&min_size, data) = encoded.split_first().unwrap();
+        weezl::decode::Decoder::new(weezl::BitOrder::Lsb, min_size)
+            .decode(data)
+            .unwrap()
+    }
+
+    /// How many clear codes the stream holds (walking it as a decoder
+    /// does, so code sizes follow the table).
+    fn clear_codes(encoded: &[u8]) -> usize {
+        let (&min_size, data) = encoded.split_first().unwrap();
+        let clear = 1u32 << min_size;
+        let (mut pos, mut size, mut next, mut fresh, mut clears) =
+            (0usize, u32::from(min_size) + 1, clear + 2, true, 0);
+        loop {
+            let code = (0..size).fold(0u32, |c, b| {
+                let bit = pos + b as usize;
+                c | u32::from(data[bit / 8] >> (bit % 8) & 1) << b
+            });
+            pos += size as usize;
+            if code == clear {
+                clears += 1;
+                (size, next, fresh) = (u32::from(min_size) + 1, clear + 2, true);
+                continue;
+            }
+            if code == clear + 1 {
+                return clears;
+            }
+            if !fresh && next < 4096 {
+                next += 1;
+                if next == 1 << size && size < 12 {
+                    size += 1;
+                }
+            }
+            fresh = false;
+        }
+    }
+
+    /// `pixels` round-trip, with the `gif` crate's code size, and (for
+    /// these inputs) in no more bytes than the `gif` crate's encoding.
+    fn check(pixels: &[u8]) {
+        let encoded = Lzw::new().encoded(pixels);
+        assert!(
+            decode(&encoded) == pixels,
+            "round trip of {} bytes",
+            pixels.len()
+        );
+        let expected = reference(pixels);
+        assert_eq!(encoded[0], expected[0], "minimum code size");
+        assert!(
+            encoded.len() <= expected.len(),
+            "{} bytes encode to {}, the gif crate's to {}",
+            pixels.len(),
+            encoded.len(),
+            expected.len(),
+        );
+    }
+
+    /// A seeded xorshift generator.
+    fn noise(len: usize, mut seed: u32, modulo: u32) -> Vec<u8> {
+        (0..len)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 17;
+                seed ^= seed << 5;
+                (seed % modulo) as u8
+            })
+            .collect()
+    }
+
+    #[test]
+    fn empty_and_single_pixels() {
+        check(&[]);
+        for p in [0, 1, 3, 4, 7, 8, 127, 128, 254, 255] {
+            check(&[p]);
+            check(&[p, p]);
+        }
+        assert_eq!(Lzw::new().encoded(&[]), [2, 0b0010_1100]);
+    }
+
+    #[test]
+    fn runs() {
+        for len in [2, 3, 4, 5, 10, 100, 1000, 4096, 65_536, 1 << 20] {
+            check(&vec![255; len]);
+            check(&vec![0; len]);
+        }
+        let stripes: Vec<u8> = (0..40_000).map(|i| (i / 37 % 9) as u8 * 17).collect();
+        check(&stripes);
+    }
+
+    #[test]
+    fn random_bytes_of_many_sizes() {
+        for (k, len) in [
+            2, 5, 255, 256, 257, 511, 512, 513, 4093, 4094, 4095, 4096, 4097, 5000,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            check(&noise(len, 0x1234_5677 + k as u32, 256));
+        }
+        for seed in 1..6u32 {
+            check(&noise(100_000, seed.wrapping_mul(0x9E37_79B9), 256));
+        }
+    }
+
+    #[test]
+    fn full_tables_are_cleared() {
+        // Random bytes add a code for nearly every pixel: 60 000 of them
+        // fill the table more than ten times (after the leading clear).
+        let pixels = noise(60_000, 7, 256);
+        let encoded = Lzw::new().encoded(&pixels);
+        let clears = clear_codes(&encoded);
+        assert!((12..=16).contains(&clears), "{clears} clear codes");
+        check(&pixels);
+        // Every length around the first clear.
+        for len in 3800..3900 {
+            check(&pixels[..len]);
+        }
+    }
+
+    #[test]
+    fn all_256_symbols() {
+        let all: Vec<u8> = (0..=255).collect();
+        check(&all);
+        let twice: Vec<u8> = all.iter().chain(all.iter().rev()).copied().collect();
+        check(&twice);
+        let pairs: Vec<u8> = (0..65_536u32).map(|i| (i * 7919 % 256) as u8).collect();
+        check(&pairs);
+    }
+
+    #[test]
+    fn small_palettes_use_short_codes() {
+        for (colours, min_size) in [(1, 2), (2, 2), (4, 2), (5, 3), (8, 3), (16, 4), (17, 5)] {
+            for len in [1, 10, 1000, 20_000] {
+                let pixels = noise(len, colours * 31 + len as u32, colours);
+                let encoded = Lzw::new().encoded(&pixels);
+                // The largest index sets the code size; a short noise may
+                // not reach it.
+                let largest = pixels.iter().copied().max().unwrap();
+                assert!(encoded[0] <= min_size && (1u32 << encoded[0]) > u32::from(largest));
+                check(&pixels);
+            }
+        }
+    }
+
+    #[test]
+    fn one_encoder_serves_many_frames() {
+        let mut lzw = Lzw::new();
+        for k in 0..6u32 {
+            let pixels = noise(3000 + k as usize * 1500, k + 1, 1 << (k + 1));
+            assert!(
+                lzw.encoded(&pixels) == Lzw::new().encoded(&pixels),
+                "frame {k}"
+            );
+        }
+    }
+
+    /// With at most 16 colours no string has more than 16 continuations,
+    /// so weezl keeps every string too and the streams are the same, bit
+    /// for bit: the code sizes and clear codes follow the same rules.
+    #[test]
+    fn up_to_16_colours_encode_as_the_gif_crate_does() {
+        for colours in [1, 2, 3, 4, 7, 8, 15, 16] {
+            for len in [0, 1, 2, 100, 5000, 60_000] {
+                let pixels = noise(len, colours + 99, colours);
+                let encoded = Lzw::new().encoded(&pixels);
+                let expected = reference(&pixels);
+                let differs = encoded.iter().zip(&expected).position(|(a, b)| a != b);
+                assert!(
+                    encoded == expected,
+                    "{len} bytes of {colours} colours: lengths {} and {}, first difference at {differs:?}",
+                    encoded.len(),
+                    expected.len()
+                );
+            }
+            // Long runs between the noise.
+            let runs: Vec<u8> = noise(3000, colours, colours)
+                .iter()
+                .flat_map(|&p| std::iter::repeat_n(p, usize::from(p) * 13 + 1))
+                .collect();
+            assert!(
+                Lzw::new().encoded(&runs) == reference(&runs),
+                "runs of {colours} colours"
+            );
+        }
+        // Every length up to 3000: the stream ends at every table size, on
+        // both sides of each widening of the codes.
+        let pixels = noise(3000, 5, 3);
+        let mut lzw = Lzw::new();
+        for len in 0..pixels.len() {
+            let part = &pixels[..len];
+            assert!(lzw.encoded(part) == reference(part), "{len} bytes");
+        }
+    }
+}
