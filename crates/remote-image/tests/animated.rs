@@ -7,7 +7,8 @@ use std::io::Cursor;
 
 use image::{ImageFormat, Rgba, RgbaImage};
 use remote_image::{
-    FetchError, ImageLimits, LoopCount, animation_header, decode_avatar, decode_image, normalize,
+    Animation, FetchError, ImageLimits, LoopCount, animation_header, decode_avatar, decode_image,
+    normalize,
 };
 
 const RED: [u8; 3] = [255, 0, 0];
@@ -60,6 +61,14 @@ fn full(w: u16, h: u16, index: u8, delay_cs: u16) -> GifFrame {
     }
 }
 
+/// Every frame of `bytes`, decoded under the default limits.
+fn animation_of(bytes: &[u8]) -> Animation {
+    decode_avatar(bytes, &ImageLimits::default())
+        .unwrap()
+        .animation
+        .expect("an animation")
+}
+
 fn rgba(c: [u8; 3]) -> [u8; 4] {
     [c[0], c[1], c[2], 255]
 }
@@ -83,16 +92,10 @@ fn gif_frames_keep_their_delays_and_loop_count() {
     assert_eq!(decoded.still, anim.frames[0].image);
 
     let twice = gif_bytes(4, 4, Some(gif::Repeat::Finite(2)), &frames);
-    let anim = decode_avatar(&twice, &ImageLimits::default())
-        .unwrap()
-        .animation
-        .unwrap();
+    let anim = animation_of(&twice);
     assert_eq!(anim.loops, LoopCount::Times(3), "loop count 2 = 3 plays");
     let once = gif_bytes(4, 4, None, &frames);
-    let anim = decode_avatar(&once, &ImageLimits::default())
-        .unwrap()
-        .animation
-        .unwrap();
+    let anim = animation_of(&once);
     assert_eq!(anim.loops, LoopCount::Times(1));
 }
 
@@ -119,10 +122,7 @@ fn gif_disposal_and_transparency_composite() {
         full(4, 4, 3, 5),
     ];
     let bytes = gif_bytes(4, 4, Some(gif::Repeat::Infinite), &frames);
-    let anim = decode_avatar(&bytes, &ImageLimits::default())
-        .unwrap()
-        .animation
-        .unwrap();
+    let anim = animation_of(&bytes);
     assert_eq!(anim.frames.len(), 4);
     let px = |i: usize, x: u32, y: u32| anim.frames[i].image.get_pixel(x, y).0;
     assert_eq!(px(1, 0, 0), rgba(GREEN));
@@ -267,10 +267,7 @@ fn apng_blending_disposal_and_plays() {
     );
     let header = animation_header(&bytes).unwrap();
     assert_eq!((header.frames, header.loops), (3, LoopCount::Times(2)));
-    let anim = decode_avatar(&bytes, &ImageLimits::default())
-        .unwrap()
-        .animation
-        .unwrap();
+    let anim = animation_of(&bytes);
     let delays: Vec<u32> = anim.frames.iter().map(|f| f.delay_ms).collect();
     assert_eq!(delays, [50, 120, 30]);
     let top = anim.frames[1].image.get_pixel(0, 0).0;
@@ -318,21 +315,30 @@ fn u24(v: u32) -> [u8; 3] {
 
 /// An animated WebP of full-canvas frames with delays in ms.
 fn webp_bytes(loops: u16, frames: &[(RgbaImage, u32)]) -> Vec<u8> {
-    let (w, h) = frames[0].0.dimensions();
+    let placed: Vec<_> = frames
+        .iter()
+        .map(|(img, delay)| (img.clone(), 0, 0, *delay))
+        .collect();
+    webp_placed(frames[0].0.dimensions(), loops, &placed)
+}
+
+/// An animated WebP on a `canvas`, one frame per (image, x / 2, y / 2,
+/// delay in ms), neither blended nor disposed.
+fn webp_placed(canvas: (u32, u32), loops: u16, frames: &[(RgbaImage, u32, u32, u32)]) -> Vec<u8> {
     let mut vp8x = vec![0x12, 0, 0, 0];
-    vp8x.extend(u24(w - 1));
-    vp8x.extend(u24(h - 1));
+    vp8x.extend(u24(canvas.0 - 1));
+    vp8x.extend(u24(canvas.1 - 1));
     let mut anim = vec![0, 0, 0, 0];
     anim.extend(loops.to_le_bytes());
     let mut body = b"WEBP".to_vec();
     body.extend(chunk(b"VP8X", &vp8x));
     body.extend(chunk(b"ANIM", &anim));
-    for (img, delay) in frames {
+    for (img, x, y, delay) in frames {
         let mut f = Vec::new();
-        f.extend(u24(0));
-        f.extend(u24(0));
-        f.extend(u24(w - 1));
-        f.extend(u24(h - 1));
+        f.extend(u24(*x));
+        f.extend(u24(*y));
+        f.extend(u24(img.width() - 1));
+        f.extend(u24(img.height() - 1));
         f.extend(u24(*delay));
         f.push(0b10); // no blending, no disposal
         f.extend(vp8l_chunk(img));
@@ -428,10 +434,7 @@ fn gif_frames_far_outside_a_tiny_canvas_decode_cheaply() {
     // drawn, and each frame costs one canvas.
     let offsets: Vec<(u16, u16)> = (0..256).map(|i| (65_000 - i, 65_000)).collect();
     let bytes = gif_of_rects((1, 1), None, (1, 1), &offsets, 5);
-    let anim = decode_avatar(&bytes, &ImageLimits::default())
-        .unwrap()
-        .animation
-        .unwrap();
+    let anim = animation_of(&bytes);
     assert_eq!(anim.frames.len(), 256);
     for f in &anim.frames {
         assert_eq!(f.image.dimensions(), (1, 1));
@@ -516,10 +519,7 @@ fn gif_delays_and_loop_counts_at_their_extremes_are_kept() {
     let netscape = bytes.windows(11).position(|w| w == b"NETSCAPE2.0").unwrap();
     assert_eq!(bytes[netscape + 11..netscape + 15], [3, 1, 0, 0]);
     assert_eq!(animation_header(&bytes).unwrap().loops, LoopCount::Infinite);
-    let anim = decode_avatar(&bytes, &ImageLimits::default())
-        .unwrap()
-        .animation
-        .unwrap();
+    let anim = animation_of(&bytes);
     assert_eq!(anim.loops, LoopCount::Infinite);
     let delays: Vec<u32> = anim.frames.iter().map(|f| f.delay_ms).collect();
     assert_eq!(delays, [0, 655_350]);
@@ -581,10 +581,7 @@ fn two_frame_apng() -> Vec<u8> {
 #[test]
 fn apng_plays_zero_loops_forever_and_extreme_delays_are_kept() {
     let bytes = two_frame_apng();
-    let anim = decode_avatar(&bytes, &ImageLimits::default())
-        .unwrap()
-        .animation
-        .unwrap();
+    let anim = animation_of(&bytes);
     assert_eq!(anim.loops, LoopCount::Infinite);
     let delays: Vec<u32> = anim.frames.iter().map(|f| f.delay_ms).collect();
     assert_eq!(delays, [0, 65_535]);
@@ -594,10 +591,7 @@ fn apng_plays_zero_loops_forever_and_extreme_delays_are_kept() {
         d[20..22].copy_from_slice(&65_535u16.to_be_bytes());
         d[22..24].copy_from_slice(&0u16.to_be_bytes());
     });
-    let anim = decode_avatar(&bytes, &ImageLimits::default())
-        .unwrap()
-        .animation
-        .unwrap();
+    let anim = animation_of(&bytes);
     assert_eq!(anim.frames[1].delay_ms, 655_350);
 }
 
@@ -655,58 +649,31 @@ fn apng_frame_counts_that_lie_are_bounded() {
     edit_png_chunk(&mut bytes, b"acTL", 0, |d| {
         d[..4].copy_from_slice(&2u32.to_be_bytes());
     });
-    let anim = decode_avatar(&bytes, &ImageLimits::default())
-        .unwrap()
-        .animation
-        .unwrap();
+    let anim = animation_of(&bytes);
     assert_eq!(anim.frames.len(), 2);
     assert_eq!(anim.loops, LoopCount::Times(1));
-}
-
-/// An animated WebP of one frame per (image, x/2, y/2), on a `canvas`.
-fn webp_placed(canvas: (u32, u32), delay: u32, frames: &[(RgbaImage, u32, u32)]) -> Vec<u8> {
-    let mut vp8x = vec![0x12, 0, 0, 0];
-    vp8x.extend(u24(canvas.0 - 1));
-    vp8x.extend(u24(canvas.1 - 1));
-    let mut body = b"WEBP".to_vec();
-    body.extend(chunk(b"VP8X", &vp8x));
-    body.extend(chunk(b"ANIM", &[0; 6]));
-    for (img, x, y) in frames {
-        let mut f = Vec::new();
-        f.extend(u24(*x));
-        f.extend(u24(*y));
-        f.extend(u24(img.width() - 1));
-        f.extend(u24(img.height() - 1));
-        f.extend(u24(delay));
-        f.push(0b10);
-        f.extend(vp8l_chunk(img));
-        body.extend(chunk(b"ANMF", &f));
-    }
-    let mut out = b"RIFF".to_vec();
-    out.extend((body.len() as u32).to_le_bytes());
-    out.extend(body);
-    out
 }
 
 #[test]
 fn webp_frames_outside_the_canvas_are_corrupt() {
     let small = RgbaImage::from_pixel(2, 2, Rgba([0, 255, 0, 255]));
     let big = RgbaImage::from_pixel(6, 2, Rgba([0, 255, 0, 255]));
-    let ok = webp_placed((4, 4), 10, &[(small.clone(), 0, 0), (small.clone(), 1, 1)]);
-    let anim = decode_avatar(&ok, &ImageLimits::default())
-        .unwrap()
-        .animation
-        .unwrap();
+    let ok = webp_placed(
+        (4, 4),
+        0,
+        &[(small.clone(), 0, 0, 10), (small.clone(), 1, 1, 10)],
+    );
+    let anim = animation_of(&ok);
     assert_eq!(anim.frames[1].image.get_pixel(3, 3).0, [0, 255, 0, 255]);
     assert_eq!(anim.loops, LoopCount::Infinite);
     for frames in [
         // Offset 2 * 2 = 4: starts on the canvas edge.
-        [(small.clone(), 0, 0), (small.clone(), 2, 0)],
-        [(small.clone(), 0, 0), (small.clone(), 0, 0x7f_ffff)],
+        [(small.clone(), 0, 0, 10), (small.clone(), 2, 0, 10)],
+        [(small.clone(), 0, 0, 10), (small.clone(), 0, 0x7f_ffff, 10)],
         // Wider than the canvas.
-        [(small.clone(), 0, 0), (big.clone(), 0, 0)],
+        [(small.clone(), 0, 0, 10), (big.clone(), 0, 0, 10)],
     ] {
-        let bytes = webp_placed((4, 4), 10, &frames);
+        let bytes = webp_placed((4, 4), 0, &frames);
         assert_eq!(
             decode_avatar(&bytes, &ImageLimits::default()).unwrap_err(),
             FetchError::Corrupt
@@ -718,11 +685,12 @@ fn webp_frames_outside_the_canvas_are_corrupt() {
 fn webp_delays_at_their_extremes_are_kept() {
     let a = RgbaImage::from_pixel(2, 2, Rgba([255, 0, 0, 255]));
     for delay in [0, 0xff_ffff] {
-        let bytes = webp_placed((2, 2), delay, &[(a.clone(), 0, 0), (a.clone(), 0, 0)]);
-        let anim = decode_avatar(&bytes, &ImageLimits::default())
-            .unwrap()
-            .animation
-            .unwrap();
+        let bytes = webp_placed(
+            (2, 2),
+            0,
+            &[(a.clone(), 0, 0, delay), (a.clone(), 0, 0, delay)],
+        );
+        let anim = animation_of(&bytes);
         assert!(anim.frames.iter().all(|f| f.delay_ms == delay), "{delay}");
     }
 }
@@ -775,10 +743,7 @@ fn lossy_webp_frames_with_alpha_still_decode() {
     // `ALPH` chunk and a `VP8 ` key frame of the frame's size.
     let bytes = include_bytes!("fixtures/lossy-alpha.webp");
     assert_eq!(bytes.windows(4).filter(|w| w == b"ALPH").count(), 3);
-    let anim = decode_avatar(bytes, &ImageLimits::default())
-        .unwrap()
-        .animation
-        .unwrap();
+    let anim = animation_of(bytes);
     assert_eq!(anim.frames.len(), 3);
     assert_eq!(anim.frames[0].image.dimensions(), (12, 10));
     assert_eq!(anim.frames[0].delay_ms, 60);
