@@ -750,3 +750,26 @@ fn lossy_webp_frames_with_alpha_still_decode() {
     // The frames are transparent where nothing was drawn.
     assert_eq!(anim.frames[0].image.get_pixel(11, 9).0[3], 0);
 }
+
+/// Inputs found by the `animated_decode` fuzz target, the smallest one for
+/// each place `image-webp` 0.2.4 panicked (named after it): animated WebP
+/// frames of an `ALPH` chunk and lossy data of another size, or none. Each
+/// is corrupt, whatever is asked of it.
+#[test]
+fn fuzz_found_webp_frames_are_corrupt_not_a_panic() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/fuzz");
+    let limits = ImageLimits::default();
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let bytes = std::fs::read(&path).unwrap();
+        let name = path.display();
+        assert!(animation_header(&bytes).is_some(), "{name}");
+        let err = decode_avatar(&bytes, &limits).unwrap_err();
+        assert_eq!(err, FetchError::Corrupt, "{name}");
+        let err = decode_image(&bytes, &limits).unwrap_err();
+        assert_eq!(err, FetchError::Corrupt, "{name}");
+        seen += 1;
+    }
+    assert_eq!(seen, 5);
+}
