@@ -21,6 +21,7 @@ fuzz_target!(|data: &[u8]| {
             assert!(anim.frames.len() >= 2);
             assert!(anim.frames.len() <= limits.max_frames as usize);
             let size = anim.frames[0].image.dimensions();
+            assert!(size.0 > 0 && size.1 > 0);
             for f in &anim.frames {
                 assert_eq!(f.image.dimensions(), size);
                 assert!(fits(size.0, size.1));

@@ -7,11 +7,13 @@
 //! decoded; the caps are checked again while frames are decoded, so a
 //! container that lies about its count cannot get past them either.
 //! Compositing (disposal, blending, frame offsets) is done by the `image`
-//! crate's animation decoders.
+//! crate's animation decoders for APNG and WebP, whose frames must lie
+//! within the canvas; GIF frames (rectangles of any size at any offset) are
+//! composited here, so that each one is checked against the caps before its
+//! pixels are allocated.
 
 use std::io::Cursor;
 
-use image::codecs::gif::GifDecoder;
 use image::codecs::png::PngDecoder;
 use image::codecs::webp::WebPDecoder;
 use image::{AnimationDecoder, ImageDecoder, ImageError, RgbaImage};
@@ -226,6 +228,66 @@ fn webp_header(b: &[u8]) -> Option<AnimationHeader> {
     })
 }
 
+/// Whether every `ANMF` frame of a WebP made of an `ALPH` chunk and lossy
+/// data declares, in its `VP8 ` key-frame header, the frame's own size.
+///
+/// The `image-webp` decoder (0.2.4) decodes such a frame without comparing
+/// the two sizes, and indexes out of bounds when they differ or when the
+/// lossy data is missing (image-rs/image-webp#182 and #186), so these
+/// frames are refused before any decoder sees them. Frames without alpha,
+/// lossless frames and still images are left to the decoder, which checks
+/// them.
+pub(crate) fn webp_frames_consistent(b: &[u8]) -> bool {
+    let mut at = 12;
+    while let (Some(kind), Some(len)) = (b.get(at..at + 4), u32_le(b, at + 4)) {
+        let Ok(len) = usize::try_from(len) else {
+            return true;
+        };
+        if kind == b"ANMF" && !anmf_consistent(b, at + 8) {
+            return false;
+        }
+        match (at + 8)
+            .checked_add(len)
+            .and_then(|n| n.checked_add(len & 1))
+        {
+            Some(next) => at = next,
+            None => return true,
+        }
+    }
+    true
+}
+
+/// The check of [`webp_frames_consistent`] for the `ANMF` body at `at`:
+/// offsets, size less one and duration (3 bytes each), flags, then the
+/// frame's chunks.
+fn anmf_consistent(b: &[u8], at: usize) -> bool {
+    let (Some(w), Some(h)) = (u24_le(b, at + 6), u24_le(b, at + 9)) else {
+        return true;
+    };
+    let alph = at + 16;
+    if b.get(alph..alph + 4) != Some(b"ALPH".as_slice()) {
+        return true;
+    }
+    // The decoder takes whatever chunk follows `ALPH` as the lossy data.
+    let vp8 = u32_le(b, alph + 4)
+        .and_then(|len| usize::try_from(len).ok())
+        .and_then(|len| (alph + 8).checked_add(len)?.checked_add(len & 1));
+    let Some(vp8) = vp8 else {
+        return false;
+    };
+    let header = b.get(vp8..vp8 + 18);
+    let Some(header) = header else {
+        return false;
+    };
+    let le14 = |i: usize| u32::from(u16::from_le_bytes([header[i], header[i + 1]]) & 0x3fff);
+    &header[..4] == b"VP8 "
+        && u32_le(header, 4).is_some_and(|len| len >= 10)
+        // A key frame (bit 0 clear), its start code, then width and height.
+        && header[8] & 1 == 0
+        && header[11..14] == [0x9d, 0x01, 0x2a]
+        && (le14(14), le14(16)) == (w + 1, h + 1)
+}
+
 /// The animation header of `bytes`, or `None` for a still image (a PNG
 /// without `acTL`, a WebP without `ANIM`, a JPEG) or an unreadable one.
 ///
@@ -296,6 +358,9 @@ pub fn decode_avatar(bytes: &[u8], limits: &ImageLimits) -> Result<DecodedAvatar
     let Some(header) = header else {
         return still(bytes, limits);
     };
+    if header.width == 0 || header.height == 0 {
+        return Err(FetchError::Corrupt);
+    }
     // The still path checks the side cap from the header.
     if header.width > limits.max_side || header.height > limits.max_side {
         return Err(FetchError::TooManyPixels {
@@ -342,16 +407,35 @@ fn image_limits(limits: &ImageLimits) -> image::Limits {
     l
 }
 
+/// The caps checked while frames are decoded, before a frame's pixels are
+/// allocated: the frame count, and the decoded pixels so far (`pixels`,
+/// this frame included).
+fn check_running_caps(frames: usize, pixels: u64, limits: &ImageLimits) -> Result<(), FetchError> {
+    let frames = u32::try_from(frames).unwrap_or(u32::MAX);
+    if frames > limits.max_frames {
+        return Err(FetchError::TooManyFrames {
+            frames,
+            max: limits.max_frames,
+        });
+    }
+    if pixels > limits.max_animation_pixels {
+        return Err(FetchError::AnimationTooLarge {
+            pixels,
+            max: limits.max_animation_pixels,
+        });
+    }
+    Ok(())
+}
+
 /// Every composited frame, normalised, under the caps.
 fn decode_frames(bytes: &[u8], limits: &ImageLimits) -> Result<Vec<AnimationFrame>, FetchError> {
     let cursor = Cursor::new(bytes);
     let frames = match sniff_format(bytes)? {
-        AvatarFormat::Gif => {
-            let mut d = GifDecoder::new(cursor).map_err(frame_error)?;
-            d.set_limits(image_limits(limits)).map_err(frame_error)?;
-            d.into_frames()
-        }
+        AvatarFormat::Gif => return gif_frames(bytes, limits),
         AvatarFormat::WebP => {
+            if !webp_frames_consistent(bytes) {
+                return Err(FetchError::Corrupt);
+            }
             let mut d = WebPDecoder::new(cursor).map_err(frame_error)?;
             d.set_limits(image_limits(limits)).map_err(frame_error)?;
             d.into_frames()
@@ -362,19 +446,100 @@ fn decode_frames(bytes: &[u8], limits: &ImageLimits) -> Result<Vec<AnimationFram
             .into_frames(),
         AvatarFormat::Jpeg => return Err(FetchError::UnsupportedFormat),
     };
+    // WebP and APNG frames are checked to lie within the canvas by their
+    // decoders, so each one decodes at most a canvas of pixels.
     let mut out: Vec<AnimationFrame> = Vec::new();
+    let mut pixels = 0u64;
     for frame in frames {
         let frame = frame.map_err(frame_error)?;
         let (numer, denom) = frame.delay().numer_denom_ms();
         let delay_ms = numer.checked_div(denom).unwrap_or(0);
         let image = frame.into_buffer();
         let (w, h) = image.dimensions();
-        check_caps(
-            u32::try_from(out.len() + 1).unwrap_or(u32::MAX),
-            w,
-            h,
-            limits,
-        )?;
+        pixels += u64::from(w) * u64::from(h);
+        check_running_caps(out.len() + 1, pixels, limits)?;
+        out.push(AnimationFrame {
+            image: normalize(image, limits.normalize_side),
+            delay_ms,
+        });
+    }
+    Ok(out)
+}
+
+fn gif_error(_: gif::DecodingError) -> FetchError {
+    // The memory limit set on the decoder is never reached: frames are
+    // checked against the caps before they are read.
+    FetchError::Corrupt
+}
+
+/// GIF frames, composited on the logical screen as browsers (and the
+/// `image` crate) do: a frame's transparent pixels show what is below, the
+/// part of a frame off the screen is cropped, and the disposal method says
+/// what the next frame is drawn over.
+///
+/// A GIF frame is a rectangle of any size at any offset, whatever the
+/// screen: each frame's descriptor is checked before its pixels are
+/// allocated or decoded. A rectangle side over [`ImageLimits::max_side`] is
+/// refused as for a still image, and a frame counts the larger of the screen
+/// and its rectangle against [`ImageLimits::max_animation_pixels`].
+fn gif_frames(bytes: &[u8], limits: &ImageLimits) -> Result<Vec<AnimationFrame>, FetchError> {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    // One frame's RGBA pixels at the side cap, the most allocated below.
+    let frame_bytes = u64::from(limits.max_side).pow(2) * 4;
+    if let Some(bytes) = std::num::NonZeroU64::new(frame_bytes) {
+        options.set_memory_limit(gif::MemoryLimit::Bytes(bytes));
+    }
+    let mut decoder = options.read_info(bytes).map_err(gif_error)?;
+    let (width, height) = (u32::from(decoder.width()), u32::from(decoder.height()));
+    let screen = u64::from(width) * u64::from(height);
+    // What the next frame is drawn over.
+    let mut below = RgbaImage::new(width, height);
+    let mut out: Vec<AnimationFrame> = Vec::new();
+    let mut pixels = 0u64;
+    while let Some(frame) = decoder.next_frame_info().map_err(gif_error)? {
+        let (left, top) = (u32::from(frame.left), u32::from(frame.top));
+        let (w, h) = (u32::from(frame.width), u32::from(frame.height));
+        let dispose = frame.dispose;
+        let delay_ms = u32::from(frame.delay) * 10;
+        if w > limits.max_side || h > limits.max_side {
+            return Err(FetchError::TooManyPixels {
+                width: w,
+                height: h,
+                max_side: limits.max_side,
+            });
+        }
+        pixels += screen.max(u64::from(w) * u64::from(h));
+        check_running_caps(out.len() + 1, pixels, limits)?;
+        let len =
+            usize::try_from(u64::from(w) * u64::from(h) * 4).map_err(|_| FetchError::Corrupt)?;
+        let mut rect = vec![0u8; len];
+        decoder.read_into_buffer(&mut rect).map_err(gif_error)?;
+        let rect = RgbaImage::from_raw(w, h, rect).ok_or(FetchError::Corrupt)?;
+
+        let mut image = below.clone();
+        // The rectangle's part on the screen (offsets and sides are u16).
+        let (right, bottom) = ((left + w).min(width), (top + h).min(height));
+        for y in top..bottom {
+            for x in left..right {
+                let p = *rect.get_pixel(x - left, y - top);
+                if p.0[3] != 0 {
+                    image.put_pixel(x, y, p);
+                }
+            }
+        }
+        match dispose {
+            gif::DisposalMethod::Any | gif::DisposalMethod::Keep => below.clone_from(&image),
+            gif::DisposalMethod::Background => {
+                below.clone_from(&image);
+                for y in top..bottom {
+                    for x in left..right {
+                        below.put_pixel(x, y, image::Rgba([0, 0, 0, 0]));
+                    }
+                }
+            }
+            gif::DisposalMethod::Previous => {}
+        }
         out.push(AnimationFrame {
             image: normalize(image, limits.normalize_side),
             delay_ms,

@@ -25,8 +25,9 @@ pub struct ImageLimits {
     /// before decoding and checked again while decoding. Default: 256.
     pub max_frames: u32,
     /// The most decoded pixels an animated avatar may have in all (frames ×
-    /// width × height of its canvas, before normalising). Default: 32 Mi
-    /// (128 MiB of RGBA), e.g. 128 frames of 512×512.
+    /// width × height of its canvas, before normalising; a GIF frame whose
+    /// rectangle is larger than the canvas counts the rectangle). Default:
+    /// 32 Mi (128 MiB of RGBA), e.g. 128 frames of 512×512.
     pub max_animation_pixels: u64,
 }
 
@@ -270,6 +271,9 @@ fn open_decoder<'a>(
     limits: &ImageLimits,
 ) -> Result<(impl ImageDecoder + 'a, AvatarFormat, u32, u32), FetchError> {
     let format = sniff_format(bytes)?;
+    if format == AvatarFormat::WebP && !crate::animation::webp_frames_consistent(bytes) {
+        return Err(FetchError::Corrupt);
+    }
     let max_side = limits.max_side;
     let declared = declared_dimensions(format, bytes);
     // Refused from the header bytes, before any decoder allocates.
