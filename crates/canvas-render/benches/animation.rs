@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use canvas_render::animation::{Deadline, render_frames};
 use canvas_render::image::imageops::{self, FilterType};
+use canvas_render::scene::{Scene, render_scene};
 use canvas_render::{Filter, Loops, RgbaImage, apply, circle, encode_gif, encode_webp_animation};
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -82,12 +83,16 @@ fn benches(c: &mut Criterion) {
     let deadline = || Deadline::after(Duration::from_secs(60));
     let grey = render_frames(frames.iter(), &deadline(), |f| apply(&Filter::Greyscale, f)).unwrap();
     let circled = render_frames(frames.iter(), &deadline(), circle).unwrap();
+    // A card around the avatar: most of each frame is the same card.
+    let card = |f: &RgbaImage| render_scene(&Scene::Simpcard, Some(f));
+    let carded = render_frames(frames.iter(), &deadline(), card).unwrap();
     let gif = |fs: &[RgbaImage]| encode_gif(fs, &delays, Loops::Infinite, &deadline()).unwrap();
     eprintln!(
-        "avatar: {source}; {FRAMES} frames of {SIDE}²; GIF bytes: colour {}, greyscale {}, circle {}",
+        "avatar: {source}; {FRAMES} frames of {SIDE}²; GIF bytes: colour {}, greyscale {}, circle {}, simpcard {}",
         gif(&frames).len(),
         gif(&grey).len(),
         gif(&circled).len(),
+        gif(&carded).len(),
     );
     let webp = |fs: &[RgbaImage]| {
         encode_webp_animation(fs, &delays, Loops::Infinite, &deadline()).unwrap()
@@ -115,6 +120,10 @@ fn benches(c: &mut Criterion) {
     g.bench_function("gif_greyscale", |b| b.iter(|| gif(black_box(&grey))));
     g.bench_function("gif_colour", |b| b.iter(|| gif(black_box(&frames))));
     g.bench_function("gif_circle", |b| b.iter(|| gif(black_box(&circled))));
+    g.bench_function("simpcard_frames", |b| {
+        b.iter(|| render_frames(frames.iter(), &deadline(), |f| card(black_box(f))).unwrap())
+    });
+    g.bench_function("gif_simpcard", |b| b.iter(|| gif(black_box(&carded))));
     g.bench_function("greyscale_then_gif", |b| {
         b.iter(|| {
             let out = render_frames(frames.iter(), &deadline(), |f| {

@@ -313,7 +313,17 @@ impl Quantised {
         }
     }
 
-    fn index_frame(&mut self, frame: &RgbaImage, out: &mut Vec<u8>) {
+    /// The palette indices of `frame`, appended to `out`. With `prev` (the
+    /// frame before and its indices), the pixels of a row before the first
+    /// and after the last that differ from it copy its indices (the dither
+    /// depends only on place and colour): a card drawn around an animated
+    /// avatar maps only the avatar again.
+    fn index_frame(
+        &mut self,
+        frame: &RgbaImage,
+        prev: Option<(&RgbaImage, &[u8])>,
+        out: &mut Vec<u8>,
+    ) {
         let width = frame.width() as usize;
         let amp = self.amplitude;
         // Offsets in [-amp, amp), a differently ordered threshold per
@@ -324,8 +334,25 @@ impl Quantised {
             std::array::from_fn(|x| [off(BAYER[y][x]), off(63 - BAYER[y][x]), off(BAYER[x][y])])
         });
         for (y, row) in frame.as_raw().chunks_exact(width * 4).enumerate() {
+            // Pixels `lo..hi` of the row are mapped; those before and after
+            // (the same as in the frame before) copy its indices.
+            let (lo, hi, prev_idx) = match prev {
+                None => (0, width, &[][..]),
+                Some((img, idx)) => {
+                    let prev_row = &img.as_raw()[y * width * 4..(y + 1) * width * 4];
+                    let prev_idx = &idx[y * width..(y + 1) * width];
+                    let lo = first_difference(row, prev_row) / 4;
+                    let hi = if lo == width {
+                        width
+                    } else {
+                        width - last_difference(row, prev_row) / 4
+                    };
+                    (lo, hi, prev_idx)
+                }
+            };
+            out.extend_from_slice(&prev_idx[..lo.min(prev_idx.len())]);
             let row_offsets = &offsets[y & 7];
-            for (x, p) in row.chunks_exact(4).enumerate() {
+            for (x, p) in row.chunks_exact(4).enumerate().take(hi).skip(lo) {
                 if p[3] < ALPHA_CUTOFF {
                     out.push(TRANSPARENT);
                     continue;
@@ -335,6 +362,7 @@ impl Quantised {
                 let cell = ch(p[0], o[0]) << 12 | ch(p[1], o[1]) << 6 | ch(p[2], o[2]);
                 out.push(self.lookup(cell));
             }
+            out.extend_from_slice(&prev_idx[hi.min(prev_idx.len())..]);
         }
     }
 
@@ -351,6 +379,38 @@ impl Quantised {
         }
         self.lut[cell]
     }
+}
+
+/// Bytes compared at once when looking for a difference.
+const BLOCK: usize = 64;
+
+/// The index of the first byte where `a` and `b` (of one length) differ,
+/// or their length.
+fn first_difference(a: &[u8], b: &[u8]) -> usize {
+    let mut at = 0;
+    while at + BLOCK <= a.len() && a[at..at + BLOCK] == b[at..at + BLOCK] {
+        at += BLOCK;
+    }
+    at + a[at..]
+        .iter()
+        .zip(&b[at..])
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len() - at)
+}
+
+/// How many bytes at the end of `a` and `b` (of one length) are the same.
+fn last_difference(a: &[u8], b: &[u8]) -> usize {
+    let mut end = a.len();
+    while end >= BLOCK && a[end - BLOCK..end] == b[end - BLOCK..end] {
+        end -= BLOCK;
+    }
+    a.len() - end
+        + a[..end]
+            .iter()
+            .rev()
+            .zip(b[..end].iter().rev())
+            .position(|(x, y)| x != y)
+            .unwrap_or(end)
 }
 
 /// A palette's channels apart, padded to a whole number of vectors with
@@ -419,15 +479,18 @@ fn index_frames(
     deadline: &Deadline,
 ) -> Result<(Vec<[u8; 3]>, IndexedFrames), AnimationError> {
     let per_frame = frames[0].as_raw().len() / 4;
-    let mut indexed = Vec::with_capacity(frames.len());
+    let mut indexed: IndexedFrames = Vec::with_capacity(frames.len());
     if let Some((exact, indexed)) = ExactColours::index(frames, deadline)? {
         return Ok((exact.colours, indexed));
     }
     let mut q = Quantised::train(frames);
     deadline.check()?;
-    for frame in frames {
+    for (i, frame) in frames.iter().enumerate() {
         let mut out = Vec::with_capacity(per_frame);
-        q.index_frame(frame, &mut out);
+        let prev = i
+            .checked_sub(1)
+            .map(|j| (&frames[j], indexed[j].as_slice()));
+        q.index_frame(frame, prev, &mut out);
         indexed.push(out);
         deadline.check()?;
     }
@@ -637,8 +700,71 @@ mod tests {
 
     use image::{Rgba, RgbaImage};
 
-    use super::{ExactColours, Planes, TRANSPARENT, distance};
+    use super::{
+        ExactColours, Planes, Quantised, TRANSPARENT, distance, first_difference, last_difference,
+    };
     use crate::animation::Deadline;
+
+    #[test]
+    fn differences_are_found_at_every_place() {
+        for len in [0usize, 1, 63, 64, 65, 200] {
+            let a = vec![7u8; len];
+            assert_eq!(
+                (first_difference(&a, &a), last_difference(&a, &a)),
+                (len, len)
+            );
+            for at in 0..len {
+                let mut b = a.clone();
+                b[at] = 8;
+                assert_eq!(first_difference(&a, &b), at, "{len} {at}");
+                assert_eq!(last_difference(&a, &b), len - 1 - at, "{len} {at}");
+            }
+        }
+    }
+
+    /// Mapping a frame with the one before it copies the indices of equal
+    /// pixels; the result is what mapping it alone gives: a many-coloured
+    /// card whose middle changes, with transparent holes moving.
+    #[test]
+    fn indices_copied_from_the_frame_before_are_those_mapped_anew() {
+        let frames: Vec<RgbaImage> = (0..4u32)
+            .map(|k| {
+                RgbaImage::from_fn(61, 43, |x, y| {
+                    let inside = (20..40).contains(&x) && (10..30).contains(&y);
+                    let alpha = if (x + y + k) % 17 == 0 { 0 } else { 255 };
+                    if inside {
+                        Rgba([(x * 9 + k * 40) as u8, (y * 5) as u8, (k * 60) as u8, 255])
+                    } else {
+                        Rgba([(x * 4) as u8, (y * 6) as u8, ((x + y) * 3) as u8, alpha])
+                    }
+                })
+            })
+            .collect();
+        let mut q = Quantised::train(&frames);
+        let alone: Vec<Vec<u8>> = frames
+            .iter()
+            .map(|f| {
+                let mut out = Vec::new();
+                q.index_frame(f, None, &mut out);
+                out
+            })
+            .collect();
+        for k in 1..frames.len() {
+            let mut out = Vec::new();
+            q.index_frame(&frames[k], Some((&frames[k - 1], &alone[k - 1])), &mut out);
+            assert!(out == alone[k], "frame {k}");
+        }
+        // And something was copied: the card outside the middle is the same
+        // in frames 0 and 2 where the holes are not.
+        assert!(
+            alone[0]
+                .iter()
+                .zip(&alone[2])
+                .filter(|(a, b)| a == b)
+                .count()
+                > 61 * 43 / 2
+        );
+    }
 
     /// The indices written while collecting are those a lookup of every
     /// pixel in the final (merged) set gives.
