@@ -6,15 +6,14 @@
 //! so a change to one shows where the time went; the WebP encoder is timed
 //! on the same greyscale and circle frames.
 //!
-//! The avatar is read from `$MENAGERIE_BENCH_AVATAR`, else
-//! `shared/bench/avatars/avatar_512.png` beside (or above, for a git
-//! worktree) the workspace; without either a synthetic noisy avatar is
-//! drawn, so `cargo test --benches` runs anywhere.
+//! The avatar: `$MENAGERIE_BENCH_AVATAR`, the shared bench avatar, or a
+//! synthetic one (`support`).
 //!
 //! Run: `cargo bench -p canvas-render --bench animation`.
 
+mod support;
+
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use canvas_render::animation::{Deadline, render_frames};
@@ -22,42 +21,10 @@ use canvas_render::image::imageops::{self, FilterType};
 use canvas_render::scene::{Scene, render_scene};
 use canvas_render::{Filter, Loops, RgbaImage, apply, circle, encode_gif, encode_webp_animation};
 use criterion::{Criterion, criterion_group, criterion_main};
+use support::avatar;
 
 const FRAMES: u32 = 60;
 const SIDE: u32 = 128;
-
-fn avatar() -> (RgbaImage, String) {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let candidates = std::env::var_os("MENAGERIE_BENCH_AVATAR")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain(["..", "../.."].map(|up| root.join(up).join("shared/bench/avatars/avatar_512.png")));
-    for path in candidates {
-        if let Ok(img) = canvas_render::image::open(&path) {
-            return (img.into_rgba8(), path.display().to_string());
-        }
-    }
-    let mut seed = 0x2545_F491_u32;
-    let img = RgbaImage::from_fn(512, 512, |x, y| {
-        seed ^= seed << 13;
-        seed ^= seed >> 17;
-        seed ^= seed << 5;
-        let n = (seed % 24) as u8;
-        let (dx, dy) = (x as i32 - 256, y as i32 - 230);
-        let base = if dx * dx + dy * dy < 120 * 120 {
-            [225, 180, 150]
-        } else {
-            [(x / 2) as u8, 90, (y / 2) as u8]
-        };
-        canvas_render::image::Rgba([
-            base[0].saturating_add(n),
-            base[1].saturating_add(n),
-            base[2].saturating_add(n),
-            255,
-        ])
-    });
-    (img, "generated".into())
-}
 
 /// The frames `make_animated_avatar.js` draws: a square of 60–90 % of the
 /// avatar's side moving round a circle, scaled to 128 × 128.

@@ -2,61 +2,19 @@
 //! with Pillow (`/work/shared/bench/pillow_ref.py`, see BENCHMARKS.md). The PNG
 //! encoder alone, against the `png` crate: `cargo bench -p png-writer`.
 //!
-//! The avatar is read at run time from `$MENAGERIE_BENCH_AVATAR`, else
-//! `shared/bench/avatars/avatar_512.png` in the parent (or grandparent, for
-//! a git worktree) of the workspace root;
-//! when neither exists a synthetic noisy avatar is generated, so
-//! `cargo bench --no-run` and `cargo test --benches` work anywhere.
+//! The avatar: `$MENAGERIE_BENCH_AVATAR`, the shared bench avatar, or a
+//! synthetic one (`support`).
 //!
 //! Run: `cargo bench -p canvas-render` (release; only when measuring).
 
+mod support;
+
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::Duration;
 
-use canvas_render::{Filter, RgbaImage, apply, apply_in_place, circle, encode_png, heart, pride};
+use canvas_render::{Filter, apply, apply_in_place, circle, encode_png, heart, pride};
 use criterion::{Criterion, criterion_group, criterion_main};
-
-fn avatar_png() -> (Vec<u8>, String) {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let candidates = std::env::var_os("MENAGERIE_BENCH_AVATAR")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain(["..", "../.."].map(|up| root.join(up).join("shared/bench/avatars/avatar_512.png")));
-    for path in candidates {
-        if let Ok(bytes) = std::fs::read(&path) {
-            return (bytes, path.display().to_string());
-        }
-    }
-    // Synthetic fallback: a gradient with a disc and pseudo-random noise.
-    let mut seed = 0x2545_F491_u32;
-    let img = RgbaImage::from_fn(512, 512, |x, y| {
-        seed ^= seed << 13;
-        seed ^= seed >> 17;
-        seed ^= seed << 5;
-        let n = (seed % 24) as u8;
-        let (dx, dy) = (x as i32 - 256, y as i32 - 230);
-        let face = dx * dx + dy * dy < 120 * 120;
-        let base = if face {
-            [225, 180, 150]
-        } else {
-            [(x / 2) as u8, 90, (y / 2) as u8]
-        };
-        image::Rgba([
-            base[0].saturating_add(n),
-            base[1].saturating_add(n),
-            base[2].saturating_add(n),
-            255,
-        ])
-    });
-    (encode_png(&img).expect("encodable"), "generated".into())
-}
-
-fn decode(bytes: &[u8]) -> RgbaImage {
-    image::load_from_memory_with_format(bytes, image::ImageFormat::Png)
-        .expect("a PNG")
-        .into_rgba8()
-}
+use support::{avatar_png, decode};
 
 fn benches(c: &mut Criterion) {
     let (png, source) = avatar_png();

@@ -2,36 +2,19 @@
 //! only (`render_scene`, avatar already decoded), plus `post` and `namecard`
 //! including PNG encoding.
 //!
-//! The avatar is read at run time from `$MENAGERIE_BENCH_AVATAR`, else
-//! `../shared/bench/avatars/avatar_512.png` relative to the workspace root;
-//! when neither exists a synthetic 512 × 512 avatar is generated, so
-//! `cargo bench --no-run` and `cargo test --benches` work anywhere.
+//! The avatar: `$MENAGERIE_BENCH_AVATAR`, the shared bench avatar, or a
+//! synthetic one (`support`).
 //!
 //! Run: `cargo bench -p canvas-render --bench scenes` (release; only when measuring).
 
+mod support;
+
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::Duration;
 
+use canvas_render::encode_png;
 use canvas_render::scene::{PostParams, Scene, SceneKind, VideoCommentParams, render_scene};
-use canvas_render::{RgbaImage, encode_png};
 use criterion::{Criterion, criterion_group, criterion_main};
-
-fn avatar() -> RgbaImage {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let candidates = std::env::var_os("MENAGERIE_BENCH_AVATAR")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain([root.join("../shared/bench/avatars/avatar_512.png")]);
-    for path in candidates {
-        if let Ok(img) = image::open(&path) {
-            return img.to_rgba8();
-        }
-    }
-    RgbaImage::from_fn(512, 512, |x, y| {
-        image::Rgba([(x / 2) as u8, 90, (y / 2) as u8, 255])
-    })
-}
 
 fn scenes() -> Vec<Scene> {
     vec![
@@ -67,7 +50,7 @@ fn label(scene: &Scene) -> String {
 }
 
 fn bench_scenes(c: &mut Criterion) {
-    let avatar = avatar();
+    let (avatar, _) = support::avatar();
     let mut group = c.benchmark_group("scene");
     group
         .sample_size(20)
@@ -113,7 +96,7 @@ fn post_280(comment: &str) -> Scene {
 fn bench_post_280(c: &mut Criterion) {
     assert_eq!(LATIN_280.chars().count(), 280);
     assert_eq!(MIXED_280.chars().count(), 280);
-    let avatar = avatar();
+    let (avatar, _) = support::avatar();
     let mut group = c.benchmark_group("post-280");
     group
         .sample_size(20)
