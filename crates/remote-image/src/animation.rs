@@ -79,6 +79,10 @@ pub struct AnimationHeader {
     pub height: u32,
     /// The loop count.
     pub loops: LoopCount,
+    /// Pixels of the largest frame rectangle (a GIF's frame may be larger
+    /// than its canvas, and is decoded whole before it is clipped; APNG and
+    /// WebP frames must lie within the canvas: its size).
+    pub largest_frame: u64,
 }
 
 fn u16_le(b: &[u8], at: usize) -> Option<u16> {
@@ -123,6 +127,7 @@ fn gif_header(b: &[u8]) -> Option<AnimationHeader> {
     }
     let mut frames = 0u32;
     let mut loops = LoopCount::Times(1);
+    let mut largest_frame = 0u64;
     while let Some(&block) = b.get(at) {
         match block {
             0x21 => {
@@ -142,6 +147,8 @@ fn gif_header(b: &[u8]) -> Option<AnimationHeader> {
             }
             0x2c => {
                 frames += 1;
+                let area = u64::from(u16_le(b, at + 5)?) * u64::from(u16_le(b, at + 7)?);
+                largest_frame = largest_frame.max(area);
                 let local = *b.get(at + 9)?;
                 at += 10;
                 if local & 0x80 != 0 {
@@ -161,6 +168,7 @@ fn gif_header(b: &[u8]) -> Option<AnimationHeader> {
         width,
         height,
         loops,
+        largest_frame,
     })
 }
 
@@ -185,6 +193,7 @@ fn apng_header(b: &[u8]) -> Option<AnimationHeader> {
                     width,
                     height,
                     loops,
+                    largest_frame: u64::from(width) * u64::from(height),
                 });
             }
             b"IDAT" | b"IEND" => return None,
@@ -225,6 +234,7 @@ fn webp_header(b: &[u8]) -> Option<AnimationHeader> {
         width,
         height,
         loops: loops?,
+        largest_frame: u64::from(width) * u64::from(height),
     })
 }
 

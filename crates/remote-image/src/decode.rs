@@ -223,10 +223,12 @@ pub fn decode_cost(bytes: &[u8], limits: &ImageLimits) -> Result<u64, FetchError
     };
     let side = u64::from(limits.normalize_side);
     let normalised = rgba8.min(side * side * 4);
-    // An animation also holds every composited frame (RGBA8, canvas size).
+    // An animation also holds every composited frame (RGBA8, canvas size),
+    // and while one is decoded its rectangle (RGBA8; a GIF's may be larger
+    // than the canvas).
     let frames = match crate::animation::animation_header(bytes) {
         Some(h) if h.frames > 1 => {
-            u64::from(h.frames) * u64::from(h.width) * u64::from(h.height) * 4
+            (u64::from(h.frames) * u64::from(h.width) * u64::from(h.height) + h.largest_frame) * 4
         }
         _ => 0,
     };

@@ -476,6 +476,17 @@ fn gif_frames_larger_than_the_canvas_count_their_own_pixels() {
     let anim = decode_avatar(&bytes, &limits).unwrap().animation.unwrap();
     assert_eq!(anim.frames.len(), 2);
     assert_eq!(anim.frames[1].image.get_pixel(0, 0).0, rgba(RED));
+    // The decode is budgeted with the rectangle's RGBA buffer (64 MiB), not
+    // only the tiny canvas.
+    let header = animation_header(&bytes).unwrap();
+    assert_eq!(header.largest_frame, 4096 * 4096);
+    let cost = remote_image::decode_cost(&bytes, &limits).unwrap();
+    assert!((64 << 20..72 << 20).contains(&cost), "{cost}");
+    // A GIF whose frames fit its canvas costs its frames plus one more.
+    let bytes = gif_of_rects((64, 32), None, (64, 32), &[(0, 0); 3], 5);
+    assert_eq!(animation_header(&bytes).unwrap().largest_frame, 64 * 32);
+    let cost = remote_image::decode_cost(&bytes, &limits).unwrap();
+    assert!(cost >= 4 * 64 * 32 * 4, "{cost}");
 }
 
 #[test]
