@@ -6,7 +6,9 @@ use actix_web::http::Method;
 use actix_web::test::init_service;
 use server::create_app;
 
-use crate::support::{get, raw, req, request, send, settings, settings_with, spawn_server, state};
+use crate::support::{
+    get, raw, raw_in_steps, req, request, send, settings, settings_with, spawn_server, state,
+};
 
 #[actix_rt::test]
 async fn cors_allows_any_origin_on_get() {
@@ -406,30 +408,16 @@ async fn invalid_percent_encoding_is_400_json() {
 #[actix_rt::test]
 async fn heads_sent_in_pieces_are_judged_whole() {
     let addr = spawn_server(settings());
-    let pieces = |parts: Vec<&'static str>| {
-        actix_rt::task::spawn_blocking(move || {
-            use std::io::{Read, Write};
-            let mut s = std::net::TcpStream::connect(addr).unwrap();
-            s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
-                .unwrap();
-            s.set_nodelay(true).unwrap();
-            for p in parts {
-                s.write_all(p.as_bytes()).unwrap();
-                std::thread::sleep(std::time::Duration::from_millis(30));
-            }
-            let mut out = Vec::new();
-            let _ = s.read_to_end(&mut out);
-            String::from_utf8_lossy(&out).into_owned()
-        })
-    };
+    // Each piece 30 ms after the one before.
+    let pieces =
+        |parts: Vec<&'static str>| timed(addr, parts.into_iter().map(|p| (30, p)).collect());
     let out = pieces(vec![
         "GET /canvas/rgb?he",
         "x=4B007D HTTP/1.1\r\nHo",
         "st: x\r\nConnection: close\r",
         "\n\r\n",
     ])
-    .await
-    .unwrap();
+    .await;
     assert_eq!(responses(&out).len(), 1, "{out}");
     assert_eq!(responses(&out)[0].0, 200, "{out}");
     let out = pieces(vec![
@@ -437,8 +425,7 @@ async fn heads_sent_in_pieces_are_judged_whole() {
         "Content-Length: 5\r\n",
         "\r\n0\r\n\r\nGET /canvas/rgb?hex=4B007D HTTP/1.1\r\nHost: x\r\n\r\n",
     ])
-    .await
-    .unwrap();
+    .await;
     assert!(!out.contains("\"r\""), "{out}");
     assert_refused(&out, 400, "Content-Length and Transfer-Encoding");
     // A whole head and the start of the next in one read: the first is
@@ -448,8 +435,7 @@ async fn heads_sent_in_pieces_are_judged_whole() {
         "st: x\r\nTransfer-Encoding: chunked\r\n",
         "Content-Length: 5\r\n\r\n0\r\n\r\nGET /canvas/rgb?hex=4B007D HTTP/1.1\r\nHost: x\r\n\r\n",
     ])
-    .await
-    .unwrap();
+    .await;
     assert!(!out.contains("\"r\""), "{out}");
     let all = responses(&out);
     assert_eq!(
@@ -463,26 +449,16 @@ async fn heads_sent_in_pieces_are_judged_whole() {
     );
 }
 
-/// Runs `script` on a blocking thread against `addr`: each step writes its
-/// bytes after sleeping its milliseconds; then everything the server sends
-/// until it closes (or 5 s pass) is read.
-async fn timed(addr: std::net::SocketAddr, script: Vec<(u64, &'static str)>) -> String {
-    actix_rt::task::spawn_blocking(move || {
-        use std::io::Write;
-        let mut s = std::net::TcpStream::connect(addr).unwrap();
-        s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
-            .unwrap();
-        s.set_nodelay(true).unwrap();
-        for (ms, bytes) in script {
-            std::thread::sleep(std::time::Duration::from_millis(ms));
-            s.write_all(bytes.as_bytes()).unwrap();
-        }
-        let mut out = Vec::new();
-        let _ = s.read_to_end(&mut out);
-        String::from_utf8_lossy(&out).into_owned()
-    })
+/// `raw_in_steps` with borrowed steps.
+async fn timed(addr: std::net::SocketAddr, steps: Vec<(u64, &str)>) -> String {
+    raw_in_steps(
+        addr,
+        steps
+            .into_iter()
+            .map(|(ms, b)| (ms, b.to_owned()))
+            .collect(),
+    )
     .await
-    .unwrap()
 }
 
 /// A head that does not come whole in time gets a JSON 408 and the

@@ -181,11 +181,21 @@ pub fn spawn_server(mut settings: Settings) -> SocketAddr {
 
 /// Sends raw bytes and reads the whole answer (the server closes).
 pub async fn raw(addr: SocketAddr, request: String) -> String {
+    raw_in_steps(addr, vec![(0, request)]).await
+}
+
+/// Sends raw bytes in steps (each written after sleeping its milliseconds)
+/// and reads everything the server sends until it closes, or 5 s pass.
+pub async fn raw_in_steps(addr: SocketAddr, steps: Vec<(u64, String)>) -> String {
     actix_rt::task::spawn_blocking(move || {
         let mut s = TcpStream::connect(addr).expect("connects");
         s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
             .unwrap();
-        s.write_all(request.as_bytes()).unwrap();
+        s.set_nodelay(true).unwrap();
+        for (ms, bytes) in steps {
+            std::thread::sleep(std::time::Duration::from_millis(ms));
+            s.write_all(bytes.as_bytes()).unwrap();
+        }
         let mut out = Vec::new();
         let _ = s.read_to_end(&mut out);
         String::from_utf8_lossy(&out).into_owned()
