@@ -336,21 +336,22 @@ impl Quantised {
         for (y, row) in frame.as_raw().chunks_exact(width * 4).enumerate() {
             // Pixels `lo..hi` of the row are mapped; those before and after
             // (the same as in the frame before) copy its indices.
-            let (lo, hi, prev_idx) = match prev {
-                None => (0, width, &[][..]),
-                Some((img, idx)) => {
-                    let prev_row = &img.as_raw()[y * width * 4..(y + 1) * width * 4];
-                    let prev_idx = &idx[y * width..(y + 1) * width];
-                    let lo = first_difference(row, prev_row) / 4;
-                    let hi = if lo == width {
-                        width
-                    } else {
-                        width - last_difference(row, prev_row) / 4
-                    };
-                    (lo, hi, prev_idx)
-                }
+            let before = prev.map(|(img, idx)| {
+                (
+                    &img.as_raw()[y * width * 4..(y + 1) * width * 4],
+                    &idx[y * width..(y + 1) * width],
+                )
+            });
+            let (lo, hi) = match before {
+                None => (0, width),
+                Some((prev_row, _)) => match first_difference(row, prev_row) / 4 {
+                    lo if lo == width => (width, width),
+                    lo => (lo, width - last_difference(row, prev_row) / 4),
+                },
             };
-            out.extend_from_slice(&prev_idx[..lo.min(prev_idx.len())]);
+            if let Some((_, prev_idx)) = before {
+                out.extend_from_slice(&prev_idx[..lo]);
+            }
             let row_offsets = &offsets[y & 7];
             for (x, p) in row.chunks_exact(4).enumerate().take(hi).skip(lo) {
                 if p[3] < ALPHA_CUTOFF {
@@ -362,7 +363,9 @@ impl Quantised {
                 let cell = ch(p[0], o[0]) << 12 | ch(p[1], o[1]) << 6 | ch(p[2], o[2]);
                 out.push(self.lookup(cell));
             }
-            out.extend_from_slice(&prev_idx[hi.min(prev_idx.len())..]);
+            if let Some((_, prev_idx)) = before {
+                out.extend_from_slice(&prev_idx[hi..]);
+            }
         }
     }
 
