@@ -115,10 +115,8 @@ impl Resolver for GuardedResolver {
             return Err(ureq::Error::HostNotFound);
         }
         if addrs.iter().any(|a| !self.policy.permits(a.ip())) {
-            tracing::warn!(
-                host = uri.host().unwrap_or(""),
-                "refused avatar host: non-public address"
-            );
+            // No log line: a client chooses the URL, so it could fill the
+            // log; the caller counts the `RefusedAddress` it becomes.
             return Err(ureq::Error::Io(std::io::Error::other(Refused)));
         }
         Ok(addrs)

@@ -52,6 +52,48 @@ fn names_resolving_to_private_addresses_are_refused_without_connecting() {
     assert_eq!(host.connections(), 0, "a refused address was connected to");
 }
 
+/// Counts the log events at WARN or above.
+#[derive(Clone, Default)]
+struct Warnings(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Warnings {
+    fn on_event(&self, event: &tracing::Event<'_>, _: tracing_subscriber::layer::Context<'_, S>) {
+        if *event.metadata().level() <= tracing::Level::WARN {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+}
+
+/// A client picks the avatar URL: its refusal is an error for the caller to
+/// count, never a log line (165 refused URLs once wrote 185 WARN lines).
+#[test]
+fn refused_addresses_write_no_log_line() {
+    use tracing_subscriber::layer::SubscriberExt;
+    let warnings = Warnings::default();
+    let _guard = tracing::subscriber::set_default(
+        tracing_subscriber::registry().with(warnings.clone()),
+    );
+    let resolver = StubResolver::new()
+        .answer("loopback.test", &[sock("127.0.0.1", 80)])
+        .answer("metadata.test", &[sock("169.254.169.254", 80)]);
+    let fetcher = strict_with(resolver);
+    for i in 0..50 {
+        for url in [
+            format!("http://loopback.test/{i}.png"),
+            format!("http://metadata.test/{i}.png"),
+            format!("http://127.0.0.1:1/{i}.png"),
+        ] {
+            assert_eq!(fetcher.load(&url).unwrap_err(), FetchError::RefusedAddress);
+        }
+    }
+    tracing::warn!("the capture works");
+    assert_eq!(
+        warnings.0.load(std::sync::atomic::Ordering::Relaxed),
+        1,
+        "only the test's own line"
+    );
+}
+
 #[test]
 fn ip_literals_are_checked_as_addresses_not_strings() {
     let host = FixtureHost::start();

@@ -3,9 +3,9 @@
 //!
 //! Events are captured by a subscriber installed as this thread's default:
 //! the in-process app answers on the test's thread, where `ApiError` turns
-//! a failure into a response and logs it. (Fetches run on blocking threads,
-//! where the only event, the resolver's refusal of a non-public address, is a
-//! WARN.)
+//! a failure into a response and logs it. (Fetches run on blocking threads
+//! and log nothing: a refused address is counted in the metrics, and
+//! remote-image's tests check that it writes no log line.)
 
 use std::sync::{Arc, Mutex};
 

@@ -144,3 +144,18 @@ async fn avatar_cache_and_fetch_outcomes_are_counted() {
     assert_eq!(gauge("menagerie_output_cache_entries"), 1);
     assert!(gauge("menagerie_output_cache_bytes") > 64, "weighs the PNG");
 }
+
+/// A refused avatar address (a client's choice) is counted once per request
+/// under `outcome="refused"`; it writes no log line (the resolver's side is
+/// tested in remote-image, where it runs on the test's thread).
+#[actix_rt::test]
+async fn refused_avatar_addresses_are_counted() {
+    let app = init_service(create_app(state(settings()))).await;
+    for i in 0..5 {
+        let uri = format!("/canvas/filter/sepia?avatar=http://127.0.0.1:1/{i}.png");
+        assert_eq!(send(&app, req(&uri)).await.status, 400, "{uri}");
+    }
+    let text = String::from_utf8(send(&app, req("/metrics")).await.body).unwrap();
+    let want = "menagerie_avatar_fetches_total{outcome=\"refused\"} 5";
+    assert!(text.contains(want), "missing `{want}` in\n{text}");
+}
