@@ -172,6 +172,45 @@ fn gif_header(b: &[u8]) -> Option<AnimationHeader> {
     })
 }
 
+/// Whether a GIF or WebP container shows it was cut short: a GIF whose
+/// blocks run to the end of the data without the trailer (`;`), a WebP
+/// whose `RIFF` size is past the end of the data. (An APNG cut short has
+/// fewer frames than its `acTL` announces, which its decoder finds.)
+fn is_cut(b: &[u8]) -> bool {
+    match sniff_format(b) {
+        Ok(AvatarFormat::Gif) => gif_trailer(b).is_none(),
+        Ok(AvatarFormat::WebP) => {
+            u32_le(b, 4).is_none_or(|size| u64::from(size) + 8 > b.len() as u64)
+        }
+        _ => false,
+    }
+}
+
+/// The offset of a GIF's trailer, walking its blocks; `None` when the data
+/// ends first (or a block does not parse).
+fn gif_trailer(b: &[u8]) -> Option<usize> {
+    let flags = *b.get(10)?;
+    let mut at = 13;
+    if flags & 0x80 != 0 {
+        at += 3 << ((flags & 7) + 1);
+    }
+    loop {
+        match *b.get(at)? {
+            0x21 => at = skip_sub_blocks(b, at + 2)?,
+            0x2c => {
+                let local = *b.get(at + 9)?;
+                at += 10;
+                if local & 0x80 != 0 {
+                    at += 3 << ((local & 7) + 1);
+                }
+                at = skip_sub_blocks(b, at + 1)?;
+            }
+            0x3b => return Some(at),
+            _ => return None,
+        }
+    }
+}
+
 /// APNG: the `IHDR` size and the `acTL` chunk (frame count, plays), if any
 /// comes before the first `IDAT`.
 fn apng_header(b: &[u8]) -> Option<AnimationHeader> {
@@ -356,7 +395,10 @@ fn frame_error(err: ImageError) -> FetchError {
 /// [`ImageLimits::max_animation_pixels`] from its header and again while
 /// decoding; each frame is composited over the previous ones and
 /// normalised. An APNG the compositor cannot handle (16-bit colour) falls
-/// back to its first frame.
+/// back to its first frame. A file cut short (a GIF without its trailer, a
+/// WebP shorter than its `RIFF` size, an APNG with fewer frames than its
+/// `acTL` says) is [`FetchError::Corrupt`], even when a whole first frame
+/// survived.
 ///
 /// ```
 /// use remote_image::{decode_avatar, ImageLimits};
@@ -364,6 +406,11 @@ fn frame_error(err: ImageError) -> FetchError {
 /// assert!(decode_avatar(b"<html></html>", &limits).is_err());
 /// ```
 pub fn decode_avatar(bytes: &[u8], limits: &ImageLimits) -> Result<DecodedAvatar, FetchError> {
+    // A file cut short is refused whatever survived of it (a GIF or WebP
+    // cut after its first frame would otherwise pass as a still image).
+    if is_cut(bytes) {
+        return Err(FetchError::Corrupt);
+    }
     let header = animation_header(bytes).filter(|h| h.frames > 1);
     let Some(header) = header else {
         return still(bytes, limits);
@@ -408,12 +455,19 @@ fn still(bytes: &[u8], limits: &ImageLimits) -> Result<DecodedAvatar, FetchError
     })
 }
 
+/// The `image` decoders' limits for an animation. Its allocation cap is a
+/// backstop above what a valid animation of the largest side needs, never
+/// the cap that applies (the header and running caps and the decode budget
+/// are): the APNG decoder holds two RGBA8 canvases (the previous and the
+/// current) for the whole run and, while a frame is read, its raw data and
+/// its RGBA8 copy, each up to a canvas: four canvases, where a still image
+/// needs at most one 16-bit RGBA buffer.
 fn image_limits(limits: &ImageLimits) -> image::Limits {
     let side = u64::from(limits.max_side);
     let mut l = image::Limits::default();
     l.max_image_width = Some(limits.max_side);
     l.max_image_height = Some(limits.max_side);
-    l.max_alloc = Some(side * side * 8 + (16 << 20));
+    l.max_alloc = Some(4 * side * side * 4 + (16 << 20));
     l
 }
 

@@ -784,3 +784,154 @@ fn fuzz_found_webp_frames_are_corrupt_not_a_panic() {
     }
     assert_eq!(seen, 5);
 }
+
+/// A two-frame APNG of `w`×`h` in `colour` type, each frame the whole
+/// canvas of one value (`first`, then `second`, repeated per channel).
+fn large_apng(w: u32, h: u32, colour: png::ColorType, first: u8, second: u8) -> Vec<u8> {
+    let mut out = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut out, w, h);
+        enc.set_color(colour);
+        enc.set_compression(png::Compression::Fast);
+        enc.set_animated(2, 0).unwrap();
+        let mut wr = enc.write_header().unwrap();
+        let len = w as usize * h as usize * colour.samples();
+        for value in [first, second] {
+            wr.set_frame_delay(10, 100).unwrap();
+            wr.write_image_data(&vec![value; len]).unwrap();
+        }
+        wr.finish().unwrap();
+    }
+    out
+}
+
+/// Two-frame APNGs with 4096-wide frames (4096² and 4096×3500: 32 and 28
+/// Mi pixels, within `max_animation_pixels`) decode, as GIF and WebP of the
+/// same sizes do; the decoder's allocation cap once made them "corrupt".
+#[test]
+fn apngs_of_the_largest_side_decode() {
+    for (w, h) in [(4096, 4096), (4096, 3500)] {
+        for colour in [png::ColorType::Rgba, png::ColorType::Grayscale] {
+            let bytes = large_apng(w, h, colour, 200, 40);
+            let limits = ImageLimits::default();
+            assert!(2 * u64::from(w) * u64::from(h) <= limits.max_animation_pixels);
+            let anim = decode_avatar(&bytes, &limits)
+                .unwrap_or_else(|e| panic!("{w}x{h} {colour:?}: {e}"))
+                .animation
+                .expect("an animation");
+            assert_eq!(anim.frames.len(), 2, "{w}x{h} {colour:?}");
+            for (frame, value) in anim.frames.iter().zip([200, 40]) {
+                assert_eq!(frame.image.width(), 1024, "normalised");
+                assert_eq!(frame.image.get_pixel(5, 5).0[..3], [value; 3]);
+            }
+        }
+    }
+}
+
+/// The end of the first frame: a WebP's first `ANMF` chunk, a GIF's first
+/// image (descriptor, colour table, data), an APNG's first `IDAT` chunk.
+fn end_of_first_frame(b: &[u8]) -> usize {
+    match &b[..3] {
+        b"RIF" => {
+            let mut at = 12;
+            loop {
+                let len = u32::from_le_bytes(b[at + 4..at + 8].try_into().unwrap()) as usize;
+                let next = at + 8 + len + (len & 1);
+                if &b[at..at + 4] == b"ANMF" {
+                    return next;
+                }
+                at = next;
+            }
+        }
+        b"GIF" => {
+            let skip = |mut at: usize| loop {
+                let len = usize::from(b[at]);
+                at += 1 + len;
+                if len == 0 {
+                    return at;
+                }
+            };
+            let mut at = 13
+                + if b[10] & 0x80 != 0 {
+                    3 << ((b[10] & 7) + 1)
+                } else {
+                    0
+                };
+            loop {
+                match b[at] {
+                    0x21 => at = skip(at + 2),
+                    0x2c => {
+                        let local = b[at + 9];
+                        at += 10
+                            + if local & 0x80 != 0 {
+                                3 << ((local & 7) + 1)
+                            } else {
+                                0
+                            };
+                        return skip(at + 1);
+                    }
+                    other => panic!("block {other:#x}"),
+                }
+            }
+        }
+        _ => {
+            let mut at = 8;
+            loop {
+                let len = u32::from_be_bytes(b[at..at + 4].try_into().unwrap()) as usize;
+                let next = at + 12 + len;
+                if &b[at + 4..at + 8] == b"IDAT" {
+                    return next;
+                }
+                at = next;
+            }
+        }
+    }
+}
+
+/// An animation cut after its first whole frame is refused as truncated,
+/// in every format: it is not served as a still image of that frame.
+#[test]
+fn animations_cut_after_their_first_frame_are_truncated() {
+    let red = RgbaImage::from_pixel(8, 8, Rgba(rgba(RED)));
+    let blue = RgbaImage::from_pixel(8, 8, Rgba(rgba(BLUE)));
+    let webp = webp_bytes(0, &[(red, 100), (blue, 100)]);
+    let gif = gif_bytes(
+        8,
+        8,
+        Some(gif::Repeat::Infinite),
+        &[full(8, 8, 0, 10), full(8, 8, 2, 10)],
+    );
+    let apng = two_frame_apng();
+    for (name, bytes) in [("WebP", webp), ("GIF", gif), ("APNG", apng)] {
+        assert_eq!(animation_of(&bytes).frames.len(), 2, "{name} whole");
+        let cut = &bytes[..end_of_first_frame(&bytes)];
+        assert_eq!(
+            decode_avatar(cut, &ImageLimits::default()).unwrap_err(),
+            FetchError::Corrupt,
+            "{name} cut after its first frame"
+        );
+    }
+    // A one-frame GIF and a still WebP, whole, are still images as before.
+    let one = gif_bytes(8, 8, None, &[full(8, 8, 1, 0)]);
+    assert!(
+        decode_avatar(&one, &ImageLimits::default())
+            .unwrap()
+            .animation
+            .is_none()
+    );
+    let still = RgbaImage::from_pixel(8, 8, Rgba(rgba(GREEN)));
+    let mut webp = Vec::new();
+    still
+        .write_to(&mut Cursor::new(&mut webp), ImageFormat::WebP)
+        .unwrap();
+    assert!(
+        decode_avatar(&webp, &ImageLimits::default())
+            .unwrap()
+            .animation
+            .is_none()
+    );
+    assert_eq!(
+        decode_avatar(&webp[..webp.len() - 4], &ImageLimits::default()).unwrap_err(),
+        FetchError::Corrupt
+    );
+}
