@@ -17,9 +17,19 @@
 //! and nothing after it reaches actix: the app answers it like any other
 //! request (JSON `{"error": …}`, the security headers, the log line and the
 //! metrics, in order after the answers to the requests before it), and the
-//! connection is closed. Refused:
+//! connection is closed.
 //!
-//! * `Content-Length` together with `Transfer-Encoding` (RFC 9112 §6.3): 400;
+//! The synthetic request carries a [`MARK_HEADER`] whose value is a random
+//! token drawn once per process, which never leaves it; the route answers
+//! only requests that carry it. A client's request for the same path cannot
+//! (its head is read by this guard, which writes no token into it, and the
+//! token cannot be guessed): it matches no route and gets the JSON 404 of
+//! any unknown path. Refused:
+//!
+//! * `Content-Length` together with `Transfer-Encoding` (RFC 9112 §6.3), in
+//!   any HTTP version: 400;
+//! * `Transfer-Encoding` in an HTTP/1.0 request, which actix frames by
+//!   `Content-Length` alone (RFC 9112 §6.1: the framing is faulty): 400;
 //! * a head the parser rejects (bad method, target, version, header name or
 //!   value, a repeated or malformed `Content-Length` or `Transfer-Encoding`):
 //!   400; more than 96 headers or a head over 128 KiB: 431;
@@ -42,7 +52,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use actix_web::rt::net::TcpStream;
-use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
+use actix_web::{HttpRequest, HttpResponse, ResponseError, guard, web};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::time::Sleep;
 
@@ -64,6 +74,8 @@ const MAX_HEAD_BYTES: usize = 128 * 1024;
 pub enum Refusal {
     /// Both `Content-Length` and `Transfer-Encoding`.
     Smuggling,
+    /// `Transfer-Encoding` in an HTTP/1.0 request.
+    Http10TransferEncoding,
     /// The head does not parse or breaks a header rule.
     Malformed,
     /// More than 96 headers, or a head over 128 KiB.
@@ -75,8 +87,9 @@ pub enum Refusal {
 }
 
 impl Refusal {
-    const ALL: [Refusal; 5] = [
+    const ALL: [Refusal; 6] = [
         Refusal::Smuggling,
+        Refusal::Http10TransferEncoding,
         Refusal::Malformed,
         Refusal::HeadTooLarge,
         Refusal::TargetTooLong,
@@ -86,6 +99,7 @@ impl Refusal {
     fn code(self) -> &'static str {
         match self {
             Refusal::Smuggling => "smuggling",
+            Refusal::Http10TransferEncoding => "http10-transfer-encoding",
             Refusal::Malformed => "malformed",
             Refusal::HeadTooLarge => "head-too-large",
             Refusal::TargetTooLong => "target-too-long",
@@ -98,6 +112,9 @@ impl Refusal {
             Refusal::Smuggling => ApiError::BadRequest(
                 "a request may not carry both Content-Length and Transfer-Encoding",
             ),
+            Refusal::Http10TransferEncoding => {
+                ApiError::BadRequest("an HTTP/1.0 request may not carry Transfer-Encoding")
+            }
             Refusal::Malformed => ApiError::BadRequest("the request head is malformed"),
             Refusal::HeadTooLarge => ApiError::HeadersTooLarge {
                 max: MAX_HEAD_BYTES,
@@ -112,9 +129,31 @@ impl Refusal {
     }
 }
 
-/// Registers the route that answers refused heads.
+/// The header that marks a synthetic request as the guard's.
+pub const MARK_HEADER: &str = "x-menagerie-refusal";
+
+/// This process's token for [`MARK_HEADER`]: 128 random bits, as hex.
+static MARK: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| format!("{:032x}", rand::random::<u128>()));
+
+/// Whether a request carries this process's mark (compared in constant
+/// time: the answer gives away nothing about the token).
+fn is_marked(ctx: &guard::GuardContext<'_>) -> bool {
+    let Some(value) = ctx.head().headers().get(MARK_HEADER) else {
+        return false;
+    };
+    let (got, want) = (value.as_bytes(), MARK.as_bytes());
+    got.len() == want.len() && got.iter().zip(want).fold(0u8, |d, (a, b)| d | (a ^ b)) == 0
+}
+
+/// Registers the route that answers refused heads: only the guard's own
+/// synthetic requests match it (see the [module documentation](self)).
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(web::resource(format!("{REJECT_PATH}/{{code}}")).to(refused));
+    cfg.service(
+        web::resource(format!("{REJECT_PATH}/{{code}}"))
+            .guard(guard::fn_guard(is_marked))
+            .to(refused),
+    );
 }
 
 /// Answers a refused head: its error as JSON, and the connection closes.
@@ -262,8 +301,10 @@ impl GuardedStream {
     fn queue_refusal(&mut self, refusal: Refusal) {
         self.ready.extend_from_slice(
             format!(
-                "GET {REJECT_PATH}/{} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
-                refusal.code()
+                "GET {REJECT_PATH}/{} HTTP/1.1\r\nHost: localhost\r\n{MARK_HEADER}: {}\r\n\
+                 Connection: close\r\n\r\n",
+                refusal.code(),
+                *MARK
             )
             .as_bytes(),
         );
@@ -500,7 +541,7 @@ fn check(req: &httparse::Request<'_, '_>, max_uri_bytes: usize) -> Result<Framin
                 return Err(Refusal::Malformed);
             }
             length = Some(v.parse().map_err(|_| Refusal::Malformed)?);
-        } else if h.name.eq_ignore_ascii_case("transfer-encoding") && http11 {
+        } else if h.name.eq_ignore_ascii_case("transfer-encoding") {
             let v = value().map_err(|_| Refusal::Malformed)?;
             if seen_te {
                 return Err(Refusal::Malformed);
@@ -517,6 +558,12 @@ fn check(req: &httparse::Request<'_, '_>, max_uri_bytes: usize) -> Result<Framin
     }
     if seen_te && length.is_some() {
         return Err(Refusal::Smuggling);
+    }
+    // actix frames an HTTP/1.0 body by `Content-Length` alone, while a proxy
+    // in front may honour `Transfer-Encoding`: the framing is faulty
+    // (RFC 9112 §6.1) and the head is refused like any other conflict.
+    if seen_te && !http11 {
+        return Err(Refusal::Http10TransferEncoding);
     }
     if !http11 && method == actix_web::http::Method::POST && length.is_none() {
         return Err(Refusal::Malformed);

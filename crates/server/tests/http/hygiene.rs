@@ -315,6 +315,127 @@ async fn content_length_with_transfer_encoding_is_refused_and_closes() {
     );
 }
 
+/// The framing conflicts refused on HTTP/1.1 are refused on HTTP/1.0 too,
+/// and `Transfer-Encoding` on HTTP/1.0 (which actix ignores, framing the body
+/// by `Content-Length` alone) is refused: nothing behind it is answered.
+#[actix_rt::test]
+async fn http10_framing_conflicts_are_refused_as_on_http11() {
+    let addr = spawn_server(settings());
+    // The reproduction: a request smuggled behind `GET /health HTTP/1.0`.
+    let smuggled = "GET /facts/smuggled-probe HTTP/1.1\r\nHost: x\r\n\r\n";
+    let status_lines = |out: &str| out.lines().filter(|l| l.starts_with("HTTP/1.")).count();
+    for version in ["HTTP/1.0", "HTTP/1.1"] {
+        for (headers, needle) in [
+            (
+                "Content-Length: 5\r\nTransfer-Encoding: chunked",
+                "Content-Length and Transfer-Encoding",
+            ),
+            (
+                "Transfer-Encoding: chunked\r\nContent-Length: 60",
+                "Content-Length and Transfer-Encoding",
+            ),
+            (
+                "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked",
+                "malformed",
+            ),
+            ("Transfer-Encoding: gzip", "malformed"),
+            ("Content-Length: 5\r\nContent-Length: 5", "malformed"),
+        ] {
+            let out = raw(
+                addr,
+                format!("GET /health {version}\r\nHost: x\r\n{headers}\r\n\r\n0\r\n\r\n{smuggled}"),
+            )
+            .await;
+            assert_eq!(status_lines(&out), 1, "{version} {headers}: {out}");
+            assert!(
+                !out.contains("smuggled-probe"),
+                "{version} {headers}: the smuggled request was answered: {out}"
+            );
+            assert_refused(&out, 400, needle);
+        }
+    }
+    // HTTP/1.0 with `Transfer-Encoding` alone: actix would read no body and
+    // take the chunks for the next request.
+    let out = raw(
+        addr,
+        format!(
+            "GET /health HTTP/1.0\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n{smuggled}"
+        ),
+    )
+    .await;
+    assert_eq!(status_lines(&out), 1, "{out}");
+    assert_refused(&out, 400, "HTTP/1.0");
+    // A plain HTTP/1.0 request, with or without a sized body, is answered.
+    for request in [
+        "GET /health HTTP/1.0\r\nHost: x\r\n\r\n",
+        "GET /health HTTP/1.0\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi",
+    ] {
+        let out = raw(addr, request.to_owned()).await;
+        assert_eq!(status_lines(&out), 1, "{out}");
+        assert!(out.contains(" 200 OK"), "{out}");
+    }
+}
+
+/// The guard's synthetic requests are not part of the URL space: a client
+/// asking for their path, over the wire or in process, with or without a
+/// made-up mark, gets the JSON 404 of any unknown path; the guard's own
+/// refusals are still answered in order, as JSON, with the connection closed.
+#[actix_rt::test]
+async fn the_guards_hand_over_paths_are_not_reachable() {
+    let addr = spawn_server(settings());
+    for code in [
+        "timeout",
+        "smuggling",
+        "malformed",
+        "head-too-large",
+        "target-too-long",
+        "http10-transfer-encoding",
+        "nothing",
+    ] {
+        let path = format!("/.menagerie/refused/{code}");
+        let msg = get(&path).await.assert_error(404);
+        assert!(msg.contains(&path), "{msg}");
+        for mark in [
+            "",
+            "\r\nX-Menagerie-Refusal: 0",
+            "\r\nX-Menagerie-Refusal: ",
+        ] {
+            let out = raw(
+                addr,
+                format!("GET {path} HTTP/1.1\r\nHost: x{mark}\r\nConnection: close\r\n\r\n"),
+            )
+            .await;
+            let all = responses(&out);
+            assert_eq!(all.len(), 1, "{out}");
+            assert_eq!(all[0].0, 404, "{out}");
+            assert!(all[0].1.contains("content-type: application/json"), "{out}");
+            assert!(
+                all[0].1.contains("x-content-type-options: nosniff"),
+                "{out}"
+            );
+        }
+    }
+    // The guard's own refusals keep their answers, after the ones before.
+    let out = raw(
+        addr,
+        "GET /health HTTP/1.1\r\nHost: x\r\n\r\nGET /health HTTP/1.1\r\nHost: x\r\n\
+         Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+            .to_owned(),
+    )
+    .await;
+    let all = responses(&out);
+    assert_eq!(
+        all.iter().map(|r| r.0).collect::<Vec<_>>(),
+        [200, 400],
+        "{out}"
+    );
+    let mut s = settings();
+    s.request_head_timeout_ms = 200;
+    let addr = spawn_server(s);
+    let out = timed(addr, vec![(0, "GET /health HTTP/1.1\r\nHo")]).await;
+    assert_refused(&out, 408, "within 200 ms");
+}
+
 /// Heads the HTTP parser refuses get JSON and the security headers, not an
 /// empty body.
 #[actix_rt::test]
