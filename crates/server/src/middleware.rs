@@ -3,12 +3,16 @@
 //! whose future is a plain struct or enum around the inner one: no boxed
 //! future per layer and request (as `from_fn` middleware costs).
 //!
-//! [`Observe`] (outermost) counts every request in [`Metrics`]
-//! by route pattern and status, with its latency, and writes its request-log
-//! line ([`telemetry::log_request`]).
+//! [`Observe`] (outermost) first normalises the request's path
+//! ([`normalise_path`]: percent-encoded unreserved characters decoded, so
+//! every path-keyed decision after it sees the path the router sees), then
+//! counts every request in [`Metrics`] by route pattern and status, with its
+//! latency, and writes its request-log line ([`telemetry::log_request`]).
 //!
 //! [`Compression`] is actix's `Compress`, skipped for requests that send no
-//! `Accept-Encoding` (which it would pass through unchanged).
+//! `Accept-Encoding` (which it would pass through unchanged) and for those
+//! whose `Accept-Encoding` refuses every coding, identity included (which it
+//! would answer with a plain-text 406): they are answered uncompressed.
 //!
 //! [`Hygiene`] (inside compression, outside routing):
 //! * refuses a request target longer than `--max-uri-bytes` (414 JSON),
@@ -47,10 +51,10 @@ use std::time::{Duration, Instant};
 use actix_http::encoding::Encoder;
 use actix_web::body::{BoxBody, EitherBody, MessageBody};
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform};
-use actix_web::http::header::{self, HeaderName, HeaderValue};
+use actix_web::http::header::{self, Encoding, HeaderName, HeaderValue};
 use actix_web::http::{Method, StatusCode, Uri};
 use actix_web::middleware::Compress;
-use actix_web::{HttpResponse, ResponseError};
+use actix_web::{HttpMessage, HttpResponse, ResponseError};
 use pin_project_lite::pin_project;
 
 use crate::conditional;
@@ -120,7 +124,8 @@ where
 
     actix_web::dev::forward_ready!(inner);
 
-    fn call(&self, req: ServiceRequest) -> Self::Future {
+    fn call(&self, mut req: ServiceRequest) -> Self::Future {
+        normalise_path(&mut req);
         // Only a failed request has no response to read these from; the
         // clones share the request's bytes.
         let (method, uri) = (req.method().clone(), req.uri().clone());
@@ -163,6 +168,70 @@ where
         telemetry::log_request(&res, this.method, this.uri, elapsed);
         Poll::Ready(res)
     }
+}
+
+/// Decodes percent-encoded unreserved characters (`A`–`Z`, `a`–`z`,
+/// `0`–`9`, `-`, `.`, `_`, `~`) in the request's path, the one
+/// normalisation every path-keyed decision sees: RFC 3986 §6.2.2.2 makes
+/// `/canvas/%6Disc/circle` and `/canvas/misc/circle` the same path, and the
+/// router decodes them alike, so the rate-limit class, the metrics label,
+/// the log line and the 404 message must too. Called first by [`Observe`],
+/// the outermost middleware; the request's URI and the router's copy of the
+/// path are replaced, so everything after it reads the normalised path.
+///
+/// Other escapes stay as they are (`%2F` is not a path separator, `%25` not
+/// a new escape). A path without `%` costs one scan and no allocation.
+pub fn normalise_path(req: &mut ServiceRequest) {
+    let Some(path) = decode_unreserved(req.path()) else {
+        return;
+    };
+    let target = match req.uri().query() {
+        Some(query) => format!("{path}?{query}"),
+        None => path,
+    };
+    let mut parts = req.uri().clone().into_parts();
+    let Ok(path_and_query) = target.parse() else {
+        return;
+    };
+    parts.path_and_query = Some(path_and_query);
+    let Ok(uri) = Uri::from_parts(parts) else {
+        return;
+    };
+    req.match_info_mut().get_mut().update(&uri);
+    req.head_mut().uri = uri;
+}
+
+/// `path` with each `%XX` that encodes an unreserved character decoded;
+/// `None` when there is none.
+pub fn decode_unreserved(path: &str) -> Option<String> {
+    let b = path.as_bytes();
+    let escaped = |at: usize| -> Option<u8> {
+        let hex = |c: u8| (c as char).to_digit(16);
+        let byte = hex(*b.get(at + 1)?)? * 16 + hex(*b.get(at + 2)?)?;
+        let byte = u8::try_from(byte).ok()?;
+        (byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~')).then_some(byte)
+    };
+    let first = (0..b.len()).find(|&at| b[at] == b'%' && escaped(at).is_some())?;
+    let mut out = String::with_capacity(b.len());
+    out.push_str(&path[..first]);
+    let mut at = first;
+    while at < b.len() {
+        match (b[at], escaped(at)) {
+            (b'%', Some(byte)) => {
+                out.push(char::from(byte));
+                at += 3;
+            }
+            _ => {
+                let next = b[at + 1..]
+                    .iter()
+                    .position(|c| *c == b'%')
+                    .map_or(b.len(), |n| at + 1 + n);
+                out.push_str(&path[at..next]);
+                at = next;
+            }
+        }
+    }
+    Some(out)
 }
 
 fn record<B>(m: &Metrics, res: &Result<ServiceResponse<B>, actix_web::Error>, elapsed: Duration) {
@@ -262,7 +331,7 @@ where
     actix_web::dev::forward_ready!(inner);
 
     fn call(&self, req: ServiceRequest) -> Self::Future {
-        if req.headers().contains_key(header::ACCEPT_ENCODING) {
+        if req.headers().contains_key(header::ACCEPT_ENCODING) && !refuses_every_coding(&req) {
             CompressionFuture::Compressed {
                 inner: self.compress.call(req),
             }
@@ -272,6 +341,32 @@ where
             }
         }
     }
+}
+
+/// The codings [`Compress`] offers (actix-web's `compress-brotli` and
+/// `compress-gzip` features), identity first.
+static CODINGS: [Encoding; 4] = [
+    Encoding::identity(),
+    Encoding::brotli(),
+    Encoding::gzip(),
+    Encoding::deflate(),
+];
+
+/// Whether the request's `Accept-Encoding` finds none of [`CODINGS`]
+/// acceptable, identity included (`identity;q=0, *;q=0`). `Compress` would
+/// answer it with a plain-text 406; here identity is always acceptable
+/// (RFC 9110 §12.1 lets a server disregard the field), so such a request
+/// is answered uncompressed like one without the field.
+fn refuses_every_coding(req: &ServiceRequest) -> bool {
+    // Only a `q` weight can refuse identity: most requests stop at this scan.
+    let weighted = req
+        .headers()
+        .get(header::ACCEPT_ENCODING)
+        .is_some_and(|v| v.as_bytes().iter().any(|b| matches!(b, b'q' | b'Q')));
+    weighted
+        && req
+            .get_header::<header::AcceptEncoding>()
+            .is_some_and(|accept| accept.negotiate(CODINGS.iter()).is_none())
 }
 
 pin_project! {

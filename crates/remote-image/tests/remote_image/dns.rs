@@ -70,9 +70,8 @@ impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Warnings {
 fn refused_addresses_write_no_log_line() {
     use tracing_subscriber::layer::SubscriberExt;
     let warnings = Warnings::default();
-    let _guard = tracing::subscriber::set_default(
-        tracing_subscriber::registry().with(warnings.clone()),
-    );
+    let _guard =
+        tracing::subscriber::set_default(tracing_subscriber::registry().with(warnings.clone()));
     let resolver = StubResolver::new()
         .answer("loopback.test", &[sock("127.0.0.1", 80)])
         .answer("metadata.test", &[sock("169.254.169.254", 80)]);

@@ -91,6 +91,42 @@ async fn json_is_compressed_with_gzip_and_brotli_png_is_not() {
     );
 }
 
+/// An `Accept-Encoding` that refuses every coding, identity included, is
+/// answered uncompressed with the usual headers, on every path (it was a
+/// plain-text 406 `br, gzip, deflate` without them).
+#[actix_rt::test]
+async fn refusing_every_coding_is_answered_uncompressed() {
+    let app = init_service(create_app(state(settings()))).await;
+    for (uri, status) in [
+        ("/canvas/rgb?hex=4B007D", 200),
+        ("/openapi.json", 200),
+        ("/no/such/path", 404),
+        ("/canvas/rgb", 400),
+    ] {
+        let plain = send(&app, req(uri)).await;
+        for refusal in [
+            "identity;q=0, *;q=0",
+            "*;q=0",
+            "identity;Q=0, br;q=0, *;q=0",
+        ] {
+            let r = send(&app, req(uri).header("accept-encoding", refusal)).await;
+            assert_eq!(r.status.as_u16(), status, "{uri} {refusal}");
+            assert!(r.header("content-encoding").is_none(), "{uri} {refusal}");
+            assert_eq!(r.body, plain.body, "{uri} {refusal}");
+            assert_eq!(r.header("content-type"), Some("application/json"), "{uri}");
+            assert_eq!(r.header("access-control-allow-origin"), Some("*"), "{uri}");
+            assert_eq!(r.header("x-content-type-options"), Some("nosniff"), "{uri}");
+        }
+    }
+    // A weight that leaves a coding acceptable still compresses.
+    let r = send(
+        &app,
+        req("/openapi.json").header("accept-encoding", "identity;q=0, gzip;q=0.5"),
+    )
+    .await;
+    assert_eq!(r.header("content-encoding"), Some("gzip"));
+}
+
 #[actix_rt::test]
 async fn deterministic_json_has_an_etag_and_answers_304() {
     let app = init_service(create_app(state(settings()))).await;
@@ -176,6 +212,29 @@ async fn overlong_request_target_is_414_json() {
     )
     .await;
     r.assert_error(414);
+}
+
+/// The limit is exact: a target (path and query, as sent) of
+/// `--max-uri-bytes` is served, one byte more is a 414, over the wire and
+/// in process.
+#[actix_rt::test]
+async fn the_target_limit_is_exact() {
+    let addr = spawn_server(settings());
+    for (len, status) in [(8191, 200), (8192, 200), (8193, 414), (8194, 414)] {
+        let prefix = "/canvas/rgb?hex=4B007D&pad=";
+        let target = format!("{prefix}{}", "a".repeat(len - prefix.len()));
+        assert_eq!(target.len(), len);
+        let r = get(&target).await;
+        assert_eq!(r.status.as_u16(), status, "in process, {len} bytes");
+        let out = raw(
+            addr,
+            format!("GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+        )
+        .await;
+        let all = responses(&out);
+        assert_eq!(all.len(), 1, "{len}: {out}");
+        assert_eq!(all[0].0, status, "over the wire, {len} bytes: {out}");
+    }
 }
 
 #[actix_rt::test]

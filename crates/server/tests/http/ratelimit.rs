@@ -68,6 +68,145 @@ async fn canvas_images_have_their_own_budget() {
     assert!(j.header("ratelimit").unwrap().contains("r=4"));
 }
 
+/// Every canvas image path of the catalogue.
+fn canvas_paths() -> Vec<String> {
+    use server::catalogue::{COLORVIEWER, FILTER_GROUP, MISC_GROUP, filter_names, misc_names};
+    let mut paths: Vec<String> = filter_names()
+        .map(|n| format!("{FILTER_GROUP}/{n}"))
+        .chain(misc_names().map(|n| format!("{MISC_GROUP}/{n}")))
+        .collect();
+    paths.push(COLORVIEWER.to_owned());
+    paths
+}
+
+/// `path` with the unreserved characters picked by `pick` (cycled)
+/// percent-encoded, in upper- or lower-case hexadecimal.
+fn encoded(path: &str, pick: &[bool], upper: bool) -> String {
+    path.chars()
+        .zip(pick.iter().cycle())
+        .map(|(c, &p)| {
+            let unreserved = c.is_ascii_alphanumeric() || "-._~".contains(c);
+            match (p && unreserved, upper) {
+                (true, true) => format!("%{:02X}", c as u32),
+                (true, false) => format!("%{:02x}", c as u32),
+                (false, _) => c.to_string(),
+            }
+        })
+        .collect()
+}
+
+/// A client address of its own for each call.
+fn fresh_client() -> String {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("198.18.{}.{}", n >> 8 & 255, n & 255)
+}
+
+/// Property over the catalogue: any percent-encoded spelling of a canvas
+/// path is routed as the plain one and spends the same `canvas` budget
+/// (the limiter once classified the raw path while the router decoded it).
+#[actix_rt::test]
+async fn percent_encoded_canvas_paths_spend_the_canvas_budget() {
+    use proptest::strategy::{Strategy, ValueTree};
+    use proptest::test_runner::TestRunner;
+
+    let st = state(settings_with(&[
+        "--rate-limit",
+        "600",
+        "--canvas-rate-limit",
+        "1",
+    ]));
+    let app = init_service(create_app(st)).await;
+    let strategy = (
+        proptest::collection::vec(proptest::bool::ANY, 1..40),
+        proptest::bool::ANY,
+    );
+    let mut runner = TestRunner::deterministic();
+    for path in canvas_paths() {
+        let plain = send(&app, req(&path).peer(&fresh_client())).await;
+        assert_eq!(
+            plain.header("ratelimit-policy"),
+            Some("\"canvas\";q=1;w=60"),
+            "{path}"
+        );
+        let mut spellings = vec![
+            encoded(&path, &[true], true),
+            encoded(&path, &[true], false),
+        ];
+        for _ in 0..12 {
+            let (pick, upper) = strategy.new_tree(&mut runner).unwrap().current();
+            spellings.push(encoded(&path, &pick, upper));
+        }
+        for spelling in spellings {
+            let client = fresh_client();
+            let r = send(&app, req(&spelling).peer(&client)).await;
+            assert_eq!(r.status, plain.status, "{spelling}");
+            assert_eq!(r.body, plain.body, "{spelling}");
+            assert_eq!(
+                r.header("ratelimit-policy"),
+                Some("\"canvas\";q=1;w=60"),
+                "{spelling} is a canvas image"
+            );
+            for again in [&path, &spelling] {
+                send(&app, req(again).peer(&client)).await.assert_error(429);
+            }
+        }
+    }
+}
+
+/// The probe's case: with `--rate-limit 60` (a canvas budget of 12), 30
+/// requests for `/canvas/%6Disc/circle` or `/canvas/colorviewe%72` are 12
+/// answered and 18 refused, as their plain spellings are.
+#[actix_rt::test]
+async fn encoded_canvas_paths_are_limited_like_plain_ones() {
+    let app = init_service(create_app(state(settings_with(&["--rate-limit", "60"])))).await;
+    for uri in [
+        "/canvas/%6Disc/circle",
+        "/canvas/colorviewe%72?hex=4B007D",
+        "/canvas/misc/circle",
+        "/canvas/colorviewer?hex=4B007D",
+    ] {
+        let client = fresh_client();
+        let mut limited = 0;
+        for _ in 0..30 {
+            let r = send(&app, req(uri).peer(&client)).await;
+            if r.status == 429 {
+                limited += 1;
+            }
+        }
+        assert_eq!(limited, 18, "{uri}");
+    }
+    let metrics = String::from_utf8(send(&app, req("/metrics")).await.body).unwrap();
+    for want in [
+        "menagerie_http_requests_total{route=\"/canvas/misc/{name}\",status=\"429\"} 36",
+        "menagerie_http_requests_total{route=\"/canvas/colorviewer\",status=\"429\"} 36",
+    ] {
+        assert!(metrics.contains(want), "missing `{want}` in\n{metrics}");
+    }
+}
+
+/// Encoded unreserved characters are decoded in every path, not only the
+/// canvas ones; other escapes are kept.
+#[test]
+fn only_unreserved_escapes_are_decoded() {
+    use server::middleware::decode_unreserved;
+    assert_eq!(decode_unreserved("/canvas/misc/circle"), None);
+    assert_eq!(decode_unreserved("/%68ealth").as_deref(), Some("/health"));
+    assert_eq!(
+        decode_unreserved("/a%2Db%2e%5F%7e%41%7A%30").as_deref(),
+        Some("/a-b._~Az0")
+    );
+    for kept in [
+        "/a%2Fb", "/a%25", "/a%20b", "/a%C3%A9", "/a%", "/a%6", "/a%zz", "/%3F",
+    ] {
+        assert_eq!(decode_unreserved(kept), None, "{kept}");
+    }
+    assert_eq!(
+        decode_unreserved("/%2F%6D%25%6d%").as_deref(),
+        Some("/%2Fm%25m%")
+    );
+}
+
 #[actix_rt::test]
 async fn forwarded_for_only_from_trusted_proxies() {
     let st = state(settings_with(&[
