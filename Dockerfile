@@ -24,6 +24,8 @@ RUN --mount=type=bind,from=data-source,target=/data-source,readonly \
  && install -D target/release/menagerie /out/menagerie
 
 FROM debian:${DEBIAN_RELEASE}-slim AS runtime
+# The stable release's current ca-certificates, whatever its exact version.
+# hadolint ignore=DL3008
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ca-certificates \
  && rm -rf /var/lib/apt/lists/* \

@@ -20,7 +20,7 @@
 //! Everything runs on 127.0.0.1; every loop is bounded in count and time.
 
 pub(crate) mod client;
-mod hosts;
+pub(crate) mod hosts;
 mod pressure;
 mod report;
 mod workload;

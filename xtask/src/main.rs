@@ -4,6 +4,8 @@
 
 mod browser;
 mod data;
+mod deploy_check;
+mod image;
 // --- load/soak/fault suites and fuzzing ---
 mod conformance;
 mod loadtest;
@@ -40,6 +42,10 @@ enum Cmd {
     ContentAssets(data::content::AssetsArgs),
     /// Report dead links of the content pack (needs network; never run in CI).
     CheckLinks(data::content::CheckLinksArgs),
+    /// Check the Kubernetes manifests, Dockerfile and YAML offline (installs the tools once).
+    DeployCheck(deploy_check::DeployCheckArgs),
+    /// Build the runtime image with buildah and run it with podman (root; not in CI).
+    Image(image::ImageArgs),
 }
 
 fn main() -> Result<()> {
@@ -50,6 +56,8 @@ fn main() -> Result<()> {
         Cmd::Loadtest(a) => loadtest::run(&a),
         Cmd::ContentAssets(a) => data::content::run_assets(&a),
         Cmd::CheckLinks(a) => data::content::run_check_links(&a),
+        Cmd::DeployCheck(a) => deploy_check::run(&a),
+        Cmd::Image(a) => image::run(&a),
     }
 }
 

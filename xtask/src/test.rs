@@ -17,6 +17,7 @@
 //! 7. the playground's browser test in headless Chromium (`browser.rs`,
 //!    same server data as step 5; required in CI, skipped with a notice
 //!    elsewhere when Chromium is absent)
+//! 8. `cargo xtask deploy-check`: manifests, Dockerfile and YAML (`deploy_check.rs`)
 
 use anyhow::Result;
 
@@ -85,6 +86,7 @@ pub fn run(args: &TestArgs) -> Result<()> {
             .env("RUSTDOCFLAGS", "-D warnings"),
     )?;
     crate::browser::run(&server_data, ci)?; // e2e/ in headless Chromium
+    crate::deploy_check::run(&crate::deploy_check::DeployCheckArgs {})?; // deploy/, Dockerfile
     eprintln!("\ntest: all checks passed");
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! The loopback avatar host the load test starts: it serves PNG avatars (one
-//! fixed, many "fresh" ones under distinct URLs) and hostile behaviours for
-//! the fault tests (stall, reset, drip, redirect loop, garbage, pixel bomb).
+//! fixed, many "fresh" ones under distinct URLs, the fixed one after a pause)
+//! and hostile behaviours for the fault tests (stall, reset, drip, redirect
+//! loop, garbage, pixel bomb).
 //!
 //! Plain `std::net`, one thread per connection with a hard cap on live
 //! connections; every wait is bounded, so the host never outlives the run by
@@ -46,7 +47,13 @@ pub struct AvatarHost {
 impl AvatarHost {
     /// Binds 127.0.0.1 on a free port and serves in background threads.
     pub fn start() -> std::io::Result<Self> {
-        let listener = TcpListener::bind("127.0.0.1:0")?;
+        Self::start_on(std::net::Ipv4Addr::LOCALHOST.into())
+    }
+
+    /// Binds `ip` (a local address, e.g. a container network's gateway) on a
+    /// free port and serves in background threads.
+    pub fn start_on(ip: std::net::IpAddr) -> std::io::Result<Self> {
+        let listener = TcpListener::bind((ip, 0))?;
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
         let stop = Arc::new(AtomicBool::new(false));
@@ -163,6 +170,13 @@ fn serve(
                 }
                 None => respond(&mut w, "404 Not Found", "text/plain", b"not found")?,
             },
+            // The fixed avatar after a pause of `ms` (at most the fault span).
+            ["slow", ms, _] => {
+                let ms = ms.parse::<u64>().unwrap_or(0);
+                thread::sleep(Duration::from_millis(ms).min(FAULT_SPAN));
+                stats.avatars.fetch_add(1, Ordering::Relaxed);
+                respond(&mut w, "200 OK", "image/png", &images.fixed)?;
+            }
             ["avatar", "fixed.png"] => {
                 stats.avatars.fetch_add(1, Ordering::Relaxed);
                 respond(&mut w, "200 OK", "image/png", &images.fixed)?;

@@ -745,3 +745,36 @@ async fn a_request_waiting_past_the_queue_deadline_gets_503_with_retry_after() {
     assert_eq!(host.hits("/ok.png"), 0, "a refused job did no work");
     drop(hanging);
 }
+
+/// `/health` is the readiness probe: on a real server with one worker, it
+/// still answers 200 while every canvas job slot is taken and the canvas
+/// queue is full (canvas requests get 503), so replicas do not leave the
+/// load balancer just because they are busy.
+#[actix_rt::test]
+async fn health_answers_while_the_canvas_queue_is_full() {
+    let host = FixtureHost::start();
+    let mut s = canvas_settings();
+    s.canvas_jobs = 1;
+    s.canvas_queue = 0;
+    let addr = crate::support::spawn_server(s);
+    let get = |uri: String| format!("GET {uri} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+
+    let hanging_uri = format!("/canvas/filter/blur?avatar={}", enc(&host.url("/hang")));
+    let hanging = actix_rt::spawn(crate::support::raw(addr, get(hanging_uri)));
+    for _ in 0..100 {
+        if host.hits("/hang") > 0 {
+            break;
+        }
+        actix_rt::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(host.hits("/hang"), 1, "the slot is taken");
+
+    let busy_uri = format!("/canvas/filter/sepia?avatar={}", enc(&host.url("/ok.png")));
+    let busy = crate::support::raw(addr, get(busy_uri)).await;
+    assert!(busy.starts_with("HTTP/1.1 503"), "{busy}");
+    let health = crate::support::raw(addr, get("/health".into())).await;
+    assert!(health.starts_with("HTTP/1.1 200"), "{health}");
+    assert!(health.contains(r#""status":"ok""#), "{health}");
+    assert!(!hanging.is_finished(), "the canvas job still held its slot");
+    assert!(hanging.await.unwrap().starts_with("HTTP/1.1 504"));
+}
