@@ -13,7 +13,7 @@
 //!    network (the load test's host, bound to the network's gateway), and that
 //!    SIGTERM lets an in-flight request finish before the server exits;
 //! 4. smoke-tests the base Deployment (rendered by `kubectl kustomize`, with a
-//!    Secret for its API keys) with `podman kube play`;
+//!    podman secret for its API keys) with `podman kube play`;
 //! 5. prints the image size, the start time and the RSS.
 //!
 //! Needs root, podman, buildah and runc (installed from Debian when missing)
@@ -106,6 +106,9 @@ pub struct ImageArgs {
     /// Build the image only (no run checks).
     #[arg(long)]
     pub build_only: bool,
+    /// Put this server binary in the image instead of building the release one.
+    #[arg(long)]
+    pub server_bin: Option<PathBuf>,
     #[command(flatten)]
     pub from: data::SourceArgs,
 }
@@ -122,16 +125,21 @@ pub fn run(args: &ImageArgs) -> Result<()> {
     let work = crate::loadtest::target_dir().join("image");
     std::fs::create_dir_all(&work)?;
 
-    run_cmd(cargo().args([
-        "build",
-        "--release",
-        "--locked",
-        "--package",
-        "server",
-        "--bin",
-        "menagerie",
-    ]))?;
-    let bin = crate::loadtest::target_dir().join("release/menagerie");
+    let bin = match &args.server_bin {
+        Some(bin) => bin.clone(),
+        None => {
+            run_cmd(cargo().args([
+                "build",
+                "--release",
+                "--locked",
+                "--package",
+                "server",
+                "--bin",
+                "menagerie",
+            ]))?;
+            crate::loadtest::target_dir().join("release/menagerie")
+        }
+    };
     let data_dir = work.join("data");
     data::build(&data::source_dir(&args.from)?, &data_dir)?;
 
@@ -326,12 +334,7 @@ fn build_image(rootfs: &Path) -> Result<()> {
         let mut config = Command::new("buildah");
         config.args(["config", "--user", &rt.user, "--port", &rt.port.to_string()]);
         config.args(["--stop-signal", &rt.stop_signal, "--workingdir", "/"]);
-        config.args([
-            "--entrypoint",
-            &serde_json::to_string(&rt.entrypoint)?,
-            "--cmd",
-            "",
-        ]);
+        config.args(["--entrypoint", &serde_json::to_string(&rt.entrypoint)?]);
         config.args(["--label", "org.opencontainers.image.title=menagerie"]);
         for (k, v) in &rt.env {
             config.args(["--env", &format!("{k}={v}")]);
@@ -394,7 +397,7 @@ fn run_checks() -> Result<Figures> {
         IMAGE,
     ])?;
     let guard = Remove(CONTAINER);
-    let start = wait_healthy(addr, Duration::from_secs(30))?.duration_since(started);
+    let start = wait_healthy(addr, CONTAINER, Duration::from_secs(30))?.duration_since(started);
     eprintln!(
         "image: /health answered {} ms after podman run",
         start.as_millis()
@@ -493,7 +496,7 @@ impl Drop for Remove {
 }
 
 /// Polls `/health` until it answers 200; the moment it did.
-fn wait_healthy(addr: SocketAddr, within: Duration) -> Result<Instant> {
+fn wait_healthy(addr: SocketAddr, container: &str, within: Duration) -> Result<Instant> {
     let until = Instant::now() + within;
     while Instant::now() < until {
         if let Ok(r) = Conn::new(addr, Duration::from_secs(2)).get("/health")
@@ -504,15 +507,15 @@ fn wait_healthy(addr: SocketAddr, within: Duration) -> Result<Instant> {
         thread::sleep(Duration::from_millis(20));
     }
     let logs = podman()
-        .args(["logs", "--tail", "20", CONTAINER])
+        .args(["logs", "--tail", "20", container])
         .output()
         .map(|o| String::from_utf8_lossy(&o.stderr).into_owned())
         .unwrap_or_default();
     bail!("no /health answer on {addr} within {within:?}; logs:\n{logs}")
 }
 
-/// `podman kube play` of the base Deployment (one replica, a Secret for
-/// its API keys); checks that the pod runs and answers `/health`.
+/// `podman kube play` of the base Deployment (one replica, a podman secret
+/// for its API keys); checks that the pod runs and answers `/health`.
 fn kube_play(root: &Path) -> Result<()> {
     let o = Command::new(std::env::var_os("KUBECTL").unwrap_or_else(|| "kubectl".into()))
         .current_dir(root)
@@ -524,25 +527,30 @@ fn kube_play(root: &Path) -> Result<()> {
         "kubectl kustomize deploy/kubernetes/base failed"
     );
     let rendered = String::from_utf8(o.stdout)?;
-    let yaml = kube_play_yaml(&rendered);
-    let file = crate::loadtest::target_dir().join("image/kube-play.yaml");
-    std::fs::write(&file, yaml)?;
+    let dir = crate::loadtest::target_dir().join("image");
+    let file = dir.join("kube-play.yaml");
+    std::fs::write(&file, kube_play_yaml(&rendered))?;
     let file_s = file.to_string_lossy().into_owned();
     podman_quiet(&["kube", "down", &file_s]);
+    // podman 4.3 takes a Secret volume's data from its own secret store (a
+    // Kubernetes Secret document stored as a podman secret), not from the file.
+    let secret = dir.join("api-keys-secret.yaml");
+    std::fs::write(&secret, api_keys_secret("kube-play-check-key-0000 60\n"))?;
+    podman_quiet(&["secret", "rm", "menagerie-api-keys"]);
+    podman_quiet(&["volume", "rm", "--force", "menagerie-api-keys"]);
+    podman_out(&[
+        "secret",
+        "create",
+        "menagerie-api-keys",
+        &secret.to_string_lossy(),
+    ])?;
     let _down = KubeDown(file_s.clone());
     podman_out(&["kube", "play", "--network", NETWORK, &file_s])?;
-    let ctr = podman_out(&[
-        "ps",
-        "--filter",
-        "label=io.kubernetes.pod.name",
-        "--filter",
-        "name=menagerie-pod",
-        "--format",
-        "{{.Names}}",
-    ])?;
+    // podman names a Deployment's container <deployment>-pod-<n>-<container>.
+    let ctr = podman_out(&["ps", "--format", "{{.Names}}"])?;
     let ctr = ctr
         .lines()
-        .find(|n| n.ends_with("-menagerie"))
+        .find(|n| n.starts_with("menagerie-pod-") && n.ends_with("-menagerie"))
         .context("no menagerie container from podman kube play")?
         .to_owned();
     let ip: IpAddr = podman_out(&[
@@ -555,7 +563,7 @@ fn kube_play(root: &Path) -> Result<()> {
     .parse()
     .context("the kube play pod's address")?;
     // The pod's address on the check network, reached from this host.
-    wait_healthy(SocketAddr::new(ip, 8080), Duration::from_secs(30))?;
+    wait_healthy(SocketAddr::new(ip, 8080), &ctr, Duration::from_secs(30))?;
     let user = podman_out(&["inspect", "--format", "{{.Config.User}}", &ctr])?;
     let read_only = podman_out(&[
         "inspect",
@@ -580,22 +588,50 @@ struct KubeDown(String);
 impl Drop for KubeDown {
     fn drop(&mut self) {
         podman_quiet(&["kube", "down", &self.0]);
+        podman_quiet(&["secret", "rm", "menagerie-api-keys"]);
+        podman_quiet(&["volume", "rm", "--force", "menagerie-api-keys"]);
     }
 }
 
-/// The rendered base for `podman kube play`: one replica of the local
-/// image, plus an example Secret for the API keys volume.
+/// The rendered base for `podman kube play`: one replica of the local image.
 fn kube_play_yaml(rendered: &str) -> String {
-    let mut out = rendered
+    rendered
         .replace("  replicas: 2\n", "  replicas: 1\n")
         .replace(
             "image: localhost/menagerie:latest",
             &format!("image: {IMAGE}"),
-        );
-    out.push_str(
-        "---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: menagerie-api-keys\n\
-         type: Opaque\nstringData:\n  keys: |\n    kube-play-check-key-0000 60\n",
-    );
+        )
+}
+
+/// The `menagerie-api-keys` Secret holding `keys` as its `keys` entry.
+/// podman 4.3 reads the document as plain YAML, where `data` values are
+/// not base64-decoded (and `stringData` is ignored): the explicit `!!binary`
+/// tag makes the YAML decoder do it.
+fn api_keys_secret(keys: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: menagerie-api-keys\n\
+         type: Opaque\ndata:\n  keys: !!binary {}\n",
+        base64(keys.as_bytes())
+    )
+}
+
+/// Standard base64 with padding.
+fn base64(bytes: &[u8]) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ABC[(n >> (18 - 6 * i) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
     out
 }
 
@@ -729,10 +765,19 @@ mod tests {
     }
 
     #[test]
-    fn kube_play_runs_one_replica_of_the_local_image_with_a_secret() {
+    fn kube_play_runs_one_replica_of_the_local_image() {
         let y = kube_play_yaml("spec:\n  replicas: 2\n  image: localhost/menagerie:latest\n");
         assert!(y.contains("  replicas: 1\n"));
         assert!(y.contains(&format!("image: {IMAGE}")));
-        assert!(y.contains("kind: Secret"));
+    }
+
+    #[test]
+    fn the_secret_holds_the_keys_in_base64() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(b"foobar\n"), "Zm9vYmFyCg==");
+        assert!(api_keys_secret("foo").contains("  keys: !!binary Zm9v\n"));
     }
 }
