@@ -10,6 +10,7 @@ mod image;
 mod conformance;
 mod loadtest;
 // ---
+mod package;
 mod serve;
 mod test;
 #[cfg(test)]
@@ -36,6 +37,8 @@ enum Cmd {
     Serve(serve::ServeArgs),
     /// Run every check CI runs: fmt, clippy, all tests (with the full data), docs, benches compiled.
     Test(test::TestArgs),
+    /// Dry-run publish of the published crates, their packed sizes, the gallery without bundled fonts.
+    Package(package::PackageArgs),
     /// Load test the release server on loopback (`--soak`, `--faults`); writes BENCHMARKS.md.
     Loadtest(loadtest::LoadtestArgs),
     /// Rewrite the committed default content pack (assets/content) from the may-commit sources.
@@ -53,6 +56,7 @@ fn main() -> Result<()> {
         Cmd::Data(a) => data::run(&a),
         Cmd::Serve(a) => serve::run(&a),
         Cmd::Test(a) => test::run(&a),
+        Cmd::Package(a) => package::run(&a),
         Cmd::Loadtest(a) => loadtest::run(&a),
         Cmd::ContentAssets(a) => data::content::run_assets(&a),
         Cmd::CheckLinks(a) => data::content::run_check_links(&a),

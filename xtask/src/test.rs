@@ -10,6 +10,9 @@
 //!    full-data tests are skipped with a notice
 //! 4. `cargo test` on every target (benches run once in test mode, so they
 //!    are compiled and smoke-tested without a release build), then doc tests
+//!    and `cargo xtask package` (`package.rs`): a dry-run publish of the
+//!    published crates (verify build included), each `.crate` under 9.5 MiB,
+//!    and the gallery built, tested and run without canvas-render's fonts
 //! 5. Schemathesis against `/openapi.json` of a debug server
 //!    (`scripts/schemathesis.sh`; see `conformance.rs`) over the full data,
 //!    or without it over the fixture dataset (`data::fixture_data`)
@@ -71,6 +74,7 @@ pub fn run(args: &TestArgs) -> Result<()> {
     }
     run_cmd(&mut t)?;
     run_cmd(cargo().args(["test", "--workspace", "--doc"]))?;
+    crate::package::run(&crate::package::PackageArgs {})?;
     // The servers under test always have creature data: the full data, else
     // the fixture dataset.
     let server_data = if have_full {

@@ -5,6 +5,9 @@ use std::collections::{BTreeSet, HashMap};
 use serde_json::Value;
 
 use crate::cargo;
+// The crates published for other projects: their `rust-version` and licence
+// must be true.
+use crate::package::PUBLISHED;
 
 /// Crates that hold domain logic and must know nothing of HTTP serving.
 const DOMAIN_CRATES: &[&str] = &[
@@ -129,10 +132,6 @@ fn rust_version(v: &str) -> (u32, u32, u32) {
     (next(), next(), next())
 }
 
-/// The crates published for other projects: their `rust-version` and
-/// licence must be true.
-const PUBLISHED: &[&str] = &["canvas-render", "png-writer"];
-
 #[test]
 fn no_dependency_needs_a_newer_rust_than_our_rust_version() {
     let meta = metadata();
@@ -191,4 +190,76 @@ fn published_crates_ship_the_licence_texts() {
             );
         }
     }
+}
+
+/// Every workspace crate is either published (in `PUBLISHED`, checked by the
+/// dry-run publish) or says `publish = false`.
+#[test]
+fn unpublished_crates_say_so() {
+    let meta = metadata();
+    let members: Vec<&Value> = meta["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["source"].is_null())
+        .collect();
+    for p in members {
+        let name = p["name"].as_str().unwrap();
+        let unpublished = p["publish"].as_array().is_some_and(|r| r.is_empty());
+        assert_eq!(
+            unpublished,
+            !PUBLISHED.contains(&name),
+            "{name}: `publish = false` exactly when it is not in xtask's PUBLISHED"
+        );
+    }
+}
+
+/// Every font file a published crate ships has its licence beside it: a
+/// `LICENSE-*` file in the same directory that names it, packed too.
+#[test]
+fn published_fonts_carry_their_licences() {
+    let root = crate::repo_root();
+    let mut fonts = 0;
+    for krate in PUBLISHED {
+        let dir = root.join("crates").join(krate);
+        let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+        let mut stack = vec![dir.clone()];
+        while let Some(d) = stack.pop() {
+            let entries: Vec<_> = std::fs::read_dir(&d)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .collect();
+            let licences: Vec<String> = entries
+                .iter()
+                .filter(|p| {
+                    p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.starts_with("LICENSE-") && n.ends_with(".txt"))
+                })
+                .map(|p| std::fs::read_to_string(p).unwrap())
+                .collect();
+            for p in entries {
+                if p.is_dir() && !p.ends_with("target") {
+                    stack.push(p);
+                    continue;
+                }
+                let name = p.file_name().unwrap().to_str().unwrap();
+                if !(name.ends_with(".ttf") || name.ends_with(".otf") || name.ends_with(".ttc")) {
+                    continue;
+                }
+                fonts += 1;
+                assert!(
+                    licences.iter().any(|l| l.contains(name)),
+                    "{}: no LICENSE-*.txt beside it names it",
+                    p.display()
+                );
+                let rel = d.strip_prefix(&dir).unwrap().to_str().unwrap().to_owned();
+                assert!(
+                    manifest.contains(&format!("\"{rel}/**\"")),
+                    "{krate}'s package `include` lists {rel}/**"
+                );
+            }
+        }
+    }
+    assert!(fonts >= 23, "the bundled fonts were found ({fonts})");
 }

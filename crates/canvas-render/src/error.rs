@@ -68,6 +68,24 @@ pub enum RenderError {
         /// The length given, in characters.
         len: usize,
     },
+    /// Text was laid out while the font database was empty: the crate was
+    /// built without its bundled fonts (`default-features = false`, no
+    /// `font-*` feature) and no font was added with `text::add_font`.
+    #[error(
+        "no fonts: enable canvas-render's `bundled-fonts` feature or add a font with text::add_font"
+    )]
+    NoFonts,
+    /// `text::add_font` was given bytes in which no TrueType or OpenType face
+    /// could be read.
+    #[error("font data holds no readable TrueType or OpenType face")]
+    InvalidFont,
+    /// `text::add_font` would have made the font database hold more than
+    /// `text::MAX_FONTS` faces.
+    #[error("the font database holds at most {max} faces")]
+    TooManyFonts {
+        /// The cap, `text::MAX_FONTS`.
+        max: usize,
+    },
     /// A scene parameter had a value outside its documented set.
     #[error("invalid {field}: {reason}")]
     InvalidParameter {

@@ -1,9 +1,16 @@
 //! An outside user of `canvas-render` and `png-writer`: renders one image of
-//! each kind (a filter, a shape, a scene, text, and raw pixels through the
-//! PNG writer) into a folder, using nothing but the crates' public API.
+//! each kind (a filter, a shape, a scene, a profile card, text, and raw pixels
+//! through the PNG writer) into a folder, using nothing but the crates' public
+//! API.
 //!
-//! `cargo run -p render-gallery -- OUT_DIR [AVATAR.png]`: without an avatar
-//! file a generated one is used.
+//! `cargo run -p render-gallery -- OUT_DIR [AVATAR.png] [--font FONT.ttf]`:
+//! without an avatar file a generated one is used. With `--font`, the font
+//! is added to canvas-render's font database (`text::add_font`) and every
+//! face is drawn in its family (`text::set_face_family`).
+//!
+//! Built with `--no-default-features`, canvas-render comes without its
+//! bundled fonts (`default-features = false`): then `--font` is needed, and
+//! the text is drawn in that font alone.
 
 use std::path::{Path, PathBuf};
 
@@ -13,12 +20,31 @@ use canvas_render::text::{self, Align, FontFace, TextBox, TextStyle, VAlign};
 use canvas_render::{Filter, PrideFlag, RenderError, apply, circle, encode_png, pride};
 
 fn main() {
+    let mut positional = Vec::new();
+    let mut font = None;
     let mut args = std::env::args_os().skip(1);
-    let Some(out) = args.next().map(PathBuf::from) else {
-        eprintln!("usage: render-gallery OUT_DIR [AVATAR.png]");
+    while let Some(arg) = args.next() {
+        if arg == "--font" {
+            font = args.next().map(PathBuf::from);
+        } else {
+            positional.push(arg);
+        }
+    }
+    let mut positional = positional.into_iter();
+    let Some(out) = positional.next().map(PathBuf::from) else {
+        eprintln!("usage: render-gallery OUT_DIR [AVATAR.png] [--font FONT.ttf]");
         std::process::exit(2);
     };
-    let avatar = match args.next() {
+    if let Some(path) = font {
+        match use_font(&path) {
+            Ok(families) => eprintln!("font {}: {}", path.display(), families.join(", ")),
+            Err(e) => {
+                eprintln!("render-gallery: font {}: {e}", path.display());
+                std::process::exit(1);
+            }
+        }
+    }
+    let avatar = match positional.next() {
         // Decoding is the `image` crate's job (re-exported by canvas-render,
         // its `png` feature on).
         Some(path) => match image::open(&path) {
@@ -53,6 +79,21 @@ fn generated_avatar() -> RgbaImage {
             Rgba([(x / 2) as u8, 80, (y / 2 + 100) as u8, 255])
         }
     })
+}
+
+/// Adds the font file at `path` to canvas-render's font database and draws
+/// every face in its (first) family; returns the families it holds.
+fn use_font(path: &Path) -> Result<Vec<String>, GalleryError> {
+    let families = text::add_font(std::fs::read(path)?)?;
+    for face in [
+        FontFace::Regular,
+        FontFace::Bold,
+        FontFace::Meme,
+        FontFace::SerifItalic,
+    ] {
+        text::set_face_family(face, &families[0]);
+    }
+    Ok(families)
 }
 
 /// Why the gallery could not be written.
@@ -116,6 +157,16 @@ fn render_all(avatar: &RgbaImage, out: &Path) -> Result<Vec<PathBuf>, GalleryErr
     // A scene: a fixed-size composition with text.
     let scene = Scene::sage("Slow and steady wins the race.");
     save("scene-sage.png", encode_png(&render_scene(&scene, None)?)?)?;
+    // A profile card around the avatar.
+    let card = Scene::namecard(
+        "Yuki Tanaka",
+        "1 April",
+        "Collects shiny stones, answers every message with a sticker and never misses a full moon.",
+    );
+    save(
+        "card-namecard.png",
+        encode_png(&render_scene(&card, Some(avatar))?)?,
+    )?;
     // Text on any image, shrunk to fit its box.
     let mut card = canvas_render::solid(480, 160, [250, 246, 236])?;
     let style = TextStyle::new(FontFace::Bold, 64.0)
@@ -139,10 +190,8 @@ fn render_all(avatar: &RgbaImage, out: &Path) -> Result<Vec<PathBuf>, GalleryErr
 mod tests {
     use super::*;
 
-    #[test]
-    fn writes_one_decodable_image_of_each_kind() {
-        let dir = std::env::temp_dir().join(format!("render-gallery-{}", std::process::id()));
-        let files = render_all(&generated_avatar(), &dir).unwrap();
+    /// Checks the gallery written into `dir`, then removes it.
+    fn check_gallery(dir: &Path, files: &[PathBuf]) {
         let sizes: Vec<(u32, u32)> = files
             .iter()
             .map(|f| image::open(f).unwrap().to_rgba8().dimensions())
@@ -154,6 +203,7 @@ mod tests {
                 (512, 512),
                 (512, 512),
                 (1200, 630),
+                (1680, 800),
                 (480, 160),
                 (64, 64)
             ]
@@ -163,6 +213,56 @@ mod tests {
             .unwrap()
             .to_rgba8();
         assert_eq!(round.get_pixel(0, 0).0, [0, 0, 0, 0]);
-        std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    fn temp_dir() -> PathBuf {
+        std::env::temp_dir().join(format!("render-gallery-{}", std::process::id()))
+    }
+
+    #[cfg(feature = "bundled-fonts")]
+    #[test]
+    fn writes_one_decodable_image_of_each_kind() {
+        let dir = temp_dir();
+        let files = render_all(&generated_avatar(), &dir).unwrap();
+        check_gallery(&dir, &files);
+    }
+
+    /// A font of our own: the serif italic of the repository's Latin font
+    /// crate, read from its file as any user font would be.
+    #[cfg(not(feature = "bundled-fonts"))]
+    const OWN_FONT: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../crates/menagerie-fonts-latin/fonts/NotoSerif-Italic.ttf"
+    );
+
+    #[cfg(not(feature = "bundled-fonts"))]
+    #[test]
+    fn without_bundled_fonts_text_is_drawn_in_the_font_given() {
+        use canvas_render::text::{TextLayout, layout_text};
+        let style = TextStyle::new(FontFace::Bold, 30.0);
+        // No font yet: a clear error, from a text call and from a scene.
+        assert_eq!(layout_text("hi", &style, 200.0), Err(RenderError::NoFonts));
+        let dir = temp_dir();
+        assert!(matches!(
+            render_all(&generated_avatar(), &dir),
+            Err(GalleryError::Render(RenderError::NoFonts))
+        ));
+        assert!(!text::has_glyph('a'));
+        assert_eq!(text::add_font(vec![0u8; 64]), Err(RenderError::InvalidFont));
+        assert_eq!(text::font_families(), Vec::<String>::new());
+
+        assert_eq!(use_font(Path::new(OWN_FONT)).unwrap(), ["Noto Serif"]);
+        assert_eq!(text::font_families(), ["Noto Serif"]);
+        assert_eq!(text::fallback_order().last().unwrap(), "Noto Serif");
+        let l: TextLayout = layout_text("Hello, world", &style, 400.0).unwrap();
+        assert_eq!(l.missing_glyphs(), 0);
+        // What the font lacks is tofu, counted, not an error.
+        assert_eq!(
+            layout_text("中🌸", &style, 400.0).unwrap().missing_glyphs(),
+            2
+        );
+        let files = render_all(&generated_avatar(), &dir).unwrap();
+        check_gallery(&dir, &files);
     }
 }

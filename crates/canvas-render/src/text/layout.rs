@@ -12,7 +12,7 @@ use super::{FontFace, TextStyle};
 /// One glyph placed on a line.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct Glyph {
-    /// Index into the bundled fonts.
+    /// The font's slot in the font database.
     pub font: u8,
     /// Glyph id in that font (0 is `.notdef`, the "tofu" box).
     pub id: u16,
@@ -93,10 +93,10 @@ pub(super) struct Shaped {
 
 impl Shaped {
     /// Shapes `text` (already sanitised: `\n` is the only line separator).
-    pub fn new(text: &str, face: FontFace) -> Shaped {
+    pub fn new(engine: &Engine, text: &str, face: FontFace) -> Shaped {
         let mut buffer = Buffer::new_empty(Metrics::new(16.0, 16.0));
         buffer.set_wrap(Wrap::WordOrGlyph);
-        buffer.set_text(text, &fonts::attrs(face), Shaping::Advanced, None);
+        buffer.set_text(text, &engine.attrs(face), Shaping::Advanced, None);
         let mut paragraphs = vec![0];
         paragraphs.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         Shaped { buffer, paragraphs }
@@ -252,7 +252,7 @@ pub(super) fn cut_to(
     for _ in 0..64 {
         let kept = text[..cut].trim_end();
         let candidate = format!("{kept}…");
-        let mut shaped = Shaped::new(&candidate, face);
+        let mut shaped = Shaped::new(engine, &candidate, face);
         let mut got = shaped.lines(engine, size, width);
         if got.len() <= max_lines {
             for l in &mut got {
@@ -272,7 +272,7 @@ pub(super) fn cut_to(
             prev_grapheme(text, kept.len())
         };
     }
-    let mut shaped = Shaped::new("…", face);
+    let mut shaped = Shaped::new(engine, "…", face);
     let mut got = shaped.lines(engine, size, width);
     got.truncate(max_lines);
     (got, true)

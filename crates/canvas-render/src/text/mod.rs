@@ -1,9 +1,9 @@
 //! Text layout and drawing with the bundled fonts.
 //!
 //! The module is split by concern: [`style`](TextStyle) (faces, alignment,
-//! outline, boxes), `fonts` (the bundled fonts, their fallback chains and the
-//! shaping engine), `layout` (lines, shrink-to-fit, truncation) and `raster`
-//! (glyph images and blending).
+//! outline, boxes), `fonts` (the font database: bundled and added fonts,
+//! fallback chains and the shaping engine), `layout` (lines, shrink-to-fit,
+//! truncation) and `raster` (glyph images and blending).
 //!
 //! **Libraries, not hand-written text code.** Shaping (harfrust: Arabic
 //! joining, Indic reordering and conjuncts, Thai marks, ligatures, kerning),
@@ -14,8 +14,10 @@
 //! flags are ligatures of that font). Truncation cuts only at grapheme-cluster
 //! boundaries (unicode-segmentation).
 //!
-//! **Fonts** are compiled into the crate and never read from the system (see
-//! `assets/fonts/` and the licences beside them). Coverage: Latin, Greek,
+//! **Fonts** are never read from the system. The bundled ones come from the
+//! font crates of the `font-latin`, `font-scripts` and `font-emoji` features
+//! (all on by default, through `bundled-fonts`), compiled in, with their
+//! licences beside them. Coverage: Latin, Greek,
 //! Cyrillic (Noto Sans, Noto Serif, DejaVu Sans); Arabic, Hebrew, Devanagari,
 //! Bengali, Tamil, Thai (Noto Sans script fonts); Chinese (simplified and
 //! traditional), Japanese kana and Korean Hangul (WenQuanYi Micro Hei); colour
@@ -23,6 +25,30 @@
 //! Sans: arrows, maths, dingbats, box drawing, Armenian, Georgian). A
 //! character no font has is drawn as the font's `.notdef` box ("tofu"),
 //! counted by [`TextLayout::missing_glyphs`].
+//!
+//! **Your own fonts**: [`add_font`] adds font bytes to the database every
+//! layout uses (on every thread, from the next layout on),
+//! [`set_face_family`] draws a face in a family and [`set_fallback_order`]
+//! sets the families tried for characters the face lacks. Without bundled
+//! fonts (`default-features = false`) and before any font is added, layout
+//! returns [`RenderError::NoFonts`].
+//!
+//! ```
+//! use canvas_render::text::{self, FontFace, TextBox, TextStyle};
+//! // Any TrueType/OpenType bytes: read from a file, fetched, or compiled in.
+//! // (Here one of the bundled files, so that the example runs anywhere.)
+//! # let bytes: Vec<u8> = menagerie_fonts_latin::NOTO_SERIF_ITALIC.to_vec();
+//! let families = text::add_font(bytes)?;
+//! assert_eq!(families, ["Noto Serif"]);
+//! text::set_face_family(FontFace::Bold, "Noto Serif");
+//! let style = TextStyle::new(FontFace::Bold, 32.0);
+//! let mut card = canvas_render::solid(300, 60, [255, 255, 255])?;
+//! let area = TextBox::new(8.0, 8.0, 284.0, 44.0);
+//! let layout = text::fit_text("A card in my font", &style, area, 10.0)?;
+//! text::draw_layout(&mut card, &layout, &style, area);
+//! # text::set_face_family(FontFace::Bold, "Noto Sans");
+//! # Ok::<(), canvas_render::RenderError>(())
+//! ```
 //!
 //! Text is sanitised before layout: `\r\n`, `\r` and other line
 //! separators become `\n`, tabs become a space, other control characters are
@@ -49,7 +75,10 @@ mod layout;
 mod raster;
 mod style;
 
-pub use fonts::{has_glyph, preload_fonts};
+pub use fonts::{
+    MAX_FONTS, add_font, fallback_order, font_families, has_glyph, preload_fonts, set_face_family,
+    set_fallback_order,
+};
 pub use layout::TextLayout;
 pub(crate) use raster::Target;
 pub use style::{Align, FontFace, Outline, TextBox, TextStyle, VAlign};
@@ -130,8 +159,8 @@ pub fn layout_text(
 ) -> Result<TextLayout, RenderError> {
     let clean = prepare(text, style, max_width)?;
     let lines = fonts::with_engine(|engine| {
-        layout::Shaped::new(&clean, style.face).lines(engine, style.size, max_width)
-    });
+        layout::Shaped::new(engine, &clean, style.face).lines(engine, style.size, max_width)
+    })?;
     Ok(layout::finish(style, style.size, lines, false))
 }
 
@@ -153,9 +182,9 @@ pub fn fit_text(
     let clean = sanitize(text);
     check_length("text", &clean, MAX_LAYOUT_CHARS)?;
     let width = (area.width - style.outline_extent() * 2.0).max(1.0);
-    Ok(fonts::with_engine(|engine| {
+    fonts::with_engine(|engine| {
         // Shaped once; each size only re-breaks the lines.
-        let mut shaped = layout::Shaped::new(&clean, style.face);
+        let mut shaped = layout::Shaped::new(engine, &clean, style.face);
         let mut fits = |size: f32| {
             let lines = shaped.lines(engine, size, width);
             let l = layout::finish(style, size, lines, false);
@@ -189,7 +218,7 @@ pub fn fit_text(
             engine, &clean, style.face, min_size, width, max_lines, lines,
         );
         layout::finish(style, min_size, lines, truncated)
-    }))
+    })
 }
 
 /// Lays `text` out on one line (newlines become spaces) at `style.size`,
@@ -203,9 +232,10 @@ pub(crate) fn fit_single_line(
     let clean = prepare(text, style, max_width)?.replace('\n', " ");
     let width = (max_width - style.outline_extent() * 2.0).max(1.0);
     let (lines, truncated) = fonts::with_engine(|engine| {
-        let lines = layout::Shaped::new(&clean, style.face).lines(engine, style.size, width);
+        let lines =
+            layout::Shaped::new(engine, &clean, style.face).lines(engine, style.size, width);
         layout::cut_to(engine, &clean, style.face, style.size, width, 1, lines)
-    });
+    })?;
     Ok(layout::finish(style, style.size, lines, truncated))
 }
 
@@ -257,7 +287,7 @@ mod tests {
         ] {
             let l = layout_text("Ag", &TextStyle::new(face, 20.0), 500.0).unwrap();
             for g in &l.lines[0].glyphs {
-                assert_eq!(fonts::BUNDLED[g.font as usize].name, want, "{face:?}");
+                assert_eq!(fonts::name(g.font), want, "{face:?}");
             }
         }
     }
@@ -317,10 +347,7 @@ mod tests {
         assert_eq!(glyphs.len(), 3);
         assert_eq!(word.missing_glyphs(), 0);
         let isolated = one_line("س").lines[0].glyphs[0];
-        assert_eq!(
-            fonts::BUNDLED[isolated.font as usize].name,
-            "NotoSansArabic-Regular.ttf"
-        );
+        assert_eq!(fonts::name(isolated.font), "NotoSansArabic-Regular.ttf");
         assert_eq!(glyphs[0].font, isolated.font);
         assert_ne!(glyphs[0].id, isolated.id, "initial form");
         // Right to left: the first letter is drawn rightmost.
@@ -337,13 +364,13 @@ mod tests {
         assert_eq!(g.len(), 10);
         let hebrew: Vec<&layout::Glyph> = g
             .iter()
-            .filter(|g| fonts::BUNDLED[g.font as usize].name.contains("Hebrew"))
+            .filter(|g| fonts::name(g.font).contains("Hebrew"))
             .collect();
         assert_eq!(hebrew.len(), 4);
         // The Hebrew glyphs are between the two Latin runs.
         let latin_left = g[..3]
             .iter()
-            .all(|g| !fonts::BUNDLED[g.font as usize].name.contains("Hebrew"));
+            .all(|g| !fonts::name(g.font).contains("Hebrew"));
         assert!(latin_left);
         // Shin (first logical letter) is drawn to the right of final mem.
         let shin = one_line("ש").lines[0].glyphs[0].id;
@@ -369,10 +396,10 @@ mod tests {
             assert_eq!(l.glyph_count(), 1, "{seq}");
             assert_eq!(l.missing_glyphs(), 0, "{seq}");
             let g = l.lines[0].glyphs[0];
-            assert_eq!(
-                fonts::BUNDLED[g.font as usize].name,
-                "NotoColorEmoji.ttf",
-                "{seq}"
+            assert!(
+                fonts::name(g.font).starts_with("NotoColorEmoji-"),
+                "{seq}: {}",
+                fonts::name(g.font)
             );
         }
         // Drawn in colour, even with black text.

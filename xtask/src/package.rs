@@ -1,0 +1,154 @@
+//! `cargo xtask package`: proves that the crates meant for other projects
+//! can be published, as one of CI's steps (`cargo xtask test`).
+//!
+//! 1. `cargo publish --dry-run` of every published crate together
+//!    ([`PUBLISHED`]): each is packed into `target/package/*.crate` and its
+//!    packed sources are built on their own (the verify build), the
+//!    workspace's unpublished path dependencies resolved among themselves;
+//! 2. every `.crate` must stay under [`MAX_CRATE_BYTES`] (crates.io refuses
+//!    more than 10 MiB; the rest is margin for growth);
+//! 3. the outside consumer, `examples/render-gallery`, without canvas-render's
+//!    bundled fonts: tested, then run with a font of its own (the default
+//!    build is tested by `cargo test --workspace`).
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+
+use crate::{cargo, repo_root, run_cmd};
+
+/// The crates published for other projects, dependencies first.
+pub const PUBLISHED: &[&str] = &[
+    "png-writer",
+    "menagerie-fonts-latin",
+    "menagerie-fonts-scripts",
+    "menagerie-fonts-emoji-people",
+    "menagerie-fonts-emoji-things",
+    "canvas-render",
+];
+
+/// The largest `.crate` accepted: 9.5 MiB, under crates.io's 10 MiB.
+pub const MAX_CRATE_BYTES: u64 = 19 << 19;
+
+/// The font the gallery without bundled fonts is given.
+const GALLERY_FONT: &str = "crates/menagerie-fonts-latin/fonts/NotoSerif-Italic.ttf";
+
+/// Arguments of `cargo xtask package`.
+#[derive(Debug, clap::Args)]
+pub struct PackageArgs {}
+
+/// Runs every step.
+pub fn run(_: &PackageArgs) -> Result<()> {
+    let start = Instant::now();
+    let mut publish = cargo();
+    publish.args(["publish", "--dry-run", "--allow-dirty"]);
+    for krate in PUBLISHED {
+        publish.args(["-p", krate]);
+    }
+    run_cmd(&mut publish)?;
+    let publish_time = start.elapsed();
+
+    let dir = repo_root().join("target/package");
+    let mut sizes = Vec::new();
+    for krate in PUBLISHED {
+        let version = workspace_version()?;
+        let path = dir.join(format!("{krate}-{version}.crate"));
+        let bytes = std::fs::metadata(&path)
+            .with_context(|| format!("{} was not packed", path.display()))?
+            .len();
+        sizes.push((krate.to_string(), bytes));
+    }
+    eprintln!("\npackage: packed sizes (limit {MAX_CRATE_BYTES} bytes)");
+    for (krate, bytes) in &sizes {
+        eprintln!(
+            "  {krate:<30} {bytes:>10} bytes  {:>5.2} MiB",
+            *bytes as f64 / (1u64 << 20) as f64
+        );
+    }
+    check_sizes(&sizes)?;
+
+    let gallery_start = Instant::now();
+    run_cmd(cargo().args(["test", "-p", "render-gallery", "--no-default-features"]))?;
+    let out = repo_root().join("target/render-gallery-own-font");
+    run_cmd(
+        cargo()
+            .args(["run", "-p", "render-gallery", "--no-default-features", "--"])
+            .arg(&out)
+            .arg("--font")
+            .arg(repo_root().join(GALLERY_FONT)),
+    )?;
+    eprintln!(
+        "\npackage: dry-run publish and size check {:.0} s, gallery without bundled fonts {:.0} s; \
+         its images are in {}",
+        publish_time.as_secs_f64(),
+        gallery_start.elapsed().as_secs_f64(),
+        Path::new(&out).display()
+    );
+    Ok(())
+}
+
+/// The workspace's `version` (every published crate inherits it).
+fn workspace_version() -> Result<String> {
+    let manifest = std::fs::read_to_string(repo_root().join("Cargo.toml"))?;
+    let section = manifest
+        .split("[workspace.package]")
+        .nth(1)
+        .context("no [workspace.package] in Cargo.toml")?;
+    let line = section
+        .lines()
+        .find(|l| l.trim_start().starts_with("version"))
+        .context("no workspace version")?;
+    let version = line
+        .split('"')
+        .nth(1)
+        .context("the workspace version is a string")?;
+    Ok(version.to_owned())
+}
+
+/// Fails naming every crate over [`MAX_CRATE_BYTES`].
+fn check_sizes(sizes: &[(String, u64)]) -> Result<()> {
+    let over: Vec<String> = sizes
+        .iter()
+        .filter(|(_, bytes)| *bytes > MAX_CRATE_BYTES)
+        .map(|(krate, bytes)| format!("{krate}: {bytes} bytes"))
+        .collect();
+    if !over.is_empty() {
+        bail!(
+            "packed crates over {MAX_CRATE_BYTES} bytes (9.5 MiB; crates.io refuses more than \
+             10 MiB):\n{}",
+            over.join("\n")
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_size_limit_is_nine_and_a_half_mib() {
+        assert_eq!(MAX_CRATE_BYTES, 9_961_472);
+        let ok = [("a".to_string(), MAX_CRATE_BYTES)];
+        assert!(check_sizes(&ok).is_ok());
+        let big = [
+            ("a".to_string(), 10),
+            ("emoji".to_string(), MAX_CRATE_BYTES + 1),
+        ];
+        let err = check_sizes(&big).unwrap_err().to_string();
+        assert!(err.contains("emoji: 9961473 bytes"), "{err}");
+        assert!(!err.contains("a: 10"), "{err}");
+    }
+
+    #[test]
+    fn every_published_crate_is_a_publishable_workspace_member() {
+        for krate in PUBLISHED {
+            let manifest =
+                std::fs::read_to_string(repo_root().join("crates").join(krate).join("Cargo.toml"))
+                    .unwrap_or_else(|e| panic!("{krate}: {e}"));
+            assert!(!manifest.contains("publish = false"), "{krate}");
+        }
+        assert_eq!(workspace_version().unwrap(), env!("CARGO_PKG_VERSION"));
+    }
+}
