@@ -2,6 +2,7 @@
 //!
 //! Run `cargo xtask --help` for the list.
 
+mod bench_compare;
 mod browser;
 mod data;
 // --- load/soak/fault suites and fuzzing ---
@@ -36,6 +37,8 @@ enum Cmd {
     Test(test::TestArgs),
     /// Load test the release server on loopback (`--soak`, `--faults`); writes BENCHMARKS.md.
     Loadtest(loadtest::LoadtestArgs),
+    /// The sharp comparison's five scenarios on BASE_REV and the work tree (release builds), alternating, with ratios.
+    BenchCompare(bench_compare::BenchCompareArgs),
     /// Rewrite the committed default content pack (assets/content) from the may-commit sources.
     ContentAssets(data::content::AssetsArgs),
     /// Report dead links of the content pack (needs network; never run in CI).
@@ -48,6 +51,7 @@ fn main() -> Result<()> {
         Cmd::Serve(a) => serve::run(&a),
         Cmd::Test(a) => test::run(&a),
         Cmd::Loadtest(a) => loadtest::run(&a),
+        Cmd::BenchCompare(a) => bench_compare::run(&a),
         Cmd::ContentAssets(a) => data::content::run_assets(&a),
         Cmd::CheckLinks(a) => data::content::run_check_links(&a),
     }
