@@ -2,6 +2,7 @@
 //!
 //! Run `cargo xtask --help` for the list.
 
+mod bench_compare;
 mod browser;
 mod data;
 mod deploy_check;
@@ -41,6 +42,8 @@ enum Cmd {
     Package(package::PackageArgs),
     /// Load test the release server on loopback (`--soak`, `--faults`); writes BENCHMARKS.md.
     Loadtest(loadtest::LoadtestArgs),
+    /// The sharp comparison's five scenarios on BASE_REV and the work tree (release builds), alternating, with ratios.
+    BenchCompare(bench_compare::BenchCompareArgs),
     /// Rewrite the committed default content pack (assets/content) from the may-commit sources.
     ContentAssets(data::content::AssetsArgs),
     /// Report dead links of the content pack (needs network; never run in CI).
@@ -58,6 +61,7 @@ fn main() -> Result<()> {
         Cmd::Test(a) => test::run(&a),
         Cmd::Package(a) => package::run(&a),
         Cmd::Loadtest(a) => loadtest::run(&a),
+        Cmd::BenchCompare(a) => bench_compare::run(&a),
         Cmd::ContentAssets(a) => data::content::run_assets(&a),
         Cmd::CheckLinks(a) => data::content::run_check_links(&a),
         Cmd::DeployCheck(a) => deploy_check::run(&a),

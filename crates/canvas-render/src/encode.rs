@@ -1,6 +1,17 @@
 //! PNG output, by the `png-writer` crate.
 
+use std::cell::RefCell;
+
 use crate::{RenderError, RgbaImage, check_size};
+
+/// Working buffers each thread's PNG encoder keeps between images, at most
+/// (a 1024 × 1024 image's copy without hidden colour plus its repacked
+/// pixels fit); past it they are freed after the image.
+const KEEP_ENCODER_BYTES: usize = 8 << 20;
+
+thread_local! {
+    static ENCODER: RefCell<png_writer::Encoder> = const { RefCell::new(png_writer::Encoder::new()) };
+}
 
 /// Encodes an RGBA image as PNG with fast compression.
 ///
@@ -37,6 +48,37 @@ pub fn encode_png(img: &RgbaImage) -> Result<Vec<u8>, RenderError> {
     let (w, h) = img.dimensions();
     check_size(w, h)?;
     png_writer::encode_rgba(w, h, img.as_raw()).map_err(|e| RenderError::Encode(e.to_string()))
+}
+
+/// Encodes like [`encode_png`] (the same bytes) into `out`, replacing its
+/// contents and reusing its capacity; each thread keeps its encoder's
+/// working buffers (up to 8 MiB) for the next image. With
+/// [`buffers::take_empty`](crate::buffers::take_empty) for `out` and
+/// [`buffers::recycle`](crate::buffers::recycle) when the file has been
+/// sent, encoding one image after another allocates no image-sized memory.
+///
+/// ```
+/// use canvas_render::{buffers, encode_png, encode_png_into};
+///
+/// let img = canvas_render::solid(300, 300, [10, 20, 30]).unwrap();
+/// let mut out = buffers::take_empty(300 * 300 * 2);
+/// encode_png_into(&img, &mut out).unwrap();
+/// assert_eq!(out, encode_png(&img).unwrap());
+/// buffers::recycle(out);
+/// ```
+pub fn encode_png_into(img: &RgbaImage, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    let (w, h) = img.dimensions();
+    out.clear();
+    check_size(w, h)?;
+    ENCODER
+        .with_borrow_mut(|encoder| {
+            let done = encoder.encode_rgba_into(w, h, img.as_raw(), out);
+            if encoder.retained_bytes() > KEEP_ENCODER_BYTES {
+                *encoder = png_writer::Encoder::new();
+            }
+            done
+        })
+        .map_err(|e| RenderError::Encode(e.to_string()))
 }
 
 #[cfg(test)]

@@ -33,6 +33,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod buffers;
 mod encode;
 mod error;
 pub mod filter;
@@ -45,7 +46,7 @@ pub mod animation;
 mod gif_encode;
 mod webp_encode;
 
-pub use encode::encode_png;
+pub use encode::{encode_png, encode_png_into};
 pub use error::RenderError;
 pub use filter::{Brightness, Filter, Threshold, apply, apply_in_place};
 /// The `image` crate (0.25) whose [`RgbaImage`] this crate takes and returns;

@@ -6,6 +6,7 @@ use fast_image_resize::images::CroppedImage;
 use fast_image_resize::{FilterType, ResizeAlg, ResizeOptions, Resizer};
 use image::imageops;
 
+use crate::buffers::take;
 use crate::{RenderError, RgbaImage, check_size};
 
 /// Scratch memory a thread's resizer may keep between calls: enough for a
@@ -32,7 +33,9 @@ pub(crate) fn cover(img: &RgbaImage, width: u32, height: u32) -> Result<RgbaImag
     check_size(sw, sh)?;
     check_size(width, height)?;
     if (sw, sh) == (width, height) {
-        return Ok(img.clone());
+        let mut copy = take(img.as_raw().len());
+        copy.copy_from_slice(img.as_raw());
+        return Ok(RgbaImage::from_raw(width, height, copy).expect("the source's size"));
     }
     // Largest crop of the target's aspect ratio: compare sw/sh with width/height.
     let (cw, ch) = if u64::from(sw) * u64::from(height) > u64::from(sh) * u64::from(width) {
@@ -46,7 +49,10 @@ pub(crate) fn cover(img: &RgbaImage, width: u32, height: u32) -> Result<RgbaImag
     if (cw, ch) == (width, height) {
         return Ok(imageops::crop_imm(img, left, top, cw, ch).to_image());
     }
-    let mut out = RgbaImage::new(width, height);
+    // The resizer writes every pixel, so a reused buffer needs no zeroing.
+    let len = width as usize * height as usize * 4;
+    let mut out =
+        RgbaImage::from_raw(width, height, take(len)).expect("buffer of the output's size");
     let options = ResizeOptions::new().resize_alg(ResizeAlg::Convolution(FilterType::Bilinear));
     // The crop is a view (no copy) that the filter treats as the whole
     // image, so pixels outside it never bleed in at its edges. Both images

@@ -27,6 +27,7 @@ use std::sync::OnceLock;
 
 use tiny_skia::{FillRule, Mask, Path, PathBuilder, Transform};
 
+use crate::buffers::take;
 use crate::resize::{cover, draw_over, multiply_alpha};
 use crate::{RenderError, RgbaImage};
 
@@ -191,9 +192,13 @@ pub fn pride(avatar: &RgbaImage, flag: PrideFlag) -> Result<RgbaImage, RenderErr
         )
     });
     multiply_alpha(&mut face, mask);
-    let mut out = RINGS[index].get_or_init(|| ring(flag)).clone();
+    let ring = RINGS[index].get_or_init(|| ring(flag));
+    let mut copy = take(ring.as_raw().len());
+    copy.copy_from_slice(ring.as_raw());
+    let mut out = RgbaImage::from_raw(SIZE, SIZE, copy).expect("the ring's size");
     let offset = i64::from((SIZE - diameter) / 2);
     draw_over(&mut out, &face, offset, offset);
+    crate::buffers::recycle_image(face);
     Ok(out)
 }
 

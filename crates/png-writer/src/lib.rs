@@ -3,7 +3,9 @@
 //! One function, [`encode_rgba`]: width, height and the pixels as RGBA bytes
 //! (row by row, four bytes a pixel, straight alpha, as `image::RgbaImage`
 //! holds them) in, a complete PNG file out. No `unsafe`, no IO, three small
-//! dependencies (`crc32fast`, `simd-adler32`, `multiversion`).
+//! dependencies (`crc32fast`, `simd-adler32`, `multiversion`). [`Encoder`]
+//! writes the same bytes into a buffer of the caller's, keeping its working
+//! buffers from one image to the next.
 //!
 //! ```
 //! // A 64 × 64 gradient.
@@ -61,7 +63,6 @@ mod deflate;
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
-use std::borrow::Cow;
 use std::fmt;
 
 /// Why an image could not be encoded.
@@ -127,61 +128,144 @@ const PNG_MAX: u32 = (1 << 31) - 1;
 /// assert!(matches!(encode_rgba(4, 4, &grey[..60]), Err(EncodeError::BufferSize { .. })));
 /// ```
 pub fn encode_rgba(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, EncodeError> {
-    let (w, h) = (width, height);
-    if w == 0 || h == 0 {
-        return Err(EncodeError::EmptyImage);
+    let mut out = Vec::new();
+    Encoder::new().encode_rgba_into(width, height, rgba, &mut out)?;
+    Ok(out)
+}
+
+/// An encoder that keeps its working buffers (the copy without hidden
+/// colour and the repacked pixels, up to one image's size each) from one
+/// image to the next, so a program encoding many images does not allocate
+/// and fault in fresh image-sized buffers for each.
+/// [`encode_rgba_into`](Encoder::encode_rgba_into) writes exactly the bytes
+/// [`encode_rgba`] returns.
+///
+/// ```
+/// let mut encoder = png_writer::Encoder::new();
+/// let mut png = Vec::new();
+/// for shade in [0u8, 128, 255] {
+///     let rgba = [shade, 40, 90, 255].repeat(16 * 16);
+///     encoder.encode_rgba_into(16, 16, &rgba, &mut png).unwrap();
+///     assert_eq!(png, png_writer::encode_rgba(16, 16, &rgba).unwrap());
+/// }
+/// assert!(encoder.retained_bytes() > 0);
+/// ```
+#[derive(Debug, Default)]
+pub struct Encoder {
+    /// The pixels with the colour of fully transparent pixels cleared.
+    visible: Vec<u8>,
+    /// The pixels in the chosen colour type.
+    packed: Vec<u8>,
+}
+
+impl Encoder {
+    /// An encoder with no buffers yet.
+    pub const fn new() -> Self {
+        Self {
+            visible: Vec::new(),
+            packed: Vec::new(),
+        }
     }
-    // Saturates only for sizes no buffer can have.
-    let expected = (u64::from(w) * u64::from(h)).saturating_mul(4);
-    if usize::try_from(expected).ok() != Some(rgba.len()) {
-        return Err(EncodeError::BufferSize {
-            expected,
-            actual: rgba.len(),
-        });
+
+    /// Bytes of working buffers the encoder holds between images.
+    pub fn retained_bytes(&self) -> usize {
+        self.visible.capacity() + self.packed.capacity()
     }
-    if w > PNG_MAX || h > PNG_MAX {
-        return Err(EncodeError::TooLarge {
+
+    /// Encodes like [`encode_rgba`], replacing the contents of `out` by the
+    /// PNG file (`out`'s capacity is reused). On an error `out` is left
+    /// empty.
+    pub fn encode_rgba_into(
+        &mut self,
+        width: u32,
+        height: u32,
+        rgba: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), EncodeError> {
+        out.clear();
+        let (w, h) = (width, height);
+        if w == 0 || h == 0 {
+            return Err(EncodeError::EmptyImage);
+        }
+        // Saturates only for sizes no buffer can have.
+        let expected = (u64::from(w) * u64::from(h)).saturating_mul(4);
+        if usize::try_from(expected).ok() != Some(rgba.len()) {
+            return Err(EncodeError::BufferSize {
+                expected,
+                actual: rgba.len(),
+            });
+        }
+        if w > PNG_MAX || h > PNG_MAX {
+            return Err(EncodeError::TooLarge {
+                width: w,
+                height: h,
+            });
+        }
+        let (grey, opaque) = classify(rgba);
+        // Opaque pixels hide nothing; otherwise fully transparent pixels
+        // become transparent black before any colour type is chosen.
+        let raw: &[u8] = if opaque || !without_hidden_colour(rgba, &mut self.visible) {
+            rgba
+        } else {
+            &self.visible
+        };
+        let packed = &mut self.packed;
+        let keyed = if grey { None } else { keyed_palette(raw) };
+        let (colour, data, palette): (ColourType, &[u8], _) = match (grey, opaque, keyed) {
+            (true, true, _) => (ColourType::Grey, repack::<1>(raw, [0], packed), None),
+            (true, false, _) => (
+                ColourType::GreyAlpha,
+                repack::<2>(raw, [0, 3], packed),
+                None,
+            ),
+            (false, _, Some((key, table))) => {
+                let indices = match table.spare {
+                    Some(spare) => {
+                        packed.clear();
+                        packed.extend(
+                            raw.chunks_exact(4)
+                                .map(|p| if p[3] == 0 { spare } else { p[key] }),
+                        );
+                        &packed[..]
+                    }
+                    None => repack::<1>(raw, [key], packed),
+                };
+                (ColourType::Indexed, indices, Some(table))
+            }
+            (false, true, None) => (ColourType::Rgb, repack::<3>(raw, [0, 1, 2], packed), None),
+            (false, false, None) => (ColourType::Rgba, raw, None),
+        };
+        let bpp = match colour {
+            ColourType::Grey | ColourType::Indexed => 1,
+            ColourType::GreyAlpha => 2,
+            ColourType::Rgb => 3,
+            ColourType::Rgba => 4,
+        };
+        let too_large = EncodeError::TooLarge {
             width: w,
             height: h,
-        });
-    }
-    let (grey, opaque) = classify(rgba);
-    // Opaque pixels hide nothing; otherwise fully transparent pixels become
-    // transparent black before any colour type is chosen.
-    let raw: Cow<'_, [u8]> = if opaque {
-        Cow::Borrowed(rgba)
-    } else {
-        without_hidden_colour(rgba)
-    };
-    let raw = &raw[..];
-    let keyed = if grey { None } else { keyed_palette(raw) };
-    let (colour, data, palette): (ColourType, Cow<'_, [u8]>, _) = match (grey, opaque, keyed) {
-        (true, true, _) => (ColourType::Grey, repack::<1>(raw, [0]).into(), None),
-        (true, false, _) => (ColourType::GreyAlpha, repack::<2>(raw, [0, 3]).into(), None),
-        (false, _, Some((key, table))) => {
-            let indices = match table.spare {
-                Some(spare) => raw
-                    .chunks_exact(4)
-                    .map(|p| if p[3] == 0 { spare } else { p[key] })
-                    .collect(),
-                None => repack::<1>(raw, [key]),
-            };
-            (ColourType::Indexed, indices.into(), Some(table))
+        };
+        out.reserve(data.len() / 2 + 1024);
+        let written = write_png(out, w, h, colour, data, bpp, palette.as_ref());
+        if written.is_none() {
+            out.clear();
+            return Err(too_large);
         }
-        (false, true, None) => (ColourType::Rgb, repack::<3>(raw, [0, 1, 2]).into(), None),
-        (false, false, None) => (ColourType::Rgba, raw.into(), None),
-    };
-    let bpp = match colour {
-        ColourType::Grey | ColourType::Indexed => 1,
-        ColourType::GreyAlpha => 2,
-        ColourType::Rgb => 3,
-        ColourType::Rgba => 4,
-    };
-    let too_large = EncodeError::TooLarge {
-        width: w,
-        height: h,
-    };
-    let mut out = Vec::with_capacity(data.len() / 2 + 1024);
+        Ok(())
+    }
+}
+
+/// Writes the PNG file's chunks; `None` when one is longer than a chunk
+/// may be.
+fn write_png(
+    out: &mut Vec<u8>,
+    w: u32,
+    h: u32,
+    colour: ColourType,
+    data: &[u8],
+    bpp: usize,
+    palette: Option<&KeyedPalette>,
+) -> Option<()> {
     out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
     let mut ihdr = [0u8; 13];
     ihdr[..4].copy_from_slice(&w.to_be_bytes());
@@ -189,31 +273,31 @@ pub fn encode_rgba(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, Enco
     // Bit depth 8, the colour type, deflate, adaptive filtering, no
     // interlace.
     ihdr[8..].copy_from_slice(&[8, colour as u8, 0, 0, 0]);
-    chunk(&mut out, b"IHDR", |c| c.extend_from_slice(&ihdr)).ok_or(too_large.clone())?;
-    if let Some(table) = &palette {
-        chunk(&mut out, b"PLTE", |c| c.extend_from_slice(&table.rgb())).ok_or(too_large.clone())?;
+    chunk(out, b"IHDR", |c| c.extend_from_slice(&ihdr))?;
+    if let Some(table) = palette {
+        chunk(out, b"PLTE", |c| c.extend_from_slice(&table.rgb()))?;
         if let Some(alpha) = table.trns() {
-            chunk(&mut out, b"tRNS", |c| c.extend_from_slice(&alpha)).ok_or(too_large.clone())?;
+            chunk(out, b"tRNS", |c| c.extend_from_slice(&alpha))?;
         }
     }
     let stride = w as usize * bpp;
-    chunk(&mut out, b"IDAT", |c| {
-        deflate::png_image_data(&data, stride, bpp, c);
-    })
-    .ok_or(too_large.clone())?;
-    chunk(&mut out, b"IEND", |_| ()).ok_or(too_large)?;
-    Ok(out)
+    chunk(out, b"IDAT", |c| {
+        deflate::png_image_data(data, stride, bpp, c);
+    })?;
+    chunk(out, b"IEND", |_| ())
 }
 
-/// `raw` with every fully transparent pixel made transparent black; borrowed
-/// when no such pixel carries colour.
-fn without_hidden_colour(raw: &[u8]) -> Cow<'_, [u8]> {
+/// When some fully transparent pixel of `raw` carries colour, copies `raw`
+/// into `visible` with every such pixel made transparent black and returns
+/// `true`; else returns `false` and leaves `visible` as it was.
+fn without_hidden_colour(raw: &[u8], visible: &mut Vec<u8>) -> bool {
     let hidden = |p: &[u8]| (p[3] == 0) & ((p[0] | p[1] | p[2]) != 0);
     if !raw.chunks_exact(4).any(hidden) {
-        return Cow::Borrowed(raw);
+        return false;
     }
-    let mut owned = raw.to_vec();
-    for p in owned.chunks_exact_mut(4) {
+    visible.clear();
+    visible.extend_from_slice(raw);
+    for p in visible.chunks_exact_mut(4) {
         // Branch-free, so the loop vectorises: keep the colour where
         // alpha is not zero.
         let keep = if p[3] == 0 { 0 } else { 0xff };
@@ -221,7 +305,7 @@ fn without_hidden_colour(raw: &[u8]) -> Cow<'_, [u8]> {
         p[1] &= keep;
         p[2] &= keep;
     }
-    Cow::Owned(owned)
+    true
 }
 
 /// PNG colour types (the `IHDR` field's values).
@@ -344,11 +428,12 @@ fn keyed_palette(raw: &[u8]) -> Option<(usize, KeyedPalette)> {
     ))
 }
 
-/// The channels `pick` of every RGBA pixel, `N` bytes a pixel, into a
-/// buffer sized up front (a `flat_map(..).collect()` grows by doubling and
-/// does not vectorise).
-fn repack<const N: usize>(raw: &[u8], pick: [usize; N]) -> Vec<u8> {
-    let mut out = vec![0u8; raw.len() / 4 * N];
+/// The channels `pick` of every RGBA pixel, `N` bytes a pixel, into `out`,
+/// sized up front (a `flat_map(..).collect()` grows by doubling and does
+/// not vectorise); every byte is overwritten, so a reused buffer needs no
+/// zeroing.
+fn repack<'a, const N: usize>(raw: &[u8], pick: [usize; N], out: &'a mut Vec<u8>) -> &'a [u8] {
+    out.resize(raw.len() / 4 * N, 0);
     for (d, p) in out.chunks_exact_mut(N).zip(raw.chunks_exact(4)) {
         for (slot, &c) in d.iter_mut().zip(&pick) {
             *slot = p[c];

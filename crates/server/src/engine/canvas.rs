@@ -407,16 +407,13 @@ impl Ticket {
         } = self;
         let engine = Arc::clone(&permit.engine);
         let budget = engine.animation_budget;
+        let cached = engine.outputs.is_some();
         let png = engine
             .pool
             .run(move || -> Result<Bytes, ApiError> {
                 let _permit = (permit, extra);
-                Ok(Bytes::from(output::render(
-                    &job,
-                    avatar.as_ref(),
-                    output,
-                    budget,
-                )?))
+                let encoded = output::render(&job, avatar.as_ref(), output, budget)?;
+                Ok(body(encoded, cached))
             })
             .await
             .map_err(|_| ApiError::JobFailed)??;
@@ -424,6 +421,36 @@ impl Ticket {
             cache.insert(key, png.clone());
         }
         Ok(png)
+    }
+}
+
+/// The encoded image as an answer body. Its buffer may be far larger than
+/// the image (the PNG path writes into a reused one), and the output cache
+/// weighs entries by length: so for the cache the bytes are copied out and
+/// the buffer goes back to `canvas_render::buffers` at once; without a
+/// cache the buffer itself is sent and goes back once the answer is written.
+fn body(encoded: Vec<u8>, cached: bool) -> Bytes {
+    if cached {
+        let bytes = Bytes::copy_from_slice(&encoded);
+        canvas_render::buffers::recycle(encoded);
+        bytes
+    } else {
+        Bytes::from_owner(Recycled(encoded))
+    }
+}
+
+/// A body buffer given back to `canvas_render::buffers` when dropped.
+struct Recycled(Vec<u8>);
+
+impl AsRef<[u8]> for Recycled {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl Drop for Recycled {
+    fn drop(&mut self) {
+        canvas_render::buffers::recycle(std::mem::take(&mut self.0));
     }
 }
 

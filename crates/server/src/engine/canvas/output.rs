@@ -147,7 +147,7 @@ pub fn render(
         .filter(|_| animates(job));
     let deadline = Deadline::after(budget);
     match (output, animation) {
-        (Output::Png, _) => Ok(canvas_render::encode_png(&still(job)?)?),
+        (Output::Png, _) => encode_png(still(job)?),
         (Output::WebP, _) => Ok(canvas_render::encode_webp(&still(job)?)?),
         (Output::Gif, None) => {
             let image = still(job)?;
@@ -165,6 +165,17 @@ pub fn render(
         }
         (Output::AnimatedWebP, None) => Ok(canvas_render::encode_webp(&still(job)?)?),
     }
+}
+
+/// Encodes a still PNG into a reused buffer (`canvas_render::buffers`) and
+/// gives the image's buffer back for the next render: no image-sized
+/// allocation per request.
+fn encode_png(image: RgbaImage) -> Result<Vec<u8>, ApiError> {
+    let mut out = canvas_render::buffers::take_empty(image.as_raw().len() / 2 + 1024);
+    let encoded = canvas_render::encode_png_into(&image, &mut out);
+    canvas_render::buffers::recycle_image(image);
+    encoded?;
+    Ok(out)
 }
 
 fn render_animation(

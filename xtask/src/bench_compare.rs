@@ -1,0 +1,677 @@
+//! `cargo xtask bench-compare BASE_REV`: the five scenarios of the sharp
+//! comparison (`../shared/bench/sharp/run_compare.sh`) against two release
+//! builds, BASE_REV and the work tree, and optionally the sharp peer,
+//! alternating, with ratios. Never in CI (nothing timed runs there).
+//!
+//! BASE_REV is checked out in a git worktree under
+//! `target/bench-compare/base` and built in a target directory of its own,
+//! `target/bench-compare/target` (cargo fingerprints workspace crates by
+//! their path inside the workspace and their files' times, so two trees
+//! sharing one target directory can each take the other's stale build);
+//! the first run builds every dependency there once. Both binaries are
+//! copied to `target/bench-compare/` so no later build can replace them
+//! mid-run.
+//! A loopback host serves the two shared bench avatars
+//! (`../shared/bench/avatars`). Every round runs each scenario on each
+//! server with `wrk -t2 -c<conns> -d<duration>` (a wrk script randomises
+//! the colour and the threshold per request, as the sharp comparison
+//! does); the server order rotates from round to round. The servers run
+//! with `--output-cache-mb 0`, so every request renders and encodes.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+
+use crate::loadtest::target_dir;
+use crate::{cargo, repo_root, run_cmd};
+
+/// Arguments of `cargo xtask bench-compare`.
+#[derive(Debug, clap::Args)]
+pub struct BenchCompareArgs {
+    /// The revision to compare the work tree with (a commit, branch or tag).
+    pub base_rev: String,
+    /// Rounds; each runs every scenario on every server, in rotating order.
+    #[arg(long, default_value_t = 3)]
+    pub rounds: usize,
+    /// Seconds of each wrk run.
+    #[arg(long, default_value_t = 10)]
+    pub seconds: u64,
+    /// wrk connections.
+    #[arg(long, default_value_t = 32)]
+    pub connections: usize,
+    /// Scenarios to run (default: all five): mix512, grey512, blur512,
+    /// circle1024, color1024.
+    #[arg(long, value_delimiter = ',')]
+    pub scenarios: Vec<String>,
+    /// Environment for the base server, `NAME=VALUE` (repeatable): with
+    /// `HEAD` as BASE_REV and `MALLOC_ARENA_MAX=8`, the work tree is
+    /// compared with itself run without its glibc memory settings.
+    #[arg(long = "base-env", value_name = "NAME=VALUE")]
+    pub base_env: Vec<String>,
+    /// Also run the sharp peer: a directory holding `sharp_server.js` with
+    /// sharp installed (`npm install` there); default
+    /// `../shared/bench/sharp` when it has `node_modules/sharp`.
+    #[arg(long)]
+    pub sharp: Option<PathBuf>,
+    /// Do not run the sharp peer even when it is installed.
+    #[arg(long, conflicts_with = "sharp")]
+    pub no_sharp: bool,
+    /// Do not build: use the binaries left in `target/bench-compare/`.
+    #[arg(long)]
+    pub no_build: bool,
+}
+
+/// One scenario: the paths asked of Menagerie and of the sharp peer, with
+/// `{C}` a random colour and `{T}` a random threshold per request.
+struct Scenario {
+    name: &'static str,
+    menagerie: &'static [&'static str],
+    sharp: &'static [&'static str],
+}
+
+const SCENARIOS: [Scenario; 5] = [
+    Scenario {
+        name: "mix512",
+        menagerie: &[
+            "/canvas/filter/color?avatar={A5}&color={C}",
+            "/canvas/filter/threshold?avatar={A5}&threshold={T}",
+        ],
+        sharp: &[
+            "/filter/color?avatar={A5}&c={C}",
+            "/filter/threshold?avatar={A5}&t={T}",
+        ],
+    },
+    Scenario {
+        name: "grey512",
+        menagerie: &["/canvas/filter/greyscale?avatar={A5}"],
+        sharp: &["/filter/greyscale?avatar={A5}"],
+    },
+    Scenario {
+        name: "blur512",
+        menagerie: &["/canvas/filter/blur?avatar={A5}"],
+        sharp: &["/filter/blur?avatar={A5}"],
+    },
+    Scenario {
+        name: "circle1024",
+        menagerie: &["/canvas/misc/circle?avatar={A10}"],
+        sharp: &["/filter/circle?avatar={A10}"],
+    },
+    Scenario {
+        name: "color1024",
+        menagerie: &["/canvas/filter/color?avatar={A10}&color={C}"],
+        sharp: &["/filter/color?avatar={A10}&c={C}"],
+    },
+];
+
+/// wrk script: one of the scenario's paths at random per request, with a
+/// random colour and threshold.
+const WRK_SCRIPT: &str = r#"
+local paths = {}
+for p in string.gmatch(os.getenv("BENCH_PATHS") or "", "[^ ]+") do paths[#paths + 1] = p end
+local n = 0
+function setup(thread) n = n + 1; thread:set("tid", n) end
+function init(args) math.randomseed(os.time() * 1000 + (tid or 0) * 7919); math.random() end
+request = function()
+  local p = paths[math.random(1, #paths)]
+  p = p:gsub("{C}", string.format("%06X", math.random(0, 0xFFFFFF)))
+  p = p:gsub("{T}", tostring(math.random(0, 255)))
+  return wrk.format("GET", p)
+end
+"#;
+
+/// A server under test.
+struct Server {
+    name: String,
+    addr: SocketAddr,
+    sharp: bool,
+    child: Child,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn run(args: &BenchCompareArgs) -> Result<()> {
+    if args.rounds == 0 || args.seconds == 0 || args.connections == 0 {
+        bail!("--rounds, --seconds and --connections must be positive");
+    }
+    let scenarios: Vec<&Scenario> = if args.scenarios.is_empty() {
+        SCENARIOS.iter().collect()
+    } else {
+        args.scenarios
+            .iter()
+            .map(|n| {
+                SCENARIOS
+                    .iter()
+                    .find(|s| s.name == n)
+                    .with_context(|| format!("unknown scenario {n}"))
+            })
+            .collect::<Result<_>>()?
+    };
+    let base_env = args
+        .base_env
+        .iter()
+        .map(|kv| {
+            kv.split_once('=')
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .with_context(|| format!("--base-env {kv}: expected NAME=VALUE"))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    if Command::new("wrk").arg("--version").output().is_err() {
+        bail!("bench-compare needs wrk on the PATH (Debian: apt-get install wrk)");
+    }
+    let avatars = repo_root().join("../shared/bench/avatars");
+    let a512 = std::fs::read(avatars.join("avatar_512.png"))
+        .with_context(|| format!("reading the bench avatars in {}", avatars.display()))?;
+    let a1024 = std::fs::read(avatars.join("avatar_1024.png"))?;
+    let sharp_dir = if args.no_sharp {
+        None
+    } else {
+        let dir = args
+            .sharp
+            .clone()
+            .unwrap_or_else(|| repo_root().join("../shared/bench/sharp"));
+        let installed = dir.join("node_modules/sharp").is_dir();
+        match (installed, args.sharp.is_some()) {
+            (true, _) => Some(dir),
+            (false, true) => bail!(
+                "no sharp in {}: run `npm install` there (needs Node.js)",
+                dir.display()
+            ),
+            (false, false) => {
+                eprintln!(
+                    "bench-compare: sharp not installed in {} (npm install there, or --sharp DIR): without it",
+                    dir.display()
+                );
+                None
+            }
+        }
+    };
+
+    let out = target_dir().join("bench-compare");
+    std::fs::create_dir_all(&out)?;
+    let (base_bin, head_bin) = (out.join("menagerie-base"), out.join("menagerie-head"));
+    if !args.no_build {
+        build(&args.base_rev, &out, &base_bin, &head_bin)?;
+    }
+    for bin in [&base_bin, &head_bin] {
+        if !bin.is_file() {
+            bail!("{} missing (drop --no-build)", bin.display());
+        }
+    }
+    let script = out.join("bench.lua");
+    std::fs::write(&script, WRK_SCRIPT)?;
+
+    let origin = Origin::start(a512, a1024)?;
+    let a5 = format!("http://{}/avatar_512.png", origin.addr);
+    let a10 = format!("http://{}/avatar_1024.png", origin.addr);
+    let mut servers = vec![
+        start_menagerie("base", &base_bin, &base_env)?,
+        start_menagerie("head", &head_bin, &[])?,
+    ];
+    if let Some(dir) = &sharp_dir {
+        servers.push(start_sharp(dir)?);
+    }
+    let paths = |s: &Server, sc: &Scenario| -> Vec<String> {
+        let list = if s.sharp { sc.sharp } else { sc.menagerie };
+        list.iter()
+            .map(|p| p.replace("{A5}", &a5).replace("{A10}", &a10))
+            .collect()
+    };
+
+    println!(
+        "# bench-compare: base {} ({}) vs head ({}){}; wrk -t2 -c{} -d{}s, {} rounds; {} CPUs",
+        args.base_rev,
+        git_short(&args.base_rev).unwrap_or_default(),
+        head_description(),
+        if base_env.is_empty() {
+            String::new()
+        } else {
+            format!("; base env {}", args.base_env.join(" "))
+        },
+        args.connections,
+        args.seconds,
+        args.rounds,
+        std::thread::available_parallelism().map_or(0, usize::from),
+    );
+    println!("# start: {}", uptime());
+    // Output bytes of one request each (colour 5865F2, threshold 128); also
+    // warms every server's avatar cache.
+    let mut bytes: BTreeMap<(String, &str), Vec<usize>> = BTreeMap::new();
+    for sc in &scenarios {
+        for s in &servers {
+            for p in paths(s, sc) {
+                let p = p.replace("{C}", "5865F2").replace("{T}", "128");
+                let (status, body) = get(s.addr, &p)?;
+                if status != 200 {
+                    bail!("{} {p}: status {status}", s.name);
+                }
+                bytes
+                    .entry((s.name.clone(), sc.name))
+                    .or_default()
+                    .push(body);
+            }
+        }
+    }
+    let mut rps: BTreeMap<(String, &str), Vec<f64>> = BTreeMap::new();
+    for round in 0..args.rounds {
+        println!("## round {}: {}", round + 1, uptime());
+        for sc in &scenarios {
+            for k in 0..servers.len() {
+                let s = &servers[(k + round) % servers.len()];
+                let run = wrk(s.addr, &paths(s, sc), &script, args)?;
+                println!(
+                    "{:<11} {:<5} {:>8.1} req/s  p50 {:>7.1} ms  p99 {:>7.1} ms  errors {}",
+                    sc.name, s.name, run.rps, run.p50_ms, run.p99_ms, run.errors
+                );
+                rps.entry((s.name.clone(), sc.name))
+                    .or_default()
+                    .push(run.rps);
+                settle(s);
+            }
+        }
+    }
+    println!("# end: {}", uptime());
+    let median = |name: &str, sc: &str| {
+        let mut v = rps.get(&(name.to_owned(), sc)).cloned().unwrap_or_default();
+        v.sort_by(f64::total_cmp);
+        v.get(v.len() / 2).copied().unwrap_or(0.0)
+    };
+    let sharp = sharp_dir.is_some();
+    print!("\n| scenario | base req/s | head req/s | head/base |");
+    if sharp {
+        print!(" sharp req/s | base/sharp | head/sharp |");
+    }
+    println!(
+        " bytes base / head{} |",
+        if sharp { " / sharp" } else { "" }
+    );
+    println!(
+        "|---|---:|---:|---:|{}---:|",
+        if sharp { "---:|---:|---:|" } else { "" }
+    );
+    for sc in &scenarios {
+        let (b, h) = (median("base", sc.name), median("head", sc.name));
+        print!("| {} | {b:.1} | {h:.1} | {:.2}× |", sc.name, h / b);
+        if sharp {
+            let s = median("sharp", sc.name);
+            print!(" {s:.1} | {:.1}× | {:.1}× |", b / s, h / s);
+        }
+        let size = |name: &str| {
+            bytes
+                .get(&(name.to_owned(), sc.name))
+                .map_or(String::new(), |v| {
+                    v.iter().map(usize::to_string).collect::<Vec<_>>().join("+")
+                })
+        };
+        let mut sizes = vec![size("base"), size("head")];
+        if sharp {
+            sizes.push(size("sharp"));
+        }
+        println!(" {} |", sizes.join(" / "));
+    }
+    println!("\nMedians of {} rounds.", args.rounds);
+    Ok(())
+}
+
+/// Builds BASE_REV (in a git worktree) and the work tree in release, and
+/// copies the two binaries aside.
+fn build(base_rev: &str, out: &Path, base_bin: &Path, head_bin: &Path) -> Result<()> {
+    let root = repo_root();
+    let worktree = out.join("base");
+    let commit = git_output(
+        &root,
+        &["rev-parse", "--verify", &format!("{base_rev}^{{commit}}")],
+    )
+    .with_context(|| format!("unknown revision {base_rev}"))?;
+    let build_in = |dir: &Path, target: &Path| -> Result<PathBuf> {
+        let mut c = cargo();
+        c.current_dir(dir).env("CARGO_TARGET_DIR", target).args([
+            "build",
+            "--release",
+            "--package",
+            "server",
+            "--bin",
+            "menagerie",
+        ]);
+        run_cmd(&mut c)?;
+        Ok(target.join("release/menagerie"))
+    };
+    // The work tree itself is BASE_REV: one build serves both.
+    let head = git_output(&root, &["rev-parse", "HEAD"])?;
+    if commit == head && !head_description().ends_with("changes") {
+        let bin = build_in(&root, &target_dir())?;
+        std::fs::copy(&bin, base_bin).context("copying the base binary")?;
+        std::fs::copy(&bin, head_bin).context("copying the head binary")?;
+        return Ok(());
+    }
+    if worktree.join(".git").exists() {
+        run_cmd(
+            Command::new("git")
+                .current_dir(&worktree)
+                .args(["checkout", "--quiet", "--detach", &commit]),
+        )?;
+    } else {
+        let _ = Command::new("git")
+            .current_dir(&root)
+            .args(["worktree", "prune"])
+            .status();
+        run_cmd(Command::new("git").current_dir(&root).args([
+            "worktree",
+            "add",
+            "--detach",
+            &worktree.to_string_lossy(),
+            &commit,
+        ]))?;
+    }
+    let bin = build_in(&worktree, &out.join("target"))?;
+    std::fs::copy(&bin, base_bin).context("copying the base binary")?;
+    let bin = build_in(&root, &target_dir())?;
+    std::fs::copy(&bin, head_bin).context("copying the head binary")?;
+    Ok(())
+}
+
+fn git_output(dir: &Path, args: &[&str]) -> Result<String> {
+    let o = Command::new("git").current_dir(dir).args(args).output()?;
+    if !o.status.success() {
+        bail!(
+            "git {}: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&o.stderr).trim()
+        );
+    }
+    Ok(String::from_utf8_lossy(&o.stdout).trim().to_owned())
+}
+
+fn git_short(rev: &str) -> Option<String> {
+    git_output(&repo_root(), &["rev-parse", "--short", rev]).ok()
+}
+
+/// HEAD's short hash, and whether the tree has uncommitted changes.
+fn head_description() -> String {
+    let head = git_short("HEAD").unwrap_or_default();
+    let dirty = git_output(
+        &repo_root(),
+        &["status", "--porcelain", "--untracked-files=no"],
+    )
+    .is_ok_and(|s| !s.is_empty());
+    if dirty {
+        format!("{head} + changes")
+    } else {
+        head
+    }
+}
+
+fn uptime() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| {
+            format!(
+                "load {}",
+                l.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+            )
+        })
+        .unwrap_or_default()
+}
+
+fn free_addr() -> Result<SocketAddr> {
+    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?)
+}
+
+fn start_menagerie(name: &str, bin: &Path, env: &[(String, String)]) -> Result<Server> {
+    let addr = free_addr()?;
+    let data = target_dir().join("bench-compare/no-data");
+    let mut cmd = Command::new(bin);
+    cmd.args(["--bind", &addr.to_string(), "--allow-private-avatars"])
+        .args(["--output-cache-mb", "0", "--log-level", "warn"])
+        .arg("--data-dir")
+        .arg(&data)
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let child = cmd
+        .spawn()
+        .with_context(|| format!("starting {}", bin.display()))?;
+    let server = Server {
+        name: name.to_owned(),
+        addr,
+        sharp: false,
+        child,
+    };
+    wait_up(&server, "/health")?;
+    Ok(server)
+}
+
+fn start_sharp(dir: &Path) -> Result<Server> {
+    let addr = free_addr()?;
+    let child = Command::new("node")
+        .current_dir(dir)
+        .args(["sharp_server.js", "--port", &addr.port().to_string()])
+        .args(["--workers", "2", "--concurrency", "1", "--level", "6"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .context("starting node sharp_server.js")?;
+    let server = Server {
+        name: "sharp".to_owned(),
+        addr,
+        sharp: true,
+        child,
+    };
+    wait_up(&server, "/")?;
+    Ok(server)
+}
+
+fn wait_up(server: &Server, path: &str) -> Result<()> {
+    let until = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < until {
+        if get(server.addr, path).is_ok() {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    bail!("{} did not answer on {}", server.name, server.addr)
+}
+
+/// One GET on a fresh connection: the status and the body's length.
+fn get(addr: SocketAddr, path: &str) -> Result<(u16, usize)> {
+    let mut s = TcpStream::connect(addr)?;
+    s.set_read_timeout(Some(Duration::from_secs(30)))?;
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )?;
+    let mut r = BufReader::new(s);
+    let mut line = String::new();
+    r.read_line(&mut line)?;
+    let status = line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .context("no status line")?;
+    let mut length = None;
+    loop {
+        line.clear();
+        if r.read_line(&mut line)? == 0 || line == "\r\n" {
+            break;
+        }
+        if let Some((k, v)) = line.split_once(':')
+            && k.eq_ignore_ascii_case("content-length")
+        {
+            length = v.trim().parse().ok();
+        }
+    }
+    let mut body = Vec::new();
+    r.read_to_end(&mut body)?;
+    Ok((status, length.unwrap_or(body.len())))
+}
+
+struct WrkRun {
+    rps: f64,
+    p50_ms: f64,
+    p99_ms: f64,
+    errors: u64,
+}
+
+fn wrk(
+    addr: SocketAddr,
+    paths: &[String],
+    script: &Path,
+    args: &BenchCompareArgs,
+) -> Result<WrkRun> {
+    let o = Command::new("wrk")
+        .args(["-t2", &format!("-c{}", args.connections)])
+        .arg(format!("-d{}s", args.seconds))
+        .args(["--timeout", "10s", "--latency", "-s"])
+        .arg(script)
+        .arg(format!("http://{addr}"))
+        .env("BENCH_PATHS", paths.join(" "))
+        .output()
+        .context("running wrk")?;
+    let text = String::from_utf8_lossy(&o.stdout);
+    parse_wrk(&text).with_context(|| format!("unexpected wrk output:\n{text}"))
+}
+
+fn parse_wrk(text: &str) -> Option<WrkRun> {
+    let field = |prefix: &str| {
+        text.lines()
+            .find_map(|l| l.trim().strip_prefix(prefix).map(str::trim))
+    };
+    let ms = |v: &str| -> Option<f64> {
+        let split = v.find(|c: char| c.is_ascii_alphabetic())?;
+        let (n, unit) = v.split_at(split);
+        let n: f64 = n.parse().ok()?;
+        Some(match unit {
+            "us" => n / 1000.0,
+            "ms" => n,
+            "s" => n * 1000.0,
+            "m" => n * 60_000.0,
+            _ => return None,
+        })
+    };
+    let rps = field("Requests/sec:")?.parse().ok()?;
+    let p50_ms = field("50%").and_then(ms).unwrap_or(f64::NAN);
+    let p99_ms = field("99%").and_then(ms).unwrap_or(f64::NAN);
+    let non2xx = field("Non-2xx or 3xx responses:").and_then(|v| v.parse::<u64>().ok());
+    let socket = field("Socket errors:").map(|v| {
+        v.split(',')
+            .filter_map(|part| part.split_whitespace().last()?.parse::<u64>().ok())
+            .sum::<u64>()
+    });
+    Some(WrkRun {
+        rps,
+        p50_ms,
+        p99_ms,
+        errors: non2xx.unwrap_or(0) + socket.unwrap_or(0),
+    })
+}
+
+/// Waits (at most 30 s) until the server has finished the requests wrk
+/// left behind: its CPU time stops growing.
+fn settle(server: &Server) {
+    let cpu = || -> Option<u64> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", server.child.id())).ok()?;
+        let after = stat.rsplit_once(')')?.1;
+        let f: Vec<&str> = after.split_whitespace().collect();
+        Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
+    };
+    let until = Instant::now() + Duration::from_secs(30);
+    let mut last = cpu();
+    while Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(250));
+        let now = cpu();
+        if now == last {
+            return;
+        }
+        last = now;
+    }
+}
+
+/// A loopback HTTP host for the two bench avatars, one thread per
+/// connection; stops when dropped.
+struct Origin {
+    addr: SocketAddr,
+    stop: Arc<AtomicBool>,
+}
+
+impl Origin {
+    fn start(a512: Vec<u8>, a1024: Vec<u8>) -> Result<Self> {
+        let listener = TcpListener::bind("127.0.0.1:0")?;
+        let addr = listener.local_addr()?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let files = Arc::new([("/avatar_512.png", a512), ("/avatar_1024.png", a1024)]);
+        let stopped = Arc::clone(&stop);
+        std::thread::spawn(move || {
+            for conn in listener.incoming() {
+                if stopped.load(Ordering::Relaxed) {
+                    break;
+                }
+                let Ok(mut conn) = conn else { continue };
+                let files = Arc::clone(&files);
+                std::thread::spawn(move || {
+                    let _ = conn.set_read_timeout(Some(Duration::from_secs(10)));
+                    let mut head = Vec::new();
+                    let mut buf = [0u8; 1024];
+                    while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < 16 << 10 {
+                        match conn.read(&mut buf) {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => head.extend_from_slice(&buf[..n]),
+                        }
+                    }
+                    let text = String::from_utf8_lossy(&head);
+                    let path = text.split_whitespace().nth(1).unwrap_or("");
+                    let path = path.split('?').next().unwrap_or("");
+                    match files.iter().find(|(p, _)| *p == path) {
+                        Some((_, body)) => {
+                            let _ = write!(
+                                conn,
+                                "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                                body.len()
+                            );
+                            let _ = conn.write_all(body);
+                        }
+                        None => {
+                            let _ = conn.write_all(
+                                b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                            );
+                        }
+                    }
+                });
+            }
+        });
+        Ok(Self { addr, stop })
+    }
+}
+
+impl Drop for Origin {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        // Wake the accept loop so it sees the flag.
+        let _ = TcpStream::connect(self.addr);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrk_output_is_parsed() {
+        let text = "Running 2s test @ http://127.0.0.1:1\n  2 threads and 32 connections\n  Latency Distribution\n     50%   17.61ms\n     75%   19.00ms\n     90%   21.00ms\n     99%    1.20s\n  3608 requests in 2.00s, 1.62GB read\n  Socket errors: connect 0, read 2, write 0, timeout 1\n  Non-2xx or 3xx responses: 4\nRequests/sec:   1804.33\nTransfer/sec:    830.12MB\n";
+        let run = parse_wrk(text).unwrap();
+        assert_eq!(run.rps, 1804.33);
+        assert_eq!(run.p50_ms, 17.61);
+        assert_eq!(run.p99_ms, 1200.0);
+        assert_eq!(run.errors, 7);
+        assert!(parse_wrk("no figures").is_none());
+    }
+}
