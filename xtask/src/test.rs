@@ -4,7 +4,10 @@
 //! 1. `cargo fmt --check`
 //! 2. `cargo clippy` on every target, warnings denied
 //! 3. the full dataset built from the source data into `target/full-data`
-//!    and exported as `MENAGERIE_FULL_DATA`; without a source directory the
+//!    and exported as `MENAGERIE_FULL_DATA`, with the source directory it
+//!    was built from as `MENAGERIE_FULL_DATA_SOURCE` (whichever of
+//!    `--source`, `MENAGERIE_DATA_SOURCE`, `../shared/data` or the download
+//!    cache it was: tests never guess it); without a source directory the
 //!    pinned upstream files are downloaded (`cargo xtask data`). Required
 //!    when `CI` is set; elsewhere, when neither works (offline), the
 //!    full-data tests are skipped with a notice
@@ -21,6 +24,8 @@
 //!    same server data as step 5; required in CI, skipped with a notice
 //!    elsewhere when Chromium is absent)
 //! 8. `cargo xtask deploy-check`: manifests, Dockerfile and YAML (`deploy_check.rs`)
+
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
@@ -52,10 +57,10 @@ pub fn run(args: &TestArgs) -> Result<()> {
     }
 
     let full_data = repo_root().join("target/full-data");
-    let have_full = match data::source_dir(&args.from) {
+    let full_source = match data::source_dir(&args.from) {
         Ok(src) => {
             data::build(&src, &full_data)?;
-            true
+            Some(src)
         }
         Err(e) if ci => return Err(e.context("CI must test over the full data")),
         Err(e) => {
@@ -63,14 +68,15 @@ pub fn run(args: &TestArgs) -> Result<()> {
                 "test: {e:#}\ntest: no source data; tests over the full data are SKIPPED, \
                  and the servers under test load the fixture dataset"
             );
-            false
+            None
         }
     };
+    let have_full = full_source.is_some();
 
     let mut t = cargo();
     t.args(["test", "--workspace", "--all-targets"]);
-    if have_full {
-        t.env("MENAGERIE_FULL_DATA", &full_data);
+    if let Some(src) = &full_source {
+        t.envs(full_data_env(&full_data, src));
     }
     run_cmd(&mut t)?;
     run_cmd(cargo().args(["test", "--workspace", "--doc"]))?;
@@ -93,4 +99,13 @@ pub fn run(args: &TestArgs) -> Result<()> {
     crate::deploy_check::run(&crate::deploy_check::DeployCheckArgs {})?; // deploy/, Dockerfile
     eprintln!("\ntest: all checks passed");
     Ok(())
+}
+
+/// The variables that tell the tests over the full data where it is: the
+/// built directory, and the source directory it was built from.
+pub fn full_data_env(full_data: &Path, source: &Path) -> [(&'static str, PathBuf); 2] {
+    [
+        ("MENAGERIE_FULL_DATA", full_data.to_path_buf()),
+        ("MENAGERIE_FULL_DATA_SOURCE", source.to_path_buf()),
+    ]
 }

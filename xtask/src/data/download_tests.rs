@@ -618,3 +618,45 @@ fn the_data_dir_and_the_download_cache_are_git_ignored() {
         }
     }
 }
+
+/// The newcomer's case: a fresh clone with no `../shared` beside it and the
+/// upstream host reachable (a loopback mirror). The source found is the
+/// download cache, and the variables `cargo xtask test` gives the tests
+/// name the very folder the full data was built from, so the full-data
+/// tests rebuild the same bytes from it (they once looked in `../shared`
+/// and failed).
+#[test]
+fn a_fresh_clone_online_tests_against_the_downloaded_source() {
+    let pins = fixture_pins();
+    let mirror = serve_all(&pins, &[]);
+    let parent = tempfile::tempdir().unwrap();
+    let clone = parent.path().join("menagerie");
+    std::fs::create_dir(&clone).unwrap();
+    assert!(!parent.path().join("shared").exists());
+    let cache = parent.path().join("menagerie/target/data-sources");
+    let from = super::super::SourceArgs {
+        source: None,
+        mirror: Some(mirror.base()),
+        cache: Some(cache.clone()),
+    };
+    let source = super::super::source_dir_in(&clone, &from, &pins).unwrap();
+    assert_eq!(source, cache, "the download cache is the source");
+    let full = clone.join("target/full-data");
+    super::super::build(&source, &full).unwrap();
+
+    let env: std::collections::HashMap<_, _> = crate::test::full_data_env(&full, &source)
+        .into_iter()
+        .collect();
+    assert_eq!(env["MENAGERIE_FULL_DATA"], full);
+    // What `full_build_is_deterministic` (reference-db) does with them.
+    let named = env["MENAGERIE_FULL_DATA_SOURCE"].join("pokeapi");
+    assert!(named.join("pokemon.csv").is_file(), "{}", named.display());
+    let again = tempfile::tempdir().unwrap();
+    (super::super::pokeapi::STEP.build)(&named, again.path()).unwrap();
+    let file = reference_db::DATASET_FILE_NAME;
+    assert!(
+        std::fs::read(again.path().join(file)).unwrap()
+            == std::fs::read(env["MENAGERIE_FULL_DATA"].join(file)).unwrap(),
+        "a rebuild from the named source differs from the full data"
+    );
+}

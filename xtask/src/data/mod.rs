@@ -77,13 +77,20 @@ pub const STEPS: &[Step] = &[
 /// Finds the source directory: the flag, else `MENAGERIE_DATA_SOURCE`, else
 /// `../shared/data` beside the repository when it exists.
 pub fn resolve_source(flag: Option<&Path>) -> Option<PathBuf> {
+    let env = std::env::var_os("MENAGERIE_DATA_SOURCE").filter(|v| !v.is_empty());
+    resolve_source_in(&repo_root(), flag, env.map(PathBuf::from))
+}
+
+/// [`resolve_source`] for the repository at `root`, with the value of
+/// `MENAGERIE_DATA_SOURCE` given.
+fn resolve_source_in(root: &Path, flag: Option<&Path>, env: Option<PathBuf>) -> Option<PathBuf> {
     if let Some(p) = flag {
         return Some(p.to_path_buf());
     }
-    if let Some(p) = std::env::var_os("MENAGERIE_DATA_SOURCE").filter(|v| !v.is_empty()) {
-        return Some(PathBuf::from(p));
+    if let Some(p) = env {
+        return Some(p);
     }
-    let default = repo_root().join("../shared/data");
+    let default = root.join("../shared/data");
     default.is_dir().then_some(default)
 }
 
@@ -104,6 +111,11 @@ pub fn cache_dir(from: &SourceArgs) -> PathBuf {
 /// and returns the cache, which is then a source directory.
 pub fn download_sources(from: &SourceArgs) -> Result<PathBuf> {
     let pins = download::parse_pins(download::PINS).context("the committed pins")?;
+    download_pinned(from, &pins)
+}
+
+/// [`download_sources`] of `pins`.
+fn download_pinned(from: &SourceArgs, pins: &[download::Pinned]) -> Result<PathBuf> {
     let base = from
         .mirror
         .clone()
@@ -125,7 +137,7 @@ pub fn download_sources(from: &SourceArgs) -> Result<PathBuf> {
         retry_pause: Duration::from_secs(1),
         progress: true,
     };
-    let report = download::fetch(&pins, &opts).with_context(|| {
+    let report = download::fetch(pins, &opts).with_context(|| {
         format!(
             "downloading the source data failed. Without network, pass --source DIR \
              (or set MENAGERIE_DATA_SOURCE) to a folder holding pokeapi/ and content/ \
@@ -149,6 +161,21 @@ pub fn source_dir(from: &SourceArgs) -> Result<PathBuf> {
     match resolve_source(from.source.as_deref()) {
         Some(dir) => Ok(dir),
         None => download_sources(from),
+    }
+}
+
+/// [`source_dir`] for a clone at `root` with `MENAGERIE_DATA_SOURCE` unset,
+/// downloading `pins` when it finds no source (the set-up tests' fresh
+/// clone).
+#[cfg(test)]
+pub(crate) fn source_dir_in(
+    root: &Path,
+    from: &SourceArgs,
+    pins: &[download::Pinned],
+) -> Result<PathBuf> {
+    match resolve_source_in(root, from.source.as_deref(), None) {
+        Some(dir) => Ok(dir),
+        None => download_pinned(from, pins),
     }
 }
 

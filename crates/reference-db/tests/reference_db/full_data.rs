@@ -2,7 +2,8 @@
 //! invariants over every record.
 //!
 //! `cargo xtask test` builds the full data (`cargo xtask data`) into a
-//! directory and names it in `MENAGERIE_FULL_DATA`. When the variable is set
+//! directory and names it in `MENAGERIE_FULL_DATA`, and the source it was
+//! built from in `MENAGERIE_FULL_DATA_SOURCE`. When the variables are set
 //! and the dataset there is missing or unusable, these tests FAIL. When it is
 //! unset (a plain `cargo test`), they say so on stderr and check nothing.
 
@@ -51,15 +52,20 @@ fn full_db() -> Option<&'static ReferenceDb> {
     full().map(|(_, db)| db)
 }
 
-/// The source CSVs the full data was built from: `MENAGERIE_DATA_SOURCE`,
-/// else `../shared/data` beside the repository (as `cargo xtask data` finds
-/// them).
+/// The source CSVs the full data was built from, as `cargo xtask test`
+/// names them in `MENAGERIE_FULL_DATA_SOURCE` (the `--source` folder,
+/// `MENAGERIE_DATA_SOURCE`, `../shared/data` or the download cache: never
+/// guessed here).
 fn full_source() -> PathBuf {
-    let root = std::env::var_os("MENAGERIE_DATA_SOURCE")
+    let root = std::env::var_os("MENAGERIE_FULL_DATA_SOURCE")
         .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
-    root.join("pokeapi")
+        .unwrap_or_else(|| {
+            panic!(
+                "MENAGERIE_FULL_DATA is set but MENAGERIE_FULL_DATA_SOURCE, the source it was \
+                 built from, is not (`cargo xtask test` sets both)"
+            )
+        });
+    PathBuf::from(root).join("pokeapi")
 }
 
 /// A build in this process gives the very bytes `cargo xtask data` wrote.
