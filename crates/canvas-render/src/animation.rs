@@ -19,7 +19,7 @@ use image::RgbaImage;
 use crate::RenderError;
 
 pub use crate::gif_encode::encode_gif;
-pub use crate::webp_encode::{encode_webp, encode_webp_animation};
+pub use crate::webp_encode::{WebpAnimationWriter, encode_webp, encode_webp_animation};
 
 /// How many times an animation plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -103,6 +103,8 @@ pub fn encode_webp(img: &RgbaImage) -> Result<Vec<u8>, RenderError> {
 /// the animation plays
 /// `loops` times (WebP counts up to 65535; more is forever). The delays
 /// add up to at most `i32::MAX` ms. Checks `deadline` between frames.
+/// [`WebpAnimationWriter`] makes the same file from frames given one at a
+/// time.
 pub fn encode_webp_animation(
     frames: &[RgbaImage],
     delays_ms: &[u32],
@@ -110,26 +112,100 @@ pub fn encode_webp_animation(
     deadline: &Deadline,
 ) -> Result<Vec<u8>, AnimationError> {
     let (w, h) = check_frames(frames, delays_ms)?;
-    if w > MAX_SIDE || h > MAX_SIDE {
-        return Err(AnimationError::Invalid(
-            "a WebP is at most 16384 pixels on a side",
-        ));
-    }
-    let loop_count = match loops {
-        Loops::Infinite => 0,
-        Loops::Times(n) => u16::try_from(n).map_or(0, i32::from),
-    };
-    let mut enc = encoder(w, h, loop_count).map_err(encode_error)?;
-    let mut timestamp: i32 = 0;
+    let mut writer = WebpAnimationWriter::new(w, h, loops)?;
     for (frame, &delay) in frames.iter().zip(delays_ms) {
-        enc.add_frame(frame.as_raw(), timestamp)
-            .map_err(encode_error)?;
-        let delay = i32::try_from(delay.max(1)).unwrap_or(i32::MAX);
-        timestamp = timestamp.checked_add(delay).ok_or(AnimationError::Invalid(
-            "the frame delays add up to more than a WebP can time",
-        ))?;
+        writer.add_frame(frame, delay)?;
         deadline.check()?;
     }
-    let webp = enc.finalize(timestamp).map_err(encode_error)?;
-    Ok(webp.to_vec())
+    writer.finish()
+}
+
+/// An animated WebP made one frame at a time, so a caller that renders
+/// frames need not hold them all: libwebp keeps what it needs of the
+/// previous frames and the encoded bitstream, and each frame can be
+/// dropped once added. Gives the same file as [`encode_webp_animation`] of
+/// the same frames.
+///
+/// ```
+/// use canvas_render::{Loops, solid, animation::WebpAnimationWriter};
+///
+/// let mut webp = WebpAnimationWriter::new(8, 8, Loops::Infinite).unwrap();
+/// for colour in [[200, 10, 10], [10, 10, 200]] {
+///     webp.add_frame(&solid(8, 8, colour).unwrap(), 100).unwrap();
+/// }
+/// let bytes = webp.finish().unwrap();
+/// assert_eq!((&bytes[..4], &bytes[8..12]), (&b"RIFF"[..], &b"WEBP"[..]));
+/// ```
+pub struct WebpAnimationWriter {
+    encoder: Encoder,
+    size: (u32, u32),
+    /// When the next frame starts, in ms.
+    timestamp: i32,
+    frames: usize,
+}
+
+impl std::fmt::Debug for WebpAnimationWriter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebpAnimationWriter")
+            .field("size", &self.size)
+            .field("timestamp", &self.timestamp)
+            .field("frames", &self.frames)
+            .finish_non_exhaustive()
+    }
+}
+
+impl WebpAnimationWriter {
+    /// A writer of `width`×`height` frames (within the crate's limits, at
+    /// most 16384 on a side) playing `loops` times.
+    pub fn new(width: u32, height: u32, loops: Loops) -> Result<Self, AnimationError> {
+        crate::check_size(width, height)?;
+        if width > MAX_SIDE || height > MAX_SIDE {
+            return Err(AnimationError::Invalid(
+                "a WebP is at most 16384 pixels on a side",
+            ));
+        }
+        let loop_count = match loops {
+            Loops::Infinite => 0,
+            Loops::Times(n) => u16::try_from(n).map_or(0, i32::from),
+        };
+        let encoder = encoder(width, height, loop_count).map_err(encode_error)?;
+        Ok(Self {
+            encoder,
+            size: (width, height),
+            timestamp: 0,
+            frames: 0,
+        })
+    }
+
+    /// Adds `frame` (of the writer's size), shown for `delay_ms` (0 is
+    /// written as 1 ms).
+    pub fn add_frame(&mut self, frame: &RgbaImage, delay_ms: u32) -> Result<(), AnimationError> {
+        if frame.dimensions() != self.size {
+            return Err(AnimationError::Invalid("frames differ in size"));
+        }
+        self.encoder
+            .add_frame(frame.as_raw(), self.timestamp)
+            .map_err(encode_error)?;
+        let delay = i32::try_from(delay_ms.max(1)).unwrap_or(i32::MAX);
+        self.timestamp = self
+            .timestamp
+            .checked_add(delay)
+            .ok_or(AnimationError::Invalid(
+                "the frame delays add up to more than a WebP can time",
+            ))?;
+        self.frames += 1;
+        Ok(())
+    }
+
+    /// The WebP file (an error when no frame was added).
+    pub fn finish(self) -> Result<Vec<u8>, AnimationError> {
+        if self.frames == 0 {
+            return Err(AnimationError::Invalid("no frames"));
+        }
+        let webp = self
+            .encoder
+            .finalize(self.timestamp)
+            .map_err(encode_error)?;
+        Ok(webp.to_vec())
+    }
 }

@@ -181,6 +181,26 @@ pub fn animated_gif(width: u32, height: u32, frames: u32) -> Vec<u8> {
     out
 }
 
+/// 256 frames of 8×8 (about 10 KB), each one colour of its own, 70 ms
+/// each: the smallest avatar with the most frames, and no two frames alike.
+pub fn tiny_frames_gif() -> Vec<u8> {
+    let mut out = Vec::new();
+    {
+        let mut encoder = image::codecs::gif::GifEncoder::new_with_speed(&mut out, 30);
+        encoder
+            .set_repeat(image::codecs::gif::Repeat::Infinite)
+            .expect("repeat");
+        for k in 0..=255u8 {
+            let img = RgbaImage::from_pixel(8, 8, Rgba([k, 255 - k, k.wrapping_mul(7), 255]));
+            let delay = image::Delay::from_numer_denom_ms(70, 1);
+            encoder
+                .encode_frame(image::Frame::from_parts(img, 0, 0, delay))
+                .expect("encode gif");
+        }
+    }
+    out
+}
+
 /// A PNG whose IHDR announces `width`×`height` (CRC fixed up), followed by
 /// the data of a 1×1 image.
 pub fn png_announcing(width: u32, height: u32) -> Vec<u8> {
@@ -305,6 +325,7 @@ fn handle(mut stream: TcpStream, counters: &Counters) {
         "/ok.webp" => Reply::image(encode(&avatar(64, 48), ImageFormat::WebP), "image/webp"),
         "/anim.gif" => Reply::image(animated_gif(64, 48, 6), "image/gif"),
         "/many-frames.gif" => Reply::image(animated_gif(2, 2, 300), "image/gif"),
+        "/tiny-frames.gif" => Reply::image(tiny_frames_gif(), "image/gif"),
         "/ok.bmp" => Reply::image(bmp_1x1(), "image/bmp"),
         "/avatar512.png" => Reply::image(avatar512_png().to_vec(), "image/png"),
         "/big.png" => {

@@ -123,4 +123,10 @@ pub enum FetchError {
     /// The image signature is right but the data is truncated or malformed.
     #[error("avatar image is corrupt or truncated")]
     Corrupt,
+
+    /// The decode waited for its turn until the caller's deadline passed
+    /// ([`AvatarFetcher::fetch_traced_until`](crate::AvatarFetcher::fetch_traced_until)):
+    /// the decoder was busy, the avatar is fine.
+    #[error("the avatar decoder is busy; try again")]
+    DecodeQueueTimeout,
 }

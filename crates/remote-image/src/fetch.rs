@@ -1,11 +1,12 @@
 //! The [`AvatarFetcher`]: URL checks, the guarded ureq agent, the byte cap
 //! and the decoded-avatar cache with single flight.
 
+use std::collections::VecDeque;
 use std::io::Read;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use image::RgbaImage;
 use moka::sync::Cache;
@@ -57,8 +58,8 @@ pub struct FetchConfig {
     pub max_concurrent_decodes: usize,
     /// Bytes of decode buffers in use at once, each decode counted by its
     /// real size ([`decode_cost`](crate::decode_cost): bit depth, RGBA
-    /// copy, interlacing); further decodes wait. A decode larger than the
-    /// budget runs alone. Default: 256 MiB.
+    /// copy, interlacing); further decodes wait, served in arrival order. A
+    /// decode larger than the budget runs alone. Default: 256 MiB.
     pub decode_budget_bytes: u64,
 }
 
@@ -117,38 +118,90 @@ fn fnv1a64(bytes: &[u8]) -> u64 {
 
 /// At most `max` decodes at once, and at most `budget` bytes of decode
 /// buffers (each decode counted by its real size; one decode always fits
-/// when none runs). The others wait (they already hold a bounded job slot
-/// of the caller, so the wait is bounded too).
+/// when none runs). The others wait in a queue served in arrival order: a
+/// decode enters only when every decode that came before it has entered,
+/// so a decode larger than the budget (which runs alone) delays the small
+/// ones behind it by its own run, and cannot be overtaken for ever either.
+/// A wait may be given an end (the caller's queue deadline); past it the
+/// decode leaves the queue with [`FetchError::DecodeQueueTimeout`].
 #[derive(Debug)]
 struct DecodeGate {
-    /// Decodes running and the bytes they hold.
-    busy: Mutex<(usize, u64)>,
+    state: Mutex<GateState>,
     freed: Condvar,
     max: usize,
     budget: u64,
 }
 
+#[derive(Debug, Default)]
+struct GateState {
+    /// Decodes running.
+    running: usize,
+    /// Bytes the running decodes hold.
+    bytes: u64,
+    /// The next waiter's ticket number.
+    next: u64,
+    /// Tickets of the waiting decodes, oldest first.
+    waiting: VecDeque<u64>,
+}
+
+impl GateState {
+    fn fits(&self, cost: u64, max: usize, budget: u64) -> bool {
+        self.running < max && (self.running == 0 || self.bytes.saturating_add(cost) <= budget)
+    }
+}
+
 impl DecodeGate {
     fn new(max: usize, budget: u64) -> Self {
         Self {
-            busy: Mutex::new((0, 0)),
+            state: Mutex::default(),
             freed: Condvar::new(),
             max: max.max(1),
             budget,
         }
     }
 
-    fn enter(&self, cost: u64) -> DecodeTicket<'_> {
-        let mut busy = self.busy.lock().unwrap_or_else(PoisonError::into_inner);
-        while busy.0 >= self.max || (busy.0 > 0 && busy.1 + cost > self.budget) {
-            busy = self
-                .freed
-                .wait(busy)
-                .unwrap_or_else(PoisonError::into_inner);
+    fn lock(&self) -> std::sync::MutexGuard<'_, GateState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Waits for this decode's turn (every earlier waiter has entered) and
+    /// for room (`cost` bytes within the budget, or nothing running), then
+    /// enters. `Err` when `until` passes first; the decode has then left
+    /// the queue.
+    fn enter(&self, cost: u64, until: Option<Instant>) -> Result<DecodeTicket<'_>, FetchError> {
+        let mut state = self.lock();
+        let ticket = state.next;
+        state.next += 1;
+        state.waiting.push_back(ticket);
+        loop {
+            if state.waiting.front() == Some(&ticket) && state.fits(cost, self.max, self.budget) {
+                state.waiting.pop_front();
+                state.running += 1;
+                state.bytes = state.bytes.saturating_add(cost);
+                // The next in line may fit beside this one.
+                self.freed.notify_all();
+                return Ok(DecodeTicket(self, cost));
+            }
+            state = match until {
+                None => self
+                    .freed
+                    .wait(state)
+                    .unwrap_or_else(PoisonError::into_inner),
+                Some(end) => {
+                    let now = Instant::now();
+                    if now >= end {
+                        state.waiting.retain(|&t| t != ticket);
+                        // The one behind may be first now.
+                        self.freed.notify_all();
+                        return Err(FetchError::DecodeQueueTimeout);
+                    }
+                    self.freed
+                        .wait_timeout(state, end - now)
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .0
+                }
+            };
         }
-        busy.0 += 1;
-        busy.1 += cost;
-        DecodeTicket(self, cost)
     }
 }
 
@@ -156,9 +209,9 @@ struct DecodeTicket<'a>(&'a DecodeGate, u64);
 
 impl Drop for DecodeTicket<'_> {
     fn drop(&mut self) {
-        let mut busy = self.0.busy.lock().unwrap_or_else(PoisonError::into_inner);
-        busy.0 -= 1;
-        busy.1 -= self.1;
+        let mut state = self.0.lock();
+        state.running -= 1;
+        state.bytes -= self.1;
         self.0.freed.notify_all();
     }
 }
@@ -270,12 +323,24 @@ impl AvatarFetcher {
     /// the network (`true`: a cache miss that this call loaded; waiters on
     /// another call's fetch and cache hits are `false`). For metrics.
     pub fn fetch_traced(&self, url: &AvatarUrl) -> (Result<Avatar, FetchError>, bool) {
+        self.fetch_traced_until(url, None)
+    }
+
+    /// [`fetch_traced`](Self::fetch_traced), giving up with
+    /// [`FetchError::DecodeQueueTimeout`] when the decode is still waiting
+    /// for its turn at `until` (a caller's queue deadline). The network
+    /// fetch itself is bounded by the fetch timeouts, not by `until`.
+    pub fn fetch_traced_until(
+        &self,
+        url: &AvatarUrl,
+        until: Option<Instant>,
+    ) -> (Result<Avatar, FetchError>, bool) {
         let fetched = std::cell::Cell::new(false);
         let result = self
             .cache
             .try_get_with(url.key(), || {
                 fetched.set(true);
-                self.load_uri(url.uri())
+                self.load_uri(url.uri(), until)
             })
             .map_err(|e| (*e).clone());
         (result, fetched.get())
@@ -283,13 +348,13 @@ impl AvatarFetcher {
 
     /// Fetches, decodes and normalises `url`, bypassing the cache.
     pub fn load(&self, url: &str) -> Result<Avatar, FetchError> {
-        self.load_uri(self.parse_url(url)?.uri())
+        self.load_uri(self.parse_url(url)?.uri(), None)
     }
 
-    fn load_uri(&self, uri: &Uri) -> Result<Avatar, FetchError> {
+    fn load_uri(&self, uri: &Uri, until: Option<Instant>) -> Result<Avatar, FetchError> {
         let bytes = self.fetch_uri(uri)?;
         let decode_cost = decode_cost(&bytes, &self.config.image)?;
-        let _ticket = self.decodes.enter(decode_cost);
+        let _ticket = self.decodes.enter(decode_cost, until)?;
         let decoded = decode_avatar(&bytes, &self.config.image)?;
         Ok(Avatar {
             image: Arc::new(decoded.still),
@@ -413,7 +478,7 @@ mod tests {
                 let (gate, inside, peak) =
                     (Arc::clone(&gate), Arc::clone(&inside), Arc::clone(&peak));
                 std::thread::spawn(move || {
-                    let _t = gate.enter(cost);
+                    let _t = gate.enter(cost, None).unwrap();
                     {
                         let mut now = inside.lock().unwrap();
                         now.0 += 1;
@@ -431,7 +496,8 @@ mod tests {
         for t in threads {
             t.join().unwrap();
         }
-        assert_eq!(*gate.busy.lock().unwrap(), (0, 0));
+        let state = gate.lock();
+        assert_eq!((state.running, state.bytes, state.waiting.len()), (0, 0, 0));
         *peak.lock().unwrap()
     }
 
@@ -453,5 +519,82 @@ mod tests {
         assert_eq!((decodes, bytes), (1, 228 * MIB));
         let (decodes, _) = peak_inside(DecodeGate::new(8, 100 * MIB), &[228 * MIB, 228 * MIB]);
         assert_eq!(decodes, 1);
+    }
+
+    /// Waits until `n` decodes are queued at `gate`.
+    fn until_waiting(gate: &DecodeGate, n: usize) {
+        while gate.lock().waiting.len() < n {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    #[test]
+    fn the_decode_gate_serves_waiters_in_arrival_order() {
+        let gate = Arc::new(DecodeGate::new(1, u64::MAX));
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let held = gate.enter(1, None).unwrap();
+        let threads: Vec<_> = (0..8)
+            .map(|i| {
+                let (g, order) = (Arc::clone(&gate), Arc::clone(&order));
+                let t = std::thread::spawn(move || {
+                    let _t = g.enter(1, None).unwrap();
+                    order.lock().unwrap().push(i);
+                });
+                until_waiting(&gate, i + 1);
+                t
+            })
+            .collect();
+        drop(held);
+        for t in threads {
+            t.join().unwrap();
+        }
+        assert_eq!(*order.lock().unwrap(), (0..8).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn small_decodes_do_not_overtake_a_waiting_large_one() {
+        const MIB: u64 = 1 << 20;
+        // A decode over the budget waits for the gate to empty; a small one
+        // arriving after it waits behind it instead of slipping in beside
+        // the running one (which would keep the large one out for as long
+        // as small ones keep coming).
+        let gate = Arc::new(DecodeGate::new(8, 100 * MIB));
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let running = gate.enter(10 * MIB, None).unwrap();
+        let spawn = |name: &'static str, cost: u64| {
+            let (g, order) = (Arc::clone(&gate), Arc::clone(&order));
+            std::thread::spawn(move || {
+                let _t = g.enter(cost, None).unwrap();
+                order.lock().unwrap().push(name);
+                std::thread::sleep(Duration::from_millis(20));
+            })
+        };
+        let large = spawn("large", 200 * MIB);
+        until_waiting(&gate, 1);
+        let small = spawn("small", MIB);
+        until_waiting(&gate, 2);
+        std::thread::sleep(Duration::from_millis(30));
+        assert!(
+            order.lock().unwrap().is_empty(),
+            "nobody overtook the queue"
+        );
+        drop(running);
+        large.join().unwrap();
+        small.join().unwrap();
+        assert_eq!(*order.lock().unwrap(), ["large", "small"]);
+    }
+
+    #[test]
+    fn a_decode_leaves_the_queue_at_its_deadline() {
+        let gate = DecodeGate::new(1, u64::MAX);
+        let held = gate.enter(1, None).unwrap();
+        let t0 = Instant::now();
+        let waited = gate.enter(1, Some(t0 + Duration::from_millis(50)));
+        assert!(matches!(waited, Err(FetchError::DecodeQueueTimeout)));
+        assert!(t0.elapsed() >= Duration::from_millis(50));
+        assert!(gate.lock().waiting.is_empty(), "the queue forgot it");
+        drop(held);
+        // A deadline already past still enters when it is first and fits.
+        assert!(gate.enter(1, Some(Instant::now())).is_ok());
     }
 }

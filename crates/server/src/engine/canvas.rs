@@ -29,7 +29,7 @@
 //! and output cache hits to the metrics registry, each from one place.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use actix_web::web;
 use actix_web::web::Bytes;
@@ -48,7 +48,7 @@ use crate::ratelimit::ClientKey;
 
 pub mod output;
 
-use output::{Output, Requested};
+use output::{Output, Plan, Requested};
 
 /// What a valid `avatar` looks like (used in error messages).
 pub const AVATAR_EXPECTED: &str =
@@ -241,6 +241,9 @@ impl CanvasEngine {
         avatar: Option<AvatarUrl>,
         format: Requested,
     ) -> Result<Ticket, ApiError> {
+        // The queue deadline covers the wait for a job slot and the wait
+        // for a turn at the decode gate together.
+        let queue_end = Instant::now() + self.slots.limits().deadline;
         let Ok(permit) = self.slots.acquire(client).await else {
             self.metrics.job_rejected();
             return Err(ApiError::Busy {
@@ -253,25 +256,33 @@ impl CanvasEngine {
         };
         let (permit, avatar) = match avatar {
             Some(url) => {
-                let (permit, avatar) = permit.avatar(url).await?;
+                let (permit, avatar) = permit.avatar(url, queue_end).await?;
                 (permit, Some(avatar))
             }
             None => (permit, None),
         };
         let output = Output::choose(format, &job, avatar.as_ref());
-        let extra =
-            match output::weight(&job, avatar.as_ref(), output, self.slots.limits().max_jobs) - 1 {
-                0 => None,
-                n => match self.slots.try_acquire_extra(n) {
-                    Some(slots) => Some(slots),
-                    None => {
-                        self.metrics.job_rejected();
-                        return Err(ApiError::Busy {
-                            retry_after: RETRY_AFTER_SECS,
-                        });
-                    }
-                },
-            };
+        let plan = Plan::new(&job, avatar.as_ref(), output, self.slots.limits().max_jobs);
+        // A still answer keeps only the first frame: an animation's other
+        // frames stay in the avatar cache (and its bound), not in the job.
+        let avatar = avatar.map(|mut a| {
+            if !plan.animated() {
+                a.animation = None;
+            }
+            a
+        });
+        let extra = match plan.slots() - 1 {
+            0 => None,
+            n => match self.slots.try_acquire_extra(n) {
+                Some(slots) => Some(slots),
+                None => {
+                    self.metrics.job_rejected();
+                    return Err(ApiError::Busy {
+                        retry_after: RETRY_AFTER_SECS,
+                    });
+                }
+            },
+        };
         let key = (
             output.key(format!("{job:?}")),
             avatar.as_ref().map(|a| a.digest),
@@ -285,15 +296,24 @@ impl CanvasEngine {
             key,
             etag,
             output,
+            plan,
         })
     }
 
     /// Gets an avatar through the fetcher's cache on the calling (blocking)
     /// thread, reporting the miss and the fetch outcome when this call went
-    /// to the network, and a hit otherwise.
-    fn fetch_avatar(&self, url: &AvatarUrl) -> (Result<Avatar, FetchError>, bool) {
-        let (result, fetched) = self.fetcher.fetch_traced(url);
-        if fetched {
+    /// to the network, and a hit otherwise. A decode still waiting for its
+    /// turn at `queue_end` gives up ([`FetchError::DecodeQueueTimeout`],
+    /// reported as a refused job, not as a fetch outcome).
+    fn fetch_avatar(
+        &self,
+        url: &AvatarUrl,
+        queue_end: Instant,
+    ) -> (Result<Avatar, FetchError>, bool) {
+        let (result, fetched) = self.fetcher.fetch_traced_until(url, Some(queue_end));
+        if matches!(result, Err(FetchError::DecodeQueueTimeout)) {
+            self.metrics.job_rejected();
+        } else if fetched {
             self.metrics.avatar_cache_miss();
             self.metrics.record_fetch(FetchOutcome::of(&result));
         } else if result.is_ok() {
@@ -323,20 +343,28 @@ impl Slot {
     /// (a hit), or fetched on the blocking pool. The slot travels with the
     /// fetch and comes back with its result, so a fetch that outlives its
     /// client keeps its slot; an avatar this job decoded weighs the job by
-    /// its decode cost.
-    async fn avatar(self, url: AvatarUrl) -> Result<(Slot, Avatar), ApiError> {
+    /// its decode cost. A decode that has not had its turn by `queue_end`
+    /// is a 503 like a job that found no slot.
+    async fn avatar(self, url: AvatarUrl, queue_end: Instant) -> Result<(Slot, Avatar), ApiError> {
         if let Some(avatar) = self.engine.fetcher.cached(&url) {
             self.engine.metrics.avatar_cache_hit();
             return Ok((self, avatar));
         }
         let (mut slot, avatar) = web::block(move || {
-            let avatar = self.engine.fetch_avatar(&url);
+            let avatar = self.engine.fetch_avatar(&url, queue_end);
             (self, avatar)
         })
         .await
         .map_err(|_| ApiError::JobFailed)?;
         let (avatar, decoded) = avatar;
-        let avatar = avatar?;
+        let avatar = match avatar {
+            Err(FetchError::DecodeQueueTimeout) => {
+                return Err(ApiError::Busy {
+                    retry_after: RETRY_AFTER_SECS,
+                });
+            }
+            other => other?,
+        };
         if decoded {
             slot.permit.weigh(decode_weight(avatar.decode_cost));
         }
@@ -361,6 +389,7 @@ pub struct Ticket {
     key: OutputKey,
     etag: String,
     output: Output,
+    plan: Plan,
 }
 
 impl std::fmt::Debug for Ticket {
@@ -403,6 +432,7 @@ impl Ticket {
             avatar,
             key,
             output,
+            plan,
             ..
         } = self;
         let engine = Arc::clone(&permit.engine);
@@ -412,7 +442,7 @@ impl Ticket {
             .pool
             .run(move || -> Result<Bytes, ApiError> {
                 let _permit = (permit, extra);
-                let encoded = output::render(&job, avatar.as_ref(), output, budget)?;
+                let encoded = output::render(&job, avatar.as_ref(), output, &plan, budget)?;
                 Ok(body(encoded, cached))
             })
             .await

@@ -319,6 +319,49 @@ async fn scenes_that_draw_the_avatar_animate_it() {
     assert_eq!(r.header("content-type"), Some("image/png"));
 }
 
+#[actix_rt::test]
+async fn a_tiny_many_frame_avatar_renders_at_most_the_rendered_pixel_cap() {
+    // 256 frames of 8x8 (10 KB) through the largest card: every frame
+    // would be a whole 1680x800 card, 1.3 GiB of RGBA in all. The answer
+    // renders at most 32 Mi pixels (24 cards), each frame shown for longer
+    // so the animation keeps its 256 x 70 ms.
+    let host = FixtureHost::start();
+    let app = app!();
+    let avatar = enc(&host.url("/tiny-frames.gif"));
+    let card = canvas_render::scene::Scene::namecard("Ferris", "", "").size();
+    let most = (32u64 << 20) / (u64::from(card.0) * u64::from(card.1));
+    let r = get(
+        &app,
+        &format!("/canvas/misc/namecard?username=Ferris&format=webp&avatar={avatar}"),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 200, "body: {}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.header("content-type"), Some("image/webp"));
+    let frames: Vec<(u32, u32)> = WebPDecoder::new(Cursor::new(&r.body))
+        .expect("a WebP")
+        .into_frames()
+        .map(|f| {
+            let f = f.expect("a frame");
+            assert_eq!(f.buffer().dimensions(), card);
+            f.delay().numer_denom_ms()
+        })
+        .collect();
+    assert_eq!(frames.len() as u64, most, "one frame per merged time step");
+    let total: u32 = frames.iter().map(|(n, d)| n / d).sum();
+    assert_eq!(total, 256 * 70, "the animation keeps its length");
+    // The GIF follows the same rule.
+    let r = get(
+        &app,
+        &format!("/canvas/misc/namecard?username=Ferris&avatar={avatar}"),
+        None,
+    )
+    .await;
+    let gif = gif_frames(&r);
+    assert_eq!(gif.len() as u64, most);
+    assert_eq!(gif[0].0.dimensions(), card);
+}
+
 /// The value of an unlabelled metric in a `/metrics` answer.
 fn metric(text: &str, name: &str) -> f64 {
     text.lines()

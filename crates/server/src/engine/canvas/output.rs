@@ -10,25 +10,47 @@
 //! - `format=webp`: an animated WebP, or a still WebP (both lossy colour
 //!   at quality 85 with an exact alpha plane, from libwebp).
 //!
-//! An animated job holds job slots in proportion to its pixels
-//! ([`weight`]), and its rendering and encoding stop after
-//! `--animation-render-ms` (422 naming `render_time`).
+//! Every animated answer follows one rule, whatever draws its frames:
+//! [`Plan::new`] counts what will be *rendered*, output frames × output
+//! size. When that is over the rendered-pixel cap ([`rendered_cap`],
+//! [`MAX_RENDERED_PIXELS`] with the default job pool), frames are merged by
+//! time ([`by_time`]): fewer frames, each shown for longer, the animation's
+//! total duration kept. The job holds job slots for those pixels (and for
+//! the source frames it holds), so what one job holds is charged against
+//! the memory bound; WebP frames are rendered and handed to the encoder one
+//! at a time, GIF frames are held for the one-palette encode. Rendering and
+//! encoding stop after `--animation-render-ms` (422 naming `render_time`).
 
 use std::time::Duration;
 
-use canvas_render::animation::{AnimationError, Deadline, render_frames};
+use canvas_render::animation::{AnimationError, Deadline, WebpAnimationWriter};
 use canvas_render::{Loops, RenderError, RgbaImage};
-use remote_image::{Animation, Avatar, LoopCount};
+use remote_image::{Avatar, LoopCount};
 
 use super::Job;
 use crate::error::ApiError;
 
 /// Pixels of an animation's frames one job slot stands for: an animated
-/// job holds one slot per started 1 Mi pixels of its larger side, source or
-/// rendered frames (4 MiB of RGBA, plus the palette indices and the
-/// encoded image: within the 8 MiB a slot is budgeted in the README's
+/// job holds one slot per started 1 Mi pixels of its larger side, source
+/// frames or rendered frames (4 MiB of RGBA, plus the palette indices and
+/// the encoded image: within the 8 MiB a slot is budgeted in the README's
 /// memory bound). A still job holds one.
 pub const PIXELS_PER_SLOT: u64 = 1 << 20;
+
+/// The most pixels an animated answer renders in all (output frames ×
+/// output width × height) with the default pool of 64 job slots: 32 Mi,
+/// the decode cap's size, e.g. 128 frames of a 512² circle or 24 frames of
+/// a 1680×800 namecard. Beyond it frames are merged by time.
+pub const MAX_RENDERED_PIXELS: u64 = 32 << 20;
+
+/// The rendered-pixel cap of an animated answer with `max_jobs` job slots:
+/// [`MAX_RENDERED_PIXELS`], or less when half the pool stands for fewer
+/// pixels ([`PIXELS_PER_SLOT`] a slot), so an animation's slots always
+/// cover what it renders. One frame is always allowed.
+pub fn rendered_cap(max_jobs: usize) -> u64 {
+    let half = u64::try_from((max_jobs / 2).max(1)).unwrap_or(u64::MAX);
+    MAX_RENDERED_PIXELS.min(half.saturating_mul(PIXELS_PER_SLOT))
+}
 
 /// What `format` asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,17 +156,158 @@ fn animation_error(e: AnimationError) -> ApiError {
     }
 }
 
-/// Renders `job` and encodes it as `output`.
+/// What an answer will render: for an animation, which source frame each
+/// output frame shows and for how long (frames merged by time when the
+/// rendered pixels would pass the cap), and the job slots it holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    /// (source frame, delay in ms) of each output frame; empty for a still
+    /// answer.
+    frames: Vec<(usize, u32)>,
+    /// Output frames × output width × height (one image for a still).
+    rendered_pixels: u64,
+    /// Job slots the job stands for (see [`Plan::slots`]).
+    slots: usize,
+}
+
+impl Plan {
+    /// The plan of `job` on `avatar` as `output` with a pool of `max_jobs`
+    /// job slots. A still answer renders one image and holds one slot (the
+    /// rendered image lives on a render thread: the README's bound counts
+    /// it there). An animation renders at most [`rendered_cap`] pixels and
+    /// holds one slot per started [`PIXELS_PER_SLOT`] of the larger of its
+    /// source frames and its rendered frames, at most half the pool.
+    pub fn new(job: &Job, avatar: Option<&Avatar>, output: Output, max_jobs: usize) -> Self {
+        let animation = avatar
+            .and_then(|a| a.animation.as_deref())
+            .filter(|_| animates(job) && matches!(output, Output::Gif | Output::AnimatedWebP));
+        let Some(anim) = animation else {
+            let size = avatar.map_or((0, 0), |a| a.image.dimensions());
+            return Self {
+                frames: Vec::new(),
+                rendered_pixels: pixels(rendered_size(job, size)),
+                slots: 1,
+            };
+        };
+        let size = anim.frames.first().map_or((0, 0), |f| f.image.dimensions());
+        let frame_pixels = pixels(rendered_size(job, size)).max(1);
+        let cap = rendered_cap(max_jobs);
+        let most = usize::try_from((cap / frame_pixels).max(1)).unwrap_or(usize::MAX);
+        let delays: Vec<u32> = anim.frames.iter().map(|f| f.delay_ms).collect();
+        let frames = by_time(&delays, most);
+        let rendered_pixels = frame_pixels * frames.len() as u64;
+        let source: u64 = anim
+            .frames
+            .iter()
+            .map(|f| pixels(f.image.dimensions()))
+            .sum();
+        let slots = usize::try_from(rendered_pixels.max(source).div_ceil(PIXELS_PER_SLOT))
+            .unwrap_or(usize::MAX)
+            .clamp(1, (max_jobs / 2).max(1));
+        Self {
+            frames,
+            rendered_pixels,
+            slots,
+        }
+    }
+
+    /// Job slots the job holds: 1, or for an animation one per started
+    /// [`PIXELS_PER_SLOT`] of its source or rendered frames (at most half
+    /// the pool).
+    pub fn slots(&self) -> usize {
+        self.slots
+    }
+
+    /// Whether the answer is an animation (else one image is rendered).
+    pub fn animated(&self) -> bool {
+        !self.frames.is_empty()
+    }
+
+    /// Frames the answer will have (1 for a still).
+    pub fn frames(&self) -> usize {
+        self.frames.len().max(1)
+    }
+
+    /// Output frames × output width × height.
+    pub fn rendered_pixels(&self) -> u64 {
+        self.rendered_pixels
+    }
+}
+
+fn pixels((w, h): (u32, u32)) -> u64 {
+    u64::from(w) * u64::from(h)
+}
+
+/// The size `job` renders from an avatar frame of `source` size: a filter
+/// keeps it, a shape is [`canvas_render::shape::SIZE`] square, a scene its
+/// card's size.
+fn rendered_size(job: &Job, source: (u32, u32)) -> (u32, u32) {
+    match job {
+        Job::Filter(_) => source,
+        Job::Scene(scene) => scene.size(),
+        Job::Circle | Job::Heart | Job::Pride(_) => {
+            (canvas_render::shape::SIZE, canvas_render::shape::SIZE)
+        }
+    }
+}
+
+/// At most `most` (at least one) output frames for source frames shown
+/// for `delays_ms`, as (source frame, delay): every frame as it is when
+/// there are few enough; else output frame `k` shows the source frame on
+/// screen at `k / most` of the total duration, for the time until the next
+/// output frame's, so the total duration stays the same and the motion
+/// keeps its speed at a lower frame rate (consecutive picks of one source
+/// frame are one output frame). Without any delay (all 0 ms), frames are
+/// picked evenly by index.
+pub fn by_time(delays_ms: &[u32], most: usize) -> Vec<(usize, u32)> {
+    let most = most.max(1);
+    if delays_ms.len() <= most {
+        return delays_ms.iter().copied().enumerate().collect();
+    }
+    let total: u64 = delays_ms.iter().map(|&d| u64::from(d)).sum();
+    let n = most as u64;
+    if total == 0 {
+        let len = delays_ms.len() as u64;
+        return (0..n)
+            .map(|k| (usize::try_from(k * len / n).unwrap_or(0), 0))
+            .collect();
+    }
+    // Start time of each source frame.
+    let starts: Vec<u64> = delays_ms
+        .iter()
+        .scan(0u64, |t, &d| {
+            let start = *t;
+            *t += u64::from(d);
+            Some(start)
+        })
+        .collect();
+    let mut out: Vec<(usize, u32)> = Vec::with_capacity(most);
+    for k in 0..n {
+        let (at, next) = (k * total / n, (k + 1) * total / n);
+        // The last frame starting at or before `at` is on screen then.
+        let source = starts.partition_point(|&s| s <= at).saturating_sub(1);
+        let delay = u32::try_from(next - at).unwrap_or(u32::MAX);
+        match out.last_mut() {
+            Some((last, d)) if *last == source => *d = d.saturating_add(delay),
+            _ => out.push((source, delay)),
+        }
+    }
+    out
+}
+
+/// Renders `job` and encodes it as `output`, following `plan` (the frames
+/// of an animation).
 pub fn render(
     job: &Job,
     avatar: Option<&Avatar>,
     output: Output,
+    plan: &Plan,
     budget: Duration,
 ) -> Result<Vec<u8>, ApiError> {
     let still = |job: &Job| job.render(avatar.map(|a| a.image.as_ref()));
     let animation = avatar
         .and_then(|a| a.animation.as_deref())
-        .filter(|_| animates(job));
+        .filter(|_| animates(job) && !plan.frames.is_empty());
     let deadline = Deadline::after(budget);
     match (output, animation) {
         (Output::Png, _) => encode_png(still(job)?),
@@ -154,14 +317,40 @@ pub fn render(
             canvas_render::encode_gif(&[image], &[0], Loops::Times(1), &deadline)
                 .map_err(animation_error)
         }
-        (Output::Gif | Output::AnimatedWebP, Some(anim)) => {
-            let (frames, delays) = render_animation(job, anim, &deadline)?;
-            let encoded = if output == Output::Gif {
-                canvas_render::encode_gif(&frames, &delays, loops(anim.loops), &deadline)
-            } else {
-                canvas_render::encode_webp_animation(&frames, &delays, loops(anim.loops), &deadline)
-            };
-            encoded.map_err(animation_error)
+        (Output::Gif, Some(anim)) => {
+            // One palette over every frame: the rendered frames are held
+            // until the encode (at most the rendered-pixel cap).
+            let mut frames = Vec::with_capacity(plan.frames.len());
+            let mut delays = Vec::with_capacity(plan.frames.len());
+            for &(source, delay) in &plan.frames {
+                deadline.check().map_err(animation_error)?;
+                frames.push(render_frame(job, &anim.frames[source].image)?);
+                delays.push(delay);
+            }
+            deadline.check().map_err(animation_error)?;
+            canvas_render::encode_gif(&frames, &delays, loops(anim.loops), &deadline)
+                .map_err(animation_error)
+        }
+        (Output::AnimatedWebP, Some(anim)) => {
+            // Each frame goes to the encoder as soon as it is rendered.
+            let mut writer: Option<WebpAnimationWriter> = None;
+            for &(source, delay) in &plan.frames {
+                deadline.check().map_err(animation_error)?;
+                let frame = render_frame(job, &anim.frames[source].image)?;
+                let w = match &mut writer {
+                    Some(w) => w,
+                    None => writer.insert(
+                        WebpAnimationWriter::new(frame.width(), frame.height(), loops(anim.loops))
+                            .map_err(animation_error)?,
+                    ),
+                };
+                w.add_frame(&frame, delay).map_err(animation_error)?;
+            }
+            deadline.check().map_err(animation_error)?;
+            writer
+                .ok_or(AnimationError::Invalid("no frames"))
+                .and_then(WebpAnimationWriter::finish)
+                .map_err(animation_error)
         }
         (Output::AnimatedWebP, None) => Ok(canvas_render::encode_webp(&still(job)?)?),
     }
@@ -178,59 +367,13 @@ fn encode_png(image: RgbaImage) -> Result<Vec<u8>, ApiError> {
     Ok(out)
 }
 
-fn render_animation(
-    job: &Job,
-    anim: &Animation,
-    deadline: &Deadline,
-) -> Result<(Vec<RgbaImage>, Vec<u32>), ApiError> {
-    let frames = render_frames(anim.frames.iter().map(|f| &f.image), deadline, |f| {
-        render_frame(job, f)
-    })
-    .map_err(animation_error)?;
-    let delays = anim.frames.iter().map(|f| f.delay_ms).collect();
-    Ok((frames, delays))
-}
-
-/// Job slots a job stands for: 1 for a still image, one per started
-/// [`PIXELS_PER_SLOT`] frame pixels for an animated one (each frame counted
-/// at the larger of its source size and its rendered size: shapes render
-/// 512×512), at most half the pool, so one huge GIF cannot hold every slot.
-pub fn weight(job: &Job, avatar: Option<&Avatar>, output: Output, max_jobs: usize) -> usize {
-    let Some(anim) = avatar
-        .and_then(|a| a.animation.as_deref())
-        .filter(|_| animates(job))
-    else {
-        return 1;
-    };
-    if matches!(output, Output::Png | Output::WebP) {
-        return 1;
-    }
-    let rendered = match job {
-        Job::Filter(_) => 0,
-        Job::Scene(scene) => {
-            let (w, h) = scene.size();
-            u64::from(w) * u64::from(h)
-        }
-        Job::Circle | Job::Heart | Job::Pride(_) => {
-            u64::from(canvas_render::shape::SIZE) * u64::from(canvas_render::shape::SIZE)
-        }
-    };
-    let pixels: u64 = anim
-        .frames
-        .iter()
-        .map(|f| (u64::from(f.image.width()) * u64::from(f.image.height())).max(rendered))
-        .sum();
-    let slots = usize::try_from(pixels.div_ceil(PIXELS_PER_SLOT)).unwrap_or(usize::MAX);
-    slots.clamp(1, (max_jobs / 2).max(1))
-}
-
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
 
     use super::*;
     use canvas_render::{Filter, PrideFlag};
-    use remote_image::AnimationFrame;
+    use remote_image::{Animation, AnimationFrame};
 
     fn avatar(frames: usize, side: u32) -> Avatar {
         let image = RgbaImage::new(side, side);
@@ -254,6 +397,10 @@ mod tests {
         }
     }
 
+    fn weight(job: &Job, avatar: Option<&Avatar>, output: Output, max_jobs: usize) -> usize {
+        Plan::new(job, avatar, output, max_jobs).slots()
+    }
+
     #[test]
     fn animated_jobs_weigh_by_their_pixels() {
         let grey = Job::Filter(Filter::Greyscale);
@@ -275,6 +422,7 @@ mod tests {
         );
         // A still output of an animated avatar renders one frame.
         assert_eq!(weight(&Job::Circle, Some(&small), Output::Png, 64), 1);
+        assert_eq!(weight(&Job::Circle, Some(&small), Output::WebP, 64), 1);
         // A scene counts its card's size per frame.
         let card = Job::Scene(canvas_render::scene::Scene::Simpcard);
         let (w, h) = canvas_render::scene::Scene::Simpcard.size();
@@ -288,6 +436,70 @@ mod tests {
         assert_eq!(weight(&grey, Some(&big), Output::Gif, 64), 32);
         assert_eq!(weight(&grey, Some(&big), Output::Gif, 1), 1);
         assert_eq!(weight(&grey, None, Output::Gif, 64), 1);
+    }
+
+    #[test]
+    fn an_animation_is_charged_and_capped_by_the_frames_it_renders() {
+        // 256 frames of 8x8 (10 KB as a GIF) through the largest card: the
+        // source is tiny, but every frame is a whole card.
+        let tiny = avatar(256, 8);
+        let namecard = Job::Scene(canvas_render::scene::Scene::namecard("a", "b", "c"));
+        let (w, h) = match &namecard {
+            Job::Scene(s) => s.size(),
+            _ => unreachable!(),
+        };
+        let card = u64::from(w) * u64::from(h);
+        for output in [Output::Gif, Output::AnimatedWebP] {
+            let plan = Plan::new(&namecard, Some(&tiny), output, 64);
+            // Without the cap: 256 cards, over a gigabyte of RGBA.
+            assert!(256 * card * 4 > 1 << 30);
+            assert_eq!(plan.frames() as u64, MAX_RENDERED_PIXELS / card);
+            assert!(plan.rendered_pixels() <= MAX_RENDERED_PIXELS);
+            assert_eq!(
+                plan.slots() as u64,
+                plan.rendered_pixels().div_ceil(PIXELS_PER_SLOT),
+                "charged for what it renders"
+            );
+            assert!(plan.slots() > 1 && plan.slots() <= 32);
+            // The whole animation's time is kept.
+            let total: u64 = plan.frames.iter().map(|f| u64::from(f.1)).sum();
+            assert_eq!(total, 256 * 40);
+        }
+        // A smaller pool renders less, so its half still covers it.
+        let plan = Plan::new(&namecard, Some(&tiny), Output::Gif, 8);
+        assert!(plan.rendered_pixels() <= 4 * PIXELS_PER_SLOT);
+        assert_eq!(plan.slots(), 4);
+        // One frame is always rendered, even when one card is over the cap.
+        let plan = Plan::new(&namecard, Some(&tiny), Output::Gif, 1);
+        assert_eq!((plan.frames(), plan.slots()), (1, 1));
+        // 128 circles of 512x512 are exactly the cap: every frame kept.
+        let plan = Plan::new(&Job::Circle, Some(&avatar(128, 8)), Output::Gif, 64);
+        assert_eq!((plan.frames(), plan.slots()), (128, 32));
+        let plan = Plan::new(&Job::Circle, Some(&avatar(256, 8)), Output::Gif, 64);
+        assert_eq!((plan.frames(), plan.slots()), (128, 32));
+    }
+
+    #[test]
+    fn frames_are_merged_by_time() {
+        // Few enough: unchanged.
+        assert_eq!(by_time(&[10, 20, 30], 3), [(0, 10), (1, 20), (2, 30)]);
+        // Six 100 ms frames into three: every other one, 200 ms each.
+        assert_eq!(by_time(&[100; 6], 3), [(0, 200), (2, 200), (4, 200)]);
+        // Uneven delays: the frame on screen at each third of 900 ms (the
+        // first twice, merged).
+        assert_eq!(by_time(&[600, 100, 100, 100], 3), [(0, 600), (1, 300)]);
+        // The total stays the same whatever the count.
+        let delays: Vec<u32> = (0..256).map(|i| 20 + i % 7 * 10).collect();
+        let total: u64 = delays.iter().map(|&d| u64::from(d)).sum();
+        for most in [1, 2, 23, 100, 255] {
+            let out = by_time(&delays, most);
+            assert!(out.len() <= most && !out.is_empty());
+            assert_eq!(out.iter().map(|f| u64::from(f.1)).sum::<u64>(), total);
+            assert!(out.windows(2).all(|w| w[0].0 < w[1].0), "in order");
+        }
+        // No delays at all: evenly by index.
+        assert_eq!(by_time(&[0; 8], 4), [(0, 0), (2, 0), (4, 0), (6, 0)]);
+        assert!(by_time(&[], 4).is_empty());
     }
 
     #[test]
