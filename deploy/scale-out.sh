@@ -268,7 +268,7 @@ ok_2xx() { # $1 = port: canvas filter answers with status 200
 PORTS=($PORT_A $PORT_B $PORT_C)
 echo
 echo "scale-out: replica matrix, $MATRIX_DURATION per cell, $CONNS connections, $AVATARS avatars (Zipf $ZIPF_S), nginx response cache off; $(nproc) cores; load: $(uptime | sed 's/.*load average: //')"
-printf '| routing | replicas | req/s total | req/s per replica | requests per replica | avatar-cache hit ratio | non-2xx |\n'
+printf '| routing | replicas | req/s total | req/s per replica | 200s per replica | avatar-cache hit ratio | non-2xx |\n'
 printf '|---|---|---|---|---|---|---|\n'
 for balance in least_conn 'hash $arg_avatar consistent'; do
     for n in 1 2 3; do

@@ -2,7 +2,7 @@
 """Splits Noto Color Emoji (CBDT/CBLC) into two fonts that each pack into a
 crate well under crates.io's 10 MiB limit, without changing one bitmap.
 
-    pip install fonttools==4.*
+    pip install fonttools==4.68.0
     scripts/split-emoji-font.py NotoColorEmoji.ttf OUT_DIR
 
 Writes OUT_DIR/NotoColorEmoji-People.ttf (family "Noto Color Emoji People")

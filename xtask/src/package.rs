@@ -1,12 +1,12 @@
 //! `cargo xtask package`: proves that the crates meant for other projects
 //! can be published, as one of CI's steps (`cargo xtask test`).
 //!
-//! 1. `cargo publish --dry-run` of every published crate together
-//!    ([`PUBLISHED`]): each is packed into `target/package/*.crate` and its
-//!    packed sources are built on their own (the verify build), the
-//!    workspace's unpublished path dependencies resolved among themselves;
-//! 2. every `.crate` must stay under [`MAX_CRATE_BYTES`] (crates.io refuses
-//!    more than 10 MiB; the rest is margin for growth);
+//! 1. `cargo package --no-verify` of every published crate ([`PUBLISHED`])
+//!    into `target/package/*.crate`: each must stay under [`MAX_CRATE_BYTES`]
+//!    (crates.io refuses more than 10 MiB; the rest is margin for growth);
+//! 2. `cargo publish --dry-run` of them all together: packed again, and the
+//!    packed sources of each built on their own (the verify build), the
+//!    crates not yet on the registry resolved among themselves;
 //! 3. the outside consumer, `examples/render-gallery`, without canvas-render's
 //!    bundled fonts: tested, then run with a font of its own (the default
 //!    build is tested by `cargo test --workspace`).
@@ -41,14 +41,12 @@ pub struct PackageArgs {}
 /// Runs every step.
 pub fn run(_: &PackageArgs) -> Result<()> {
     let start = Instant::now();
-    let mut publish = cargo();
-    publish.args(["publish", "--dry-run", "--allow-dirty"]);
+    let mut package = cargo();
+    package.args(["package", "--no-verify", "--allow-dirty"]);
     for krate in PUBLISHED {
-        publish.args(["-p", krate]);
+        package.args(["-p", krate]);
     }
-    run_cmd(&mut publish)?;
-    let publish_time = start.elapsed();
-
+    run_cmd(&mut package)?;
     let dir = repo_root().join("target/package");
     let mut sizes = Vec::new();
     for krate in PUBLISHED {
@@ -68,6 +66,14 @@ pub fn run(_: &PackageArgs) -> Result<()> {
     }
     check_sizes(&sizes)?;
 
+    let mut publish = cargo();
+    publish.args(["publish", "--dry-run", "--allow-dirty"]);
+    for krate in PUBLISHED {
+        publish.args(["-p", krate]);
+    }
+    run_cmd(&mut publish)?;
+    let publish_time = start.elapsed();
+
     let gallery_start = Instant::now();
     run_cmd(cargo().args(["test", "-p", "render-gallery", "--no-default-features"]))?;
     let out = repo_root().join("target/render-gallery-own-font");
@@ -79,7 +85,7 @@ pub fn run(_: &PackageArgs) -> Result<()> {
             .arg(repo_root().join(GALLERY_FONT)),
     )?;
     eprintln!(
-        "\npackage: dry-run publish and size check {:.0} s, gallery without bundled fonts {:.0} s; \
+        "\npackage: size check and dry-run publish {:.0} s, gallery without bundled fonts {:.0} s; \
          its images are in {}",
         publish_time.as_secs_f64(),
         gallery_start.elapsed().as_secs_f64(),

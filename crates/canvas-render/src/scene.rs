@@ -551,6 +551,8 @@ impl Scene {
 /// ```
 pub fn render_scene(scene: &Scene, avatar: Option<&RgbaImage>) -> Result<RgbaImage, RenderError> {
     scene.validate()?;
+    // Scenes draw their fixed text once per process, with the fonts there then.
+    crate::text::check_fonts()?;
     let avatar = if scene.uses_avatar() { avatar } else { None };
     if let Some(a) = avatar {
         crate::check_size(a.width(), a.height())?;

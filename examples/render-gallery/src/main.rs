@@ -264,5 +264,32 @@ mod tests {
         );
         let files = render_all(&generated_avatar(), &dir).unwrap();
         check_gallery(&dir, &files);
+
+        // A thread that laid text out before sees a font added later.
+        let (ask, asked) = std::sync::mpsc::channel::<()>();
+        let (tell, told) = std::sync::mpsc::channel();
+        let worker = std::thread::spawn(move || {
+            let style = TextStyle::new(FontFace::Regular, 30.0);
+            for () in asked {
+                let l = layout_text("नमस्ते", &style, 400.0).unwrap();
+                tell.send(l.missing_glyphs()).unwrap();
+            }
+        });
+        ask.send(()).unwrap();
+        assert!(told.recv().unwrap() > 0, "Noto Serif has no Devanagari");
+        let devanagari = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../crates/menagerie-fonts-scripts/fonts/NotoSansDevanagari-Regular.ttf"
+        );
+        let added = text::add_font(std::fs::read(devanagari).unwrap()).unwrap();
+        assert_eq!(added, ["Noto Sans Devanagari"]);
+        ask.send(()).unwrap();
+        assert_eq!(
+            told.recv().unwrap(),
+            0,
+            "the worker's engine has the new font"
+        );
+        drop(ask);
+        worker.join().unwrap();
     }
 }

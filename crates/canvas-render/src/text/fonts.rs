@@ -281,6 +281,10 @@ fn resolve_primary(t: &Template) {
 /// database that every layout uses, on every thread, from the next layout
 /// on. Returns the family names of the faces added, in file order.
 ///
+/// Scenes ([`crate::scene`]) draw their fixed text (labels, headings) once
+/// per process, at their first render: add fonts and set families before
+/// rendering the first scene.
+///
 /// Each new family is appended to the fallback order (unless
 /// [`set_fallback_order`] has set it): characters the requested face and
 /// the fonts before it lack are looked up there. To draw a face in the new
@@ -472,10 +476,7 @@ thread_local! {
 /// Runs `f` with this thread's engine, building it on first use and again
 /// after the template changed. `Err(NoFonts)` when the database is empty.
 pub(super) fn with_engine<R>(f: impl FnOnce(&mut Engine) -> R) -> Result<R, RenderError> {
-    LazyLock::force(&TEMPLATE);
-    if FILLED.load(Ordering::Acquire) == 0 {
-        return Err(RenderError::NoFonts);
-    }
+    check_fonts()?;
     ENGINE.with(|cell| {
         let mut slot = cell.borrow_mut();
         let current = GENERATION.load(Ordering::Acquire);
@@ -488,6 +489,16 @@ pub(super) fn with_engine<R>(f: impl FnOnce(&mut Engine) -> R) -> Result<R, Rend
             None => Err(RenderError::NoFonts),
         }
     })
+}
+
+/// `Err(NoFonts)` while the font database is empty.
+pub(crate) fn check_fonts() -> Result<(), RenderError> {
+    LazyLock::force(&TEMPLATE);
+    if FILLED.load(Ordering::Acquire) == 0 {
+        Err(RenderError::NoFonts)
+    } else {
+        Ok(())
+    }
 }
 
 /// A parsed view of font `slot` for metrics and rasterising.

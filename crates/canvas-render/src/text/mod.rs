@@ -75,6 +75,7 @@ mod layout;
 mod raster;
 mod style;
 
+pub(crate) use fonts::check_fonts;
 pub use fonts::{
     MAX_FONTS, add_font, fallback_order, font_families, has_glyph, preload_fonts, set_face_family,
     set_fallback_order,
