@@ -39,6 +39,7 @@ pub mod filter;
 mod resize;
 pub mod scene;
 pub mod shape;
+pub mod template;
 pub mod text;
 
 pub mod animation;
