@@ -4,7 +4,9 @@
 //!
 //! - No `format`: a still avatar gives PNG, exactly as before; an animated
 //!   avatar gives an animated GIF (filters, shapes, and the scenes that
-//!   draw the avatar, whose whole card is drawn once per frame).
+//!   draw the avatar, whose whole card is drawn once per frame), and so
+//!   does an animated template (`triggered`, `petpet`, `amongus`) for any
+//!   avatar, its frames aligned with the avatar's by time.
 //! - `format=png`: always a still PNG (the first frame of an animation).
 //! - `format=gif`: an animated GIF, or a one-frame GIF of a still image.
 //! - `format=webp`: an animated WebP, or a still WebP (both lossy colour
@@ -17,8 +19,9 @@
 use std::time::Duration;
 
 use canvas_render::animation::{AnimationError, Deadline, render_frames};
+use canvas_render::template::{plan_frames, render_template_frames};
 use canvas_render::{Loops, RenderError, RgbaImage};
-use remote_image::{Animation, Avatar, LoopCount};
+use remote_image::{Avatar, LoopCount};
 
 use super::Job;
 use crate::error::ApiError;
@@ -73,7 +76,8 @@ pub enum Output {
 impl Output {
     /// Chooses the output of `job` on `avatar` for what was asked.
     pub fn choose(requested: Requested, job: &Job, avatar: Option<&Avatar>) -> Self {
-        let animated = avatar.is_some_and(|a| a.animation.is_some()) && animates(job);
+        let animated =
+            (avatar.is_some_and(|a| a.animation.is_some()) && animates(job)) || job.is_animated();
         match (requested, animated) {
             (Requested::Auto, true) | (Requested::Gif, _) => Output::Gif,
             (Requested::Auto | Requested::Png, _) => Output::Png,
@@ -117,6 +121,9 @@ fn render_frame(job: &Job, frame: &RgbaImage) -> Result<RgbaImage, RenderError> 
         Job::Heart => canvas_render::heart(frame),
         Job::Pride(flag) => canvas_render::pride(frame, *flag),
         Job::Scene(scene) => canvas_render::scene::render_scene(scene, Some(frame)),
+        Job::Template(kind, args) => {
+            canvas_render::template::render_template(kind.template(), args, Some(frame))
+        }
     }
 }
 
@@ -142,10 +149,11 @@ pub fn render(
     budget: Duration,
 ) -> Result<Vec<u8>, ApiError> {
     let still = |job: &Job| job.render(avatar.map(|a| a.image.as_ref()));
-    let animation = avatar
-        .and_then(|a| a.animation.as_deref())
-        .filter(|_| animates(job));
     let deadline = Deadline::after(budget);
+    let animation = match output {
+        Output::Gif | Output::AnimatedWebP => render_animation(job, avatar, &deadline)?,
+        Output::Png | Output::WebP => None,
+    };
     match (output, animation) {
         (Output::Png, _) => Ok(canvas_render::encode_png(&still(job)?)?),
         (Output::WebP, _) => Ok(canvas_render::encode_webp(&still(job)?)?),
@@ -154,12 +162,11 @@ pub fn render(
             canvas_render::encode_gif(&[image], &[0], Loops::Times(1), &deadline)
                 .map_err(animation_error)
         }
-        (Output::Gif | Output::AnimatedWebP, Some(anim)) => {
-            let (frames, delays) = render_animation(job, anim, &deadline)?;
+        (Output::Gif | Output::AnimatedWebP, Some((frames, delays, loops))) => {
             let encoded = if output == Output::Gif {
-                canvas_render::encode_gif(&frames, &delays, loops(anim.loops), &deadline)
+                canvas_render::encode_gif(&frames, &delays, loops, &deadline)
             } else {
-                canvas_render::encode_webp_animation(&frames, &delays, loops(anim.loops), &deadline)
+                canvas_render::encode_webp_animation(&frames, &delays, loops, &deadline)
             };
             encoded.map_err(animation_error)
         }
@@ -167,30 +174,64 @@ pub fn render(
     }
 }
 
+/// The avatar's frames with their delays (one frame for a still avatar,
+/// none without an avatar).
+fn source_frames(avatar: Option<&Avatar>) -> Vec<(&RgbaImage, u32)> {
+    match avatar {
+        Some(a) => match a.animation.as_deref() {
+            Some(anim) => anim.frames.iter().map(|f| (&f.image, f.delay_ms)).collect(),
+            None => vec![(a.image.as_ref(), 0)],
+        },
+        None => Vec::new(),
+    }
+}
+
+/// The frames of an animation, their delays and its loop count.
+type Frames = (Vec<RgbaImage>, Vec<u32>, Loops);
+
+/// Every frame of an animated answer with its delay and the loop count,
+/// or `None` when the answer is a still: the avatar's frames through the
+/// job, or a template's own frames aligned with the avatar's by time.
 fn render_animation(
     job: &Job,
-    anim: &Animation,
+    avatar: Option<&Avatar>,
     deadline: &Deadline,
-) -> Result<(Vec<RgbaImage>, Vec<u32>), ApiError> {
+) -> Result<Option<Frames>, ApiError> {
+    let anim = avatar
+        .and_then(|a| a.animation.as_deref())
+        .filter(|_| animates(job));
+    if let Job::Template(kind, args) = job {
+        let template = kind.template();
+        if !template.is_animated() && anim.is_none() {
+            return Ok(None);
+        }
+        let frames = render_template_frames(template, args, &source_frames(avatar), Some(deadline))
+            .map_err(animation_error)?;
+        let loops = match anim {
+            Some(a) if !template.is_animated() => loops(a.loops),
+            _ => Loops::Infinite,
+        };
+        let (frames, delays) = frames.into_iter().unzip();
+        return Ok(Some((frames, delays, loops)));
+    }
+    let Some(anim) = anim else {
+        return Ok(None);
+    };
     let frames = render_frames(anim.frames.iter().map(|f| &f.image), deadline, |f| {
         render_frame(job, f)
     })
     .map_err(animation_error)?;
     let delays = anim.frames.iter().map(|f| f.delay_ms).collect();
-    Ok((frames, delays))
+    Ok(Some((frames, delays, loops(anim.loops))))
 }
 
 /// Job slots a job stands for: 1 for a still image, one per started
 /// [`PIXELS_PER_SLOT`] frame pixels for an animated one (each frame counted
 /// at the larger of its source size and its rendered size: shapes render
-/// 512×512), at most half the pool, so one huge GIF cannot hold every slot.
+/// 512×512; a template counts the frames it renders, its own aligned with
+/// the avatar's, even for a still avatar), at most half the pool, so one
+/// huge GIF cannot hold every slot.
 pub fn weight(job: &Job, avatar: Option<&Avatar>, output: Output, max_jobs: usize) -> usize {
-    let Some(anim) = avatar
-        .and_then(|a| a.animation.as_deref())
-        .filter(|_| animates(job))
-    else {
-        return 1;
-    };
     if matches!(output, Output::Png | Output::WebP) {
         return 1;
     }
@@ -203,12 +244,38 @@ pub fn weight(job: &Job, avatar: Option<&Avatar>, output: Output, max_jobs: usiz
         Job::Circle | Job::Heart | Job::Pride(_) => {
             u64::from(canvas_render::shape::SIZE) * u64::from(canvas_render::shape::SIZE)
         }
+        Job::Template(kind, _) => {
+            let (w, h) = kind.template().size;
+            u64::from(w) * u64::from(h)
+        }
     };
-    let pixels: u64 = anim
-        .frames
-        .iter()
-        .map(|f| (u64::from(f.image.width()) * u64::from(f.image.height())).max(rendered))
-        .sum();
+    let area = |img: &RgbaImage| u64::from(img.width()) * u64::from(img.height());
+    let pixels: u64 = if let Job::Template(kind, args) = job {
+        // The frames the template will render: its own, aligned with the
+        // avatar's by time.
+        let source = source_frames(avatar);
+        let delays: Vec<u32> = source.iter().map(|(_, d)| *d).collect();
+        plan_frames(kind.template(), args, &delays)
+            .iter()
+            .map(|f| {
+                source
+                    .get(f.avatar_frame)
+                    .map_or(0, |(img, _)| area(img))
+                    .max(rendered)
+            })
+            .sum()
+    } else {
+        let Some(anim) = avatar
+            .and_then(|a| a.animation.as_deref())
+            .filter(|_| animates(job))
+        else {
+            return 1;
+        };
+        anim.frames
+            .iter()
+            .map(|f| area(&f.image).max(rendered))
+            .sum()
+    };
     let slots = usize::try_from(pixels.div_ceil(PIXELS_PER_SLOT)).unwrap_or(usize::MAX);
     slots.clamp(1, (max_jobs / 2).max(1))
 }
@@ -219,7 +286,7 @@ mod tests {
 
     use super::*;
     use canvas_render::{Filter, PrideFlag};
-    use remote_image::AnimationFrame;
+    use remote_image::{Animation, AnimationFrame};
 
     fn avatar(frames: usize, side: u32) -> Avatar {
         let image = RgbaImage::new(side, side);
@@ -277,6 +344,34 @@ mod tests {
         assert_eq!(weight(&grey, Some(&big), Output::Gif, 64), 32);
         assert_eq!(weight(&grey, Some(&big), Output::Gif, 1), 1);
         assert_eq!(weight(&grey, None, Output::Gif, 64), 1);
+    }
+
+    #[test]
+    fn templates_weigh_by_the_frames_they_render() {
+        use canvas_render::template::TemplateKind;
+        let job = |kind: TemplateKind| Job::Template(kind, kind.template().args(|_| None).unwrap());
+        let still = avatar(1, 512);
+        // triggered: 12 frames of 512×512 (3 Mi pixels), even for a still avatar.
+        let triggered = job(TemplateKind::Triggered);
+        assert_eq!(
+            Output::choose(Requested::Auto, &triggered, Some(&still)),
+            Output::Gif
+        );
+        assert_eq!(weight(&triggered, Some(&still), Output::Gif, 64), 3);
+        assert_eq!(weight(&triggered, Some(&still), Output::Png, 64), 1);
+        // petpet over 60 frames of 40 ms (2.4 s): six pats of 10 frames of
+        // 256×256 (60 × 64 Ki pixels), not 10.
+        let pet = job(TemplateKind::Petpet);
+        let anim = avatar(60, 128);
+        assert_eq!(weight(&pet, Some(&anim), Output::Gif, 64), 4);
+        // A still overlay over a still avatar is a still.
+        let jail = job(TemplateKind::Jail);
+        assert_eq!(
+            Output::choose(Requested::Auto, &jail, Some(&still)),
+            Output::Png
+        );
+        assert_eq!(weight(&jail, Some(&still), Output::Gif, 64), 1);
+        assert_eq!(weight(&jail, Some(&anim), Output::Gif, 64), 15);
     }
 
     #[test]
