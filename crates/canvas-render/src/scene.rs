@@ -48,7 +48,7 @@
 //! ```
 
 mod cards;
-mod memes;
+pub(crate) mod memes;
 pub(crate) mod paint;
 mod sage;
 mod social;
@@ -575,7 +575,7 @@ pub fn render_scene(scene: &Scene, avatar: Option<&RgbaImage>) -> Result<RgbaIma
             description,
         } => cards::namecard(avatar, username, birthday, description)?,
         Scene::ItsSoStupid { dog } => memes::its_so_stupid(avatar, dog)?,
-        Scene::Lied { username } => memes::lied(avatar, username.as_deref())?,
+        Scene::Lied { username } => return memes::lied(avatar, username.as_deref()),
         Scene::Lolice => memes::lolice(avatar)?,
         Scene::NoBitches { no, bottomtext } => memes::nobitches(no, bottomtext)?,
         Scene::Series => memes::series(avatar)?,

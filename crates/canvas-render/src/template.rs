@@ -56,6 +56,7 @@ use tiny_skia::{FilterQuality, Pattern, Pixmap, PixmapPaint, SpreadMode, Transfo
 use unicode_segmentation::UnicodeSegmentation;
 
 pub use art::Art;
+pub(crate) use catalog::LIED;
 
 use crate::animation::{AnimationError, Deadline};
 use crate::scene::paint::{Avatar, Canvas, circle_path, rect_path, rrect_path, shader_paint};

@@ -4,8 +4,10 @@
 use tiny_skia::{PathBuilder, Pixmap, Transform};
 
 use super::ART_CACHE;
+use crate::scene::memes;
 use crate::scene::paint::{
-    Canvas, circle_path, linear, poly, radial, rect_path, rgba, rrect_path, shader_paint,
+    Canvas, base_layer, circle_path, linear, poly, radial, rect_path, rgba, rrect_path,
+    shader_paint,
 };
 use crate::text::{Align, FontFace, TextBox, TextStyle, VAlign};
 
@@ -32,11 +34,15 @@ pub enum Art {
     Hand,
     /// 600×300: deep space with stars, a nebula and a far planet.
     Space,
+    /// 600×600: the dark backdrop of `lied` and its photo's shadow.
+    LiedBackdrop,
+    /// 600×600: the vignette and film lines over `lied`'s photo.
+    LiedVignette,
 }
 
 impl Art {
     /// How many kinds of art there are.
-    pub const COUNT: usize = 9;
+    pub const COUNT: usize = 11;
 
     /// Natural width and height in pixels.
     pub fn size(self) -> (u32, u32) {
@@ -44,6 +50,7 @@ impl Art {
             Art::TriggeredBanner => (512, 112),
             Art::Hand => (160, 150),
             Art::Space => (600, 300),
+            Art::LiedBackdrop | Art::LiedVignette => (600, 600),
             _ => (512, 512),
         }
     }
@@ -59,6 +66,11 @@ pub(super) fn cached(art: Art) -> &'static Pixmap {
 }
 
 fn draw(art: Art) -> Pixmap {
+    match art {
+        Art::LiedBackdrop => return base_layer(memes::lied_base()),
+        Art::LiedVignette => return base_layer(memes::lied_overlay()),
+        _ => {}
+    }
     let (w, h) = art.size();
     let mut c = Canvas::new(w, h).expect("fixed art size");
     match art {
@@ -71,6 +83,7 @@ fn draw(art: Art) -> Pixmap {
         Art::WastedBanner => banner(&mut c, Banner::Wasted),
         Art::Hand => hand(&mut c),
         Art::Space => space(&mut c),
+        Art::LiedBackdrop | Art::LiedVignette => unreachable!("drawn above"),
     }
     c.pixmap
 }

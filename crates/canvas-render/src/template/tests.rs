@@ -15,10 +15,18 @@ fn defaults(t: &Template) -> Args {
     t.args(|_| None).unwrap()
 }
 
+/// Every template: the public kinds and the scenes drawn by the engine.
+fn all() -> Vec<(String, &'static Template)> {
+    TemplateKind::ALL
+        .iter()
+        .map(|k| (format!("{k:?}"), k.template()))
+        .chain([("lied".to_owned(), &LIED)])
+        .collect()
+}
+
 #[test]
 fn every_placement_list_has_one_entry_or_one_per_frame() {
-    for kind in TemplateKind::ALL {
-        let t = kind.template();
+    for (kind, t) in all() {
         let frames = t.timeline.frames as usize;
         assert!((1..=MAX_TEMPLATE_FRAMES).contains(&frames), "{kind:?}");
         for layer in t.layers {
@@ -41,8 +49,7 @@ fn every_placement_list_has_one_entry_or_one_per_frame() {
 
 #[test]
 fn every_parameter_is_bounded_documented_and_used() {
-    for kind in TemplateKind::ALL {
-        let t = kind.template();
+    for (kind, t) in all() {
         let mut used: Vec<&str> = t.timeline.delay_param.into_iter().collect();
         for layer in t.layers {
             if let Layer::Text(slot) = layer {
@@ -134,6 +141,8 @@ fn art_is_drawn_at_its_size() {
         Art::WastedBanner,
         Art::Hand,
         Art::Space,
+        Art::LiedBackdrop,
+        Art::LiedVignette,
     ] {
         let p = art::cached(art);
         assert_eq!((p.width(), p.height()), art.size(), "{art:?}");
