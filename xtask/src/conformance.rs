@@ -74,7 +74,7 @@ pub fn run(data_dir: &Path, ci: bool) -> Result<()> {
     let addr: SocketAddr = TcpListener::bind("127.0.0.1:0")?.local_addr()?;
     // A private copy: another work tree sharing the target directory could
     // rebuild the binary under our feet.
-    let built = crate::loadtest::target_dir().join("debug/menagerie");
+    let built = crate::target_dir().join("debug/menagerie");
     let bin = std::env::temp_dir().join(format!("menagerie-conformance-{}", std::process::id()));
     std::fs::copy(&built, &bin).with_context(|| format!("copying {}", built.display()))?;
     let _cleanup = RemoveOnDrop(bin.clone());

@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
-use crate::{cargo, data, repo_root, run_cmd};
+use crate::{cargo, data, run_cmd, target_dir};
 use client::Conn;
 use hosts::AvatarHost;
 use report::{Machine, Row};
@@ -165,21 +165,6 @@ fn loadtest_data() -> Result<PathBuf> {
             );
             data::fixture_data()
         }
-    }
-}
-
-/// The cargo target directory (honours `CARGO_TARGET_DIR`).
-pub(crate) fn target_dir() -> PathBuf {
-    match std::env::var_os("CARGO_TARGET_DIR") {
-        Some(d) => {
-            let p = PathBuf::from(d);
-            if p.is_absolute() {
-                p
-            } else {
-                repo_root().join(p)
-            }
-        }
-        None => repo_root().join("target"),
     }
 }
 

@@ -69,6 +69,21 @@ fn main() -> Result<()> {
     }
 }
 
+/// The cargo target directory (honours `CARGO_TARGET_DIR`).
+pub fn target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(d) => {
+            let p = PathBuf::from(d);
+            if p.is_absolute() {
+                p
+            } else {
+                repo_root().join(p)
+            }
+        }
+        None => repo_root().join("target"),
+    }
+}
+
 /// The repository root (the parent of `xtask/`).
 pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

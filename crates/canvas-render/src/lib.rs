@@ -40,6 +40,7 @@ pub mod filter;
 mod resize;
 pub mod scene;
 pub mod shape;
+pub mod template;
 pub mod text;
 
 pub mod animation;

@@ -48,7 +48,7 @@
 //! ```
 
 mod cards;
-mod memes;
+pub(crate) mod memes;
 pub(crate) mod paint;
 mod sage;
 mod social;
@@ -141,6 +141,9 @@ pub struct PostParams {
     pub quotes: u64,
     /// Like counter. Default 12 800 (drawn `12.8K`).
     pub likes: u64,
+    /// Reply counter, drawn first in the counter row when set. Default
+    /// `None` (not drawn).
+    pub replies: Option<u64>,
 }
 
 impl Default for PostParams {
@@ -154,6 +157,7 @@ impl Default for PostParams {
             reposts: 1337,
             quotes: 42,
             likes: 12_800,
+            replies: None,
         }
     }
 }
@@ -206,6 +210,13 @@ impl PostParams {
     #[must_use]
     pub fn likes(mut self, n: u64) -> Self {
         self.likes = n;
+        self
+    }
+
+    /// Sets the reply counter (drawn first in the counter row).
+    #[must_use]
+    pub fn replies(mut self, n: u64) -> Self {
+        self.replies = Some(n);
         self
     }
 }
@@ -566,7 +577,7 @@ pub fn render_scene(scene: &Scene, avatar: Option<&RgbaImage>) -> Result<RgbaIma
             description,
         } => cards::namecard(avatar, username, birthday, description)?,
         Scene::ItsSoStupid { dog } => memes::its_so_stupid(avatar, dog)?,
-        Scene::Lied { username } => memes::lied(avatar, username.as_deref())?,
+        Scene::Lied { username } => return memes::lied(avatar, username.as_deref()),
         Scene::Lolice => memes::lolice(avatar)?,
         Scene::NoBitches { no, bottomtext } => memes::nobitches(no, bottomtext)?,
         Scene::Series => memes::series(avatar)?,

@@ -2,72 +2,8 @@
 
 use std::path::PathBuf;
 
-use crate::kind::{Group, MediaGroup};
-
-/// The longest excerpt of user input or pack entry quoted back in a message.
-const MAX_QUOTED_CHARS: usize = 80;
-
-/// Shortens `text` to at most [`MAX_QUOTED_CHARS`] characters for a message.
-pub(crate) fn excerpt(text: &str) -> String {
-    let mut chars = text.chars();
-    let head: String = chars.by_ref().take(MAX_QUOTED_CHARS).collect();
-    if chars.next().is_some() {
-        format!("{head}…")
-    } else {
-        head
-    }
-}
-
-/// A path segment that names no known type of its group.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown {what} {given:?}; valid {what}s: {}", valid.join(", "))]
-pub struct UnknownType {
-    what: &'static str,
-    group: Option<Group>,
-    given: String,
-    valid: &'static [&'static str],
-}
-
-impl UnknownType {
-    pub(crate) fn new(group: Group, given: &str, valid: &'static [&'static str]) -> Self {
-        let what = match group {
-            Group::Animu => "animu type",
-            Group::Animal => "animal type",
-            Group::Facts => "fact type",
-            Group::Img => "img type",
-        };
-        Self {
-            what,
-            group: Some(group),
-            given: excerpt(given),
-            valid,
-        }
-    }
-
-    pub(crate) fn media_group(given: &str) -> Self {
-        Self {
-            what: "media group",
-            group: None,
-            given: excerpt(given),
-            valid: MediaGroup::NAMES,
-        }
-    }
-
-    /// The group whose type was unknown (`None` for an unknown media group).
-    pub fn group(&self) -> Option<Group> {
-        self.group
-    }
-
-    /// The valid segments, specification order.
-    pub fn valid(&self) -> &'static [&'static str] {
-        self.valid
-    }
-
-    /// The segment that was given (shortened if long).
-    pub fn given(&self) -> &str {
-        &self.given
-    }
-}
+use crate::kind::Group;
+pub use crate::kind::UnknownType;
 
 /// Why a content pack was refused. Every message names the pack file and,
 /// where there is one, the line and the entry.

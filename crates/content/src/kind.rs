@@ -13,7 +13,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::UnknownType;
+use crate::quote::excerpt;
 
 /// The URL groups that have typed content.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -341,5 +341,56 @@ impl LinkSlot {
 impl fmt::Display for LinkSlot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}", self.group().as_str(), self.type_name())
+    }
+}
+
+/// A path segment that names no known type of its group.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} {given:?}; valid {what}s: {}", valid.join(", "))]
+pub struct UnknownType {
+    what: &'static str,
+    group: Option<Group>,
+    given: String,
+    valid: &'static [&'static str],
+}
+
+impl UnknownType {
+    pub(crate) fn new(group: Group, given: &str, valid: &'static [&'static str]) -> Self {
+        let what = match group {
+            Group::Animu => "animu type",
+            Group::Animal => "animal type",
+            Group::Facts => "fact type",
+            Group::Img => "img type",
+        };
+        Self {
+            what,
+            group: Some(group),
+            given: excerpt(given),
+            valid,
+        }
+    }
+
+    pub(crate) fn media_group(given: &str) -> Self {
+        Self {
+            what: "media group",
+            group: None,
+            given: excerpt(given),
+            valid: MediaGroup::NAMES,
+        }
+    }
+
+    /// The group whose type was unknown (`None` for an unknown media group).
+    pub fn group(&self) -> Option<Group> {
+        self.group
+    }
+
+    /// The valid segments, specification order.
+    pub fn valid(&self) -> &'static [&'static str] {
+        self.valid
+    }
+
+    /// The segment that was given (shortened if long).
+    pub fn given(&self) -> &str {
+        &self.given
     }
 }

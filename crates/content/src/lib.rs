@@ -28,6 +28,7 @@ pub mod kind;
 pub mod layout;
 pub mod media;
 pub mod pack;
+mod quote;
 pub mod source;
 
 pub use embedded::embedded_pack;

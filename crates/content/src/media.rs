@@ -11,8 +11,9 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use crate::error::{MediaError, excerpt};
+use crate::error::MediaError;
 use crate::kind::LinkSlot;
+use crate::quote::excerpt;
 
 /// The longest media file name accepted, in bytes.
 pub const MAX_MEDIA_NAME_BYTES: usize = 100;

@@ -5,10 +5,11 @@ use std::collections::hash_map::Entry;
 
 use rand::Rng;
 
-use crate::error::{PackError, excerpt};
+use crate::error::PackError;
 use crate::kind::{AnimalType, AnimuType, FactType, Group, ImgType, LinkSlot};
 use crate::layout;
 use crate::media::MediaLibrary;
+use crate::quote::excerpt;
 use crate::source::{PackOrigin, PackSource};
 
 /// The longest link the loader accepts, in bytes.

@@ -1,27 +1,47 @@
 //! The one catalogue of what the service serves by name: the URL names of
-//! filters, misc images and content types, all read from the domain enums,
-//! and the canvas image groups.
+//! filters, misc images, templates (overlays and the animated `/premium`
+//! images) and content types, all read from the domain enums, and the
+//! canvas image groups.
 //!
 //! The routes parse names through it, the rate limiter classes paths with
 //! it ([`is_canvas_image`]), and tests hold the OpenAPI catalogue and the
 //! README's lists to it. A scene's URL name belongs to the server: the table
-//! [`SCENES`] maps it to canvas-render's [`SceneKind`], and a test fails
-//! when a kind has no name.
+//! [`SCENES`] maps it to canvas-render's [`SceneKind`], [`TEMPLATES`] each
+//! [`TemplateKind`] to its group and name, and tests fail when a kind has
+//! no name.
 
 use canvas_render::scene::SceneKind;
+use canvas_render::template::TemplateKind;
 use canvas_render::{Filter, PrideFlag};
 
 /// Prefix of the filter images (`/canvas/filter/{name}`).
 pub const FILTER_GROUP: &str = "/canvas/filter";
 /// Prefix of the other images (`/canvas/misc/{name}`).
 pub const MISC_GROUP: &str = "/canvas/misc";
-/// The colour square, an image outside the two groups.
+/// The colour square, an image outside the groups.
 pub const COLORVIEWER: &str = "/canvas/colorviewer";
+/// Prefix of the overlays (`/canvas/overlay/{name}`).
+pub const OVERLAY_GROUP: &str = "/canvas/overlay";
+/// The overlays again under the plural spelling clients also send
+/// (`/canvas/overlays/{name}`).
+pub const OVERLAY_ALIAS_GROUP: &str = "/canvas/overlays";
+/// Prefix of the animated template images (`/premium/{name}`; the
+/// original's path, open to everyone here).
+pub const PREMIUM_GROUP: &str = "/premium";
+
+/// Every canvas image group: the rate limiter's `canvas` class.
+pub const CANVAS_GROUPS: [&str; 5] = [
+    MISC_GROUP,
+    FILTER_GROUP,
+    OVERLAY_GROUP,
+    OVERLAY_ALIAS_GROUP,
+    PREMIUM_GROUP,
+];
 
 /// Whether `path` is a canvas image (the rate limiter's `canvas` budget):
-/// anything below [`FILTER_GROUP`] or [`MISC_GROUP`], and [`COLORVIEWER`].
+/// anything below one of the [`CANVAS_GROUPS`], and [`COLORVIEWER`].
 pub fn is_canvas_image(path: &str) -> bool {
-    [MISC_GROUP, FILTER_GROUP]
+    CANVAS_GROUPS
         .iter()
         .any(|g| path.strip_prefix(g).is_some_and(|r| r.starts_with('/')))
         || path == COLORVIEWER
@@ -42,6 +62,45 @@ pub const SCENES: [(&str, SceneKind); 12] = [
     ("post", SceneKind::Post),
     ("video-comment", SceneKind::VideoComment),
 ];
+
+/// The group and URL name of every template, in [`TemplateKind::ALL`]
+/// order: the overlays under [`OVERLAY_GROUP`] (and its alias), the
+/// animated images under [`PREMIUM_GROUP`].
+pub const TEMPLATES: [(&str, &str, TemplateKind); 9] = [
+    (OVERLAY_GROUP, "comrade", TemplateKind::Comrade),
+    (OVERLAY_GROUP, "gay", TemplateKind::Gay),
+    (OVERLAY_GROUP, "glass", TemplateKind::Glass),
+    (OVERLAY_GROUP, "jail", TemplateKind::Jail),
+    (OVERLAY_GROUP, "passed", TemplateKind::Passed),
+    (OVERLAY_GROUP, "triggered", TemplateKind::Triggered),
+    (OVERLAY_GROUP, "wasted", TemplateKind::Wasted),
+    (PREMIUM_GROUP, "petpet", TemplateKind::Petpet),
+    (PREMIUM_GROUP, "amongus", TemplateKind::Amongus),
+];
+
+/// The template named `name` in `group` ([`OVERLAY_ALIAS_GROUP`] resolves
+/// as [`OVERLAY_GROUP`]).
+pub fn template(group: &str, name: &str) -> Option<TemplateKind> {
+    let group = if group == OVERLAY_ALIAS_GROUP {
+        OVERLAY_GROUP
+    } else {
+        group
+    };
+    TEMPLATES
+        .iter()
+        .find(|(g, n, _)| *g == group && *n == name)
+        .map(|(_, _, k)| *k)
+}
+
+/// URL names of the templates of `group` (the alias lists the overlays).
+pub fn template_names(group: &str) -> impl Iterator<Item = &'static str> + '_ {
+    TEMPLATES
+        .iter()
+        .filter(move |(g, _, _)| {
+            *g == group || (group == OVERLAY_ALIAS_GROUP && *g == OVERLAY_GROUP)
+        })
+        .map(|(_, n, _)| *n)
+}
 
 /// One image of `/canvas/misc/{name}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,6 +165,22 @@ mod tests {
     }
 
     #[test]
+    fn every_template_kind_has_one_group_and_name() {
+        let kinds: Vec<TemplateKind> = TEMPLATES.iter().map(|(_, _, k)| *k).collect();
+        assert_eq!(kinds, TemplateKind::ALL);
+        for (group, name, kind) in TEMPLATES {
+            assert_eq!(template(group, name), Some(kind));
+            if group == OVERLAY_GROUP {
+                assert_eq!(template(OVERLAY_ALIAS_GROUP, name), Some(kind));
+            }
+        }
+        assert_eq!(template(PREMIUM_GROUP, "jail"), None);
+        assert_eq!(template(OVERLAY_GROUP, "petpet"), None);
+        assert_eq!(template_names(OVERLAY_ALIAS_GROUP).count(), 7);
+        assert_eq!(template_names(PREMIUM_GROUP).count(), 2);
+    }
+
+    #[test]
     fn misc_names_are_unique_and_round_trip() {
         let names: Vec<&str> = misc_names().collect();
         let mut sorted = names.clone();
@@ -126,6 +201,9 @@ mod tests {
             "/canvas/misc/circle",
             "/canvas/misc/x",
             "/canvas/colorviewer",
+            "/canvas/overlay/jail",
+            "/canvas/overlays/jail",
+            "/premium/petpet",
         ] {
             assert!(is_canvas_image(canvas), "{canvas}");
         }
@@ -135,6 +213,8 @@ mod tests {
             "/canvas/rgb",
             "/canvas/hex",
             "/canvas/colorviewer/x",
+            "/canvas/overlay",
+            "/premiumx/a",
             "/facts/cat",
         ] {
             assert!(!is_canvas_image(other), "{other}");

@@ -104,7 +104,7 @@ pub fn cache_dir(from: &SourceArgs) -> PathBuf {
     from.cache
         .clone()
         .or_else(|| var("MENAGERIE_DATA_CACHE").map(PathBuf::from))
-        .unwrap_or_else(|| crate::loadtest::target_dir().join("data-sources"))
+        .unwrap_or_else(|| crate::target_dir().join("data-sources"))
 }
 
 /// Downloads the pinned upstream files into the cache (see `download.rs`)
@@ -184,7 +184,7 @@ pub(crate) fn source_dir_in(
 /// that directory: the dataset servers under test load when the full data
 /// cannot be had.
 pub fn fixture_data() -> Result<PathBuf> {
-    let out = crate::loadtest::target_dir().join("fixture-data");
+    let out = crate::target_dir().join("fixture-data");
     std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
     (pokeapi::STEP.build)(&repo_root().join("fixtures/pokeapi"), &out)
         .context("building the fixture dataset")?;

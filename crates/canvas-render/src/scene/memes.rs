@@ -303,41 +303,22 @@ fn its_so_stupid_base() -> Result<Canvas, RenderError> {
     Ok(c)
 }
 
-static LIED_BASE: LazyLock<Pixmap> = LazyLock::new(|| base_layer(lied_base()));
-static LIED_OVERLAY: LazyLock<Pixmap> = LazyLock::new(|| base_layer(lied_overlay()));
+/// The photo's box in `lied`: `(x, y, side)`.
+pub(crate) const LIED_PHOTO: (f32, f32, f32) = (80.0, 36.0, 440.0);
 
-/// Position and size of the lied photo.
-const LIED_PHOTO: (f32, f32, f32) = (80.0, 36.0, 440.0);
-
+/// `lied`, drawn by the template engine ([`crate::template`]).
 pub(super) fn lied(
     avatar: Option<&RgbaImage>,
     username: Option<&str>,
-) -> Result<Canvas, RenderError> {
-    let mut c = Canvas::from_layer(&LIED_BASE);
-    let (ax, ay, s) = LIED_PHOTO;
-    let av = Avatar::prepare(avatar, s as u32, true)?;
-    c.fill(&rrect_path(ax, ay, s, s, 10.0), &av.paint(ax, ay, s, 0.0));
-    c.draw_layer(&LIED_OVERLAY);
-    let caption = match username.map(str::trim) {
-        Some(u) if !u.is_empty() => format!("{u} lied."),
-        _ => "You lied.".to_owned(),
-    };
-    let style = TextStyle::new(FontFace::SerifItalic, 64.0)
-        .color([240, 240, 240, 255])
-        .outline([0, 0, 0, 255], 3.0)
-        .align(Align::Center)
-        .valign(VAlign::Middle);
-    c.text(
-        &caption,
-        &style,
-        TextBox::new(24.0, 482.0, 552.0, 100.0),
-        18.0,
-    )?;
-    Ok(c)
+) -> Result<RgbaImage, RenderError> {
+    let t = &crate::template::LIED;
+    let name = username.map(str::trim).filter(|u| !u.is_empty());
+    let args = t.args(|_| name)?;
+    crate::template::render_template(t, &args, avatar)
 }
 
 /// Background and photo shadow of `lied` (drawn once, then cached).
-fn lied_base() -> Result<Canvas, RenderError> {
+pub(crate) fn lied_base() -> Result<Canvas, RenderError> {
     let mut c = Canvas::backdrop(
         600,
         600,
@@ -350,7 +331,7 @@ fn lied_base() -> Result<Canvas, RenderError> {
 }
 
 /// Vignette and film lines drawn over the photo (drawn once, then cached).
-fn lied_overlay() -> Result<Canvas, RenderError> {
+pub(crate) fn lied_overlay() -> Result<Canvas, RenderError> {
     let mut c = Canvas::new(600, 600)?;
     c.fill_all(radial(
         300.0,

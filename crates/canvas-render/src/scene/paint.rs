@@ -189,6 +189,25 @@ impl Avatar {
         })
     }
 
+    /// The prepared (premultiplied) square avatar.
+    pub(crate) fn pixmap(&self) -> &Pixmap {
+        &self.pixmap
+    }
+
+    /// Moves every pixel `strength` (0–1) of the way to the colour `hex`,
+    /// keeping its alpha.
+    pub(crate) fn tint(&mut self, hex: u32, strength: f32) {
+        let s = (strength.clamp(0.0, 1.0) * 256.0) as u32;
+        let rgb = [(hex >> 16) & 0xff, (hex >> 8) & 0xff, hex & 0xff];
+        for px in self.pixmap.data_mut().chunks_exact_mut(4) {
+            let a = u32::from(px[3]);
+            for (c, t) in px[..3].iter_mut().zip(rgb) {
+                let target = (t * a + 127) / 255;
+                *c = ((u32::from(*c) * (256 - s) + target * s) >> 8) as u8;
+            }
+        }
+    }
+
     /// A paint that maps the avatar onto the square `(x, y, size)`, optionally
     /// rotated by `angle` degrees around the square's centre.
     pub(crate) fn paint(&self, x: f32, y: f32, size: f32, angle: f32) -> Paint<'_> {

@@ -230,11 +230,12 @@ pub(super) fn post(avatar: Option<&RgbaImage>, p: &PostParams) -> Result<Canvas,
     c.color(&rect_path(pad, y + 68.0, w - 2.0 * pad, 2.0), border);
     let mut x = pad;
     let bold = TextStyle::new(FontFace::Bold, 30.0).color(text_rgb(pal.text));
-    for (n, label) in [
+    let replies = p.replies.map(|n| (n, "Replies"));
+    for (n, label) in replies.into_iter().chain([
         (p.reposts, "Reposts"),
         (p.quotes, "Quotes"),
         (p.likes, "Likes"),
-    ] {
+    ]) {
         x += c.line(&format_count(n), &bold, x, y + 84.0, 300.0)? + 10.0;
         x += c.line(label, &muted, x, y + 84.0, 300.0)? + 36.0;
     }

@@ -140,7 +140,7 @@ impl TextStyle {
     }
 
     /// Pixels the outline adds on each side at the nominal size.
-    pub(super) fn outline_extent(&self) -> f32 {
+    pub(crate) fn outline_extent(&self) -> f32 {
         self.outline.map(|o| o.width).unwrap_or(0.0)
     }
 }

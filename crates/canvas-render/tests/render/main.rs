@@ -34,6 +34,7 @@ mod properties;
 use std::path::{Path, PathBuf};
 
 use canvas_render::scene::{PostParams, PostTheme, Scene, VideoCommentParams, render_scene};
+use canvas_render::template::{TemplateKind, render_template_frames};
 use canvas_render::text::{self, FontFace, TextBox, TextStyle};
 use canvas_render::{
     Brightness, Filter, PrideFlag, RgbaImage, Threshold, apply, circle, heart, pride,
@@ -161,6 +162,21 @@ golden! {
     scene_nobitches_unicode => scene(Scene::nobitches("ผู้หญิงไม่มี?", "नहीं 💀"));
     scene_sage_hebrew => scene(Scene::sage("הנהר אינו ממהר, ובכל זאת הוא מגיע."));
     scene_sage2_korean => scene(Scene::sage2("천천히 가는 것이 빠르게 가는 것이다 🐢"));
+    // Templates (overlays, petpet, amongus) with the 256 × 256 avatar; the
+    // animated ones at a still frame and a moving one.
+    template_comrade => template(TemplateKind::Comrade, 0, &[]);
+    template_gay => template(TemplateKind::Gay, 0, &[]);
+    template_glass => template(TemplateKind::Glass, 0, &[]);
+    template_jail => template(TemplateKind::Jail, 0, &[]);
+    template_passed => template(TemplateKind::Passed, 0, &[]);
+    template_wasted => template(TemplateKind::Wasted, 0, &[]);
+    template_triggered_0 => template(TemplateKind::Triggered, 0, &[]);
+    template_triggered_5 => template(TemplateKind::Triggered, 5, &[]);
+    template_petpet_0 => template(TemplateKind::Petpet, 0, &[]);
+    template_petpet_5 => template(TemplateKind::Petpet, 5, &[]);
+    template_amongus_12 => template(TemplateKind::Amongus, 12, &[("username", "Ferris")]);
+    template_amongus_29 => template(TemplateKind::Amongus, 29, &[("username", "Ferris"), ("impostor", "true")]);
+    template_amongus_custom => template(TemplateKind::Amongus, 29, &[("custom", "Soheab was not The Impostor.")]);
 }
 
 /// Lines of text drawn black on a white 720 px card, one line each, 34 px.
@@ -187,6 +203,17 @@ fn text_meme(caption: &str) -> RgbaImage {
     assert_eq!(layout.missing_glyphs(), 0);
     text::draw_layout(&mut img, &layout, &style, area);
     img
+}
+
+/// Frame `frame` of a template with the 256 × 256 avatar and `params`.
+fn template(kind: TemplateKind, frame: usize, params: &[(&str, &str)]) -> RgbaImage {
+    let t = kind.template();
+    let args = t
+        .args(|n| params.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
+        .unwrap();
+    let a = avatar(256, 256);
+    let mut frames = render_template_frames(t, &args, &[(&a, 0)], None).unwrap();
+    frames.swap_remove(frame).0
 }
 
 /// A scene rendered with the 256 × 256 avatar.

@@ -34,6 +34,7 @@ use std::time::{Duration, Instant};
 use actix_web::web;
 use actix_web::web::Bytes;
 use canvas_render::scene::{Scene, render_scene};
+use canvas_render::template::{Args, TemplateKind, render_template};
 use canvas_render::{Filter, PrideFlag, RgbaImage};
 use moka::sync::Cache;
 use remote_image::{Avatar, AvatarFetcher, AvatarUrl, FetchConfig, FetchError, ImageLimits};
@@ -75,6 +76,8 @@ pub enum Job {
     Pride(PrideFlag),
     /// A scene.
     Scene(Scene),
+    /// A template (an overlay or an animated image) with its parameters.
+    Template(TemplateKind, Args),
 }
 
 impl Job {
@@ -82,8 +85,15 @@ impl Job {
     pub fn uses_avatar(&self) -> bool {
         match self {
             Job::Scene(s) => s.uses_avatar(),
+            Job::Template(kind, _) => kind.template().uses_avatar(),
             _ => true,
         }
+    }
+
+    /// Whether the job's image moves even for a still avatar (`triggered`,
+    /// `petpet`, `amongus`).
+    pub fn is_animated(&self) -> bool {
+        matches!(self, Job::Template(kind, _) if kind.template().is_animated())
     }
 
     fn render(&self, avatar: Option<&RgbaImage>) -> Result<RgbaImage, ApiError> {
@@ -99,6 +109,7 @@ impl Job {
             Job::Heart => canvas_render::heart(need()?)?,
             Job::Pride(flag) => canvas_render::pride(need()?, *flag)?,
             Job::Scene(scene) => render_scene(scene, avatar)?,
+            Job::Template(kind, args) => render_template(kind.template(), args, Some(need()?))?,
         })
     }
 }

@@ -126,6 +126,7 @@ const NAME_MAX: u32 = 64;
 const CAPTION_MAX: u32 = 200;
 const QUOTE_MAX: u32 = 500;
 const COMMENT_MAX: u32 = 1000;
+const CUSTOM_MAX: u32 = 120;
 
 const AVATAR: Param = Param {
     name: "avatar",
@@ -236,6 +237,38 @@ const fn misc(path: &'static str, summary: &'static str, params: &'static [Param
         params,
         ok: Success::CanvasImage,
         errors: CANVAS_ERRORS,
+    }
+}
+
+const fn overlay(path: &'static str, summary: &'static str) -> Endpoint {
+    Endpoint {
+        path,
+        tag: "canvas: overlays",
+        summary,
+        description: "512×512, from `avatar`. An animated avatar gives an animated image (the overlay drawn over every frame).",
+        params: &[AVATAR],
+        ok: Success::CanvasImage,
+        errors: CANVAS_ERRORS,
+    }
+}
+
+/// The overlay names, in the server catalogue's order (a test holds them
+/// to it).
+pub const OVERLAY_NAMES: &[&str] = &[
+    "comrade",
+    "gay",
+    "glass",
+    "jail",
+    "passed",
+    "triggered",
+    "wasted",
+];
+
+/// An optional counter of `post`.
+const fn counter(name: &'static str, description: &'static str, example: &'static str) -> Param {
+    Param {
+        kind: Kind::Number(0.0, 999_999_999_999.0),
+        ..text(name, 0, description, example)
     }
 }
 
@@ -519,6 +552,21 @@ pub const ENDPOINTS: &[Endpoint] = &[
                 example: "light",
                 default: Some("light"),
             },
+            counter(
+                "replies",
+                "reply counter, a whole number (drawn compactly: 12.3K); absent: no reply counter is drawn",
+                "12",
+            ),
+            counter(
+                "likes",
+                "like counter, a whole number (drawn compactly: 12.3K); default 12800",
+                "12300",
+            ),
+            counter(
+                "retweets",
+                "repost counter, a whole number (drawn compactly: 12.3K); default 1337",
+                "1337",
+            ),
         ],
     ),
     misc(
@@ -530,6 +578,111 @@ pub const ENDPOINTS: &[Endpoint] = &[
             text("comment", COMMENT_MAX, "the comment", "First!"),
         ],
     ),
+    // --- canvas overlays ---
+    overlay(
+        "/canvas/overlay/comrade",
+        "The avatar under a red wash with a gold star",
+    ),
+    overlay("/canvas/overlay/gay", "The avatar under rainbow stripes"),
+    overlay("/canvas/overlay/glass", "The avatar behind cracked glass"),
+    overlay(
+        "/canvas/overlay/jail",
+        "The avatar, grey, behind steel bars",
+    ),
+    overlay(
+        "/canvas/overlay/passed",
+        "The avatar, grey and dimmed, under a gold PASSED banner",
+    ),
+    Endpoint {
+        path: "/canvas/overlay/triggered",
+        tag: "canvas: overlays",
+        summary: "The avatar shaking under a red tint with a TRIGGERED banner (animated)",
+        description: "512×512, 12 frames of 40 ms, always animated: absent `format` gives a GIF (png: the first frame). An animated avatar keeps its own motion, aligned by time.",
+        params: &[AVATAR],
+        ok: Success::CanvasImage,
+        errors: CANVAS_ERRORS,
+    },
+    overlay(
+        "/canvas/overlay/wasted",
+        "The avatar, grey and dimmed, under a red WASTED banner",
+    ),
+    Endpoint {
+        path: "/canvas/overlays/{name}",
+        tag: "canvas: overlays",
+        summary: "The overlays again, under the plural spelling",
+        description: "The same images as `/canvas/overlay/{name}`, byte for byte.",
+        params: &[
+            Param {
+                name: "name",
+                location: In::Path,
+                required: true,
+                kind: Kind::Enum(OVERLAY_NAMES),
+                description: "the overlay",
+                example: "jail",
+                default: None,
+            },
+            AVATAR,
+        ],
+        ok: Success::CanvasImage,
+        errors: CANVAS_ERRORS,
+    },
+    // --- animated templates ---
+    Endpoint {
+        path: "/premium/petpet",
+        tag: "canvas: animated",
+        summary: "A hand pats the avatar, which squashes under it (animated)",
+        description: "256×256, 10 frames, always animated: absent `format` gives a GIF (png: the first frame). An animated avatar keeps its own motion under the hand, aligned by time (the pat repeats to cover the avatar's loop, at most 256 frames). Open to everyone.",
+        params: &[
+            AVATAR,
+            Param {
+                kind: Kind::Number(20.0, 1000.0),
+                default: Some("40"),
+                ..text(
+                    "delay",
+                    0,
+                    "time each frame shows, in whole milliseconds (20 to 1000)",
+                    "40",
+                )
+            },
+        ],
+        ok: Success::CanvasImage,
+        errors: CANVAS_ERRORS,
+    },
+    Endpoint {
+        path: "/premium/amongus",
+        tag: "canvas: animated",
+        summary: "The avatar drifts through space while a sentence types out (animated)",
+        description: "600×300, 30 frames of 80 ms, always animated. The sentence is \"<username> was not the impostor.\" (\"was the impostor.\" with `impostor=true`), or `custom` when it is given. Open to everyone.",
+        params: &[
+            AVATAR,
+            Param {
+                default: Some("Someone"),
+                ..text(
+                    "username",
+                    NAME_MAX,
+                    "who is (or is not) the impostor",
+                    "Ada",
+                )
+            },
+            Param {
+                name: "impostor",
+                location: In::Query,
+                required: false,
+                kind: Kind::Enum(&["true", "false"]),
+                description: "whether they were the impostor; any case (True, FALSE)",
+                example: "true",
+                default: Some("false"),
+            },
+            text(
+                "custom",
+                CUSTOM_MAX,
+                "a sentence typed instead of the one made from username and impostor",
+                "Ada was not The Impostor.",
+            ),
+        ],
+        ok: Success::CanvasImage,
+        errors: CANVAS_ERRORS,
+    },
     // --- canvas filters ---
     filter("/canvas/filter/blue", "Blue tint", &[AVATAR]),
     filter("/canvas/filter/blurple", "Blurple tint", &[AVATAR]),

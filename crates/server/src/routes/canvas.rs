@@ -1,5 +1,6 @@
-//! The avatar image endpoints: `/canvas/filter/{name}` and
-//! `/canvas/misc/{name}`.
+//! The avatar image endpoints: `/canvas/filter/{name}`,
+//! `/canvas/misc/{name}`, the overlays `/canvas/overlay/{name}` (also
+//! `/canvas/overlays/{name}`) and the animated `/premium/{name}`.
 //!
 //! A handler parses and checks every parameter on the async worker (cheap:
 //! a bad parameter is a 400 before any network or CPU work) into a
@@ -32,7 +33,13 @@ use crate::ratelimit;
 /// Registers the canvas image routes.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(super::group(catalogue::FILTER_GROUP).get("/canvas/filter/{name}", filter))
-        .service(super::group(catalogue::MISC_GROUP).get("/canvas/misc/{name}", misc));
+        .service(super::group(catalogue::MISC_GROUP).get("/canvas/misc/{name}", misc))
+        .service(super::group(catalogue::OVERLAY_GROUP).get("/canvas/overlay/{name}", overlay))
+        .service(
+            super::group(catalogue::OVERLAY_ALIAS_GROUP)
+                .get("/canvas/overlays/{name}", overlay_alias),
+        )
+        .service(super::group(catalogue::PREMIUM_GROUP).get("/premium/{name}", premium));
 }
 
 /// Every query parameter of the canvas image endpoints; each endpoint reads
@@ -53,7 +60,44 @@ pub struct CanvasQuery {
     displayname: Option<String>,
     comment: Option<String>,
     theme: Option<String>,
+    replies: Option<String>,
+    likes: Option<String>,
+    retweets: Option<String>,
+    delay: Option<String>,
+    impostor: Option<String>,
+    custom: Option<String>,
     format: Option<String>,
+}
+
+impl CanvasQuery {
+    /// The raw value of a template parameter, by name.
+    fn template_param(&self, name: &str) -> Option<&str> {
+        match name {
+            "username" => self.username.as_deref(),
+            "delay" => self.delay.as_deref(),
+            "impostor" => self.impostor.as_deref(),
+            "custom" => self.custom.as_deref(),
+            _ => None,
+        }
+    }
+}
+
+/// Largest counter `post` draws (`replies`, `likes`, `retweets`).
+pub const MAX_COUNTER: u64 = 999_999_999_999;
+
+/// An optional `post` counter: absent or blank is `None`, else a whole
+/// number from 0 to [`MAX_COUNTER`].
+fn counter(value: &Option<String>, name: &'static str) -> Result<Option<u64>, ApiError> {
+    let Some(v) = present(value) else {
+        return Ok(None);
+    };
+    match v.parse::<u64>() {
+        Ok(n) if n <= MAX_COUNTER => Ok(Some(n)),
+        _ => Err(ApiError::InvalidParam {
+            name,
+            reason: format!("{name} must be a whole number from 0 to {MAX_COUNTER}"),
+        }),
+    }
 }
 
 /// A parameter's value, with absent and blank alike treated as absent.
@@ -156,14 +200,23 @@ fn misc_job(req: &HttpRequest, name: &str, q: &CanvasQuery) -> Result<Job, ApiEr
         SceneKind::Sage2 => Scene::sage2(text(&q.quote)),
         SceneKind::Simpcard => Scene::Simpcard,
         SceneKind::Series => Scene::Series,
-        SceneKind::Post => Scene::Post(
-            PostParams::new(text(&q.username), text(&q.displayname), text(&q.comment)).theme(
-                match present(&q.theme) {
+        SceneKind::Post => {
+            let mut p = PostParams::new(text(&q.username), text(&q.displayname), text(&q.comment))
+                .theme(match present(&q.theme) {
                     Some(t) => t.parse::<PostTheme>().map_err(param_error)?,
                     None => PostTheme::Light,
-                },
-            ),
-        ),
+                });
+            if let Some(n) = counter(&q.replies, "replies")? {
+                p = p.replies(n);
+            }
+            if let Some(n) = counter(&q.likes, "likes")? {
+                p = p.likes(n);
+            }
+            if let Some(n) = counter(&q.retweets, "retweets")? {
+                p = p.reposts(n);
+            }
+            Scene::Post(p)
+        }
         SceneKind::VideoComment => {
             Scene::VideoComment(VideoCommentParams::new(text(&q.username), text(&q.comment)))
         }
@@ -172,6 +225,50 @@ fn misc_job(req: &HttpRequest, name: &str, q: &CanvasQuery) -> Result<Job, ApiEr
     };
     scene.validate().map_err(param_error)?;
     Ok(Job::Scene(scene))
+}
+
+fn template_job(
+    req: &HttpRequest,
+    group: &str,
+    name: &str,
+    q: &CanvasQuery,
+) -> Result<Job, ApiError> {
+    let kind = catalogue::template(group, name).ok_or_else(|| unknown(req))?;
+    let args = kind
+        .template()
+        .args(|n| q.template_param(n))
+        .map_err(param_error)?;
+    Ok(Job::Template(kind, args))
+}
+
+async fn overlay(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+    q: web::Query<CanvasQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let job = template_job(&req, catalogue::OVERLAY_GROUP, &name, &q)?;
+    respond(&req, &state, job, &q).await
+}
+
+async fn overlay_alias(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+    q: web::Query<CanvasQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let job = template_job(&req, catalogue::OVERLAY_ALIAS_GROUP, &name, &q)?;
+    respond(&req, &state, job, &q).await
+}
+
+async fn premium(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+    q: web::Query<CanvasQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let job = template_job(&req, catalogue::PREMIUM_GROUP, &name, &q)?;
+    respond(&req, &state, job, &q).await
 }
 
 async fn filter(

@@ -66,6 +66,30 @@ fn the_readme_lists_every_filter_and_misc_image() {
 }
 
 #[test]
+fn the_readme_lists_every_template() {
+    let readme = readme();
+    let overlays = backticked_names(section(&readme, "Overlays: ", ", 512"));
+    assert_eq!(
+        overlays,
+        set(catalogue::template_names(catalogue::OVERLAY_GROUP)),
+        "README overlay list"
+    );
+    let animated = backticked_names(section(&readme, "Animated: ", ", open"));
+    assert_eq!(
+        animated,
+        set(catalogue::template_names(catalogue::PREMIUM_GROUP)),
+        "README animated list"
+    );
+    for (group, name, _) in catalogue::TEMPLATES {
+        assert!(
+            readme.contains(&format!("`GET {group}/{name}`"))
+                || readme.contains(&format!("`GET {group}/<name>`")),
+            "README endpoint table: {group}/{name}"
+        );
+    }
+}
+
+#[test]
 fn the_readme_lists_every_content_type_in_order() {
     let readme = readme();
     for (group, names) in CONTENT_TYPES {
@@ -101,6 +125,31 @@ fn the_openapi_catalogue_documents_every_image_by_name() {
     );
     assert_eq!(below(catalogue::MISC_GROUP), set(catalogue::misc_names()));
     assert!(ENDPOINTS.iter().any(|e| e.path == catalogue::COLORVIEWER));
+    for group in [catalogue::OVERLAY_GROUP, catalogue::PREMIUM_GROUP] {
+        assert_eq!(
+            below(group),
+            set(catalogue::template_names(group)),
+            "{group}"
+        );
+    }
+    // The alias is one entry whose path parameter lists every overlay.
+    assert_eq!(
+        set(server::openapi::catalogue::OVERLAY_NAMES.iter().copied()),
+        set(catalogue::template_names(catalogue::OVERLAY_ALIAS_GROUP))
+    );
+    // Every image group is in the rate limiter's canvas class.
+    for group in catalogue::CANVAS_GROUPS {
+        assert!(catalogue::is_canvas_image(&format!("{group}/x")), "{group}");
+    }
+    for e in ENDPOINTS.iter().filter(|e| e.tag.starts_with("canvas: ")) {
+        if e.tag != "canvas: colour" {
+            assert!(
+                catalogue::is_canvas_image(e.path),
+                "{} is rate-limited as canvas",
+                e.path
+            );
+        }
+    }
 }
 
 #[actix_rt::test]
@@ -115,6 +164,18 @@ async fn every_catalogued_image_is_routed_and_unknown_names_are_404() {
             catalogue::filter_names().collect::<Vec<_>>(),
         ),
         (catalogue::MISC_GROUP, catalogue::misc_names().collect()),
+        (
+            catalogue::OVERLAY_GROUP,
+            catalogue::template_names(catalogue::OVERLAY_GROUP).collect(),
+        ),
+        (
+            catalogue::OVERLAY_ALIAS_GROUP,
+            catalogue::template_names(catalogue::OVERLAY_ALIAS_GROUP).collect(),
+        ),
+        (
+            catalogue::PREMIUM_GROUP,
+            catalogue::template_names(catalogue::PREMIUM_GROUP).collect(),
+        ),
     ] {
         for name in names {
             let r = send(&app, req(&format!("{group}/{name}"))).await;

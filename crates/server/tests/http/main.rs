@@ -19,3 +19,4 @@ mod openapi;
 mod playground;
 mod ratelimit;
 mod support;
+mod templates;

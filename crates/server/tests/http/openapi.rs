@@ -152,7 +152,21 @@ fn the_catalogue_covers_the_whole_spec() {
     assert_eq!(params("/canvas/misc/nobitches"), ["no", "bottomtext"]);
     assert_eq!(
         params("/canvas/misc/post"),
-        ["avatar", "username", "displayname", "comment", "theme"]
+        [
+            "avatar",
+            "username",
+            "displayname",
+            "comment",
+            "theme",
+            "replies",
+            "likes",
+            "retweets"
+        ]
+    );
+    assert_eq!(params("/premium/petpet"), ["avatar", "delay"]);
+    assert_eq!(
+        params("/premium/amongus"),
+        ["avatar", "username", "impostor", "custom"]
     );
     assert_eq!(params("/canvas/filter/color"), ["avatar", "color"]);
     assert_eq!(params("/creature/moves"), ["move"]);

@@ -4,7 +4,9 @@
 //!
 //! - No `format`: a still avatar gives PNG, exactly as before; an animated
 //!   avatar gives an animated GIF (filters, shapes, and the scenes that
-//!   draw the avatar, whose whole card is drawn once per frame).
+//!   draw the avatar, whose whole card is drawn once per frame), and so
+//!   does an animated template (`triggered`, `petpet`, `amongus`) for any
+//!   avatar, its frames aligned with the avatar's by time.
 //! - `format=png`: always a still PNG (the first frame of an animation).
 //! - `format=gif`: an animated GIF, or a one-frame GIF of a still image.
 //! - `format=webp`: an animated WebP, or a still WebP (both lossy colour
@@ -24,6 +26,7 @@
 use std::time::Duration;
 
 use canvas_render::animation::{AnimationError, Deadline, WebpAnimationWriter};
+use canvas_render::template::{Args, FramePlan, Template, plan_frames, render_planned_frames};
 use canvas_render::{Loops, RenderError, RgbaImage};
 use remote_image::{Avatar, LoopCount};
 
@@ -95,7 +98,8 @@ pub enum Output {
 impl Output {
     /// Chooses the output of `job` on `avatar` for what was asked.
     pub fn choose(requested: Requested, job: &Job, avatar: Option<&Avatar>) -> Self {
-        let animated = avatar.is_some_and(|a| a.animation.is_some()) && animates(job);
+        let animated =
+            (avatar.is_some_and(|a| a.animation.is_some()) && animates(job)) || job.is_animated();
         match (requested, animated) {
             (Requested::Auto, true) | (Requested::Gif, _) => Output::Gif,
             (Requested::Auto | Requested::Png, _) => Output::Png,
@@ -139,6 +143,9 @@ fn render_frame(job: &Job, frame: &RgbaImage) -> Result<RgbaImage, RenderError> 
         Job::Heart => canvas_render::heart(frame),
         Job::Pride(flag) => canvas_render::pride(frame, *flag),
         Job::Scene(scene) => canvas_render::scene::render_scene(scene, Some(frame)),
+        Job::Template(kind, args) => {
+            canvas_render::template::render_template(kind.template(), args, Some(frame))
+        }
     }
 }
 
@@ -164,6 +171,9 @@ pub struct Plan {
     /// (source frame, delay in ms) of each output frame; empty for a still
     /// answer.
     frames: Vec<(usize, u32)>,
+    /// A template's output frames (its own frame, the avatar frame, the
+    /// delay), after merging by time; empty for other jobs.
+    template: Vec<FramePlan>,
     /// Output frames × output width × height (one image for a still).
     rendered_pixels: u64,
     /// Job slots the job stands for (see [`Plan::slots`]).
@@ -178,6 +188,9 @@ impl Plan {
     /// holds one slot per started [`PIXELS_PER_SLOT`] of the larger of its
     /// source frames and its rendered frames, at most half the pool.
     pub fn new(job: &Job, avatar: Option<&Avatar>, output: Output, max_jobs: usize) -> Self {
+        if let Job::Template(kind, args) = job {
+            return Self::template(kind.template(), args, avatar, output, max_jobs);
+        }
         let animation = avatar
             .and_then(|a| a.animation.as_deref())
             .filter(|_| animates(job) && matches!(output, Output::Gif | Output::AnimatedWebP));
@@ -185,6 +198,7 @@ impl Plan {
             let size = avatar.map_or((0, 0), |a| a.image.dimensions());
             return Self {
                 frames: Vec::new(),
+                template: Vec::new(),
                 rendered_pixels: pixels(rendered_size(job, size)),
                 slots: 1,
             };
@@ -206,6 +220,58 @@ impl Plan {
             .clamp(1, (max_jobs / 2).max(1));
         Self {
             frames,
+            template: Vec::new(),
+            rendered_pixels,
+            slots,
+        }
+    }
+
+    /// The plan of a template: its own frames aligned with the avatar's by
+    /// time (`plan_frames`; an animated template is animated even over a
+    /// still avatar), merged by time past the rendered-pixel cap like any
+    /// other animation, and charged the same way.
+    fn template(
+        template: &Template,
+        args: &Args,
+        avatar: Option<&Avatar>,
+        output: Output,
+        max_jobs: usize,
+    ) -> Self {
+        let anim = avatar.and_then(|a| a.animation.as_deref());
+        let frame_pixels = pixels(template.size).max(1);
+        let animated = matches!(output, Output::Gif | Output::AnimatedWebP)
+            && (template.is_animated() || (anim.is_some() && template.uses_avatar()));
+        if !animated {
+            return Self {
+                frames: Vec::new(),
+                template: Vec::new(),
+                rendered_pixels: frame_pixels,
+                slots: 1,
+            };
+        }
+        let delays: Vec<u32> = source_frames(avatar).iter().map(|(_, d)| *d).collect();
+        let steps = plan_frames(template, args, &delays);
+        let most = usize::try_from((rendered_cap(max_jobs) / frame_pixels).max(1))
+            .unwrap_or(usize::MAX);
+        let step_delays: Vec<u32> = steps.iter().map(|s| s.delay_ms).collect();
+        let frames = by_time(&step_delays, most);
+        let template_frames = frames
+            .iter()
+            .map(|&(i, delay_ms)| FramePlan {
+                delay_ms,
+                ..steps[i]
+            })
+            .collect();
+        let rendered_pixels = frame_pixels * frames.len() as u64;
+        let source: u64 = anim.map_or(0, |a| {
+            a.frames.iter().map(|f| pixels(f.image.dimensions())).sum()
+        });
+        let slots = usize::try_from(rendered_pixels.max(source).div_ceil(PIXELS_PER_SLOT))
+            .unwrap_or(usize::MAX)
+            .clamp(1, (max_jobs / 2).max(1));
+        Self {
+            frames,
+            template: template_frames,
             rendered_pixels,
             slots,
         }
@@ -248,6 +314,7 @@ fn rendered_size(job: &Job, source: (u32, u32)) -> (u32, u32) {
         Job::Circle | Job::Heart | Job::Pride(_) => {
             (canvas_render::shape::SIZE, canvas_render::shape::SIZE)
         }
+        Job::Template(kind, _) => kind.template().size,
     }
 }
 
@@ -305,10 +372,23 @@ pub fn render(
     budget: Duration,
 ) -> Result<Vec<u8>, ApiError> {
     let still = |job: &Job| job.render(avatar.map(|a| a.image.as_ref()));
+    let deadline = Deadline::after(budget);
+    if let (Job::Template(kind, args), true) = (job, plan.animated()) {
+        // A template's own frames, aligned with the avatar's by time and
+        // merged by time past the cap (`Plan::new`).
+        let template = kind.template();
+        let source = source_frames(avatar);
+        let loops = match avatar.and_then(|a| a.animation.as_deref()) {
+            Some(anim) if !template.is_animated() => loops(anim.loops),
+            _ => Loops::Infinite,
+        };
+        return encode_frames(output, loops, &deadline, |sink| {
+            render_planned_frames(template, args, &source, &plan.template, Some(&deadline), sink)
+        });
+    }
     let animation = avatar
         .and_then(|a| a.animation.as_deref())
-        .filter(|_| animates(job) && !plan.frames.is_empty());
-    let deadline = Deadline::after(budget);
+        .filter(|_| animates(job) && plan.animated());
     match (output, animation) {
         (Output::Png, _) => encode_png(still(job)?),
         (Output::WebP, _) => Ok(canvas_render::encode_webp(&still(job)?)?),
@@ -317,40 +397,16 @@ pub fn render(
             canvas_render::encode_gif(&[image], &[0], Loops::Times(1), &deadline)
                 .map_err(animation_error)
         }
-        (Output::Gif, Some(anim)) => {
-            // One palette over every frame: the rendered frames are held
-            // until the encode (at most the rendered-pixel cap).
-            let mut frames = Vec::with_capacity(plan.frames.len());
-            let mut delays = Vec::with_capacity(plan.frames.len());
-            for &(source, delay) in &plan.frames {
-                deadline.check().map_err(animation_error)?;
-                frames.push(render_frame(job, &anim.frames[source].image)?);
-                delays.push(delay);
-            }
-            deadline.check().map_err(animation_error)?;
-            canvas_render::encode_gif(&frames, &delays, loops(anim.loops), &deadline)
-                .map_err(animation_error)
-        }
-        (Output::AnimatedWebP, Some(anim)) => {
-            // Each frame goes to the encoder as soon as it is rendered.
-            let mut writer: Option<WebpAnimationWriter> = None;
-            for &(source, delay) in &plan.frames {
-                deadline.check().map_err(animation_error)?;
-                let frame = render_frame(job, &anim.frames[source].image)?;
-                let w = match &mut writer {
-                    Some(w) => w,
-                    None => writer.insert(
-                        WebpAnimationWriter::new(frame.width(), frame.height(), loops(anim.loops))
-                            .map_err(animation_error)?,
-                    ),
-                };
-                w.add_frame(&frame, delay).map_err(animation_error)?;
-            }
-            deadline.check().map_err(animation_error)?;
-            writer
-                .ok_or(AnimationError::Invalid("no frames"))
-                .and_then(WebpAnimationWriter::finish)
-                .map_err(animation_error)
+        (Output::Gif | Output::AnimatedWebP, Some(anim)) => {
+            encode_frames(output, loops(anim.loops), &deadline, |sink| {
+                for &(source, delay) in &plan.frames {
+                    deadline.check()?;
+                    let frame = render_frame(job, &anim.frames[source].image)
+                        .map_err(AnimationError::Render)?;
+                    sink(frame, delay)?;
+                }
+                Ok(())
+            })
         }
         (Output::AnimatedWebP, None) => Ok(canvas_render::encode_webp(&still(job)?)?),
     }
@@ -365,6 +421,63 @@ fn encode_png(image: RgbaImage) -> Result<Vec<u8>, ApiError> {
     canvas_render::buffers::recycle_image(image);
     encoded?;
     Ok(out)
+}
+
+/// The avatar's frames with their delays (one frame for a still avatar,
+/// none without an avatar).
+fn source_frames(avatar: Option<&Avatar>) -> Vec<(&RgbaImage, u32)> {
+    match avatar {
+        Some(a) => match a.animation.as_deref() {
+            Some(anim) => anim.frames.iter().map(|f| (&f.image, f.delay_ms)).collect(),
+            None => vec![(a.image.as_ref(), 0)],
+        },
+        None => Vec::new(),
+    }
+}
+
+/// A sink for rendered frames and their delays.
+type Sink<'a> = &'a mut dyn FnMut(RgbaImage, u32) -> Result<(), AnimationError>;
+
+/// Encodes the frames `produce` hands to its sink as an animated `output`:
+/// WebP frames go to the encoder one at a time; GIF frames are held for the
+/// one-palette encode (at most the rendered-pixel cap).
+fn encode_frames(
+    output: Output,
+    loops: Loops,
+    deadline: &Deadline,
+    produce: impl FnOnce(Sink<'_>) -> Result<(), AnimationError>,
+) -> Result<Vec<u8>, ApiError> {
+    if output == Output::Gif {
+        let mut frames = Vec::new();
+        let mut delays = Vec::new();
+        produce(&mut |frame, delay| {
+            frames.push(frame);
+            delays.push(delay);
+            Ok(())
+        })
+        .map_err(animation_error)?;
+        deadline.check().map_err(animation_error)?;
+        return canvas_render::encode_gif(&frames, &delays, loops, deadline)
+            .map_err(animation_error);
+    }
+    let mut writer: Option<WebpAnimationWriter> = None;
+    produce(&mut |frame, delay| {
+        let w = match &mut writer {
+            Some(w) => w,
+            None => writer.insert(WebpAnimationWriter::new(
+                frame.width(),
+                frame.height(),
+                loops,
+            )?),
+        };
+        w.add_frame(&frame, delay)
+    })
+    .map_err(animation_error)?;
+    deadline.check().map_err(animation_error)?;
+    writer
+        .ok_or(AnimationError::Invalid("no frames"))
+        .and_then(WebpAnimationWriter::finish)
+        .map_err(animation_error)
 }
 
 #[cfg(test)]
@@ -500,6 +613,34 @@ mod tests {
         // No delays at all: evenly by index.
         assert_eq!(by_time(&[0; 8], 4), [(0, 0), (2, 0), (4, 0), (6, 0)]);
         assert!(by_time(&[], 4).is_empty());
+    }
+
+    #[test]
+    fn templates_weigh_by_the_frames_they_render() {
+        use canvas_render::template::TemplateKind;
+        let job = |kind: TemplateKind| Job::Template(kind, kind.template().args(|_| None).unwrap());
+        let still = avatar(1, 512);
+        // triggered: 12 frames of 512×512 (3 Mi pixels), even for a still avatar.
+        let triggered = job(TemplateKind::Triggered);
+        assert_eq!(
+            Output::choose(Requested::Auto, &triggered, Some(&still)),
+            Output::Gif
+        );
+        assert_eq!(weight(&triggered, Some(&still), Output::Gif, 64), 3);
+        assert_eq!(weight(&triggered, Some(&still), Output::Png, 64), 1);
+        // petpet over 60 frames of 40 ms (2.4 s): six pats of 10 frames of
+        // 256×256 (60 × 64 Ki pixels), not 10.
+        let pet = job(TemplateKind::Petpet);
+        let anim = avatar(60, 128);
+        assert_eq!(weight(&pet, Some(&anim), Output::Gif, 64), 4);
+        // A still overlay over a still avatar is a still.
+        let jail = job(TemplateKind::Jail);
+        assert_eq!(
+            Output::choose(Requested::Auto, &jail, Some(&still)),
+            Output::Png
+        );
+        assert_eq!(weight(&jail, Some(&still), Output::Gif, 64), 1);
+        assert_eq!(weight(&jail, Some(&anim), Output::Gif, 64), 15);
     }
 
     #[test]

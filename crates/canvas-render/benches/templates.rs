@@ -1,0 +1,60 @@
+//! Criterion benchmarks of the templates against `circle`, each the whole
+//! work of one request after the avatar is decoded: render and PNG for
+//! `circle` and the still overlays, render every frame and GIF for the
+//! animated templates. The bounds are ratios of throughput against
+//! `circle` in the same run: still overlays ≥ 0.5×, `triggered` and
+//! `petpet` ≥ 0.15×, `amongus` ≥ 0.05×.
+//!
+//! The avatar: `$MENAGERIE_BENCH_AVATAR`, the shared bench avatar (512 px),
+//! or a synthetic one (`support`).
+//!
+//! Run: `cargo bench -p canvas-render --bench templates` (release; only when measuring).
+
+mod support;
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use canvas_render::animation::Deadline;
+use canvas_render::template::{TemplateKind, render_template, render_template_frames};
+use canvas_render::{Loops, circle, encode_gif, encode_png};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+fn bench_templates(c: &mut Criterion) {
+    let (avatar, _) = support::avatar();
+    let mut group = c.benchmark_group("template");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    group.bench_function("circle", |b| {
+        b.iter(|| encode_png(&circle(black_box(&avatar)).unwrap()).unwrap())
+    });
+    for kind in TemplateKind::ALL {
+        let t = kind.template();
+        let args = t.args(|_| None).unwrap();
+        let label = format!("{kind:?}").to_lowercase();
+        if t.is_animated() {
+            group.bench_function(label, |b| {
+                b.iter(|| {
+                    let deadline = Deadline::after(Duration::from_secs(60));
+                    let frames =
+                        render_template_frames(t, &args, &[(black_box(&avatar), 0)], None).unwrap();
+                    let (frames, delays): (Vec<_>, Vec<_>) = frames.into_iter().unzip();
+                    encode_gif(&frames, &delays, Loops::Infinite, &deadline).unwrap()
+                })
+            });
+        } else {
+            group.bench_function(label, |b| {
+                b.iter(|| {
+                    encode_png(&render_template(t, &args, Some(black_box(&avatar))).unwrap())
+                        .unwrap()
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_templates);
+criterion_main!(benches);

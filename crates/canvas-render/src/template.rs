@@ -1,0 +1,831 @@
+//! Templates: compositions described as data and drawn by one interpreter,
+//! still or animated.
+//!
+//! A [`Template`] is a `static` value: its canvas size, its [`Timeline`]
+//! (frame count and delay), its [`Layer`]s from back to front and its typed
+//! [`ParamSpec`]s. Layers are:
+//!
+//! * [`Layer::Art`]: a static piece of our own art ([`Art`], drawn in code
+//!   or from our SVG once per process and kept), placed per frame;
+//! * [`Layer::Avatar`]: the avatar, placed per frame (position, size — a
+//!   width different from the height squashes it —, rotation and opacity),
+//!   cut by a [`Mask`], optionally greyed and tinted;
+//! * [`Layer::Text`]: a text slot whose text is assembled from literal
+//!   pieces and parameters ([`Piece`]), shrunk to fit its box and optionally
+//!   typed out over a range of frames ([`Reveal`]).
+//!
+//! Templates are data rather than code so that a new one is a table, not a
+//! new function: the interpreter ([`render_template`],
+//! [`render_template_frames`]) is the only drawing code, and the tests walk
+//! every template's tables (every parameter bounded and documented, every
+//! per-frame placement list one entry or one per frame). They are Rust
+//! statics rather than an embedded file format: the compiler checks them,
+//! they cost nothing to load, and art stays code or SVG next to them.
+//!
+//! **Time.** An animated template has `frames` frames of `delay` ms (the
+//! delay may be a parameter). With an animated avatar, frames are aligned by
+//! time, not by index ([`plan_frames`]): a still template takes the avatar's
+//! frames and delays; an animated one keeps its own frame rate and, at each
+//! of its frames, shows the avatar frame on screen at that moment, playing
+//! its own loop as many times as needed to cover the avatar's whole
+//! animation (at most [`MAX_TEMPLATE_FRAMES`] frames).
+//!
+//! ```
+//! use canvas_render::template::{TemplateKind, render_template, render_template_frames};
+//!
+//! let avatar = canvas_render::solid(64, 64, [200, 40, 90]).unwrap();
+//! let jail = TemplateKind::Jail.template();
+//! let args = jail.args(|_| None).unwrap();
+//! let img = render_template(jail, &args, Some(&avatar)).unwrap();
+//! assert_eq!(img.dimensions(), (512, 512));
+//!
+//! let pet = TemplateKind::Petpet.template();
+//! let args = pet.args(|name| (name == "delay").then_some("60")).unwrap();
+//! let frames = render_template_frames(pet, &args, &[(&avatar, 0)], None).unwrap();
+//! assert_eq!(frames.len(), 10);
+//! assert!(frames.iter().all(|(f, delay)| f.dimensions() == (256, 256) && *delay == 60));
+//! assert!(pet.args(|name| (name == "delay").then_some("5")).is_err());
+//! ```
+
+mod art;
+mod catalog;
+
+use std::sync::OnceLock;
+
+use tiny_skia::{FilterQuality, Pattern, Pixmap, PixmapPaint, SpreadMode, Transform};
+use unicode_segmentation::UnicodeSegmentation;
+
+pub use art::Art;
+pub(crate) use catalog::LIED;
+
+use crate::animation::{AnimationError, Deadline};
+use crate::scene::paint::{Avatar, Canvas, circle_path, rect_path, rrect_path, shader_paint};
+use crate::text::{self, Align, FontFace, TextBox, TextStyle, VAlign, check_length};
+use crate::{RenderError, RgbaImage};
+
+/// Most frames an animated template renders for one animated avatar.
+pub const MAX_TEMPLATE_FRAMES: usize = 256;
+
+/// Which template. [`TemplateKind::ALL`] lists them; URL names belong to
+/// the caller. New templates may come in minor releases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TemplateKind {
+    /// A red banner wash with a gold star over the avatar.
+    Comrade,
+    /// Six translucent rainbow stripes over the avatar.
+    Gay,
+    /// The avatar behind a pane of cracked glass.
+    Glass,
+    /// The avatar, greyed, behind steel bars.
+    Jail,
+    /// The avatar, dimmed, under a gold "PASSED" banner.
+    Passed,
+    /// The avatar shaking under a red tint with a "TRIGGERED" banner
+    /// (always animated).
+    Triggered,
+    /// The avatar, greyed, under a red "WASTED" banner.
+    Wasted,
+    /// A hand pats the avatar, which squashes under it (animated).
+    Petpet,
+    /// The avatar drifts through space while a sentence types out (animated).
+    Amongus,
+}
+
+impl TemplateKind {
+    /// Every template, in declaration order.
+    pub const ALL: [TemplateKind; 9] = [
+        TemplateKind::Comrade,
+        TemplateKind::Gay,
+        TemplateKind::Glass,
+        TemplateKind::Jail,
+        TemplateKind::Passed,
+        TemplateKind::Triggered,
+        TemplateKind::Wasted,
+        TemplateKind::Petpet,
+        TemplateKind::Amongus,
+    ];
+
+    /// The template's description.
+    pub fn template(self) -> &'static Template {
+        match self {
+            TemplateKind::Comrade => &catalog::COMRADE,
+            TemplateKind::Gay => &catalog::GAY,
+            TemplateKind::Glass => &catalog::GLASS,
+            TemplateKind::Jail => &catalog::JAIL,
+            TemplateKind::Passed => &catalog::PASSED,
+            TemplateKind::Triggered => &catalog::TRIGGERED,
+            TemplateKind::Wasted => &catalog::WASTED,
+            TemplateKind::Petpet => &catalog::PETPET,
+            TemplateKind::Amongus => &catalog::AMONGUS,
+        }
+    }
+}
+
+/// A composition as data. See the [module docs](self).
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Template {
+    /// Canvas width and height in pixels.
+    pub size: (u32, u32),
+    /// Frames and their delay.
+    pub timeline: Timeline,
+    /// Layers from back to front.
+    pub layers: &'static [Layer],
+    /// Typed parameters, with defaults and caps.
+    pub params: &'static [ParamSpec],
+}
+
+/// A template's frames: `frames` of `delay_ms` each (1 frame: a still).
+#[derive(Debug, Clone, Copy)]
+pub struct Timeline {
+    /// Frame count (1 for a still template).
+    pub frames: u32,
+    /// Delay of each frame, in ms, unless the parameter `delay_param` sets it.
+    pub delay_ms: u32,
+    /// The [`ParamKind::Int`] parameter that sets the delay, if any.
+    pub delay_param: Option<&'static str>,
+}
+
+/// Where a layer is in one frame: its box (a width different from its
+/// height squashes a square avatar), its rotation in degrees around the
+/// box's centre, and its opacity (0–1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Place {
+    /// Left edge.
+    pub x: f32,
+    /// Top edge.
+    pub y: f32,
+    /// Width.
+    pub w: f32,
+    /// Height.
+    pub h: f32,
+    /// Clockwise rotation in degrees around the box's centre.
+    pub rotation: f32,
+    /// Opacity, 0 (invisible) to 1.
+    pub opacity: f32,
+}
+
+impl Place {
+    /// A placement.
+    pub const fn new(x: f32, y: f32, w: f32, h: f32, rotation: f32, opacity: f32) -> Place {
+        Place {
+            x,
+            y,
+            w,
+            h,
+            rotation,
+            opacity,
+        }
+    }
+
+    /// An upright, opaque box.
+    pub const fn rect(x: f32, y: f32, w: f32, h: f32) -> Place {
+        Place::new(x, y, w, h, 0.0, 1.0)
+    }
+}
+
+/// The shape the avatar is cut to, in its box.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Mask {
+    /// The whole box.
+    Square,
+    /// The ellipse inscribed in the box.
+    Circle,
+    /// The box with corners rounded by this fraction of its side (0–0.5).
+    Rounded(f32),
+}
+
+/// A colour laid over the avatar: each pixel moves `strength` (0–1) of the
+/// way to `rgb`, keeping its alpha.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tint {
+    /// The colour, `0xRRGGBB`.
+    pub rgb: u32,
+    /// How far towards it, 0–1.
+    pub strength: f32,
+}
+
+/// An avatar slot.
+#[derive(Debug, Clone, Copy)]
+pub struct AvatarSlot {
+    /// One placement for every frame, or a single one for all.
+    pub motion: &'static [Place],
+    /// Its shape.
+    pub mask: Mask,
+    /// Drawn in grey.
+    pub grey: bool,
+    /// A colour over it.
+    pub tint: Option<Tint>,
+}
+
+/// One piece of a text slot's text.
+#[derive(Debug, Clone, Copy)]
+pub enum Piece {
+    /// Literal text.
+    Lit(&'static str),
+    /// The value of a [`ParamKind::Text`] parameter.
+    Param(&'static str),
+    /// `yes` when the [`ParamKind::Bool`] parameter is true, else `no`.
+    Flag {
+        /// The parameter.
+        param: &'static str,
+        /// Text when true.
+        yes: &'static str,
+        /// Text when false.
+        no: &'static str,
+    },
+}
+
+/// How a text slot appears over the frames.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reveal {
+    /// Whole in every frame.
+    All,
+    /// Typed out, grapheme by grapheme: nothing before frame `from`, all of
+    /// it from frame `to` on.
+    Typed {
+        /// First frame with text.
+        from: u32,
+        /// First frame with all of it.
+        to: u32,
+    },
+}
+
+/// A text slot: its text, look, box and fitting rules.
+#[derive(Debug, Clone, Copy)]
+pub struct TextSlot {
+    /// When this [`ParamKind::Text`] parameter is not blank, it is the whole
+    /// text, replacing `pieces`.
+    pub replaced_by: Option<&'static str>,
+    /// The text, assembled from its pieces.
+    pub pieces: &'static [Piece],
+    /// Font face.
+    pub face: FontFace,
+    /// Largest font size.
+    pub size: f32,
+    /// Smallest font size it shrinks to before it is cut with "…".
+    pub min_size: f32,
+    /// Colour, straight RGBA.
+    pub color: [u8; 4],
+    /// Outline colour and width, if any.
+    pub outline: Option<([u8; 4], f32)>,
+    /// Horizontal alignment.
+    pub align: Align,
+    /// Vertical alignment.
+    pub valign: VAlign,
+    /// The box, `(x, y, width, height)`.
+    pub area: (f32, f32, f32, f32),
+    /// How it appears over the frames.
+    pub reveal: Reveal,
+}
+
+/// A layer, back to front.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub enum Layer {
+    /// Static art, drawn once per process, placed per frame (one placement,
+    /// or one per frame).
+    Art {
+        /// Which art.
+        art: Art,
+        /// Its placements.
+        motion: &'static [Place],
+    },
+    /// The avatar.
+    Avatar(AvatarSlot),
+    /// Text.
+    Text(TextSlot),
+}
+
+/// A parameter's type, default and bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamKind {
+    /// Text of at most `max_chars` characters; absent or blank is `default`.
+    Text {
+        /// The cap, in characters.
+        max_chars: usize,
+        /// The value when absent or blank.
+        default: &'static str,
+    },
+    /// `true` or `false`, in any case; absent or blank is `default`.
+    Bool {
+        /// The value when absent or blank.
+        default: bool,
+    },
+    /// A whole number in `min..=max`; absent or blank is `default`.
+    Int {
+        /// Smallest accepted value.
+        min: u32,
+        /// Largest accepted value.
+        max: u32,
+        /// The value when absent or blank.
+        default: u32,
+    },
+}
+
+/// A typed parameter.
+#[derive(Debug, Clone, Copy)]
+pub struct ParamSpec {
+    /// Its name (the query parameter's).
+    pub name: &'static str,
+    /// Type, default and bounds.
+    pub kind: ParamKind,
+    /// One line for documentation.
+    pub doc: &'static str,
+    /// What is accepted, for the error message of a bad value.
+    pub expected: &'static str,
+}
+
+/// A parsed parameter value.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// Text.
+    Text(String),
+    /// A flag.
+    Bool(bool),
+    /// A whole number.
+    Int(u32),
+}
+
+/// A template's parameter values, checked against its [`ParamSpec`]s
+/// ([`Template::args`]), defaults filled in.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Args {
+    values: Vec<(&'static str, Value)>,
+}
+
+impl Args {
+    /// The value of `name`, if the template has that parameter.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.values.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+
+    fn text(&self, name: &str) -> &str {
+        match self.get(name) {
+            Some(Value::Text(t)) => t,
+            _ => "",
+        }
+    }
+
+    fn flag(&self, name: &str) -> bool {
+        matches!(self.get(name), Some(Value::Bool(true)))
+    }
+}
+
+impl Template {
+    /// Whether the template itself moves (more than one frame): its output
+    /// is animated even for a still avatar.
+    pub fn is_animated(&self) -> bool {
+        self.timeline.frames > 1
+    }
+
+    /// Whether a layer draws the avatar.
+    pub fn uses_avatar(&self) -> bool {
+        self.layers.iter().any(|l| matches!(l, Layer::Avatar(_)))
+    }
+
+    /// Checks and parses every parameter, `value(name)` giving the raw text
+    /// of each (absent: `None`). Absent or blank values take their default.
+    /// Errors name the parameter: [`RenderError::TextTooLong`] over a
+    /// cap, [`RenderError::InvalidParameter`] (with the accepted values)
+    /// for anything else.
+    pub fn args<'a>(&self, value: impl Fn(&str) -> Option<&'a str>) -> Result<Args, RenderError> {
+        let mut values = Vec::with_capacity(self.params.len());
+        for spec in self.params {
+            let raw = value(spec.name);
+            let given = raw.map(str::trim).filter(|v| !v.is_empty());
+            let bad = || RenderError::InvalidParameter {
+                field: spec.name,
+                reason: spec.expected,
+            };
+            let v = match spec.kind {
+                ParamKind::Text { max_chars, default } => match raw {
+                    Some(t) if given.is_some() => {
+                        check_length(spec.name, t, max_chars)?;
+                        Value::Text(t.to_owned())
+                    }
+                    _ => Value::Text(default.to_owned()),
+                },
+                ParamKind::Bool { default } => match given {
+                    None => Value::Bool(default),
+                    Some(v) if v.eq_ignore_ascii_case("true") => Value::Bool(true),
+                    Some(v) if v.eq_ignore_ascii_case("false") => Value::Bool(false),
+                    Some(_) => return Err(bad()),
+                },
+                ParamKind::Int { min, max, default } => match given {
+                    None => Value::Int(default),
+                    Some(v) => match v.parse::<u32>() {
+                        Ok(n) if (min..=max).contains(&n) => Value::Int(n),
+                        _ => return Err(bad()),
+                    },
+                },
+            };
+            values.push((spec.name, v));
+        }
+        Ok(Args { values })
+    }
+
+    /// The delay of each of the template's own frames, in ms.
+    pub fn delay_ms(&self, args: &Args) -> u32 {
+        match self.timeline.delay_param.and_then(|p| args.get(p)) {
+            Some(Value::Int(d)) => *d,
+            _ => self.timeline.delay_ms,
+        }
+    }
+}
+
+/// One output frame: the template frame, the avatar frame and the delay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FramePlan {
+    /// Index into the template's frames.
+    pub template_frame: u32,
+    /// Index into the avatar's frames.
+    pub avatar_frame: usize,
+    /// How long the frame shows, in ms.
+    pub delay_ms: u32,
+}
+
+/// A source frame's delay as players show it: browsers show delays under
+/// 20 ms as 100 ms.
+fn shown_delay(ms: u32) -> u32 {
+    if ms < 20 { 100 } else { ms }
+}
+
+/// The output frames of `template` over an avatar whose frames last
+/// `avatar_delays` ms (one entry: a still avatar), aligned by time.
+///
+/// * A still template: the avatar's frames and delays.
+/// * An animated template over a still avatar: its own frames.
+/// * Both animated: the template's frame rate; its loop repeats until it
+///   covers the avatar's loop, and each output frame shows the avatar frame
+///   on screen at its start time. At most [`MAX_TEMPLATE_FRAMES`] frames
+///   (whole template loops when it has to cut).
+pub fn plan_frames(template: &Template, args: &Args, avatar_delays: &[u32]) -> Vec<FramePlan> {
+    let n = template.timeline.frames.max(1);
+    let delay = template.delay_ms(args).max(1);
+    let avatar_animated = avatar_delays.len() > 1;
+    if n == 1 {
+        if !avatar_animated {
+            return vec![FramePlan {
+                template_frame: 0,
+                avatar_frame: 0,
+                delay_ms: avatar_delays.first().copied().unwrap_or(0),
+            }];
+        }
+        return avatar_delays
+            .iter()
+            .enumerate()
+            .take(MAX_TEMPLATE_FRAMES)
+            .map(|(i, &d)| FramePlan {
+                template_frame: 0,
+                avatar_frame: i,
+                delay_ms: d,
+            })
+            .collect();
+    }
+    let own = |k: u32| FramePlan {
+        template_frame: k,
+        avatar_frame: 0,
+        delay_ms: delay,
+    };
+    if !avatar_animated {
+        return (0..n).map(own).collect();
+    }
+    let shown: Vec<u64> = avatar_delays
+        .iter()
+        .map(|&d| u64::from(shown_delay(d)))
+        .collect();
+    let avatar_loop: u64 = shown.iter().sum();
+    let template_loop = u64::from(n) * u64::from(delay);
+    let loops = avatar_loop.div_ceil(template_loop).max(1);
+    let max_loops = (MAX_TEMPLATE_FRAMES as u64 / u64::from(n)).max(1);
+    let total = (loops.min(max_loops) * u64::from(n)) as u32;
+    (0..total)
+        .map(|k| {
+            let t = (u64::from(k) * u64::from(delay)) % avatar_loop;
+            let mut end = 0;
+            let avatar_frame = shown
+                .iter()
+                .position(|&d| {
+                    end += d;
+                    t < end
+                })
+                .unwrap_or(0);
+            FramePlan {
+                avatar_frame,
+                ..own(k % n)
+            }
+        })
+        .collect()
+}
+
+/// Renders a still image of `template`: its first frame over `avatar`
+/// (`None`: a grey silhouette).
+pub fn render_template(
+    template: &Template,
+    args: &Args,
+    avatar: Option<&RgbaImage>,
+) -> Result<RgbaImage, RenderError> {
+    let mut prepared = Prepared::new(template, avatar)?;
+    Ok(draw_frame(template, args, 0, &mut prepared)?.into_image())
+}
+
+/// Renders every output frame of `template` over an avatar given as its
+/// frames with their delays (one frame: a still avatar), aligned by time
+/// ([`plan_frames`]). Gives each frame with its delay. `deadline`, when
+/// given, is checked between frames.
+pub fn render_template_frames(
+    template: &Template,
+    args: &Args,
+    avatar: &[(&RgbaImage, u32)],
+    deadline: Option<&Deadline>,
+) -> Result<Vec<(RgbaImage, u32)>, AnimationError> {
+    let delays: Vec<u32> = avatar.iter().map(|(_, d)| *d).collect();
+    let plan = plan_frames(template, args, &delays);
+    let mut out = Vec::with_capacity(plan.len());
+    render_planned_frames(template, args, avatar, &plan, deadline, |frame, delay| {
+        out.push((frame, delay));
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// Renders the output frames `plan` lists (from [`plan_frames`], or a
+/// subset of it with merged delays) over an avatar given as its frames with
+/// their delays, handing each frame and its delay to `sink` as soon as it
+/// is drawn, so a caller that encodes frame by frame never holds them all.
+/// `deadline`, when given, is checked between frames.
+pub fn render_planned_frames(
+    template: &Template,
+    args: &Args,
+    avatar: &[(&RgbaImage, u32)],
+    plan: &[FramePlan],
+    deadline: Option<&Deadline>,
+    mut sink: impl FnMut(RgbaImage, u32) -> Result<(), AnimationError>,
+) -> Result<(), AnimationError> {
+    let mut prepared: Option<(usize, Prepared)> = None;
+    for step in plan {
+        if let Some(d) = deadline {
+            d.check()?;
+        }
+        let source = avatar.get(step.avatar_frame).map(|(img, _)| *img);
+        let reuse = matches!(&prepared, Some((i, _)) if *i == step.avatar_frame);
+        if !reuse {
+            prepared = Some((step.avatar_frame, Prepared::new(template, source)?));
+        }
+        let Some((_, p)) = prepared.as_mut() else {
+            unreachable!("prepared above")
+        };
+        let frame = draw_frame(template, args, step.template_frame, p)?;
+        sink(frame.into_image(), step.delay_ms)?;
+    }
+    if let Some(d) = deadline {
+        d.check()?;
+    }
+    Ok(())
+}
+
+/// The avatar of one source frame, prepared once for every slot that
+/// draws it (scaled to the slot's largest box, greyed and tinted).
+struct Prepared {
+    slots: Vec<Option<Avatar>>,
+}
+
+impl Prepared {
+    fn new(template: &Template, avatar: Option<&RgbaImage>) -> Result<Prepared, RenderError> {
+        crate::check_size(template.size.0, template.size.1)?;
+        if let Some(a) = avatar {
+            crate::check_size(a.width(), a.height())?;
+        }
+        let slots = template
+            .layers
+            .iter()
+            .map(|layer| match layer {
+                Layer::Avatar(slot) => {
+                    let side = slot
+                        .motion
+                        .iter()
+                        .map(|p| p.w.max(p.h))
+                        .fold(1.0f32, f32::max)
+                        .ceil() as u32;
+                    let mut a = Avatar::prepare(avatar, side, slot.grey)?;
+                    if let Some(t) = slot.tint {
+                        a.tint(t.rgb, t.strength);
+                    }
+                    Ok(Some(a))
+                }
+                _ => Ok(None),
+            })
+            .collect::<Result<_, RenderError>>()?;
+        Ok(Prepared { slots })
+    }
+}
+
+fn place_at(motion: &[Place], frame: u32) -> Option<Place> {
+    match motion.len() {
+        0 => None,
+        n => Some(motion[frame as usize % n]),
+    }
+}
+
+/// The transform mapping a `sw` × `sh` source onto `place`.
+fn place_transform(place: &Place, sw: f32, sh: f32) -> Transform {
+    Transform::from_row(place.w / sw, 0.0, 0.0, place.h / sh, place.x, place.y).post_rotate_at(
+        place.rotation,
+        place.x + place.w / 2.0,
+        place.y + place.h / 2.0,
+    )
+}
+
+/// Whether `place` maps a `sw` × `sh` source pixel for pixel.
+fn is_exact(place: &Place, sw: u32, sh: u32) -> bool {
+    place.rotation == 0.0
+        && place.w == sw as f32
+        && place.h == sh as f32
+        && place.x.fract() == 0.0
+        && place.y.fract() == 0.0
+}
+
+fn draw_frame(
+    template: &Template,
+    args: &Args,
+    frame: u32,
+    prepared: &mut Prepared,
+) -> Result<Canvas, RenderError> {
+    let (w, h) = template.size;
+    let mut canvas = Canvas::new(w, h)?;
+    for (i, layer) in template.layers.iter().enumerate() {
+        match layer {
+            Layer::Art { art, motion } => {
+                let Some(place) = place_at(motion, frame) else {
+                    continue;
+                };
+                draw_art(&mut canvas, art::cached(*art), &place);
+            }
+            Layer::Avatar(slot) => {
+                let (Some(place), Some(Some(avatar))) =
+                    (place_at(slot.motion, frame), prepared.slots.get(i))
+                else {
+                    continue;
+                };
+                draw_avatar(&mut canvas, avatar, slot.mask, &place);
+            }
+            Layer::Text(slot) => draw_text(&mut canvas, slot, args, frame)?,
+        }
+    }
+    Ok(canvas)
+}
+
+fn draw_art(canvas: &mut Canvas, art: &Pixmap, place: &Place) {
+    let (aw, ah) = (art.width(), art.height());
+    let exact = is_exact(place, aw, ah);
+    let paint = PixmapPaint {
+        opacity: place.opacity.clamp(0.0, 1.0),
+        quality: if exact {
+            FilterQuality::Nearest
+        } else {
+            FilterQuality::Bilinear
+        },
+        ..PixmapPaint::default()
+    };
+    if exact {
+        canvas.pixmap.draw_pixmap(
+            place.x as i32,
+            place.y as i32,
+            art.as_ref(),
+            &paint,
+            Transform::identity(),
+            None,
+        );
+    } else {
+        let t = place_transform(place, aw as f32, ah as f32);
+        canvas
+            .pixmap
+            .draw_pixmap(0, 0, art.as_ref(), &paint, t, None);
+    }
+}
+
+fn draw_avatar(canvas: &mut Canvas, avatar: &Avatar, mask: Mask, place: &Place) {
+    let pix = avatar.pixmap();
+    let side = pix.width() as f32;
+    let exact = is_exact(place, pix.width(), pix.height());
+    let shader = Pattern::new(
+        pix.as_ref(),
+        SpreadMode::Pad,
+        if exact {
+            FilterQuality::Nearest
+        } else {
+            FilterQuality::Bilinear
+        },
+        place.opacity.clamp(0.0, 1.0),
+        Transform::identity(),
+    );
+    let path = match mask {
+        Mask::Square => rect_path(0.0, 0.0, side, side),
+        Mask::Circle => circle_path(side / 2.0, side / 2.0, side / 2.0),
+        Mask::Rounded(r) => rrect_path(0.0, 0.0, side, side, side * r.clamp(0.0, 0.5)),
+    };
+    let t = place_transform(place, side, pix.height() as f32);
+    canvas.fill_t(&path, &shader_paint(shader), t);
+}
+
+/// The text of a slot for these arguments.
+fn slot_text(slot: &TextSlot, args: &Args) -> String {
+    if let Some(p) = slot.replaced_by {
+        let t = args.text(p);
+        if !t.trim().is_empty() {
+            return t.to_owned();
+        }
+    }
+    slot.pieces
+        .iter()
+        .map(|piece| match *piece {
+            Piece::Lit(s) => s,
+            Piece::Param(p) => args.text(p),
+            Piece::Flag { param, yes, no } => {
+                if args.flag(param) {
+                    yes
+                } else {
+                    no
+                }
+            }
+        })
+        .collect()
+}
+
+fn slot_style(slot: &TextSlot, size: f32) -> TextStyle {
+    let mut style = TextStyle::new(slot.face, size)
+        .color(slot.color)
+        .align(slot.align)
+        .valign(slot.valign);
+    if let Some((c, w)) = slot.outline {
+        style = style.outline(c, w);
+    }
+    style
+}
+
+fn draw_text(
+    canvas: &mut Canvas,
+    slot: &TextSlot,
+    args: &Args,
+    frame: u32,
+) -> Result<(), RenderError> {
+    let full = slot_text(slot, args);
+    let (x, y, w, h) = slot.area;
+    let area = TextBox::new(x, y, w, h);
+    let style = slot_style(slot, slot.size);
+    match slot.reveal {
+        Reveal::All => {
+            canvas.text(&full, &style, area, slot.min_size)?;
+        }
+        Reveal::Typed { from, to } => {
+            if frame < from {
+                return Ok(());
+            }
+            // The size the whole text fits at, kept while it types out.
+            let fitted = text::fit_text(&full, &style, area, slot.min_size)?;
+            let count = full.graphemes(true).count();
+            let shown = if frame >= to {
+                count
+            } else {
+                let span = (to - from).max(1) as usize;
+                (count * (frame - from + 1) as usize).div_ceil(span + 1)
+            };
+            if fitted.is_truncated() || shown >= count {
+                canvas.draw_layout(&fitted, &style, area);
+                return Ok(());
+            }
+            // The prefix is drawn left-aligned where the whole text starts,
+            // so that typed characters stay where they will end up.
+            let prefix: String = full.graphemes(true).take(shown).collect();
+            let (fw, fh) = (
+                fitted.width() + style.outline_extent() * 2.0 + 1.0,
+                fitted.height(),
+            );
+            let x0 = match slot.align {
+                Align::Center => x + (w - fw) / 2.0,
+                Align::Right => x + w - fw,
+                _ => x,
+            };
+            let y0 = match slot.valign {
+                VAlign::Middle => y + (h - fh) / 2.0,
+                VAlign::Bottom => y + h - fh,
+                _ => y,
+            };
+            let sub = TextBox::new(x0.max(x), y0.max(y), fw.min(w), h - (y0 - y).max(0.0));
+            let style = slot_style(slot, fitted.font_size())
+                .align(Align::Left)
+                .valign(VAlign::Top);
+            let layout = text::fit_text(&prefix, &style, sub, fitted.font_size())?;
+            canvas.draw_layout(&layout, &style, sub);
+        }
+    }
+    Ok(())
+}
+
+/// Static art pixmaps, one per [`Art`], drawn on first use.
+static ART_CACHE: [OnceLock<Pixmap>; Art::COUNT] = [const { OnceLock::new() }; Art::COUNT];
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,491 @@
+//! The templates' static art: our own drawings, in code with tiny-skia,
+//! each drawn once per process ([`cached`]) at its natural size.
+
+use tiny_skia::{PathBuilder, Pixmap, Transform};
+
+use super::ART_CACHE;
+use crate::scene::memes;
+use crate::scene::paint::{
+    Canvas, base_layer, circle_path, linear, poly, radial, rect_path, rgba, rrect_path,
+    shader_paint,
+};
+use crate::text::{Align, FontFace, TextBox, TextStyle, VAlign};
+
+/// A piece of static art a template places. Its natural size is
+/// [`Art::size`]; a placement of another size scales it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Art {
+    /// 512×512: a red wash, darker at the edges, with a gold star.
+    ComradeWash,
+    /// 512×512: six translucent rainbow stripes.
+    Rainbow,
+    /// 512×512: cracks radiating from an impact, and a glare.
+    GlassCracks,
+    /// 512×512: steel bars and a cross bar.
+    JailBars,
+    /// 512×512: a dimming vignette and a gold "PASSED" banner.
+    PassedBanner,
+    /// 512×112: the red "TRIGGERED" banner.
+    TriggeredBanner,
+    /// 512×512: a dimming vignette and a red "WASTED" banner.
+    WastedBanner,
+    /// 160×150: a cartoon hand, palm down, reaching from the upper left.
+    Hand,
+    /// 600×300: deep space with stars, a nebula and a far planet.
+    Space,
+    /// 600×600: the dark backdrop of `lied` and its photo's shadow.
+    LiedBackdrop,
+    /// 600×600: the vignette and film lines over `lied`'s photo.
+    LiedVignette,
+}
+
+impl Art {
+    /// How many kinds of art there are.
+    pub const COUNT: usize = 11;
+
+    /// Natural width and height in pixels.
+    pub fn size(self) -> (u32, u32) {
+        match self {
+            Art::TriggeredBanner => (512, 112),
+            Art::Hand => (160, 150),
+            Art::Space => (600, 300),
+            Art::LiedBackdrop | Art::LiedVignette => (600, 600),
+            _ => (512, 512),
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The art's pixmap, drawn on first use and kept for the process.
+pub(super) fn cached(art: Art) -> &'static Pixmap {
+    ART_CACHE[art.index()].get_or_init(|| draw(art))
+}
+
+fn draw(art: Art) -> Pixmap {
+    match art {
+        Art::LiedBackdrop => return base_layer(memes::lied_base()),
+        Art::LiedVignette => return base_layer(memes::lied_overlay()),
+        _ => {}
+    }
+    let (w, h) = art.size();
+    let mut c = Canvas::new(w, h).expect("fixed art size");
+    match art {
+        Art::ComradeWash => comrade(&mut c),
+        Art::Rainbow => rainbow(&mut c),
+        Art::GlassCracks => glass(&mut c),
+        Art::JailBars => jail(&mut c),
+        Art::PassedBanner => banner(&mut c, Banner::Passed),
+        Art::TriggeredBanner => triggered(&mut c),
+        Art::WastedBanner => banner(&mut c, Banner::Wasted),
+        Art::Hand => hand(&mut c),
+        Art::Space => space(&mut c),
+        Art::LiedBackdrop | Art::LiedVignette => unreachable!("drawn above"),
+    }
+    c.pixmap
+}
+
+/// A small deterministic generator for scattered details (stars, cracks).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> f32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 40) as f32) / ((1u64 << 24) as f32)
+    }
+}
+
+fn star_path(cx: f32, cy: f32, r: f32, inner: f32) -> tiny_skia::Path {
+    let pts: Vec<(f32, f32)> = (0..10)
+        .map(|i| {
+            let a = std::f32::consts::PI * (i as f32 / 5.0) - std::f32::consts::FRAC_PI_2;
+            let rr = if i % 2 == 0 { r } else { r * inner };
+            (cx + rr * a.cos(), cy + rr * a.sin())
+        })
+        .collect();
+    poly(&pts)
+}
+
+fn comrade(c: &mut Canvas) {
+    c.fill_all(linear(
+        0.0,
+        0.0,
+        512.0,
+        512.0,
+        &[(0.0, rgba(0xd1121d, 150)), (1.0, rgba(0x9e0b12, 140))],
+    ));
+    c.fill_all(radial(
+        256.0,
+        256.0,
+        380.0,
+        &[(0.55, rgba(0x000000, 0)), (1.0, rgba(0x3a0004, 110))],
+    ));
+    // A gold star with a soft glow and a darker rim.
+    c.glow(92.0, 92.0, 96.0, 0xffd54a, 90);
+    let star = star_path(92.0, 96.0, 58.0, 0.42);
+    c.shadow(&star, 3.0, 4.0, 70);
+    c.fill(
+        &star,
+        &shader_paint(linear(
+            40.0,
+            40.0,
+            140.0,
+            150.0,
+            &[(0.0, rgba(0xffe98a, 255)), (1.0, rgba(0xf0a800, 255))],
+        )),
+    );
+    c.stroke(&star, rgba(0xa86a00, 255), 2.5);
+}
+
+fn rainbow(c: &mut Canvas) {
+    const STRIPES: [u32; 6] = [0xe40303, 0xff8c00, 0xffed00, 0x008026, 0x004dff, 0x750787];
+    let h = 512.0 / 6.0;
+    for (i, hex) in STRIPES.into_iter().enumerate() {
+        c.color(
+            &rect_path(0.0, i as f32 * h, 512.0, h + 1.0),
+            rgba(hex, 110),
+        );
+    }
+    // A soft sheen across the stripes.
+    c.fill_all(linear(
+        0.0,
+        0.0,
+        512.0,
+        512.0,
+        &[
+            (0.0, rgba(0xffffff, 40)),
+            (0.5, rgba(0xffffff, 0)),
+            (1.0, rgba(0x000000, 30)),
+        ],
+    ));
+}
+
+fn glass(c: &mut Canvas) {
+    // A cool tint and a diagonal glare.
+    c.fill_all(linear(
+        0.0,
+        0.0,
+        512.0,
+        512.0,
+        &[(0.0, rgba(0xcfe8ff, 46)), (1.0, rgba(0x8fb4d9, 40))],
+    ));
+    let glare = poly(&[(40.0, 0.0), (170.0, 0.0), (0.0, 170.0), (0.0, 40.0)]);
+    c.color(&glare, rgba(0xffffff, 46));
+    let glare2 = poly(&[(230.0, 0.0), (262.0, 0.0), (0.0, 262.0), (0.0, 230.0)]);
+    c.color(&glare2, rgba(0xffffff, 30));
+    // Cracks from the impact: jagged radial lines and broken rings.
+    let (ix, iy) = (318.0f32, 206.0f32);
+    let mut rng = Lcg(27);
+    let spokes = 15;
+    let mut ends = Vec::new();
+    for i in 0..spokes {
+        let base = i as f32 / spokes as f32 * std::f32::consts::TAU + rng.next() * 0.3;
+        let mut pb = PathBuilder::new();
+        pb.move_to(ix, iy);
+        let mut r = 0.0;
+        let mut pts = Vec::new();
+        while r < 720.0 {
+            r += 40.0 + rng.next() * 70.0;
+            let a = base + (rng.next() - 0.5) * 0.22;
+            let p = (ix + r * a.cos(), iy + r * a.sin());
+            pb.line_to(p.0, p.1);
+            pts.push(p);
+        }
+        ends.push(pts);
+        if let Some(path) = pb.finish() {
+            c.stroke(&path, rgba(0x000000, 60), 3.2);
+            c.stroke(&path, rgba(0xffffff, 200), 1.4);
+        }
+    }
+    for ring in 0..4 {
+        let mut pb = PathBuilder::new();
+        for (i, spoke) in ends.iter().enumerate() {
+            let Some(&(x, y)) = spoke.get(ring) else {
+                continue;
+            };
+            if i == 0 || rng.next() < 0.25 {
+                pb.move_to(x, y);
+            } else {
+                pb.line_to(x, y);
+            }
+        }
+        if let Some(path) = pb.finish() {
+            c.stroke(&path, rgba(0x000000, 40), 2.6);
+            c.stroke(&path, rgba(0xffffff, 150), 1.1);
+        }
+    }
+    // The impact: a bright, splintered star.
+    c.glow(ix, iy, 46.0, 0xffffff, 150);
+    c.color(&star_path(ix, iy, 22.0, 0.3), rgba(0xffffff, 230));
+}
+
+fn jail(c: &mut Canvas) {
+    // A dark, cold vignette.
+    c.fill_all(radial(
+        256.0,
+        256.0,
+        380.0,
+        &[(0.45, rgba(0x000000, 0)), (1.0, rgba(0x05080c, 150))],
+    ));
+    let bar = |c: &mut Canvas, x: f32, y: f32, w: f32, h: f32, vertical: bool| {
+        let path = rrect_path(x, y, w, h, w.min(h) / 2.0);
+        c.shadow(&path, 6.0, 6.0, 90);
+        let stops = [
+            (0.0, rgba(0x2b3036, 255)),
+            (0.3, rgba(0x9aa3ad, 255)),
+            (0.45, rgba(0xe3e8ee, 255)),
+            (0.7, rgba(0x5d656e, 255)),
+            (1.0, rgba(0x1d2126, 255)),
+        ];
+        let shader = if vertical {
+            linear(x, 0.0, x + w, 0.0, &stops)
+        } else {
+            linear(0.0, y, 0.0, y + h, &stops)
+        };
+        c.fill(&path, &shader_paint(shader));
+    };
+    for i in 0..6 {
+        let x = 22.0 + i as f32 * 90.0;
+        bar(c, x, -20.0, 28.0, 552.0, true);
+    }
+    for y in [70.0, 412.0] {
+        bar(c, -20.0, y, 552.0, 30.0, false);
+    }
+    // Rivets where the bars cross.
+    for i in 0..6 {
+        let x = 36.0 + i as f32 * 90.0;
+        for y in [85.0, 427.0] {
+            let rivet = circle_path(x, y, 7.0);
+            c.fill(
+                &rivet,
+                &shader_paint(radial(
+                    x - 2.0,
+                    y - 2.0,
+                    8.0,
+                    &[(0.0, rgba(0xf4f6f8, 255)), (1.0, rgba(0x4a5058, 255))],
+                )),
+            );
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Banner {
+    Passed,
+    Wasted,
+}
+
+fn banner(c: &mut Canvas, kind: Banner) {
+    c.fill_all(radial(
+        256.0,
+        256.0,
+        370.0,
+        &[(0.35, rgba(0x000000, 40)), (1.0, rgba(0x000000, 150))],
+    ));
+    let (y, h) = (196.0, 120.0);
+    c.fill(
+        &rect_path(0.0, y, 512.0, h),
+        &shader_paint(linear(
+            0.0,
+            y,
+            0.0,
+            y + h,
+            &[
+                (0.0, rgba(0x000000, 0)),
+                (0.22, rgba(0x000000, 170)),
+                (0.78, rgba(0x000000, 170)),
+                (1.0, rgba(0x000000, 0)),
+            ],
+        )),
+    );
+    let (word, fill, size) = match kind {
+        Banner::Passed => ("PASSED", [0xf5, 0xc2, 0x30, 255], 84.0),
+        Banner::Wasted => ("WASTED", [0xd9, 0x2b, 0x2b, 255], 92.0),
+    };
+    let style = TextStyle::new(FontFace::Meme, size)
+        .color(fill)
+        .align(Align::Center)
+        .valign(VAlign::Middle)
+        .outline([0x0b, 0x0b, 0x0b, 255], size / 14.0);
+    let top = if kind == Banner::Passed { y + 2.0 } else { y };
+    let box_h = if kind == Banner::Passed { 88.0 } else { h };
+    c.text(word, &style, TextBox::new(16.0, top, 480.0, box_h), 24.0)
+        .expect("fixed banner text");
+    if kind == Banner::Passed {
+        let sub = TextStyle::new(FontFace::Bold, 26.0)
+            .color([0xff, 0xff, 0xff, 255])
+            .align(Align::Center)
+            .valign(VAlign::Middle)
+            .outline([0x0b, 0x0b, 0x0b, 255], 2.0);
+        c.text(
+            "respect +",
+            &sub,
+            TextBox::new(16.0, y + 80.0, 480.0, 36.0),
+            12.0,
+        )
+        .expect("fixed banner text");
+    }
+}
+
+fn triggered(c: &mut Canvas) {
+    let path = rect_path(0.0, 8.0, 512.0, 104.0);
+    c.fill(
+        &path,
+        &shader_paint(linear(
+            0.0,
+            8.0,
+            0.0,
+            112.0,
+            &[(0.0, rgba(0xff2a1f, 255)), (1.0, rgba(0xb50d0d, 255))],
+        )),
+    );
+    c.color(&rect_path(0.0, 0.0, 512.0, 8.0), rgba(0x1a0000, 220));
+    c.color(&rect_path(0.0, 8.0, 512.0, 3.0), rgba(0xff8a80, 255));
+    let style = TextStyle::new(FontFace::Meme, 76.0)
+        .color([0xff, 0xff, 0xff, 255])
+        .align(Align::Center)
+        .valign(VAlign::Middle)
+        .outline([0x3a, 0x00, 0x00, 255], 5.0);
+    c.text(
+        "TRIGGERED",
+        &style,
+        TextBox::new(8.0, 10.0, 496.0, 100.0),
+        24.0,
+    )
+    .expect("fixed banner text");
+}
+
+/// The hand: palm seen from above, four fingers reaching down-right, a
+/// sleeve cuff at the upper left. Ink outline, warm skin shading.
+fn hand(c: &mut Canvas) {
+    const SKIN: u32 = 0xf7c59f;
+    const SKIN_SHADE: u32 = 0xe0a27a;
+    const INK: u32 = 0x3b2418;
+    let t = Transform::identity();
+    let skin = |x0: f32, y0: f32, x1: f32, y1: f32| {
+        shader_paint(linear(
+            x0,
+            y0,
+            x1,
+            y1,
+            &[(0.0, rgba(SKIN, 255)), (1.0, rgba(SKIN_SHADE, 255))],
+        ))
+    };
+    // Fingers: capsules fanning out below the palm, drawn first.
+    let fingers: [(f32, f32, f32, f32); 4] = [
+        (62.0, 78.0, 22.0, 64.0),
+        (86.0, 84.0, 22.0, 62.0),
+        (110.0, 82.0, 21.0, 56.0),
+        (132.0, 74.0, 19.0, 46.0),
+    ];
+    for (i, (x, y, w, h)) in fingers.into_iter().enumerate() {
+        let angle = -14.0 + i as f32 * 9.0;
+        let finger = rrect_path(x, y, w, h, w / 2.0);
+        let rot = t.pre_rotate_at(angle, x + w / 2.0, y);
+        c.fill_t(&finger, &skin(x, y, x + w, y + h), rot);
+        c.stroke_t(&finger, rgba(INK, 255), 3.0, rot);
+        // A knuckle crease.
+        let mut pb = PathBuilder::new();
+        pb.move_to(x + 5.0, y + h * 0.55);
+        pb.quad_to(x + w / 2.0, y + h * 0.62, x + w - 5.0, y + h * 0.55);
+        if let Some(crease) = pb.finish() {
+            c.stroke_t(&crease, rgba(SKIN_SHADE, 255), 2.0, rot);
+        }
+    }
+    // Thumb, tucked on the left.
+    let thumb = rrect_path(34.0, 64.0, 22.0, 50.0, 11.0);
+    let rot = t.pre_rotate_at(28.0, 45.0, 64.0);
+    c.fill_t(&thumb, &skin(34.0, 64.0, 56.0, 114.0), rot);
+    c.stroke_t(&thumb, rgba(INK, 255), 3.0, rot);
+    // Palm.
+    let mut pb = PathBuilder::new();
+    pb.move_to(40.0, 44.0);
+    pb.cubic_to(70.0, 26.0, 130.0, 30.0, 152.0, 58.0);
+    pb.cubic_to(160.0, 72.0, 154.0, 92.0, 136.0, 96.0);
+    pb.cubic_to(110.0, 104.0, 72.0, 104.0, 52.0, 96.0);
+    pb.cubic_to(34.0, 88.0, 28.0, 60.0, 40.0, 44.0);
+    pb.close();
+    let palm = pb.finish().expect("palm");
+    c.fill(&palm, &skin(40.0, 30.0, 150.0, 104.0));
+    c.stroke(&palm, rgba(INK, 255), 3.0);
+    // A highlight on the back of the hand.
+    let mut pb = PathBuilder::new();
+    pb.move_to(70.0, 48.0);
+    pb.quad_to(100.0, 40.0, 128.0, 52.0);
+    if let Some(hl) = pb.finish() {
+        c.stroke(&hl, rgba(0xffffff, 120), 4.0);
+    }
+    // Sleeve cuff.
+    let cuff = rrect_path(-6.0, 14.0, 62.0, 46.0, 12.0);
+    let rot = t.pre_rotate_at(-28.0, 24.0, 36.0);
+    c.fill_t(
+        &cuff,
+        &shader_paint(linear(
+            0.0,
+            14.0,
+            0.0,
+            60.0,
+            &[(0.0, rgba(0x5b8def, 255)), (1.0, rgba(0x3360c4, 255))],
+        )),
+        rot,
+    );
+    c.stroke_t(&cuff, rgba(INK, 255), 3.0, rot);
+}
+
+fn space(c: &mut Canvas) {
+    c.fill_all(linear(
+        0.0,
+        0.0,
+        600.0,
+        300.0,
+        &[(0.0, rgba(0x070b1f, 255)), (1.0, rgba(0x150a2e, 255))],
+    ));
+    // Nebulae.
+    c.glow(460.0, 70.0, 230.0, 0x6a3fb5, 70);
+    c.glow(120.0, 250.0, 200.0, 0x1f6fb5, 55);
+    c.glow(300.0, 160.0, 140.0, 0xb53f8f, 25);
+    // Stars: many faint, some bright with a glow.
+    let mut rng = Lcg(2024);
+    for i in 0..220 {
+        let (x, y) = (rng.next() * 600.0, rng.next() * 300.0);
+        let bright = i % 11 == 0;
+        let r = if bright {
+            1.6 + rng.next()
+        } else {
+            0.5 + rng.next() * 0.9
+        };
+        let a = (110.0 + rng.next() * 145.0) as u8;
+        if bright {
+            c.glow(x, y, r * 5.0, 0xcfe0ff, 90);
+        }
+        c.color(&circle_path(x, y, r), rgba(0xffffff, a));
+    }
+    // A far ringed planet in the upper right, clear of the text.
+    let (px, py, pr) = (536.0, 58.0, 28.0);
+    c.glow(px, py, pr * 2.2, 0xff9d5c, 40);
+    c.fill(
+        &circle_path(px, py, pr),
+        &shader_paint(radial(
+            px - 12.0,
+            py - 14.0,
+            pr * 1.5,
+            &[
+                (0.0, rgba(0xffc27a, 255)),
+                (0.6, rgba(0xd8694a, 255)),
+                (1.0, rgba(0x5a1e2e, 255)),
+            ],
+        )),
+    );
+    let ring = {
+        let r = tiny_skia::Rect::from_xywh(px - 48.0, py - 8.0, 96.0, 16.0).expect("ring");
+        PathBuilder::from_oval(r).expect("ring")
+    };
+    let tilt = Transform::identity().pre_rotate_at(-16.0, px, py);
+    c.stroke_t(&ring, rgba(0xffe0b8, 170), 3.0, tilt);
+}

@@ -1,0 +1,335 @@
+//! Every template, as data: sizes, timelines, layers and parameters.
+//!
+//! The per-frame placements below were computed once (eased curves) and
+//! written out, so that each template is plain data.
+
+use super::{
+    Art, AvatarSlot, Layer, Mask, ParamKind, ParamSpec, Piece, Place, Reveal, Template, TextSlot,
+    Timeline, Tint,
+};
+use crate::scene::memes::LIED_PHOTO;
+use crate::text::{Align, FontFace, VAlign};
+
+/// Overlay canvases are 512×512.
+const SIDE: f32 = 512.0;
+
+/// The whole canvas, upright and opaque.
+const FULL: &[Place] = &[Place::rect(0.0, 0.0, SIDE, SIDE)];
+
+const STILL: Timeline = Timeline {
+    frames: 1,
+    delay_ms: 0,
+    delay_param: None,
+};
+
+const fn avatar(motion: &'static [Place], grey: bool, tint: Option<Tint>) -> Layer {
+    Layer::Avatar(AvatarSlot {
+        motion,
+        mask: Mask::Square,
+        grey,
+        tint,
+    })
+}
+
+const fn art(art: Art, motion: &'static [Place]) -> Layer {
+    Layer::Art { art, motion }
+}
+
+/// A still 512×512 overlay: the avatar (grey or in colour) under one
+/// full-size piece of art.
+macro_rules! overlay {
+    ($(#[$doc:meta])* $name:ident, grey: $grey:expr, $art:expr) => {
+        $(#[$doc])*
+        pub(super) static $name: Template = Template {
+            size: (512, 512),
+            timeline: STILL,
+            layers: &[avatar(FULL, $grey, None), art($art, FULL)],
+            params: &[],
+        };
+    };
+}
+
+overlay!(
+    /// `comrade`: a red wash and a gold star.
+    COMRADE, grey: false, Art::ComradeWash
+);
+overlay!(
+    /// `gay`: rainbow stripes.
+    GAY, grey: false, Art::Rainbow
+);
+overlay!(
+    /// `glass`: cracked glass.
+    GLASS, grey: false, Art::GlassCracks
+);
+overlay!(
+    /// `jail`: grey, behind bars.
+    JAIL, grey: true, Art::JailBars
+);
+overlay!(
+    /// `passed`: grey and dimmed, a gold banner.
+    PASSED, grey: true, Art::PassedBanner
+);
+overlay!(
+    /// `wasted`: grey and dimmed, a red banner.
+    WASTED, grey: true, Art::WastedBanner
+);
+
+/// `triggered`: 12 frames of 40 ms; the avatar, enlarged so that its edges
+/// never show, shakes under a red tint; the banner shakes a fifth as much.
+pub(super) static TRIGGERED: Template = Template {
+    size: (512, 512),
+    timeline: Timeline {
+        frames: 12,
+        delay_ms: 40,
+        delay_param: None,
+    },
+    layers: &[
+        avatar(
+            SHAKE,
+            false,
+            Some(Tint {
+                rgb: 0xff1a1a,
+                strength: 0.42,
+            }),
+        ),
+        art(Art::TriggeredBanner, BANNER_SHAKE),
+    ],
+    params: &[],
+};
+
+const SHAKE: &[Place] = &[
+    Place::new(-46.0, -40.0, 568.0, 568.0, 0.0, 1.0),
+    Place::new(-14.0, -18.0, 568.0, 568.0, 0.0, 1.0),
+    Place::new(-38.0, -12.0, 568.0, 568.0, 0.0, 1.0),
+    Place::new(-12.0, -42.0, 568.0, 568.0, 0.0, 1.0),
+    Place::new(-44.0, -22.0, 568.0, 568.0, 0.0, 1.0),
+    Place::new(-18.0, -46.0, 568.0, 568.0, 0.0, 1.0),
+    Place::new(-34.0, -44.0, 568.0, 568.0, 0.0, 1.0),
+    Place::new(-10.0, -16.0, 568.0, 568.0, 0.0, 1.0),
+    Place::new(-42.0, -34.0, 568.0, 568.0, 0.0, 1.0),
+    Place::new(-20.0, -10.0, 568.0, 568.0, 0.0, 1.0),
+    Place::new(-46.0, -14.0, 568.0, 568.0, 0.0, 1.0),
+    Place::new(-16.0, -36.0, 568.0, 568.0, 0.0, 1.0),
+];
+
+const BANNER_SHAKE: &[Place] = &[
+    Place::new(-4.0, 398.0, 512.0, 112.0, 0.0, 1.0),
+    Place::new(3.0, 402.0, 512.0, 112.0, 0.0, 1.0),
+    Place::new(-2.0, 403.0, 512.0, 112.0, 0.0, 1.0),
+    Place::new(3.0, 397.0, 512.0, 112.0, 0.0, 1.0),
+    Place::new(-3.0, 401.0, 512.0, 112.0, 0.0, 1.0),
+    Place::new(2.0, 396.0, 512.0, 112.0, 0.0, 1.0),
+    Place::new(-1.0, 397.0, 512.0, 112.0, 0.0, 1.0),
+    Place::new(4.0, 402.0, 512.0, 112.0, 0.0, 1.0),
+    Place::new(-3.0, 399.0, 512.0, 112.0, 0.0, 1.0),
+    Place::new(2.0, 404.0, 512.0, 112.0, 0.0, 1.0),
+    Place::new(-4.0, 403.0, 512.0, 112.0, 0.0, 1.0),
+    Place::new(2.0, 398.0, 512.0, 112.0, 0.0, 1.0),
+];
+
+/// `petpet`: 256×256, 10 frames (40 ms by default, `delay` 20–1000): the
+/// hand presses down and the avatar squashes (wider, lower) and springs
+/// back.
+pub(super) static PETPET: Template = Template {
+    size: (256, 256),
+    timeline: Timeline {
+        frames: 10,
+        delay_ms: 40,
+        delay_param: Some("delay"),
+    },
+    layers: &[
+        Layer::Avatar(AvatarSlot {
+            motion: PET_AVATAR,
+            mask: Mask::Rounded(0.16),
+            grey: false,
+            tint: None,
+        }),
+        art(Art::Hand, PET_HAND),
+    ],
+    params: &[ParamSpec {
+        name: "delay",
+        kind: ParamKind::Int {
+            min: 20,
+            max: 1000,
+            default: 40,
+        },
+        doc: "time each of the 10 frames shows, in milliseconds (20 to 1000, default 40)",
+        expected: "expected a whole number of milliseconds from 20 to 1000",
+    }],
+};
+
+const PET_AVATAR: &[Place] = &[
+    Place::new(48.0, 68.0, 184.0, 184.0, 0.0, 1.0),
+    Place::new(46.8, 72.2, 186.5, 179.8, 0.0, 1.0),
+    Place::new(43.6, 83.3, 192.9, 168.7, 0.0, 1.0),
+    Place::new(39.6, 96.9, 200.9, 155.1, 0.0, 1.0),
+    Place::new(36.3, 107.9, 207.3, 144.1, 0.0, 1.0),
+    Place::new(35.1, 112.2, 209.8, 139.8, 0.0, 1.0),
+    Place::new(36.3, 107.9, 207.3, 144.1, 0.0, 1.0),
+    Place::new(39.6, 96.9, 200.9, 155.1, 0.0, 1.0),
+    Place::new(43.6, 83.3, 192.9, 168.7, 0.0, 1.0),
+    Place::new(46.8, 72.2, 186.5, 179.8, 0.0, 1.0),
+];
+
+const PET_HAND: &[Place] = &[
+    Place::new(58.0, -28.0, 160.0, 150.0, -6.0, 1.0),
+    Place::new(58.8, -23.4, 160.0, 149.1, -5.5, 1.0),
+    Place::new(60.8, -11.4, 160.0, 146.9, -4.3, 1.0),
+    Place::new(63.2, 3.5, 160.0, 144.1, -2.7, 1.0),
+    Place::new(65.2, 15.6, 160.0, 141.9, -1.5, 1.0),
+    Place::new(66.0, 20.2, 160.0, 141.0, -1.0, 1.0),
+    Place::new(65.2, 15.6, 160.0, 141.9, -1.5, 1.0),
+    Place::new(63.2, 3.5, 160.0, 144.1, -2.7, 1.0),
+    Place::new(60.8, -11.4, 160.0, 146.9, -4.3, 1.0),
+    Place::new(58.8, -23.4, 160.0, 149.1, -5.5, 1.0),
+];
+
+/// Cap on `username` (amongus), in characters.
+pub const MAX_USERNAME_CHARS: usize = 64;
+/// Cap on `custom` (amongus), in characters.
+pub const MAX_CUSTOM_CHARS: usize = 120;
+
+/// `amongus`: 600×300, 30 frames of 80 ms: the avatar, round, drifts
+/// across space turning slowly while the sentence types out (frames 3 to
+/// 21, then held).
+pub(super) static AMONGUS: Template = Template {
+    size: (600, 300),
+    timeline: Timeline {
+        frames: 30,
+        delay_ms: 80,
+        delay_param: None,
+    },
+    layers: &[
+        art(Art::Space, &[Place::rect(0.0, 0.0, 600.0, 300.0)]),
+        Layer::Avatar(AvatarSlot {
+            motion: DRIFT,
+            mask: Mask::Circle,
+            grey: false,
+            tint: None,
+        }),
+        Layer::Text(TextSlot {
+            replaced_by: Some("custom"),
+            pieces: &[
+                Piece::Param("username"),
+                Piece::Flag {
+                    param: "impostor",
+                    yes: " was the impostor.",
+                    no: " was not the impostor.",
+                },
+            ],
+            face: FontFace::Regular,
+            size: 34.0,
+            min_size: 14.0,
+            color: [0xff, 0xff, 0xff, 255],
+            outline: Some(([0x05, 0x07, 0x14, 255], 2.0)),
+            align: Align::Center,
+            valign: VAlign::Middle,
+            area: (30.0, 170.0, 540.0, 100.0),
+            reveal: Reveal::Typed { from: 3, to: 21 },
+        }),
+    ],
+    params: &[
+        ParamSpec {
+            name: "username",
+            kind: ParamKind::Text {
+                max_chars: MAX_USERNAME_CHARS,
+                default: "Someone",
+            },
+            doc: "who is (or is not) the impostor, at most 64 characters (default \"Someone\")",
+            expected: "expected at most 64 characters",
+        },
+        ParamSpec {
+            name: "impostor",
+            kind: ParamKind::Bool { default: false },
+            doc: "true or false, in any case (default false): the sentence says \"was\" or \"was not\"",
+            expected: "expected true or false (in any case)",
+        },
+        ParamSpec {
+            name: "custom",
+            kind: ParamKind::Text {
+                max_chars: MAX_CUSTOM_CHARS,
+                default: "",
+            },
+            doc: "a sentence typed instead of \"<username> was [not] the impostor.\", at most 120 characters",
+            expected: "expected at most 120 characters",
+        },
+    ],
+};
+
+const DRIFT: &[Place] = &[
+    Place::new(-185.0, 23.0, 110.0, 110.0, 0.0, 1.0),
+    Place::new(-156.3, 26.3, 110.0, 110.0, 12.0, 1.0),
+    Place::new(-127.7, 29.5, 110.0, 110.0, 24.0, 1.0),
+    Place::new(-99.0, 32.4, 110.0, 110.0, 36.0, 1.0),
+    Place::new(-70.3, 34.9, 110.0, 110.0, 48.0, 1.0),
+    Place::new(-41.7, 36.9, 110.0, 110.0, 60.0, 1.0),
+    Place::new(-13.0, 38.2, 110.0, 110.0, 72.0, 1.0),
+    Place::new(15.7, 38.9, 110.0, 110.0, 84.0, 1.0),
+    Place::new(44.3, 38.9, 110.0, 110.0, 96.0, 1.0),
+    Place::new(73.0, 38.2, 110.0, 110.0, 108.0, 1.0),
+    Place::new(101.7, 36.9, 110.0, 110.0, 120.0, 1.0),
+    Place::new(130.3, 34.9, 110.0, 110.0, 132.0, 1.0),
+    Place::new(159.0, 32.4, 110.0, 110.0, 144.0, 1.0),
+    Place::new(187.7, 29.5, 110.0, 110.0, 156.0, 1.0),
+    Place::new(216.3, 26.3, 110.0, 110.0, 168.0, 1.0),
+    Place::new(245.0, 23.0, 110.0, 110.0, 180.0, 1.0),
+    Place::new(273.7, 19.7, 110.0, 110.0, 192.0, 1.0),
+    Place::new(302.3, 16.5, 110.0, 110.0, 204.0, 1.0),
+    Place::new(331.0, 13.6, 110.0, 110.0, 216.0, 1.0),
+    Place::new(359.7, 11.1, 110.0, 110.0, 228.0, 1.0),
+    Place::new(388.3, 9.1, 110.0, 110.0, 240.0, 1.0),
+    Place::new(417.0, 7.8, 110.0, 110.0, 252.0, 1.0),
+    Place::new(445.7, 7.1, 110.0, 110.0, 264.0, 1.0),
+    Place::new(474.3, 7.1, 110.0, 110.0, 276.0, 1.0),
+    Place::new(503.0, 7.8, 110.0, 110.0, 288.0, 1.0),
+    Place::new(531.7, 9.1, 110.0, 110.0, 300.0, 1.0),
+    Place::new(560.3, 11.1, 110.0, 110.0, 312.0, 1.0),
+    Place::new(589.0, 13.6, 110.0, 110.0, 324.0, 1.0),
+    Place::new(617.7, 16.5, 110.0, 110.0, 336.0, 1.0),
+    Place::new(646.3, 19.7, 110.0, 110.0, 348.0, 1.0),
+];
+
+/// The `lied` scene as a template: the photo (grey, rounded) between its
+/// backdrop and its vignette, captioned "`username` lied." ("You lied."
+/// when absent).
+pub(crate) static LIED: Template = Template {
+    size: (600, 600),
+    timeline: STILL,
+    layers: &[
+        art(Art::LiedBackdrop, &[Place::rect(0.0, 0.0, 600.0, 600.0)]),
+        Layer::Avatar(AvatarSlot {
+            motion: &[Place::rect(
+                LIED_PHOTO.0,
+                LIED_PHOTO.1,
+                LIED_PHOTO.2,
+                LIED_PHOTO.2,
+            )],
+            mask: Mask::Rounded(10.0 / LIED_PHOTO.2),
+            grey: true,
+            tint: None,
+        }),
+        art(Art::LiedVignette, &[Place::rect(0.0, 0.0, 600.0, 600.0)]),
+        Layer::Text(TextSlot {
+            replaced_by: None,
+            pieces: &[Piece::Param("username"), Piece::Lit(" lied.")],
+            face: FontFace::SerifItalic,
+            size: 64.0,
+            min_size: 18.0,
+            color: [240, 240, 240, 255],
+            outline: Some(([0, 0, 0, 255], 3.0)),
+            align: Align::Center,
+            valign: VAlign::Middle,
+            area: (24.0, 482.0, 552.0, 100.0),
+            reveal: Reveal::All,
+        }),
+    ],
+    params: &[ParamSpec {
+        name: "username",
+        kind: ParamKind::Text {
+            max_chars: crate::scene::MAX_USERNAME_CHARS,
+            default: "You",
+        },
+        doc: "who lied, at most 64 characters (default \"You\")",
+        expected: "expected at most 64 characters",
+    }],
+};

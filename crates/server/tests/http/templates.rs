@@ -1,0 +1,254 @@
+//! Overlays and animated templates over HTTP: both overlay spellings,
+//! still and animated avatars in every format, frames aligned by time,
+//! the original's client calls, and a 400 naming every bad value.
+
+use std::io::Cursor;
+
+use actix_web::test;
+use fixture_host::FixtureHost;
+use image::AnimationDecoder;
+use image::codecs::gif::GifDecoder;
+use server::{AppState, create_app};
+
+use crate::support::{Reply, settings};
+
+fn enc(url: &str) -> String {
+    url.replace('%', "%25")
+        .replace('&', "%26")
+        .replace('?', "%3F")
+        .replace('=', "%3D")
+}
+
+macro_rules! app {
+    () => {{
+        let mut s = settings();
+        s.allow_private_avatars = true;
+        s.avatar_timeout_ms = 3000;
+        s.avatar_connect_timeout_ms = 1000;
+        s.animation_render_ms = 120_000;
+        test::init_service(create_app(AppState::load(s).expect("state loads"))).await
+    }};
+}
+
+async fn get<S, B>(app: &S, uri: &str) -> Reply
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    Reply::read(test::call_service(app, test::TestRequest::get().uri(uri).to_request()).await).await
+}
+
+fn image_of(r: &Reply, content_type: &str) -> image::RgbaImage {
+    assert_eq!(r.status, 200, "body: {}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.header("content-type"), Some(content_type));
+    image::load_from_memory(&r.body).unwrap().into_rgba8()
+}
+
+fn gif_frames(r: &Reply) -> Vec<(image::RgbaImage, u32)> {
+    assert_eq!(r.status, 200, "body: {}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.header("content-type"), Some("image/gif"));
+    GifDecoder::new(Cursor::new(&r.body))
+        .expect("a GIF")
+        .into_frames()
+        .map(|f| {
+            let f = f.expect("a frame");
+            let (n, d) = f.delay().numer_denom_ms();
+            (f.into_buffer(), n / d)
+        })
+        .collect()
+}
+
+const STILL_OVERLAYS: [&str; 6] = ["comrade", "gay", "glass", "jail", "passed", "wasted"];
+
+#[actix_rt::test]
+async fn overlays_answer_under_both_spellings() {
+    let host = FixtureHost::start();
+    let app = app!();
+    let avatar = enc(&host.url("/ok.png"));
+    for name in STILL_OVERLAYS {
+        let one = get(&app, &format!("/canvas/overlay/{name}?avatar={avatar}")).await;
+        assert_eq!(
+            image_of(&one, "image/png").dimensions(),
+            (512, 512),
+            "{name}"
+        );
+        let alias = get(&app, &format!("/canvas/overlays/{name}?avatar={avatar}")).await;
+        assert_eq!(
+            one.body, alias.body,
+            "{name}: the alias gives the same image"
+        );
+        assert_eq!(one.header("etag"), alias.header("etag"));
+        let webp = get(
+            &app,
+            &format!("/canvas/overlays/{name}?avatar={avatar}&format=webp"),
+        )
+        .await;
+        assert_eq!(image_of(&webp, "image/webp").dimensions(), (512, 512));
+    }
+    // triggered is animated even for a still avatar.
+    for path in ["/canvas/overlay/triggered", "/canvas/overlays/triggered"] {
+        let r = get(&app, &format!("{path}?avatar={avatar}")).await;
+        let frames = gif_frames(&r);
+        assert!(frames.len() >= 8, "{}", frames.len());
+        assert_eq!(frames[0].0.dimensions(), (512, 512));
+        assert_ne!(frames[0].0, frames[1].0, "it shakes");
+    }
+    let png = get(
+        &app,
+        &format!("/canvas/overlay/triggered?avatar={avatar}&format=png"),
+    )
+    .await;
+    assert_eq!(image_of(&png, "image/png").dimensions(), (512, 512));
+    let webp = get(
+        &app,
+        &format!("/canvas/overlay/triggered?avatar={avatar}&format=webp"),
+    )
+    .await;
+    assert_eq!(webp.status, 200);
+    assert_eq!(webp.header("content-type"), Some("image/webp"));
+}
+
+#[actix_rt::test]
+async fn animated_avatars_animate_every_template_aligned_by_time() {
+    let host = FixtureHost::start();
+    let app = app!();
+    // 6 frames of 70 ms: a 420 ms loop.
+    let anim = enc(&host.url("/anim.gif"));
+    for name in STILL_OVERLAYS {
+        let r = get(&app, &format!("/canvas/overlay/{name}?avatar={anim}")).await;
+        let frames = gif_frames(&r);
+        assert_eq!(frames.len(), 6, "{name}");
+        assert!(frames.iter().all(|(_, d)| *d == 70), "{name}");
+    }
+    // petpet: 10 frames of 40 ms (400 ms) twice cover the 420 ms loop.
+    let r = get(&app, &format!("/premium/petpet?avatar={anim}")).await;
+    let frames = gif_frames(&r);
+    assert_eq!(frames.len(), 20);
+    assert!(
+        frames
+            .iter()
+            .all(|(f, d)| f.dimensions() == (256, 256) && *d == 40)
+    );
+    // With 100 ms frames one loop (1 s) covers it.
+    let r = get(&app, &format!("/premium/petpet?avatar={anim}&delay=100")).await;
+    let frames = gif_frames(&r);
+    assert_eq!(frames.len(), 10);
+    assert!(frames.iter().all(|(_, d)| *d == 100));
+    // triggered: 12 frames of 40 ms (480 ms) cover it once.
+    let r = get(&app, &format!("/canvas/overlay/triggered?avatar={anim}")).await;
+    assert_eq!(gif_frames(&r).len(), 12);
+    // amongus: 30 frames of 80 ms.
+    let r = get(
+        &app,
+        &format!("/premium/amongus?avatar={anim}&username=Ferris&format=webp"),
+    )
+    .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("content-type"), Some("image/webp"));
+    let r = get(
+        &app,
+        &format!("/premium/amongus?avatar={anim}&username=Ferris"),
+    )
+    .await;
+    // Its last frames (the avatar gone, the text typed) are equal, and the
+    // GIF merges equal frames: 30 frames of 80 ms in all.
+    let frames = gif_frames(&r);
+    assert!(frames.len() >= 25, "{}", frames.len());
+    assert!(frames.iter().all(|(f, _)| f.dimensions() == (600, 300)));
+    assert_eq!(frames.iter().map(|(_, d)| d).sum::<u32>(), 30 * 80);
+}
+
+#[actix_rt::test]
+async fn the_original_clients_calls_give_images() {
+    let host = FixtureHost::start();
+    let app = app!();
+    let avatar = enc(&host.url("/ok.png"));
+    for query in [
+        // The published Python client: custom filled in, no impostor.
+        "username=Soheab&custom=Soheab%20was%20not%20The%20Impostor.",
+        "username=Soheab&impostor=True",
+        "username=Soheab&impostor=FALSE",
+        "username=Soheab",
+        "custom=x",
+    ] {
+        let r = get(&app, &format!("/premium/amongus?avatar={avatar}&{query}")).await;
+        let frames = gif_frames(&r);
+        assert!(frames.len() >= 25, "{query}");
+        assert_eq!(
+            frames.iter().map(|(_, d)| d).sum::<u32>(),
+            30 * 80,
+            "{query}"
+        );
+    }
+    let r = get(&app, &format!("/premium/petpet?avatar={avatar}")).await;
+    let frames = gif_frames(&r);
+    assert!(frames.len() >= 5);
+    assert_eq!(frames[0].0.dimensions(), (256, 256));
+    // The post counters change the card.
+    let plain = get(
+        &app,
+        &format!("/canvas/misc/post?avatar={avatar}&comment=hi"),
+    )
+    .await;
+    let counted = get(
+        &app,
+        &format!(
+            "/canvas/misc/post?avatar={avatar}&comment=hi&replies=12&likes=12300&retweets=4210000"
+        ),
+    )
+    .await;
+    assert_eq!(
+        image_of(&plain, "image/png").dimensions(),
+        image_of(&counted, "image/png").dimensions()
+    );
+    assert_ne!(plain.body, counted.body);
+}
+
+#[actix_rt::test]
+async fn every_bad_value_is_a_400_naming_it() {
+    let app = app!();
+    let avatar = "https://example.com/a.png";
+    let cases: &[(&str, &str)] = &[
+        ("/premium/petpet?avatar={a}&delay=5", "delay"),
+        ("/premium/petpet?avatar={a}&delay=1001", "delay"),
+        ("/premium/petpet?avatar={a}&delay=abc", "delay"),
+        ("/premium/petpet?avatar={a}&delay=-40", "delay"),
+        ("/premium/petpet?avatar={a}&delay=40.5", "delay"),
+        ("/premium/amongus?avatar={a}&impostor=maybe", "impostor"),
+        ("/premium/amongus?avatar={a}&impostor=1", "impostor"),
+        ("/premium/amongus?avatar={a}&username={65}", "username"),
+        ("/premium/amongus?avatar={a}&custom={121}", "custom"),
+        ("/canvas/misc/post?avatar={a}&likes=-1", "likes"),
+        ("/canvas/misc/post?avatar={a}&replies=abc", "replies"),
+        ("/canvas/misc/post?avatar={a}&retweets=1e3", "retweets"),
+        ("/canvas/misc/post?avatar={a}&likes=1000000000000", "likes"),
+        ("/canvas/overlay/jail", "avatar"),
+        ("/canvas/overlays/triggered", "avatar"),
+        ("/premium/petpet", "avatar"),
+        ("/premium/amongus?username=x", "avatar"),
+        ("/canvas/overlay/jail?avatar=ftp://x/a.png", "avatar"),
+        ("/canvas/overlay/wasted?avatar={a}&format=jpeg", "format"),
+        ("/premium/amongus?avatar={a}&format=bmp", "format"),
+    ];
+    for (uri, name) in cases {
+        let uri = uri
+            .replace("{a}", avatar)
+            .replace("{65}", &"n".repeat(65))
+            .replace("{121}", &"c".repeat(121));
+        let r = get(&app, &uri).await;
+        let msg = r.assert_error(400);
+        assert!(msg.contains(name), "{uri}: {msg}");
+    }
+    for uri in [
+        "/canvas/overlay/nope?avatar=https://example.com/a.png",
+        "/canvas/overlays/petpet?avatar=https://example.com/a.png",
+        "/premium/jail?avatar=https://example.com/a.png",
+        "/premium/nope",
+    ] {
+        get(&app, uri).await.assert_error(404);
+    }
+}
