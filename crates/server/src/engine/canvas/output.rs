@@ -251,8 +251,8 @@ impl Plan {
         }
         let delays: Vec<u32> = source_frames(avatar).iter().map(|(_, d)| *d).collect();
         let steps = plan_frames(template, args, &delays);
-        let most = usize::try_from((rendered_cap(max_jobs) / frame_pixels).max(1))
-            .unwrap_or(usize::MAX);
+        let most =
+            usize::try_from((rendered_cap(max_jobs) / frame_pixels).max(1)).unwrap_or(usize::MAX);
         let step_delays: Vec<u32> = steps.iter().map(|s| s.delay_ms).collect();
         let frames = by_time(&step_delays, most);
         let template_frames = frames
@@ -383,7 +383,14 @@ pub fn render(
             _ => Loops::Infinite,
         };
         return encode_frames(output, loops, &deadline, |sink| {
-            render_planned_frames(template, args, &source, &plan.template, Some(&deadline), sink)
+            render_planned_frames(
+                template,
+                args,
+                &source,
+                &plan.template,
+                Some(&deadline),
+                sink,
+            )
         });
     }
     let animation = avatar
@@ -641,6 +648,16 @@ mod tests {
         );
         assert_eq!(weight(&jail, Some(&still), Output::Gif, 64), 1);
         assert_eq!(weight(&jail, Some(&anim), Output::Gif, 64), 15);
+        // triggered over 256 frames of 40 ms: its 12-frame loop repeats 21
+        // times (252 frames of 512², whole loops within 256 frames: 63 Mi
+        // pixels), past the cap, so they are merged by time to 128, the
+        // time kept.
+        let long = avatar(256, 8);
+        let plan = Plan::new(&triggered, Some(&long), Output::AnimatedWebP, 64);
+        assert!(plan.rendered_pixels() <= MAX_RENDERED_PIXELS);
+        assert_eq!((plan.frames(), plan.slots()), (128, 32));
+        let total: u64 = plan.template.iter().map(|f| u64::from(f.delay_ms)).sum();
+        assert_eq!(total, 252 * 40);
     }
 
     #[test]
