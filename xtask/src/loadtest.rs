@@ -96,11 +96,16 @@ pub struct LoadtestArgs {
     #[arg(long, conflicts_with_all = ["soak", "faults", "burst", "fairness"])]
     pub hostile_memory: bool,
     /// Fairness and hostile-memory: the abusive clients ask for `circle` of
-    /// a 128-frame 512² animated GIF (uncached) instead of a 4096² PNG.
-    #[arg(long)]
+    /// a 128-frame 512² animated GIF (uncached) instead of a 4096² PNG
+    /// (`--abuse animated`).
+    #[arg(long, conflicts_with = "abuse")]
     pub animated: bool,
+    /// Fairness and hostile-memory: what the abusive clients ask for
+    /// (default: `still` for fairness, `still16i` for hostile memory).
+    #[arg(long, value_enum)]
+    pub abuse: Option<pressure::Abuse>,
     /// Hostile-memory: the worst-case memory stated in the README.
-    #[arg(long, default_value_t = 1126)]
+    #[arg(long, default_value_t = 1168)]
     pub memory_bound_mib: u64,
     /// Run the burst, fairness and hostile-memory modes against this server
     /// binary instead of building one (to compare builds).
@@ -542,18 +547,26 @@ fn pressure_modes(args: &LoadtestArgs) -> Result<()> {
     pressure::warm_host(&host);
     let machine = Machine::detect();
     let bin = release_bin("menagerie");
-    let abuse = |still| {
-        if args.animated {
-            pressure::Abuse::ANIMATED
-        } else {
-            still
-        }
+    let chosen = if args.animated {
+        Some(pressure::Abuse::Animated)
+    } else {
+        args.abuse
+    };
+    let abuse = |default| chosen.unwrap_or(default);
+    // The report's key and title: the mode, and the abuse when one was
+    // chosen (`hostile-memory-animated`, `loadtest --hostile-memory --abuse animated`).
+    let named = |mode: &str| match chosen.and_then(|a| clap::ValueEnum::to_possible_value(&a)) {
+        None => (mode.to_owned(), format!("loadtest --{mode}")),
+        Some(v) => (
+            format!("{mode}-{}", v.get_name()),
+            format!("loadtest --{mode} --abuse {}", v.get_name()),
+        ),
     };
     let (key, title, figures) = if args.burst {
         let (srv, _) = start_server(free_addr()?, &data_dir, args.workers, false)?;
         let f = pressure::burst(&srv, &host, Duration::from_millis(args.deadline_ms));
         srv.kill();
-        ("burst", "loadtest --burst", f)
+        ("burst".to_owned(), "loadtest --burst".to_owned(), f)
     } else if args.fairness {
         let (srv, _) = start_server_with(
             free_addr()?,
@@ -566,14 +579,11 @@ fn pressure_modes(args: &LoadtestArgs) -> Result<()> {
             &srv,
             &host,
             Duration::from_secs(args.seconds),
-            abuse(pressure::Abuse::STILL),
+            abuse(pressure::Abuse::Still),
         );
         srv.kill();
-        if args.animated {
-            ("fairness-animated", "loadtest --fairness --animated", f)
-        } else {
-            ("fairness", "loadtest --fairness", f)
-        }
+        let (key, title) = named("fairness");
+        (key, title, f)
     } else {
         let (srv, _) = start_server_with(
             free_addr()?,
@@ -588,18 +598,11 @@ fn pressure_modes(args: &LoadtestArgs) -> Result<()> {
             Duration::from_secs(args.seconds),
             Duration::from_secs(30),
             args.memory_bound_mib,
-            abuse(pressure::Abuse::STILL_16I),
+            abuse(pressure::Abuse::Still16i),
         )?;
         srv.kill();
-        if args.animated {
-            (
-                "hostile-memory-animated",
-                "loadtest --hostile-memory --animated",
-                f,
-            )
-        } else {
-            ("hostile-memory", "loadtest --hostile-memory", f)
-        }
+        let (key, title) = named("hostile-memory");
+        (key, title, f)
     };
     let text = format!(
         "{} ({}, commit {}), server `{}`:\n\n{}\n",
@@ -616,7 +619,7 @@ fn pressure_modes(args: &LoadtestArgs) -> Result<()> {
     );
     println!("{text}");
     if !args.no_write && !args.dev && args.server_bin.is_none() {
-        report::write_section(key, title, &text)?;
+        report::write_section(&key, &title, &text)?;
     }
     if let Some(d) = BIN_DIR.get() {
         let _ = std::fs::remove_dir_all(d);

@@ -24,6 +24,12 @@ const VARIANTS: usize = 64;
 /// The big animated avatar: 128 frames of 512² (32 Mi decoded pixels, the
 /// server's default cap).
 pub const ANIMATED_AVATAR: &str = "anim-512x128.gif";
+/// 256 frames of 8×8 (about 10 KB), each a colour of its own: the most
+/// frames an avatar may have, in the fewest bytes.
+pub const TINY_FRAMES_AVATAR: &str = "anim-8x256.gif";
+/// 2 frames of 4096² (the `max_animation_pixels` cap in two frames): a
+/// decode over the decode budget.
+pub const LARGE_FRAMES_AVATAR: &str = "anim-4096x2.gif";
 
 /// Counters of what the host served.
 #[derive(Debug, Default)]
@@ -103,9 +109,10 @@ struct Images {
     bomb: Vec<u8>,
     /// `/avatar/big/1024.png`, `/avatar/big/4096.png` (8-bit RGBA),
     /// `/avatar/big/4096-16i.png` (16-bit RGBA, interlaced: the costliest
-    /// still decode an avatar may ask for) and `/avatar/big/anim-512x128.gif`
+    /// still decode an avatar may ask for), `/avatar/big/anim-512x128.gif`
     /// (128 frames of 512², the most decoded pixels an animation may have),
-    /// made on first use.
+    /// `/avatar/big/anim-8x256.gif` (256 frames of 8×8) and
+    /// `/avatar/big/anim-4096x2.gif` (2 frames of 4096²), made on first use.
     big: std::sync::Mutex<Vec<(String, Arc<Vec<u8>>)>>,
 }
 
@@ -131,6 +138,8 @@ impl Images {
             "4096.png" => png_deflated(4096, 4096, false, false),
             "4096-16i.png" => png_deflated(4096, 4096, true, true),
             ANIMATED_AVATAR => gif_animated(512, 512, 128),
+            TINY_FRAMES_AVATAR => gif_animated(8, 8, 256),
+            LARGE_FRAMES_AVATAR => gif_striped(4096, 4096, 2),
             _ => return None,
         });
         big.push((name.to_owned(), Arc::clone(&png)));
@@ -402,6 +411,32 @@ pub fn gif_animated(w: u16, h: u16, frames: u16) -> Vec<u8> {
                 .collect();
             let mut frame = gif::Frame::from_indexed_pixels(w, h, pixels, None);
             frame.delay = 4;
+            enc.write_frame(&frame).expect("a GIF frame");
+        }
+    }
+    out
+}
+
+/// A `w`×`h` animated GIF of `frames` frames whose rows are each one
+/// colour (bands of 16 rows moving down), so a 4096² frame compresses to
+/// well under the server's 8 MiB body cap.
+pub fn gif_striped(w: u16, h: u16, frames: u16) -> Vec<u8> {
+    let palette: Vec<u8> = (0..=255u8)
+        .flat_map(|i| [i, 255 - i, i.wrapping_mul(3)])
+        .collect();
+    let mut out = Vec::new();
+    {
+        let mut enc = gif::Encoder::new(&mut out, w, h, &palette).expect("a GIF header");
+        enc.set_repeat(gif::Repeat::Infinite).expect("a loop count");
+        for k in 0..frames {
+            let pixels: Vec<u8> = (0..u32::from(h))
+                .flat_map(|y| {
+                    let c = ((y / 16 + 5 * u32::from(k)) % 256) as u8;
+                    std::iter::repeat_n(c, usize::from(w))
+                })
+                .collect();
+            let mut frame = gif::Frame::from_indexed_pixels(w, h, pixels, None);
+            frame.delay = 10;
             enc.write_frame(&frame).expect("a GIF frame");
         }
     }

@@ -16,6 +16,10 @@
 //!   clients ask for `circle` of a 128-frame 512² animated GIF instead (the
 //!   most decoded pixels an animation may have, each frame rendered to 512²
 //!   and encoded as an animated GIF).
+//! - `--abuse KIND` picks any [`Abuse`]: also the 10 KB 256-frame 8×8 GIF
+//!   through the largest cards (`namecard`; `post` as WebP with an
+//!   800-character comment), 2-frame 4096² GIFs (a decode over the decode
+//!   budget), and every costly kind through `post` in turn.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -26,7 +30,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Result, bail};
 
 use super::client::Conn;
-use super::hosts::{ANIMATED_AVATAR, AvatarHost};
+use super::hosts::{ANIMATED_AVATAR, AvatarHost, LARGE_FRAMES_AVATAR, TINY_FRAMES_AVATAR};
 use super::{Proc, rss_kib};
 
 /// Requests in the burst.
@@ -64,7 +68,14 @@ fn avatar(host: &AvatarHost, name: &str, nonce: Option<u64>) -> String {
 /// Makes the host encode its big avatars before the server asks for them.
 pub fn warm_host(host: &AvatarHost) {
     let mut c = Conn::new(host.addr, Duration::from_secs(120));
-    for name in ["1024.png", "4096.png", "4096-16i.png", ANIMATED_AVATAR] {
+    for name in [
+        "1024.png",
+        "4096.png",
+        "4096-16i.png",
+        ANIMATED_AVATAR,
+        TINY_FRAMES_AVATAR,
+        LARGE_FRAMES_AVATAR,
+    ] {
         let _ = c.get(&format!("/avatar/big/{name}"));
     }
 }
@@ -126,31 +137,89 @@ pub fn burst(srv: &Proc, host: &AvatarHost, deadline: Duration) -> Figures {
     }
 }
 
-/// What the abusive clients ask for: an endpoint and a big avatar.
-#[derive(Debug, Clone, Copy)]
-pub struct Abuse {
-    /// The canvas endpoint, e.g. `/canvas/filter/sepia`.
-    pub path: &'static str,
-    /// The big avatar's name on the avatar host.
-    pub avatar: &'static str,
+/// What the abusive clients ask for: an endpoint and a big avatar (or,
+/// for [`Abuse::Mixed`], each of the costly kinds through `post` in turn).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Abuse {
+    /// `sepia` of an uncached 8-bit 4096² PNG.
+    Still,
+    /// `sepia` of an uncached 16-bit interlaced 4096² PNG (the costliest
+    /// still decode).
+    Still16i,
+    /// `circle` of an uncached 128-frame 512² animated GIF.
+    Animated,
+    /// `sepia` of an uncached 2-frame 4096² GIF (a decode over the decode
+    /// budget, which runs alone).
+    LargeFrames,
+    /// `namecard` (1680×800) of an uncached 256-frame 8×8 GIF (10 KB).
+    TinyFramesNamecard,
+    /// `post` as WebP with an 800-character comment (its tallest card) of
+    /// the 256-frame 8×8 GIF.
+    TinyFramesPost,
+    /// Every costly kind through `post`, one after the other: 16-bit 4096²
+    /// PNG, 128-frame 512² GIF as GIF and as WebP, the 256-frame 8×8 GIF
+    /// as WebP with the long comment, the 2-frame 4096² GIF.
+    Mixed,
+}
+
+/// An 800-character comment, query-encoded.
+fn long_comment() -> String {
+    enc(&"All work and no play makes a card grow tall. ".repeat(18)[..800])
 }
 
 impl Abuse {
-    /// `sepia` of an uncached 8-bit 4096² PNG.
-    pub const STILL: Self = Self {
-        path: "/canvas/filter/sepia",
-        avatar: "4096.png",
-    };
-    /// `sepia` of an uncached 16-bit interlaced 4096² PNG.
-    pub const STILL_16I: Self = Self {
-        path: "/canvas/filter/sepia",
-        avatar: "4096-16i.png",
-    };
-    /// `circle` of an uncached 128-frame 512² animated GIF.
-    pub const ANIMATED: Self = Self {
-        path: "/canvas/misc/circle",
-        avatar: ANIMATED_AVATAR,
-    };
+    /// A short name for reports.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Abuse::Still => "sepia of a 4096² PNG",
+            Abuse::Still16i => "sepia of a 16-bit interlaced 4096² PNG",
+            Abuse::Animated => "circle of a 128-frame 512² GIF",
+            Abuse::LargeFrames => "sepia of a 2-frame 4096² GIF",
+            Abuse::TinyFramesNamecard => "namecard of a 10 KB 256-frame 8×8 GIF",
+            Abuse::TinyFramesPost => {
+                "post (WebP, 800-character comment) of a 10 KB 256-frame 8×8 GIF"
+            }
+            Abuse::Mixed => "post of every costly kind in turn",
+        }
+    }
+
+    /// The `n`th request (path and query) with `avatar` (the avatar's URL
+    /// without its nonce, which is added here).
+    fn request(self, n: u64, host: SocketAddr) -> String {
+        let url = |name: &str| enc(&format!("http://{host}/avatar/big/{name}?nonce={n}"));
+        let post = |query: &str, name: &str| {
+            format!(
+                "/canvas/misc/post?username=abuser{query}&avatar={}",
+                url(name)
+            )
+        };
+        match self {
+            Abuse::Still => format!("/canvas/filter/sepia?avatar={}", url("4096.png")),
+            Abuse::Still16i => format!("/canvas/filter/sepia?avatar={}", url("4096-16i.png")),
+            Abuse::Animated => format!("/canvas/misc/circle?avatar={}", url(ANIMATED_AVATAR)),
+            Abuse::LargeFrames => {
+                format!("/canvas/filter/sepia?avatar={}", url(LARGE_FRAMES_AVATAR))
+            }
+            Abuse::TinyFramesNamecard => format!(
+                "/canvas/misc/namecard?username=abuser&avatar={}",
+                url(TINY_FRAMES_AVATAR)
+            ),
+            Abuse::TinyFramesPost => post(
+                &format!("&format=webp&comment={}", long_comment()),
+                TINY_FRAMES_AVATAR,
+            ),
+            Abuse::Mixed => match n % 5 {
+                0 => post("&comment=hi", "4096-16i.png"),
+                1 => post("&comment=hi", ANIMATED_AVATAR),
+                2 => post("&format=webp&comment=hi", ANIMATED_AVATAR),
+                3 => post(
+                    &format!("&format=webp&comment={}", long_comment()),
+                    TINY_FRAMES_AVATAR,
+                ),
+                _ => post("&comment=hi", LARGE_FRAMES_AVATAR),
+            },
+        }
+    }
 }
 
 /// Three abusive clients, each keeping `ABUSIVE_IN_FLIGHT` requests of
@@ -178,11 +247,7 @@ fn abusers(
                         break;
                     }
                     let n = nonce.fetch_add(1, Ordering::Relaxed);
-                    let url = enc(&format!(
-                        "http://{host_addr}/avatar/big/{}?nonce={n}",
-                        abuse.avatar
-                    ));
-                    let path = format!("{}?avatar={url}", abuse.path);
+                    let path = abuse.request(n, host_addr);
                     match c.get(&path).map(|r| r.status) {
                         Ok(200) => counts[0] += 1,
                         Ok(503) => counts[1] += 1,
@@ -196,16 +261,18 @@ fn abusers(
     threads
 }
 
-/// The victim: one client asking for images of a cached 256 px avatar, one
-/// at a time, for `span`; its latencies and failures.
+/// The victim: one client asking for images of a 256 px avatar, one at a
+/// time, for `span`; its latencies and failures. The avatar is uncached (a
+/// fresh nonce each time), so every request fetches and decodes it and
+/// passes the decode gate beside the abusers' decodes.
 fn victim(addr: SocketAddr, host: &AvatarHost, span: Duration) -> (Vec<Duration>, u64) {
     let mut c =
         Conn::new(addr, Duration::from_secs(60)).with_header("X-Forwarded-For", "10.0.0.99");
-    let url = enc(&format!("http://{}/avatar/fixed.png", host.addr));
     let t0 = Instant::now();
     let (mut times, mut failed) = (Vec::new(), 0);
     let mut i = 0u32;
     while t0.elapsed() < span && i < 100_000 {
+        let url = enc(&format!("http://{}/avatar/fixed.png?victim={i}", host.addr));
         let path = format!(
             "/canvas/filter/brightness?brightness={}&avatar={url}",
             i % 101
@@ -225,7 +292,7 @@ pub fn fairness(srv: &Proc, host: &AvatarHost, span: Duration, abuse: Abuse) -> 
     let addr = srv.addr;
     let (mut alone, failed_alone) = victim(addr, host, span / 2);
     let stop = Arc::new(AtomicBool::new(false));
-    let what = format!("{} of {}", abuse.path, abuse.avatar);
+    let what = abuse.describe();
     let abuse = abusers(addr, host, abuse, &stop);
     thread::sleep(Duration::from_secs(1));
     let (mut beside, failed_beside) = victim(addr, host, span);
@@ -244,9 +311,10 @@ pub fn fairness(srv: &Proc, host: &AvatarHost, span: Duration, abuse: Abuse) -> 
                 percentile_ms(&mut alone, 50.0)
             ),
             format!(
-                "victim beside 3 × {ABUSIVE_IN_FLIGHT} abusive requests ({what}): {} requests, p50 {:.0} ms, p99 {p99_beside:.0} ms, {failed_beside} failed",
+                "victim beside 3 × {ABUSIVE_IN_FLIGHT} abusive requests ({what}): {} requests, p50 {:.0} ms, p99 {p99_beside:.0} ms, slowest {:.0} ms, {failed_beside} failed",
                 beside.len(),
-                percentile_ms(&mut beside, 50.0)
+                percentile_ms(&mut beside, 50.0),
+                percentile_ms(&mut beside, 100.0)
             ),
             format!(
                 "abusive clients: {} × 200, {} × 503, {} other",
@@ -268,7 +336,7 @@ pub fn hostile_memory(
     abuse: Abuse,
 ) -> Result<Figures> {
     let stop = Arc::new(AtomicBool::new(false));
-    let what = format!("{} of {}", abuse.path, abuse.avatar);
+    let what = abuse.describe();
     let abuse = abusers(srv.addr, host, abuse, &stop);
     let t0 = Instant::now();
     while t0.elapsed() < span {
@@ -315,6 +383,24 @@ mod tests {
         assert_eq!(percentile_ms(&mut v, 99.0), 99.0);
         assert_eq!(percentile_ms(&mut v, 50.0), 50.0);
         assert_eq!(percentile_ms(&mut [], 99.0), 0.0);
+    }
+
+    #[test]
+    fn every_abuse_asks_for_a_canvas_image_with_a_fresh_avatar() {
+        use clap::ValueEnum as _;
+        let host: SocketAddr = "127.0.0.1:9".parse().unwrap();
+        for abuse in Abuse::value_variants() {
+            for n in 0..5 {
+                let path = abuse.request(n, host);
+                assert!(path.starts_with("/canvas/"), "{path}");
+                assert!(path.contains(&format!("nonce%3D{n}")), "{path}");
+            }
+        }
+        let post = Abuse::TinyFramesPost.request(1, host);
+        assert!(post.contains("format=webp") && post.contains(TINY_FRAMES_AVATAR));
+        // 800 characters once decoded: each %XX stands for one.
+        let comment = long_comment();
+        assert_eq!(comment.len() - 2 * comment.matches('%').count(), 800);
     }
 
     #[test]
