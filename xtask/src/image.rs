@@ -122,7 +122,7 @@ pub fn run(args: &ImageArgs) -> Result<()> {
         "the Dockerfile's runtime stage and xtask/src/image.rs::runtime() differ"
     );
     ensure_tools()?;
-    let work = crate::loadtest::target_dir().join("image");
+    let work = crate::target_dir().join("image");
     std::fs::create_dir_all(&work)?;
 
     let bin = match &args.server_bin {
@@ -137,7 +137,7 @@ pub fn run(args: &ImageArgs) -> Result<()> {
                 "--bin",
                 "menagerie",
             ]))?;
-            crate::loadtest::target_dir().join("release/menagerie")
+            crate::target_dir().join("release/menagerie")
         }
     };
     let data_dir = work.join("data");
@@ -203,7 +203,7 @@ fn ensure_tools() -> Result<()> {
 
 /// A `podman` command with this machine's settings ([`CONTAINERS_CONF`]).
 fn podman() -> Command {
-    let conf = crate::loadtest::target_dir().join("image/containers.conf");
+    let conf = crate::target_dir().join("image/containers.conf");
     if std::fs::read_to_string(&conf).ok().as_deref() != Some(CONTAINERS_CONF) {
         let _ = std::fs::create_dir_all(conf.parent().expect("in target"));
         let _ = std::fs::write(&conf, CONTAINERS_CONF);
@@ -527,7 +527,7 @@ fn kube_play(root: &Path) -> Result<()> {
         "kubectl kustomize deploy/kubernetes/base failed"
     );
     let rendered = String::from_utf8(o.stdout)?;
-    let dir = crate::loadtest::target_dir().join("image");
+    let dir = crate::target_dir().join("image");
     let file = dir.join("kube-play.yaml");
     std::fs::write(&file, kube_play_yaml(&rendered))?;
     let file_s = file.to_string_lossy().into_owned();
