@@ -15,7 +15,7 @@
 //!
 //! let avatar = canvas_render::solid(256, 256, [40, 90, 200]).unwrap();
 //! let grey = apply(&Filter::Greyscale, &avatar).unwrap();
-//! assert_eq!(grey.get_pixel(0, 0).0, [80, 80, 80, 255]);
+//! assert_eq!(grey.get_pixel(0, 0).0, [87, 87, 87, 255]);
 //! // Done with it: the next image of this size reuses its memory.
 //! buffers::recycle_image(grey);
 //! let inverted = apply(&Filter::Invert, &avatar).unwrap();
