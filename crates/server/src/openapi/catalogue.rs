@@ -96,6 +96,8 @@ pub enum Kind {
     AvatarUrl,
     /// A number in `[min, max]`.
     Number(f64, f64),
+    /// A whole number in `[min, max]`.
+    Integer(f64, f64),
     /// One of these strings.
     Enum(&'static [&'static str]),
 }
@@ -267,7 +269,7 @@ pub const OVERLAY_NAMES: &[&str] = &[
 /// An optional counter of `post`.
 const fn counter(name: &'static str, description: &'static str, example: &'static str) -> Param {
     Param {
-        kind: Kind::Number(0.0, 999_999_999_999.0),
+        kind: Kind::Integer(0.0, 999_999_999_999.0),
         ..text(name, 0, description, example)
     }
 }
@@ -635,7 +637,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         params: &[
             AVATAR,
             Param {
-                kind: Kind::Number(20.0, 1000.0),
+                kind: Kind::Integer(20.0, 1000.0),
                 default: Some("40"),
                 ..text(
                     "delay",

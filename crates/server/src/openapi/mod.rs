@@ -277,12 +277,16 @@ fn parameter(p: &Param) -> Value {
             "maxLength": catalogue::AVATAR_URL_MAX,
         }),
         Kind::Number(min, max) => json!({ "type": "number", "minimum": min, "maximum": max }),
+        // Whole numbers: the bounds are whole, so they are written as integers.
+        Kind::Integer(min, max) => {
+            json!({ "type": "integer", "minimum": min as i64, "maximum": max as i64 })
+        }
         Kind::Enum(values) => json!({ "type": "string", "enum": values }),
     };
     // An optional number, colour or choice given empty or blank takes its
     // default (the canvas routes read such a value as absent).
     let mut schema = match p.kind {
-        Kind::Number(..) | Kind::Hex | Kind::Enum(_) if !p.required => json!({
+        Kind::Number(..) | Kind::Integer(..) | Kind::Hex | Kind::Enum(_) if !p.required => json!({
             "anyOf": [schema, { "type": "string", "pattern": BLANK_PATTERN }],
         }),
         _ => schema,
@@ -290,6 +294,7 @@ fn parameter(p: &Param) -> Value {
     if let Some(d) = p.default {
         schema["default"] = match p.kind {
             Kind::Number(..) => d.parse::<f64>().map(Value::from).unwrap_or(json!(d)),
+            Kind::Integer(..) => d.parse::<i64>().map(Value::from).unwrap_or(json!(d)),
             _ => json!(d),
         };
     }
@@ -301,6 +306,7 @@ fn parameter(p: &Param) -> Value {
         "schema": schema,
         "example": match p.kind {
             Kind::Number(..) => p.example.parse::<f64>().map(Value::from).unwrap_or(json!(p.example)),
+            Kind::Integer(..) => p.example.parse::<i64>().map(Value::from).unwrap_or(json!(p.example)),
             _ => json!(p.example),
         },
     })
