@@ -209,6 +209,17 @@ const CANVAS_ERRORS: &[ErrorKind] = &[
     ErrorKind::GatewayTimeout,
 ];
 
+/// The plural overlay path's errors: the canvas ones, and 404 for a name
+/// that is no overlay.
+const OVERLAY_ERRORS: &[ErrorKind] = &[
+    ErrorKind::BadRequest,
+    ErrorKind::NotFound,
+    ErrorKind::Unprocessable,
+    ErrorKind::BadGateway,
+    ErrorKind::Overloaded,
+    ErrorKind::GatewayTimeout,
+];
+
 /// Anime gif types, in the spec's order (the content crate's list).
 pub const ANIMU_TYPES: &[&str] = content::AnimuType::NAMES;
 /// `/animal/:type` types, in the spec's order.
@@ -626,7 +637,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
             AVATAR,
         ],
         ok: Success::CanvasImage,
-        errors: CANVAS_ERRORS,
+        errors: OVERLAY_ERRORS,
     },
     // --- animated templates ---
     Endpoint {
