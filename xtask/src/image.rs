@@ -5,7 +5,7 @@
 //! 2. assembles the image with buildah from scratch: the binary, the shared
 //!    libraries `ldd` lists for it, the generated data, the host's CA bundle,
 //!    and `/etc/passwd`/`/etc/group` with the `menagerie` user; user, paths,
-//!    environment, port, stop signal and entrypoint are [`RUNTIME`], which a
+//!    environment, port, stop signal and entrypoint are [`runtime()`], which a
 //!    test keeps equal to the `Dockerfile`'s runtime stage;
 //! 3. runs it with podman read-only, every capability dropped, as uid 10001,
 //!    on a podman network of its own, and checks `/health`, a creature
