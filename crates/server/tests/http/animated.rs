@@ -10,11 +10,10 @@ use actix_web::http::header;
 use actix_web::test;
 use fixture_host::FixtureHost;
 use image::AnimationDecoder;
-use image::codecs::gif::GifDecoder;
 use image::codecs::webp::WebPDecoder;
 use server::{AppState, create_app};
 
-use crate::support::{Reply, settings};
+use crate::support::{Reply, gif_frames, settings};
 
 fn enc(url: &str) -> String {
     url.replace('%', "%25")
@@ -53,21 +52,6 @@ where
         req = req.insert_header((header::IF_NONE_MATCH, tag));
     }
     Reply::read(test::call_service(app, req.to_request()).await).await
-}
-
-/// Frames (with their delays in ms) of a GIF answer.
-fn gif_frames(r: &Reply) -> Vec<(image::RgbaImage, u32)> {
-    assert_eq!(r.status, 200, "body: {}", String::from_utf8_lossy(&r.body));
-    assert_eq!(r.header("content-type"), Some("image/gif"));
-    GifDecoder::new(Cursor::new(&r.body))
-        .expect("a GIF")
-        .into_frames()
-        .map(|f| {
-            let f = f.expect("a frame");
-            let (n, d) = f.delay().numer_denom_ms();
-            (f.into_buffer(), n / d)
-        })
-        .collect()
 }
 
 #[actix_rt::test]

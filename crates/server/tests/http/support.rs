@@ -203,3 +203,19 @@ pub async fn raw_in_steps(addr: SocketAddr, steps: Vec<(u64, String)>) -> String
     .await
     .unwrap()
 }
+
+/// Frames (with their delays in ms) of a GIF answer.
+pub fn gif_frames(r: &Reply) -> Vec<(image::RgbaImage, u32)> {
+    use image::AnimationDecoder;
+    assert_eq!(r.status, 200, "body: {}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.header("content-type"), Some("image/gif"));
+    image::codecs::gif::GifDecoder::new(std::io::Cursor::new(&r.body))
+        .expect("a GIF")
+        .into_frames()
+        .map(|f| {
+            let f = f.expect("a frame");
+            let (n, d) = f.delay().numer_denom_ms();
+            (f.into_buffer(), n / d)
+        })
+        .collect()
+}

@@ -2,15 +2,11 @@
 //! still and animated avatars in every format, frames aligned by time,
 //! the original's client calls, and a 400 naming every bad value.
 
-use std::io::Cursor;
-
 use actix_web::test;
 use fixture_host::FixtureHost;
-use image::AnimationDecoder;
-use image::codecs::gif::GifDecoder;
 use server::{AppState, create_app};
 
-use crate::support::{Reply, settings};
+use crate::support::{Reply, gif_frames, settings};
 
 fn enc(url: &str) -> String {
     url.replace('%', "%25")
@@ -46,20 +42,6 @@ fn image_of(r: &Reply, content_type: &str) -> image::RgbaImage {
     assert_eq!(r.status, 200, "body: {}", String::from_utf8_lossy(&r.body));
     assert_eq!(r.header("content-type"), Some(content_type));
     image::load_from_memory(&r.body).unwrap().into_rgba8()
-}
-
-fn gif_frames(r: &Reply) -> Vec<(image::RgbaImage, u32)> {
-    assert_eq!(r.status, 200, "body: {}", String::from_utf8_lossy(&r.body));
-    assert_eq!(r.header("content-type"), Some("image/gif"));
-    GifDecoder::new(Cursor::new(&r.body))
-        .expect("a GIF")
-        .into_frames()
-        .map(|f| {
-            let f = f.expect("a frame");
-            let (n, d) = f.delay().numer_denom_ms();
-            (f.into_buffer(), n / d)
-        })
-        .collect()
 }
 
 const STILL_OVERLAYS: [&str; 6] = ["comrade", "gay", "glass", "jail", "passed", "wasted"];
