@@ -308,6 +308,7 @@ impl CanvasEngine {
             etag,
             output,
             plan,
+            queue_end,
         })
     }
 
@@ -401,6 +402,9 @@ pub struct Ticket {
     etag: String,
     output: Output,
     plan: Plan,
+    /// The end of the job's queue deadline: a render still waiting for a
+    /// render thread then is given up.
+    queue_end: Instant,
 }
 
 impl std::fmt::Debug for Ticket {
@@ -435,6 +439,9 @@ impl Ticket {
 
     /// Renders and encodes the image on the render pool and keeps it in
     /// the output cache; the job slot is given back when the render ends.
+    /// A job whose queue deadline passed while it waited for a render
+    /// thread is not rendered: it is `Busy`, like one that found no slot,
+    /// so no request waits past the deadline in any queue.
     pub async fn render(self) -> Result<Bytes, ApiError> {
         let Ticket {
             permit,
@@ -444,6 +451,7 @@ impl Ticket {
             key,
             output,
             plan,
+            queue_end,
             ..
         } = self;
         let engine = Arc::clone(&permit.engine);
@@ -452,6 +460,12 @@ impl Ticket {
         let png = engine
             .pool
             .run(move || -> Result<Bytes, ApiError> {
+                if Instant::now() >= queue_end {
+                    permit.engine.metrics.job_rejected();
+                    return Err(ApiError::Busy {
+                        retry_after: RETRY_AFTER_SECS,
+                    });
+                }
                 let _permit = (permit, extra);
                 let encoded = output::render(&job, avatar.as_ref(), output, &plan, budget)?;
                 Ok(body(encoded, cached))
@@ -501,6 +515,42 @@ mod tests {
 
     fn etag(job: &Job, avatar_digest: Option<u64>) -> String {
         image_tag(&(format!("{job:?}"), avatar_digest))
+    }
+
+    /// A job that got its slot but waited for a render thread past its
+    /// queue deadline is given up (`Busy`), not rendered late; one whose
+    /// deadline holds is rendered.
+    #[actix_rt::test]
+    async fn a_render_waiting_past_the_queue_deadline_is_busy() {
+        let mut settings = Settings::for_tests("unused");
+        settings.render_threads = Some(1);
+        settings.canvas_queue_ms = 100;
+        let metrics = Arc::new(Metrics::default());
+        let engine = Arc::new(CanvasEngine::new(&settings, Arc::clone(&metrics)).unwrap());
+        let client = ClientKey::Ip(std::net::Ipv4Addr::LOCALHOST.into());
+        let start = || engine.start(client.clone(), Job::Circle, None, Requested::Png);
+
+        // The one render thread is busy for longer than the deadline.
+        let pool = engine.pool.clone();
+        let busy = actix_rt::spawn(async move {
+            pool.run(|| std::thread::sleep(Duration::from_millis(400)))
+                .await
+        });
+        actix_rt::time::sleep(Duration::from_millis(20)).await;
+        let late = start().await.unwrap().render().await;
+        assert!(
+            matches!(late, Err(ApiError::Busy { retry_after: 1 })),
+            "{late:?}"
+        );
+        busy.await.unwrap().unwrap();
+
+        // With the thread free, the same job is rendered (and, having no
+        // avatar, refused for that).
+        let on_time = start().await.unwrap().render().await;
+        assert!(
+            matches!(on_time, Err(ApiError::MissingParam { name: "avatar", .. })),
+            "{on_time:?}"
+        );
     }
 
     #[test]

@@ -353,7 +353,8 @@ fn error_responses() -> Value {
     ]);
     let overloaded_text = format!(
         "Every image job slot stayed taken: the request waited in the canvas queue (served \
-         round-robin across clients) and for its turn to decode the avatar (served in arrival order) \
+         round-robin across clients), for its turn to decode the avatar (served in arrival order, \
+         small avatars in a lane of their own) and for a render thread \
          for {} s in all, or {} requests were already waiting \
          (defaults of `--canvas-queue-ms` and `--canvas-queue`); retry after `Retry-After` seconds",
         crate::config::DEFAULT_CANVAS_QUEUE_MS / 1000,
