@@ -1041,8 +1041,32 @@ fn draw_frame(
     images: &PreparedImages,
 ) -> Result<Canvas, RenderError> {
     let (w, h) = template.size;
-    let mut canvas = Canvas::new(w, h)?;
-    for (i, layer) in template.layers.iter().enumerate() {
+    // A first layer of art covering the canvas exactly starts the canvas
+    // as its copy: the same pixels as drawing it over nothing, without
+    // the blend.
+    let base = template.layers.first().and_then(|layer| {
+        let (art, motion) = match layer {
+            Layer::Art { art, motion } => (*art, *motion),
+            Layer::ArtChoice {
+                param,
+                arts,
+                motion,
+            } => (*arts.get(args.choice(param))?, *motion),
+            _ => return None,
+        };
+        let place = place_at(motion, frame)?;
+        (art.size() == (w, h)
+            && place.x == 0.0
+            && place.y == 0.0
+            && place.opacity >= 1.0
+            && is_exact(&place, w, h))
+        .then(|| art::cached(art))
+    });
+    let (mut canvas, skip) = match base {
+        Some(pixmap) => (Canvas::from_layer(pixmap), 1),
+        None => (Canvas::new(w, h)?, 0),
+    };
+    for (i, layer) in template.layers.iter().enumerate().skip(skip) {
         match layer {
             Layer::Art { art, motion } => {
                 let Some(place) = place_at(motion, frame) else {
@@ -1113,7 +1137,13 @@ fn draw_art(canvas: &mut Canvas, art: &Pixmap, place: &Place) {
         },
         ..PixmapPaint::default()
     };
-    if exact {
+    let inside = place.x >= 0.0
+        && place.y >= 0.0
+        && place.x + place.w <= canvas.pixmap.width() as f32
+        && place.y + place.h <= canvas.pixmap.height() as f32;
+    if exact && inside && place.opacity >= 1.0 {
+        blend_over(&mut canvas.pixmap, art, place.x as i32, place.y as i32);
+    } else if exact {
         canvas.pixmap.draw_pixmap(
             place.x as i32,
             place.y as i32,
@@ -1136,6 +1166,51 @@ fn is_dark(c: [u8; 4]) -> bool {
 }
 
 /// Draws a prepared (premultiplied) image onto `place`, cut by `mask`.
+/// Composites the premultiplied `src` over `dst` with its top left corner
+/// at `(x, y)`, clipped to `dst`: tiny-skia's `draw_pixmap` for an exact,
+/// opaque placement inside the canvas (within one level of rounding; at a
+/// cut edge tiny-skia's sampling differs, so callers keep it for those),
+/// but in integers,
+/// copying opaque pixels and skipping transparent ones, which are most of a
+/// card's art.
+fn blend_over(dst: &mut Pixmap, src: &Pixmap, x: i32, y: i32) {
+    let (dw, dh) = (dst.width() as i64, dst.height() as i64);
+    let (sw, sh) = (src.width() as i64, src.height() as i64);
+    let (x, y) = (i64::from(x), i64::from(y));
+    let (x0, x1) = (x.max(0), (x + sw).min(dw));
+    let (y0, y1) = (y.max(0), (y + sh).min(dh));
+    if x0 >= x1 || y0 >= y1 {
+        return;
+    }
+    let row_len = ((x1 - x0) * 4) as usize;
+    let src_data = src.data();
+    let dst_data = dst.data_mut();
+    for row in y0..y1 {
+        let s_start = (((row - y) * sw + (x0 - x)) * 4) as usize;
+        let d_start = ((row * dw + x0) * 4) as usize;
+        let s_row = &src_data[s_start..s_start + row_len];
+        let d_row = &mut dst_data[d_start..d_start + row_len];
+        for (d, s) in d_row.chunks_exact_mut(4).zip(s_row.chunks_exact(4)) {
+            match s[3] {
+                0 => {}
+                255 => d.copy_from_slice(s),
+                a => {
+                    // Two channels at a time: d × (255 − a) / 255, rounded,
+                    // plus s (premultiplied: no channel passes 255).
+                    let keep = 255 - u32::from(a);
+                    let dv = u32::from_le_bytes([d[0], d[1], d[2], d[3]]);
+                    let sv = u32::from_le_bytes([s[0], s[1], s[2], s[3]]);
+                    let mut rb = (dv & 0x00ff_00ff) * keep + 0x0080_0080;
+                    rb = ((rb + ((rb >> 8) & 0x00ff_00ff)) >> 8) & 0x00ff_00ff;
+                    let mut ga = ((dv >> 8) & 0x00ff_00ff) * keep + 0x0080_0080;
+                    ga = (ga + ((ga >> 8) & 0x00ff_00ff)) & 0xff00_ff00;
+                    d.copy_from_slice(&sv.wrapping_add(rb | ga).to_le_bytes());
+                }
+            }
+        }
+    }
+}
+
 fn draw_avatar(canvas: &mut Canvas, pix: &Pixmap, mask: Mask, place: &Place) {
     let (side, side_h) = (pix.width() as f32, pix.height() as f32);
     let exact = is_exact(place, pix.width(), pix.height());

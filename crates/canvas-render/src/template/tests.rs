@@ -500,3 +500,30 @@ fn an_animated_background_and_avatar_align_by_time() {
     assert_ne!(frames[3].0.get_pixel(5, 5).0, [20, 200, 60, 255]);
     assert_ne!(frames[0].0, frames[1].0, "the avatar moved");
 }
+
+#[test]
+fn the_exact_blend_matches_tiny_skia_within_a_level() {
+    // Art with every alpha over a busy background, placed inside.
+    let mut art = Pixmap::new(64, 48).unwrap();
+    for (i, px) in art.data_mut().chunks_exact_mut(4).enumerate() {
+        let a = (i * 7 % 256) as u8;
+        let c = |k: usize| ((i * k % 256) as u32 * u32::from(a) / 255) as u8;
+        px.copy_from_slice(&[c(3), c(5), c(11), a]);
+    }
+    let mut base = Pixmap::new(100, 80).unwrap();
+    for (i, px) in base.data_mut().chunks_exact_mut(4).enumerate() {
+        px.copy_from_slice(&[(i % 256) as u8, (i * 3 % 256) as u8, 90, 255]);
+    }
+    let mut ours = base.clone();
+    blend_over(&mut ours, &art, 20, 16);
+    let mut theirs = base;
+    theirs.draw_pixmap(20, 16, art.as_ref(), &PixmapPaint::default(), Transform::identity(), None);
+    let worst = ours
+        .data()
+        .iter()
+        .zip(theirs.data())
+        .map(|(a, b)| a.abs_diff(*b))
+        .max()
+        .unwrap();
+    assert!(worst <= 1, "{worst}");
+}
