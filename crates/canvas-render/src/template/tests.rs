@@ -517,7 +517,14 @@ fn the_exact_blend_matches_tiny_skia_within_a_level() {
     let mut ours = base.clone();
     blend_over(&mut ours, &art, 20, 16);
     let mut theirs = base;
-    theirs.draw_pixmap(20, 16, art.as_ref(), &PixmapPaint::default(), Transform::identity(), None);
+    theirs.draw_pixmap(
+        20,
+        16,
+        art.as_ref(),
+        &PixmapPaint::default(),
+        Transform::identity(),
+        None,
+    );
     let worst = ours
         .data()
         .iter()
