@@ -8,7 +8,7 @@
 //!
 //! * the title: "WELCOME" or "GOODBYE" (`type`), in `textcolor`;
 //! * the name: `username`, or "New member" / "A member" without one;
-//! * the server line: "to <guildName>" / "has left <guildName>"
+//! * the server line: "to `<guildName>`" / "has left `<guildName>`"
 //!   (`guildName` absent: "the server");
 //! * the member line: "Member #1,234" / "1,234 members remain", only when
 //!   `memberCount` is given.
@@ -43,7 +43,7 @@ pub const BACKGROUNDS: [&str; 13] = [
     "sunset",
 ];
 
-/// The `textcolor` names, in [`TEXT_COLORS`] order.
+/// The `textcolor` names, in the order of their colours (`TEXT_COLORS`).
 pub const TEXT_COLOR_NAMES: [&str; 10] = [
     "red", "orange", "yellow", "green", "blue", "indigo", "purple", "pink", "black", "white",
 ];
