@@ -716,28 +716,46 @@ pub(super) fn space(c: &mut Canvas) {
             ],
         )),
     );
+    // Bands that curve with the sphere (arcs of wide circles), and the
+    // night side's shadow, both kept inside the planet.
+    let mut clip = tiny_skia::Mask::new(1200, 600).expect("canvas-sized mask");
+    clip.fill_path(
+        &circle_path(px, py, pr),
+        tiny_skia::FillRule::Winding,
+        true,
+        Transform::identity(),
+    );
     for (dy, w, a) in [
-        (-40.0, 10.0, 40u8),
-        (0.0, 16.0, 34),
-        (35.0, 8.0, 40),
-        (70.0, 12.0, 30),
+        (-45.0, 9.0, 46u8),
+        (-5.0, 15.0, 40),
+        (32.0, 7.0, 46),
+        (68.0, 11.0, 36),
     ] {
-        let band = rect_path(px - pr, py + dy, pr * 2.0, w);
-        let mut clip = tiny_skia::Mask::new(1200, 600).expect("canvas-sized mask");
-        clip.fill_path(
-            &circle_path(px, py, pr),
-            tiny_skia::FillRule::Winding,
-            true,
-            Transform::identity(),
-        );
-        c.pixmap.fill_path(
-            &band,
+        let big = pr * 3.2;
+        let stroke = tiny_skia::Stroke {
+            width: w,
+            ..tiny_skia::Stroke::default()
+        };
+        c.pixmap.stroke_path(
+            &circle_path(px + 20.0, py + dy - big, big),
             &crate::scene::paint::paint(rgba(0x2a0f36, a)),
-            tiny_skia::FillRule::Winding,
+            &stroke,
             Transform::identity(),
             Some(&clip),
         );
     }
+    c.pixmap.fill_path(
+        &circle_path(px, py, pr),
+        &shader_paint(radial(
+            px - pr * 0.55,
+            py - pr * 0.6,
+            pr * 2.1,
+            &[(0.55, rgba(0x0a0414, 0)), (1.0, rgba(0x0a0414, 150))],
+        )),
+        tiny_skia::FillRule::Winding,
+        Transform::identity(),
+        Some(&clip),
+    );
     // The ring's front half, over the planet.
     let mut front = tiny_skia::Mask::new(1200, 600).expect("canvas-sized mask");
     front.fill_path(
