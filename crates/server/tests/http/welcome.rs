@@ -283,3 +283,30 @@ async fn every_bad_value_is_a_400_naming_it_and_unknown_names_are_404() {
             .assert_error(404);
     }
 }
+
+#[actix_rt::test]
+async fn the_custom_background_goes_through_the_avatars_guards_and_cache() {
+    let host = FixtureHost::start();
+    let app = app!();
+    let avatar = enc(&host.url("/ok.png"));
+    let bg = enc(&host.url("/ok.webp"));
+    let path = format!("/premium/welcome/6?avatar={avatar}&bg={bg}");
+    image_of(&get(&app, &path).await, "image/png");
+    assert_eq!(host.hits("/ok.webp"), 1);
+    // The same background again, on another card: from the cache.
+    let again = format!("/premium/welcome/2?avatar={avatar}&bg={bg}&type=leave");
+    image_of(&get(&app, &again).await, "image/png");
+    assert_eq!(host.hits("/ok.webp"), 1, "fetched once, then cached");
+    // The URL rules are the avatar's: credentials and over-long URLs are
+    // refused before anything is fetched, naming bg.
+    let long = format!("http://example.com/{}.png", "a".repeat(2100));
+    for bad in ["http://user@example.com/a.png", long.as_str()] {
+        let r = get(
+            &app,
+            &format!("/premium/welcome/1?avatar={avatar}&bg={}", enc(bad)),
+        )
+        .await;
+        let msg = r.assert_error(400);
+        assert!(msg.contains("bg") && !msg.contains("avatar"), "{msg}");
+    }
+}
