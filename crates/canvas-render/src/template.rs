@@ -48,7 +48,10 @@
 //! ```
 
 mod art;
+mod backdrops;
+mod cards;
 mod catalog;
+mod welcome;
 
 use std::sync::OnceLock;
 
@@ -57,6 +60,10 @@ use unicode_segmentation::UnicodeSegmentation;
 
 pub use art::Art;
 pub(crate) use catalog::LIED;
+pub use welcome::{
+    BACKGROUNDS as WELCOME_BACKGROUNDS, MAX_GUILD_CHARS, MAX_MEMBER_COUNT,
+    MAX_USERNAME_CHARS as MAX_WELCOME_USERNAME_CHARS, TEXT_COLOR_NAMES,
+};
 
 use crate::animation::{AnimationError, Deadline};
 use crate::scene::paint::{Avatar, Canvas, circle_path, rect_path, rrect_path, shader_paint};
@@ -90,11 +97,28 @@ pub enum TemplateKind {
     Petpet,
     /// The avatar drifts through space while a sentence types out (animated).
     Amongus,
+    /// Welcome card 1 (1200×600): a centred glass panel, the round avatar
+    /// on top. Every welcome card takes `type`, `textcolor`, `username`,
+    /// `guildName`, `memberCount` and `background`, and draws the image
+    /// source `bg` over the background when it is given.
+    Welcome1,
+    /// Welcome card 2: a wide pill card, the avatar at its left end.
+    Welcome2,
+    /// Welcome card 3: a dark angled panel, the avatar in a rounded frame.
+    Welcome3,
+    /// Welcome card 4: a huge title and a ribbon the avatar breaks through.
+    Welcome4,
+    /// Welcome card 5: the avatar in a tilted instant photo.
+    Welcome5,
+    /// Welcome card 6: a big title and a bottom bar with the avatar.
+    Welcome6,
+    /// Welcome card 7: a gold-bordered badge among confetti.
+    Welcome7,
 }
 
 impl TemplateKind {
     /// Every template, in declaration order.
-    pub const ALL: [TemplateKind; 9] = [
+    pub const ALL: [TemplateKind; 16] = [
         TemplateKind::Comrade,
         TemplateKind::Gay,
         TemplateKind::Glass,
@@ -104,6 +128,24 @@ impl TemplateKind {
         TemplateKind::Wasted,
         TemplateKind::Petpet,
         TemplateKind::Amongus,
+        TemplateKind::Welcome1,
+        TemplateKind::Welcome2,
+        TemplateKind::Welcome3,
+        TemplateKind::Welcome4,
+        TemplateKind::Welcome5,
+        TemplateKind::Welcome6,
+        TemplateKind::Welcome7,
+    ];
+
+    /// The welcome cards, 1 to 7.
+    pub const WELCOME: [TemplateKind; 7] = [
+        TemplateKind::Welcome1,
+        TemplateKind::Welcome2,
+        TemplateKind::Welcome3,
+        TemplateKind::Welcome4,
+        TemplateKind::Welcome5,
+        TemplateKind::Welcome6,
+        TemplateKind::Welcome7,
     ];
 
     /// The template's description.
@@ -118,6 +160,13 @@ impl TemplateKind {
             TemplateKind::Wasted => &catalog::WASTED,
             TemplateKind::Petpet => &catalog::PETPET,
             TemplateKind::Amongus => &catalog::AMONGUS,
+            TemplateKind::Welcome1 => &welcome::WELCOME_1,
+            TemplateKind::Welcome2 => &welcome::WELCOME_2,
+            TemplateKind::Welcome3 => &welcome::WELCOME_3,
+            TemplateKind::Welcome4 => &welcome::WELCOME_4,
+            TemplateKind::Welcome5 => &welcome::WELCOME_5,
+            TemplateKind::Welcome6 => &welcome::WELCOME_6,
+            TemplateKind::Welcome7 => &welcome::WELCOME_7,
         }
     }
 }
@@ -235,6 +284,22 @@ pub enum Piece {
         /// Text when false.
         no: &'static str,
     },
+    /// The text of the option chosen in a [`ParamKind::Choice`] parameter:
+    /// option `i` gives `texts[i]`.
+    Pick {
+        /// The choice parameter.
+        param: &'static str,
+        /// One text per option, in the options' order.
+        texts: &'static [&'static str],
+    },
+    /// `pieces` when the parameter `param` was given (its value is not its
+    /// default), else nothing: a line that only makes sense with a value.
+    IfGiven {
+        /// The parameter.
+        param: &'static str,
+        /// What is shown when it was given.
+        pieces: &'static [Piece],
+    },
 }
 
 /// How a text slot appears over the frames.
@@ -296,6 +361,45 @@ pub enum Layer {
     Avatar(AvatarSlot),
     /// Text.
     Text(TextSlot),
+    /// Static art chosen by a [`ParamKind::Choice`] parameter: option `i`
+    /// draws `arts[i]` (a background picked by name), placed per frame.
+    ArtChoice {
+        /// The choice parameter.
+        param: &'static str,
+        /// One piece of art per option, in the options' order.
+        arts: &'static [Art],
+        /// Its placements.
+        motion: &'static [Place],
+    },
+    /// A second image, from the named source `source` (not the avatar: a
+    /// custom background), scaled and centre-cropped to cover its box, cut
+    /// by a [`Mask`]. An animated source is aligned by time like the
+    /// avatar. Without that source the layer draws nothing.
+    Image {
+        /// The source's name (the caller's: the server's query parameter).
+        source: &'static str,
+        /// Its placements.
+        motion: &'static [Place],
+        /// Its shape.
+        mask: Mask,
+    },
+    /// A text slot whose colour is chosen by a [`ParamKind::Choice`]
+    /// parameter ([`Palette`]) instead of [`TextSlot::color`].
+    PaletteText(TextSlot, Palette),
+}
+
+/// Colours chosen by a [`ParamKind::Choice`] parameter: option `i` is
+/// `colors[i]`. When the slot has an outline and the chosen colour is
+/// dark, the outline is drawn light (`light_outline`) so the text keeps
+/// its contrast.
+#[derive(Debug, Clone, Copy)]
+pub struct Palette {
+    /// The choice parameter.
+    pub param: &'static str,
+    /// One straight-RGBA colour per option, in the options' order.
+    pub colors: &'static [[u8; 4]],
+    /// The outline colour used under a dark chosen colour.
+    pub light_outline: [u8; 4],
 }
 
 /// A parameter's type, default and bounds.
@@ -322,6 +426,15 @@ pub enum ParamKind {
         /// The value when absent or blank.
         default: u32,
     },
+    /// One of a list of names, in any case; absent or blank is option
+    /// `default`. The value is the option's index, which [`Piece::Pick`],
+    /// [`Palette`] and [`Layer::ArtChoice`] read.
+    Choice {
+        /// The accepted names, lower case.
+        options: &'static [&'static str],
+        /// Index of the option taken when absent or blank.
+        default: usize,
+    },
 }
 
 /// A typed parameter.
@@ -346,6 +459,8 @@ pub enum Value {
     Bool(bool),
     /// A whole number.
     Int(u32),
+    /// The index of a [`ParamKind::Choice`] option.
+    Choice(usize),
 }
 
 /// A template's parameter values, checked against its [`ParamSpec`]s
@@ -353,6 +468,8 @@ pub enum Value {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Args {
     values: Vec<(&'static str, Value)>,
+    /// The parameters given (present and not blank).
+    given: Vec<&'static str>,
 }
 
 impl Args {
@@ -371,6 +488,42 @@ impl Args {
     fn flag(&self, name: &str) -> bool {
         matches!(self.get(name), Some(Value::Bool(true)))
     }
+
+    /// The chosen option of a [`ParamKind::Choice`] parameter (0 if none).
+    pub fn choice(&self, name: &str) -> usize {
+        match self.get(name) {
+            Some(Value::Choice(i)) => *i,
+            _ => 0,
+        }
+    }
+
+    /// Whether `name` was given (present and not blank).
+    pub fn given(&self, name: &str) -> bool {
+        self.given.contains(&name)
+    }
+
+    /// A parameter as text: a text's value, a whole number with its
+    /// thousands grouped by commas ("1,234").
+    fn display(&self, name: &str) -> String {
+        match self.get(name) {
+            Some(Value::Text(t)) => t.clone(),
+            Some(Value::Int(n)) => grouped(*n),
+            _ => String::new(),
+        }
+    }
+}
+
+/// `n` with its thousands grouped by commas.
+fn grouped(n: u32) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 impl Template {
@@ -385,6 +538,15 @@ impl Template {
         self.layers.iter().any(|l| matches!(l, Layer::Avatar(_)))
     }
 
+    /// The name of the second image source a [`Layer::Image`] draws, if
+    /// any (at most one per template).
+    pub fn image_source(&self) -> Option<&'static str> {
+        self.layers.iter().find_map(|l| match l {
+            Layer::Image { source, .. } => Some(*source),
+            _ => None,
+        })
+    }
+
     /// Checks and parses every parameter, `value(name)` giving the raw text
     /// of each (absent: `None`). Absent or blank values take their default.
     /// Errors name the parameter: [`RenderError::TextTooLong`] over a
@@ -392,9 +554,13 @@ impl Template {
     /// for anything else.
     pub fn args<'a>(&self, value: impl Fn(&str) -> Option<&'a str>) -> Result<Args, RenderError> {
         let mut values = Vec::with_capacity(self.params.len());
+        let mut given_names = Vec::new();
         for spec in self.params {
             let raw = value(spec.name);
             let given = raw.map(str::trim).filter(|v| !v.is_empty());
+            if given.is_some() {
+                given_names.push(spec.name);
+            }
             let bad = || RenderError::InvalidParameter {
                 field: spec.name,
                 reason: spec.expected,
@@ -420,10 +586,20 @@ impl Template {
                         _ => return Err(bad()),
                     },
                 },
+                ParamKind::Choice { options, default } => match given {
+                    None => Value::Choice(default),
+                    Some(v) => match options.iter().position(|o| o.eq_ignore_ascii_case(v)) {
+                        Some(i) => Value::Choice(i),
+                        None => return Err(bad()),
+                    },
+                },
             };
             values.push((spec.name, v));
         }
-        Ok(Args { values })
+        Ok(Args {
+            values,
+            given: given_names,
+        })
     }
 
     /// The delay of each of the template's own frames, in ms.
@@ -442,6 +618,9 @@ pub struct FramePlan {
     pub template_frame: u32,
     /// Index into the avatar's frames.
     pub avatar_frame: usize,
+    /// Index into the second image's frames ([`Layer::Image`]; 0 without
+    /// one).
+    pub image_frame: usize,
     /// How long the frame shows, in ms.
     pub delay_ms: u32,
 }
@@ -462,6 +641,130 @@ fn shown_delay(ms: u32) -> u32 {
 ///   on screen at its start time. At most [`MAX_TEMPLATE_FRAMES`] frames
 ///   (whole template loops when it has to cut).
 pub fn plan_frames(template: &Template, args: &Args, avatar_delays: &[u32]) -> Vec<FramePlan> {
+    plan_frames_with(template, args, avatar_delays, &[])
+}
+
+/// The frame on screen at `t` ms in a loop of frames shown for `shown` ms
+/// (`total` their sum, not 0).
+fn frame_at(shown: &[u64], total: u64, t: u64) -> usize {
+    let t = t % total;
+    let mut end = 0;
+    shown
+        .iter()
+        .position(|&d| {
+            end += d;
+            t < end
+        })
+        .unwrap_or(0)
+}
+
+/// The output frames of `template` over an avatar whose frames last
+/// `avatar_delays` ms and a second image ([`Layer::Image`]) whose frames
+/// last `image_delays` ms (empty or one entry: still), all aligned by time.
+/// With a still image this is [`plan_frames`]. With an animated image:
+///
+/// * a still template: one output frame from each moment either source
+///   changes frame, over the longer of the two loops (the shorter one
+///   repeats), each showing both frames on screen at its start; at most
+///   [`MAX_TEMPLATE_FRAMES`] frames (sampled evenly in time past it);
+/// * an animated template: its own frame rate, its loop repeated to cover
+///   the longer source loop, as in [`plan_frames`].
+pub fn plan_frames_with(
+    template: &Template,
+    args: &Args,
+    avatar_delays: &[u32],
+    image_delays: &[u32],
+) -> Vec<FramePlan> {
+    if image_delays.len() <= 1 {
+        return plan_avatar_frames(template, args, avatar_delays);
+    }
+    let shown = |delays: &[u32]| -> Vec<u64> {
+        delays.iter().map(|&d| u64::from(shown_delay(d))).collect()
+    };
+    let image = shown(image_delays);
+    let image_loop: u64 = image.iter().sum();
+    let avatar_animated = avatar_delays.len() > 1;
+    let avatar = if avatar_animated {
+        shown(avatar_delays)
+    } else {
+        vec![1]
+    };
+    let avatar_loop: u64 = avatar.iter().sum();
+    let longest = if avatar_animated {
+        image_loop.max(avatar_loop)
+    } else {
+        image_loop
+    };
+    let n = template.timeline.frames.max(1);
+    if n > 1 {
+        let delay = template.delay_ms(args).max(1);
+        let template_loop = u64::from(n) * u64::from(delay);
+        let loops = longest.div_ceil(template_loop).max(1);
+        let max_loops = (MAX_TEMPLATE_FRAMES as u64 / u64::from(n)).max(1);
+        let total = (loops.min(max_loops) * u64::from(n)) as u32;
+        return (0..total)
+            .map(|k| {
+                let t = u64::from(k) * u64::from(delay);
+                FramePlan {
+                    template_frame: k % n,
+                    avatar_frame: if avatar_animated {
+                        frame_at(&avatar, avatar_loop, t)
+                    } else {
+                        0
+                    },
+                    image_frame: frame_at(&image, image_loop, t),
+                    delay_ms: delay,
+                }
+            })
+            .collect();
+    }
+    // A still template: every moment either source changes frame.
+    let starts = |shown: &[u64], total: u64| -> Vec<u64> {
+        let mut out = Vec::new();
+        let mut t = 0;
+        'outer: loop {
+            for &d in shown {
+                if t >= longest {
+                    break 'outer;
+                }
+                out.push(t);
+                t += d;
+            }
+            if total == 0 {
+                break;
+            }
+        }
+        out
+    };
+    let mut cuts = starts(&image, image_loop);
+    if avatar_animated {
+        cuts.extend(starts(&avatar, avatar_loop));
+        cuts.sort_unstable();
+        cuts.dedup();
+    }
+    if cuts.len() > MAX_TEMPLATE_FRAMES {
+        let m = MAX_TEMPLATE_FRAMES as u64;
+        cuts = (0..m).map(|k| k * longest / m).collect();
+        cuts.dedup();
+    }
+    let ends: Vec<u64> = cuts.iter().skip(1).copied().chain([longest]).collect();
+    cuts.iter()
+        .zip(ends)
+        .map(|(&t, end)| FramePlan {
+            template_frame: 0,
+            avatar_frame: if avatar_animated {
+                frame_at(&avatar, avatar_loop, t)
+            } else {
+                0
+            },
+            image_frame: frame_at(&image, image_loop, t),
+            delay_ms: u32::try_from(end - t).unwrap_or(u32::MAX),
+        })
+        .collect()
+}
+
+/// [`plan_frames`] proper: a still or no second image.
+fn plan_avatar_frames(template: &Template, args: &Args, avatar_delays: &[u32]) -> Vec<FramePlan> {
     let n = template.timeline.frames.max(1);
     let delay = template.delay_ms(args).max(1);
     let avatar_animated = avatar_delays.len() > 1;
@@ -470,6 +773,7 @@ pub fn plan_frames(template: &Template, args: &Args, avatar_delays: &[u32]) -> V
             return vec![FramePlan {
                 template_frame: 0,
                 avatar_frame: 0,
+                image_frame: 0,
                 delay_ms: avatar_delays.first().copied().unwrap_or(0),
             }];
         }
@@ -480,6 +784,7 @@ pub fn plan_frames(template: &Template, args: &Args, avatar_delays: &[u32]) -> V
             .map(|(i, &d)| FramePlan {
                 template_frame: 0,
                 avatar_frame: i,
+                image_frame: 0,
                 delay_ms: d,
             })
             .collect();
@@ -487,6 +792,7 @@ pub fn plan_frames(template: &Template, args: &Args, avatar_delays: &[u32]) -> V
     let own = |k: u32| FramePlan {
         template_frame: k,
         avatar_frame: 0,
+        image_frame: 0,
         delay_ms: delay,
     };
     if !avatar_animated {
@@ -527,8 +833,21 @@ pub fn render_template(
     args: &Args,
     avatar: Option<&RgbaImage>,
 ) -> Result<RgbaImage, RenderError> {
-    let mut prepared = Prepared::new(template, avatar)?;
-    Ok(draw_frame(template, args, 0, &mut prepared)?.into_image())
+    render_template_with(template, args, avatar, None)
+}
+
+/// Renders a still image of `template` over `avatar` (`None`: a grey
+/// silhouette) and the second image `image` that its [`Layer::Image`]
+/// draws (`None`: that layer draws nothing).
+pub fn render_template_with(
+    template: &Template,
+    args: &Args,
+    avatar: Option<&RgbaImage>,
+    image: Option<&RgbaImage>,
+) -> Result<RgbaImage, RenderError> {
+    let prepared = Prepared::new(template, avatar)?;
+    let images = PreparedImages::new(template, image)?;
+    Ok(draw_frame(template, args, 0, &prepared, &images)?.into_image())
 }
 
 /// Renders every output frame of `template` over an avatar given as its
@@ -562,9 +881,25 @@ pub fn render_planned_frames(
     avatar: &[(&RgbaImage, u32)],
     plan: &[FramePlan],
     deadline: Option<&Deadline>,
+    sink: impl FnMut(RgbaImage, u32) -> Result<(), AnimationError>,
+) -> Result<(), AnimationError> {
+    render_planned_frames_with(template, args, avatar, &[], plan, deadline, sink)
+}
+
+/// [`render_planned_frames`] with a second image for the template's
+/// [`Layer::Image`], given as its frames with their delays (none: that
+/// layer draws nothing); `plan` comes from [`plan_frames_with`].
+pub fn render_planned_frames_with(
+    template: &Template,
+    args: &Args,
+    avatar: &[(&RgbaImage, u32)],
+    image: &[(&RgbaImage, u32)],
+    plan: &[FramePlan],
+    deadline: Option<&Deadline>,
     mut sink: impl FnMut(RgbaImage, u32) -> Result<(), AnimationError>,
 ) -> Result<(), AnimationError> {
     let mut prepared: Option<(usize, Prepared)> = None;
+    let mut images: Option<(usize, PreparedImages)> = None;
     for step in plan {
         if let Some(d) = deadline {
             d.check()?;
@@ -574,10 +909,15 @@ pub fn render_planned_frames(
         if !reuse {
             prepared = Some((step.avatar_frame, Prepared::new(template, source)?));
         }
-        let Some((_, p)) = prepared.as_mut() else {
+        let second = image.get(step.image_frame).map(|(img, _)| *img);
+        let reuse = matches!(&images, Some((i, _)) if *i == step.image_frame);
+        if !reuse {
+            images = Some((step.image_frame, PreparedImages::new(template, second)?));
+        }
+        let (Some((_, p)), Some((_, q))) = (prepared.as_ref(), images.as_ref()) else {
             unreachable!("prepared above")
         };
-        let frame = draw_frame(template, args, step.template_frame, p)?;
+        let frame = draw_frame(template, args, step.template_frame, p, q)?;
         sink(frame.into_image(), step.delay_ms)?;
     }
     if let Some(d) = deadline {
@@ -622,6 +962,52 @@ impl Prepared {
     }
 }
 
+/// The second image of one source frame, prepared once for every
+/// [`Layer::Image`] that draws it (covering the layer's largest box).
+struct PreparedImages {
+    slots: Vec<Option<Pixmap>>,
+}
+
+impl PreparedImages {
+    fn new(template: &Template, image: Option<&RgbaImage>) -> Result<PreparedImages, RenderError> {
+        let Some(img) = image else {
+            return Ok(PreparedImages { slots: Vec::new() });
+        };
+        crate::check_size(img.width(), img.height())?;
+        let slots = template
+            .layers
+            .iter()
+            .map(|layer| match layer {
+                Layer::Image { motion, .. } => {
+                    let (w, h) = motion
+                        .iter()
+                        .fold((1.0f32, 1.0f32), |(w, h), p| (w.max(p.w), h.max(p.h)));
+                    let covered = crate::resize::cover(img, w.ceil() as u32, h.ceil() as u32)?;
+                    Ok(Some(premultiplied(covered)?))
+                }
+                _ => Ok(None),
+            })
+            .collect::<Result<_, RenderError>>()?;
+        Ok(PreparedImages { slots })
+    }
+}
+
+/// A straight-alpha image as a premultiplied pixmap (its buffer reused).
+fn premultiplied(img: RgbaImage) -> Result<Pixmap, RenderError> {
+    let (w, h) = img.dimensions();
+    let mut data = img.into_raw();
+    for px in data.chunks_exact_mut(4) {
+        let a = u32::from(px[3]);
+        if a != 255 {
+            for c in &mut px[..3] {
+                *c = ((u32::from(*c) * a + 127) / 255) as u8;
+            }
+        }
+    }
+    let size = tiny_skia::IntSize::from_wh(w, h).ok_or(RenderError::EmptyImage)?;
+    Pixmap::from_vec(data, size).ok_or(RenderError::EmptyImage)
+}
+
 fn place_at(motion: &[Place], frame: u32) -> Option<Place> {
     match motion.len() {
         0 => None,
@@ -651,11 +1037,36 @@ fn draw_frame(
     template: &Template,
     args: &Args,
     frame: u32,
-    prepared: &mut Prepared,
+    prepared: &Prepared,
+    images: &PreparedImages,
 ) -> Result<Canvas, RenderError> {
     let (w, h) = template.size;
-    let mut canvas = Canvas::new(w, h)?;
-    for (i, layer) in template.layers.iter().enumerate() {
+    // A first layer of art covering the canvas exactly starts the canvas
+    // as its copy: the same pixels as drawing it over nothing, without
+    // the blend.
+    let base = template.layers.first().and_then(|layer| {
+        let (art, motion) = match layer {
+            Layer::Art { art, motion } => (*art, *motion),
+            Layer::ArtChoice {
+                param,
+                arts,
+                motion,
+            } => (*arts.get(args.choice(param))?, *motion),
+            _ => return None,
+        };
+        let place = place_at(motion, frame)?;
+        (art.size() == (w, h)
+            && place.x == 0.0
+            && place.y == 0.0
+            && place.opacity >= 1.0
+            && is_exact(&place, w, h))
+        .then(|| art::cached(art))
+    });
+    let (mut canvas, skip) = match base {
+        Some(pixmap) => (Canvas::from_layer(pixmap), 1),
+        None => (Canvas::new(w, h)?, 0),
+    };
+    for (i, layer) in template.layers.iter().enumerate().skip(skip) {
         match layer {
             Layer::Art { art, motion } => {
                 let Some(place) = place_at(motion, frame) else {
@@ -669,9 +1080,46 @@ fn draw_frame(
                 else {
                     continue;
                 };
-                draw_avatar(&mut canvas, avatar, slot.mask, &place);
+                draw_avatar(&mut canvas, avatar.pixmap(), slot.mask, &place);
             }
-            Layer::Text(slot) => draw_text(&mut canvas, slot, args, frame)?,
+            Layer::Text(slot) => {
+                draw_text(&mut canvas, slot, slot.color, slot.outline, args, frame)?
+            }
+            Layer::ArtChoice {
+                param,
+                arts,
+                motion,
+            } => {
+                let (Some(place), Some(art)) =
+                    (place_at(motion, frame), arts.get(args.choice(param)))
+                else {
+                    continue;
+                };
+                draw_art(&mut canvas, art::cached(*art), &place);
+            }
+            Layer::Image { motion, mask, .. } => {
+                let (Some(place), Some(Some(image))) =
+                    (place_at(motion, frame), images.slots.get(i))
+                else {
+                    continue;
+                };
+                draw_avatar(&mut canvas, image, *mask, &place);
+            }
+            Layer::PaletteText(slot, palette) => {
+                let color = palette
+                    .colors
+                    .get(args.choice(palette.param))
+                    .copied()
+                    .unwrap_or(slot.color);
+                let outline = slot.outline.map(|(c, w)| {
+                    if is_dark(color) {
+                        (palette.light_outline, w)
+                    } else {
+                        (c, w)
+                    }
+                });
+                draw_text(&mut canvas, slot, color, outline, args, frame)?;
+            }
         }
     }
     Ok(canvas)
@@ -689,7 +1137,13 @@ fn draw_art(canvas: &mut Canvas, art: &Pixmap, place: &Place) {
         },
         ..PixmapPaint::default()
     };
-    if exact {
+    let inside = place.x >= 0.0
+        && place.y >= 0.0
+        && place.x + place.w <= canvas.pixmap.width() as f32
+        && place.y + place.h <= canvas.pixmap.height() as f32;
+    if exact && inside && place.opacity >= 1.0 {
+        blend_over(&mut canvas.pixmap, art, place.x as i32, place.y as i32);
+    } else if exact {
         canvas.pixmap.draw_pixmap(
             place.x as i32,
             place.y as i32,
@@ -706,9 +1160,59 @@ fn draw_art(canvas: &mut Canvas, art: &Pixmap, place: &Place) {
     }
 }
 
-fn draw_avatar(canvas: &mut Canvas, avatar: &Avatar, mask: Mask, place: &Place) {
-    let pix = avatar.pixmap();
-    let side = pix.width() as f32;
+/// Whether a straight-RGBA colour is dark (Rec. 601 luma under 96).
+fn is_dark(c: [u8; 4]) -> bool {
+    u32::from(c[0]) * 299 + u32::from(c[1]) * 587 + u32::from(c[2]) * 114 < 96_000
+}
+
+/// Draws a prepared (premultiplied) image onto `place`, cut by `mask`.
+/// Composites the premultiplied `src` over `dst` with its top left corner
+/// at `(x, y)`, clipped to `dst`: tiny-skia's `draw_pixmap` for an exact,
+/// opaque placement inside the canvas (within one level of rounding; at a
+/// cut edge tiny-skia's sampling differs, so callers keep it for those),
+/// but in integers,
+/// copying opaque pixels and skipping transparent ones, which are most of a
+/// card's art.
+fn blend_over(dst: &mut Pixmap, src: &Pixmap, x: i32, y: i32) {
+    let (dw, dh) = (dst.width() as i64, dst.height() as i64);
+    let (sw, sh) = (src.width() as i64, src.height() as i64);
+    let (x, y) = (i64::from(x), i64::from(y));
+    let (x0, x1) = (x.max(0), (x + sw).min(dw));
+    let (y0, y1) = (y.max(0), (y + sh).min(dh));
+    if x0 >= x1 || y0 >= y1 {
+        return;
+    }
+    let row_len = ((x1 - x0) * 4) as usize;
+    let src_data = src.data();
+    let dst_data = dst.data_mut();
+    for row in y0..y1 {
+        let s_start = (((row - y) * sw + (x0 - x)) * 4) as usize;
+        let d_start = ((row * dw + x0) * 4) as usize;
+        let s_row = &src_data[s_start..s_start + row_len];
+        let d_row = &mut dst_data[d_start..d_start + row_len];
+        for (d, s) in d_row.chunks_exact_mut(4).zip(s_row.chunks_exact(4)) {
+            match s[3] {
+                0 => {}
+                255 => d.copy_from_slice(s),
+                a => {
+                    // Two channels at a time: d × (255 − a) / 255, rounded,
+                    // plus s (premultiplied: no channel passes 255).
+                    let keep = 255 - u32::from(a);
+                    let dv = u32::from_le_bytes([d[0], d[1], d[2], d[3]]);
+                    let sv = u32::from_le_bytes([s[0], s[1], s[2], s[3]]);
+                    let mut rb = (dv & 0x00ff_00ff) * keep + 0x0080_0080;
+                    rb = ((rb + ((rb >> 8) & 0x00ff_00ff)) >> 8) & 0x00ff_00ff;
+                    let mut ga = ((dv >> 8) & 0x00ff_00ff) * keep + 0x0080_0080;
+                    ga = (ga + ((ga >> 8) & 0x00ff_00ff)) & 0xff00_ff00;
+                    d.copy_from_slice(&sv.wrapping_add(rb | ga).to_le_bytes());
+                }
+            }
+        }
+    }
+}
+
+fn draw_avatar(canvas: &mut Canvas, pix: &Pixmap, mask: Mask, place: &Place) {
+    let (side, side_h) = (pix.width() as f32, pix.height() as f32);
     let exact = is_exact(place, pix.width(), pix.height());
     let shader = Pattern::new(
         pix.as_ref(),
@@ -722,12 +1226,42 @@ fn draw_avatar(canvas: &mut Canvas, avatar: &Avatar, mask: Mask, place: &Place) 
         Transform::identity(),
     );
     let path = match mask {
-        Mask::Square => rect_path(0.0, 0.0, side, side),
-        Mask::Circle => circle_path(side / 2.0, side / 2.0, side / 2.0),
-        Mask::Rounded(r) => rrect_path(0.0, 0.0, side, side, side * r.clamp(0.0, 0.5)),
+        Mask::Square => rect_path(0.0, 0.0, side, side_h),
+        Mask::Circle if side == side_h => circle_path(side / 2.0, side / 2.0, side / 2.0),
+        Mask::Circle => ellipse_path(side, side_h),
+        Mask::Rounded(r) => {
+            rrect_path(0.0, 0.0, side, side_h, side.min(side_h) * r.clamp(0.0, 0.5))
+        }
     };
-    let t = place_transform(place, side, pix.height() as f32);
+    let t = place_transform(place, side, side_h);
     canvas.fill_t(&path, &shader_paint(shader), t);
+}
+
+/// The ellipse inscribed in a `w` × `h` box at the origin.
+fn ellipse_path(w: f32, h: f32) -> tiny_skia::Path {
+    tiny_skia::PathBuilder::from_oval(
+        tiny_skia::Rect::from_xywh(0.0, 0.0, w, h).expect("positive box"),
+    )
+    .expect("non-empty ellipse")
+}
+
+/// Appends the text of `pieces` for these arguments to `out`.
+fn push_pieces(out: &mut String, pieces: &[Piece], args: &Args) {
+    for piece in pieces {
+        match *piece {
+            Piece::Lit(s) => out.push_str(s),
+            Piece::Param(p) => out.push_str(&args.display(p)),
+            Piece::Flag { param, yes, no } => out.push_str(if args.flag(param) { yes } else { no }),
+            Piece::Pick { param, texts } => {
+                out.push_str(texts.get(args.choice(param)).copied().unwrap_or(""));
+            }
+            Piece::IfGiven { param, pieces } => {
+                if args.given(param) {
+                    push_pieces(out, pieces, args);
+                }
+            }
+        }
+    }
 }
 
 /// The text of a slot for these arguments.
@@ -738,28 +1272,20 @@ fn slot_text(slot: &TextSlot, args: &Args) -> String {
             return t.to_owned();
         }
     }
-    slot.pieces
-        .iter()
-        .map(|piece| match *piece {
-            Piece::Lit(s) => s,
-            Piece::Param(p) => args.text(p),
-            Piece::Flag { param, yes, no } => {
-                if args.flag(param) {
-                    yes
-                } else {
-                    no
-                }
-            }
-        })
-        .collect()
+    let mut out = String::new();
+    push_pieces(&mut out, slot.pieces, args);
+    out
 }
 
-fn slot_style(slot: &TextSlot, size: f32) -> TextStyle {
+/// A text colour and its optional outline (colour, width).
+type Ink = ([u8; 4], Option<([u8; 4], f32)>);
+
+fn slot_style(slot: &TextSlot, (color, outline): Ink, size: f32) -> TextStyle {
     let mut style = TextStyle::new(slot.face, size)
-        .color(slot.color)
+        .color(color)
         .align(slot.align)
         .valign(slot.valign);
-    if let Some((c, w)) = slot.outline {
+    if let Some((c, w)) = outline {
         style = style.outline(c, w);
     }
     style
@@ -768,13 +1294,19 @@ fn slot_style(slot: &TextSlot, size: f32) -> TextStyle {
 fn draw_text(
     canvas: &mut Canvas,
     slot: &TextSlot,
+    color: [u8; 4],
+    outline: Option<([u8; 4], f32)>,
     args: &Args,
     frame: u32,
 ) -> Result<(), RenderError> {
     let full = slot_text(slot, args);
+    if full.trim().is_empty() {
+        return Ok(());
+    }
+    let ink = (color, outline);
     let (x, y, w, h) = slot.area;
     let area = TextBox::new(x, y, w, h);
-    let style = slot_style(slot, slot.size);
+    let style = slot_style(slot, ink, slot.size);
     match slot.reveal {
         Reveal::All => {
             canvas.text(&full, &style, area, slot.min_size)?;
@@ -814,7 +1346,7 @@ fn draw_text(
                 _ => y,
             };
             let sub = TextBox::new(x0.max(x), y0.max(y), fw.min(w), h - (y0 - y).max(0.0));
-            let style = slot_style(slot, fitted.font_size())
+            let style = slot_style(slot, ink, fitted.font_size())
                 .align(Align::Left)
                 .valign(VAlign::Top);
             let layout = text::fit_text(&prefix, &style, sub, fitted.font_size())?;

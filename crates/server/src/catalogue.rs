@@ -29,13 +29,24 @@ pub const OVERLAY_ALIAS_GROUP: &str = "/canvas/overlays";
 /// original's path, open to everyone here).
 pub const PREMIUM_GROUP: &str = "/premium";
 
+/// Prefix of the welcome cards (`/welcome/img/{template}/{background}`).
+pub const WELCOME_GROUP: &str = "/welcome/img";
+/// The welcome cards again under the `/canvas` prefix the original's docs
+/// also use (`/canvas/welcome/img/{template}/{background}`).
+pub const WELCOME_ALIAS_GROUP: &str = "/canvas/welcome/img";
+/// The welcome cards over a custom background (`/premium/welcome/{template}?bg=`),
+/// below [`PREMIUM_GROUP`].
+pub const PREMIUM_WELCOME: &str = "/premium/welcome";
+
 /// Every canvas image group: the rate limiter's `canvas` class.
-pub const CANVAS_GROUPS: [&str; 5] = [
+pub const CANVAS_GROUPS: [&str; 7] = [
     MISC_GROUP,
     FILTER_GROUP,
     OVERLAY_GROUP,
     OVERLAY_ALIAS_GROUP,
     PREMIUM_GROUP,
+    WELCOME_GROUP,
+    WELCOME_ALIAS_GROUP,
 ];
 
 /// Whether `path` is a canvas image (the rate limiter's `canvas` budget):
@@ -65,8 +76,10 @@ pub const SCENES: [(&str, SceneKind); 12] = [
 
 /// The group and URL name of every template, in [`TemplateKind::ALL`]
 /// order: the overlays under [`OVERLAY_GROUP`] (and its alias), the
-/// animated images under [`PREMIUM_GROUP`].
-pub const TEMPLATES: [(&str, &str, TemplateKind); 9] = [
+/// animated images under [`PREMIUM_GROUP`], the welcome cards `1`–`7`
+/// under [`WELCOME_GROUP`] (and its alias, and [`PREMIUM_WELCOME`] with a
+/// custom background).
+pub const TEMPLATES: [(&str, &str, TemplateKind); 16] = [
     (OVERLAY_GROUP, "comrade", TemplateKind::Comrade),
     (OVERLAY_GROUP, "gay", TemplateKind::Gay),
     (OVERLAY_GROUP, "glass", TemplateKind::Glass),
@@ -76,15 +89,33 @@ pub const TEMPLATES: [(&str, &str, TemplateKind); 9] = [
     (OVERLAY_GROUP, "wasted", TemplateKind::Wasted),
     (PREMIUM_GROUP, "petpet", TemplateKind::Petpet),
     (PREMIUM_GROUP, "amongus", TemplateKind::Amongus),
+    (WELCOME_GROUP, "1", TemplateKind::Welcome1),
+    (WELCOME_GROUP, "2", TemplateKind::Welcome2),
+    (WELCOME_GROUP, "3", TemplateKind::Welcome3),
+    (WELCOME_GROUP, "4", TemplateKind::Welcome4),
+    (WELCOME_GROUP, "5", TemplateKind::Welcome5),
+    (WELCOME_GROUP, "6", TemplateKind::Welcome6),
+    (WELCOME_GROUP, "7", TemplateKind::Welcome7),
 ];
 
+/// The URL names of the welcome backgrounds (the `{background}` segment),
+/// canvas-render's list.
+pub const WELCOME_BACKGROUNDS: [&str; 13] = canvas_render::template::WELCOME_BACKGROUNDS;
+
+/// Whether `name` is a welcome background's URL name (exactly, as every
+/// path name).
+pub fn is_welcome_background(name: &str) -> bool {
+    WELCOME_BACKGROUNDS.contains(&name)
+}
+
 /// The template named `name` in `group` ([`OVERLAY_ALIAS_GROUP`] resolves
-/// as [`OVERLAY_GROUP`]).
+/// as [`OVERLAY_GROUP`], [`WELCOME_ALIAS_GROUP`] and [`PREMIUM_WELCOME`] as
+/// [`WELCOME_GROUP`]).
 pub fn template(group: &str, name: &str) -> Option<TemplateKind> {
-    let group = if group == OVERLAY_ALIAS_GROUP {
-        OVERLAY_GROUP
-    } else {
-        group
+    let group = match group {
+        OVERLAY_ALIAS_GROUP => OVERLAY_GROUP,
+        WELCOME_ALIAS_GROUP | PREMIUM_WELCOME => WELCOME_GROUP,
+        other => other,
     };
     TEMPLATES
         .iter()
@@ -92,12 +123,15 @@ pub fn template(group: &str, name: &str) -> Option<TemplateKind> {
         .map(|(_, _, k)| *k)
 }
 
-/// URL names of the templates of `group` (the alias lists the overlays).
+/// URL names of the templates of `group` (the overlay alias lists the
+/// overlays, the welcome alias and [`PREMIUM_WELCOME`] the welcome cards).
 pub fn template_names(group: &str) -> impl Iterator<Item = &'static str> + '_ {
     TEMPLATES
         .iter()
         .filter(move |(g, _, _)| {
-            *g == group || (group == OVERLAY_ALIAS_GROUP && *g == OVERLAY_GROUP)
+            *g == group
+                || (group == OVERLAY_ALIAS_GROUP && *g == OVERLAY_GROUP)
+                || (matches!(group, WELCOME_ALIAS_GROUP | PREMIUM_WELCOME) && *g == WELCOME_GROUP)
         })
         .map(|(_, n, _)| *n)
 }
@@ -178,6 +212,16 @@ mod tests {
         assert_eq!(template(OVERLAY_GROUP, "petpet"), None);
         assert_eq!(template_names(OVERLAY_ALIAS_GROUP).count(), 7);
         assert_eq!(template_names(PREMIUM_GROUP).count(), 2);
+        for group in [WELCOME_GROUP, WELCOME_ALIAS_GROUP, PREMIUM_WELCOME] {
+            assert_eq!(
+                template_names(group).collect::<Vec<_>>(),
+                ["1", "2", "3", "4", "5", "6", "7"]
+            );
+            assert_eq!(template(group, "4"), Some(TemplateKind::Welcome4));
+            assert_eq!(template(group, "8"), None);
+        }
+        assert_eq!(template(PREMIUM_GROUP, "1"), None);
+        assert!(is_welcome_background("stars2") && !is_welcome_background("Stars2"));
     }
 
     #[test]
@@ -204,6 +248,9 @@ mod tests {
             "/canvas/overlay/jail",
             "/canvas/overlays/jail",
             "/premium/petpet",
+            "/premium/welcome/1",
+            "/welcome/img/1/space",
+            "/canvas/welcome/img/7/sunset",
         ] {
             assert!(is_canvas_image(canvas), "{canvas}");
         }
@@ -215,6 +262,8 @@ mod tests {
             "/canvas/colorviewer/x",
             "/canvas/overlay",
             "/premiumx/a",
+            "/welcome/img",
+            "/welcomex/img/1/a",
             "/facts/cat",
         ] {
             assert!(!is_canvas_image(other), "{other}");

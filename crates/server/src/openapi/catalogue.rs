@@ -277,6 +277,89 @@ pub const OVERLAY_NAMES: &[&str] = &[
     "wasted",
 ];
 
+/// The welcome cards' numbers, in the server catalogue's order (a test
+/// holds them to it).
+pub const WELCOME_TEMPLATES: &[&str] = &["1", "2", "3", "4", "5", "6", "7"];
+/// The welcome backgrounds (canvas-render's list).
+pub const WELCOME_BACKGROUNDS: &[&str] = &canvas_render::template::WELCOME_BACKGROUNDS;
+
+const WELCOME_TEMPLATE: Param = Param {
+    name: "template",
+    location: In::Path,
+    required: true,
+    kind: Kind::Enum(WELCOME_TEMPLATES),
+    description: "the card's design, 1 to 7 (another number: 404)",
+    example: "1",
+    default: None,
+};
+
+/// The query parameters of every welcome card, after `avatar`.
+const WELCOME_QUERY: [Param; 5] = [
+    Param {
+        name: "type",
+        location: In::Query,
+        required: false,
+        kind: Kind::Enum(&["join", "leave"]),
+        description: "join (\"WELCOME\", \"to <guildName>\", \"Member #<memberCount>\") or leave (\"GOODBYE\", \"has left <guildName>\", \"<memberCount> members remain\"); any case",
+        example: "join",
+        default: Some("join"),
+    },
+    Param {
+        name: "textcolor",
+        location: In::Query,
+        required: false,
+        kind: Kind::Enum(&canvas_render::template::TEXT_COLOR_NAMES),
+        description: "colour of the title (and on some cards the name); any case. Under black, outlines turn light",
+        example: "white",
+        default: Some("white"),
+    },
+    text(
+        "username",
+        canvas_render::template::MAX_WELCOME_USERNAME_CHARS as u32,
+        "the member's name; absent: \"New member\" (\"A member\" when leaving). A long name shrinks on its line, then ends with \"…\" at a whole character (any script, right-to-left and emoji included)",
+        "Ada",
+    ),
+    Param {
+        default: Some("the server"),
+        ..text(
+            "guildName",
+            canvas_render::template::MAX_GUILD_CHARS as u32,
+            "the server's name, shrunk then cut like username",
+            "Rustaceans",
+        )
+    },
+    Param {
+        kind: Kind::Integer(1.0, canvas_render::template::MAX_MEMBER_COUNT as f64),
+        ..text(
+            "memberCount",
+            0,
+            "the member count, drawn with thousands separators (1,234); absent: no member line",
+            "1234",
+        )
+    },
+];
+
+const WELCOME_PARAMS: &[Param] = &[
+    WELCOME_TEMPLATE,
+    Param {
+        name: "background",
+        location: In::Path,
+        required: true,
+        kind: Kind::Enum(WELCOME_BACKGROUNDS),
+        description: "the background, our own art (another name: 404)",
+        example: "space",
+        default: None,
+    },
+    AVATAR,
+    WELCOME_QUERY[0],
+    WELCOME_QUERY[1],
+    WELCOME_QUERY[2],
+    WELCOME_QUERY[3],
+    WELCOME_QUERY[4],
+];
+
+const WELCOME_DESCRIPTION: &str = "1200×600: the avatar, a title, the name, the server's name and the member count on one of 13 backgrounds, in one of 7 designs. Only `avatar` is required. An animated avatar gives an animated card (absent `format`: a GIF). Open to everyone.";
+
 /// An optional counter of `post`.
 const fn counter(name: &'static str, description: &'static str, example: &'static str) -> Param {
     Param {
@@ -695,6 +778,48 @@ pub const ENDPOINTS: &[Endpoint] = &[
         ],
         ok: Success::CanvasImage,
         errors: CANVAS_ERRORS,
+    },
+    // --- welcome cards ---
+    Endpoint {
+        path: "/welcome/img/{template}/{background}",
+        tag: "canvas: welcome",
+        summary: "A welcome (or goodbye) card: one of 7 designs over one of 13 backgrounds",
+        description: WELCOME_DESCRIPTION,
+        params: WELCOME_PARAMS,
+        ok: Success::CanvasImage,
+        errors: OVERLAY_ERRORS,
+    },
+    Endpoint {
+        path: "/canvas/welcome/img/{template}/{background}",
+        tag: "canvas: welcome",
+        summary: "The welcome cards again, under the /canvas prefix",
+        description: "The same images as `/welcome/img/{template}/{background}`, byte for byte.",
+        params: WELCOME_PARAMS,
+        ok: Success::CanvasImage,
+        errors: OVERLAY_ERRORS,
+    },
+    Endpoint {
+        path: "/premium/welcome/{template}",
+        tag: "canvas: welcome",
+        summary: "A welcome card over your own background image",
+        description: "The cards of `/welcome/img/{template}/{background}`, 1200×600, with the image at `bg` scaled and cropped to cover the card instead of a built-in background. `bg` is fetched like `avatar` (same URL rules, size, pixel and frame caps, caches and decode budget; its errors name `bg`), and the request costs two images. An animated avatar or `bg` gives an animated card, both aligned by time (every moment either changes frame, over the longer loop). Open to everyone.",
+        params: &[
+            WELCOME_TEMPLATE,
+            AVATAR,
+            Param {
+                name: "bg",
+                description: "URL of the background image, fetched like `avatar` (http or https; PNG or APNG, JPEG, GIF or WebP, still or animated); scaled and centre-cropped to 1200×600",
+                example: "https://example.com/background.png",
+                ..AVATAR
+            },
+            WELCOME_QUERY[0],
+            WELCOME_QUERY[1],
+            WELCOME_QUERY[2],
+            WELCOME_QUERY[3],
+            WELCOME_QUERY[4],
+        ],
+        ok: Success::CanvasImage,
+        errors: OVERLAY_ERRORS,
     },
     // --- canvas filters ---
     filter("/canvas/filter/blue", "Blue tint", &[AVATAR]),

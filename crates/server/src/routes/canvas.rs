@@ -1,6 +1,8 @@
 //! The avatar image endpoints: `/canvas/filter/{name}`,
 //! `/canvas/misc/{name}`, the overlays `/canvas/overlay/{name}` (also
-//! `/canvas/overlays/{name}`) and the animated `/premium/{name}`.
+//! `/canvas/overlays/{name}`), the animated `/premium/{name}`, and the
+//! welcome cards `/welcome/img/{template}/{background}` (also
+//! `/canvas/welcome/img/...`) and `/premium/welcome/{template}?bg=`.
 //!
 //! A handler parses and checks every parameter on the async worker (cheap:
 //! a bad parameter is a 400 before any network or CPU work) into a
@@ -39,7 +41,19 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             super::group(catalogue::OVERLAY_ALIAS_GROUP)
                 .get("/canvas/overlays/{name}", overlay_alias),
         )
-        .service(super::group(catalogue::PREMIUM_GROUP).get("/premium/{name}", premium));
+        .service(
+            super::group(catalogue::WELCOME_GROUP)
+                .get("/welcome/img/{template}/{background}", welcome),
+        )
+        .service(
+            super::group(catalogue::WELCOME_ALIAS_GROUP)
+                .get("/canvas/welcome/img/{template}/{background}", welcome_alias),
+        )
+        .service(
+            super::group(catalogue::PREMIUM_GROUP)
+                .get("/premium/welcome/{template}", premium_welcome)
+                .get("/premium/{name}", premium),
+        );
 }
 
 /// Every query parameter of the canvas image endpoints; each endpoint reads
@@ -66,6 +80,14 @@ pub struct CanvasQuery {
     delay: Option<String>,
     impostor: Option<String>,
     custom: Option<String>,
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    textcolor: Option<String>,
+    #[serde(rename = "guildName")]
+    guild_name: Option<String>,
+    #[serde(rename = "memberCount")]
+    member_count: Option<String>,
+    bg: Option<String>,
     format: Option<String>,
 }
 
@@ -77,6 +99,10 @@ impl CanvasQuery {
             "delay" => self.delay.as_deref(),
             "impostor" => self.impostor.as_deref(),
             "custom" => self.custom.as_deref(),
+            "type" => self.kind.as_deref(),
+            "textcolor" => self.textcolor.as_deref(),
+            "guildName" => self.guild_name.as_deref(),
+            "memberCount" => self.member_count.as_deref(),
             _ => None,
         }
     }
@@ -241,6 +267,81 @@ fn template_job(
     Ok(Job::Template(kind, args))
 }
 
+/// A welcome card: the template by number, the background by name from
+/// the path (`None` on the custom-background path), every other parameter
+/// from the query. An unknown template or background is a 404, as any
+/// unknown image name.
+fn welcome_job(
+    req: &HttpRequest,
+    group: &str,
+    template: &str,
+    background: Option<&str>,
+    q: &CanvasQuery,
+) -> Result<Job, ApiError> {
+    let kind = catalogue::template(group, template).ok_or_else(|| unknown(req))?;
+    if background.is_some_and(|b| !catalogue::is_welcome_background(b)) {
+        return Err(unknown(req));
+    }
+    let args = kind
+        .template()
+        .args(|n| match n {
+            "background" => background,
+            other => q.template_param(other),
+        })
+        .map_err(param_error)?;
+    Ok(Job::Template(kind, args))
+}
+
+async fn welcome(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, String)>,
+    q: web::Query<CanvasQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (template, background) = path.into_inner();
+    let job = welcome_job(
+        &req,
+        catalogue::WELCOME_GROUP,
+        &template,
+        Some(&background),
+        &q,
+    )?;
+    respond(&req, &state, job, &q).await
+}
+
+async fn welcome_alias(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, String)>,
+    q: web::Query<CanvasQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (template, background) = path.into_inner();
+    let job = welcome_job(
+        &req,
+        catalogue::WELCOME_ALIAS_GROUP,
+        &template,
+        Some(&background),
+        &q,
+    )?;
+    respond(&req, &state, job, &q).await
+}
+
+async fn premium_welcome(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    template: web::Path<String>,
+    q: web::Query<CanvasQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let job = welcome_job(&req, catalogue::PREMIUM_WELCOME, &template, None, &q)?;
+    let param = job.image_source().unwrap_or("bg");
+    let url = required(&q.bg, param, AVATAR_EXPECTED)?;
+    let bg = state
+        .canvas
+        .parse_avatar(url)
+        .map_err(|source| ApiError::Image { param, source })?;
+    respond_with_image(&req, &state, job, &q, Some((param, bg))).await
+}
+
 async fn overlay(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -297,6 +398,18 @@ async fn respond(
     job: Job,
     q: &CanvasQuery,
 ) -> Result<HttpResponse, ApiError> {
+    respond_with_image(req, state, job, q, None).await
+}
+
+/// [`respond`] for a job that also draws a second image (its parameter's
+/// name and parsed URL), fetched by the engine like the avatar.
+async fn respond_with_image(
+    req: &HttpRequest,
+    state: &AppState,
+    job: Job,
+    q: &CanvasQuery,
+    image: Option<(&'static str, remote_image::AvatarUrl)>,
+) -> Result<HttpResponse, ApiError> {
     let engine = &state.canvas;
     let avatar = if job.uses_avatar() {
         let url = required(&q.avatar, "avatar", AVATAR_EXPECTED)?;
@@ -316,7 +429,9 @@ async fn respond(
         &state.settings.trusted_proxies,
         req,
     );
-    let ticket = engine.start(client, job, avatar, format).await?;
+    let ticket = engine
+        .start_with_image(client, job, avatar, image, format)
+        .await?;
     let content_type = ticket.content_type();
 
     let tag = ticket.etag().to_owned();

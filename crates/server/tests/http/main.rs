@@ -20,3 +20,4 @@ mod playground;
 mod ratelimit;
 mod support;
 mod templates;
+mod welcome;
