@@ -49,6 +49,7 @@
 
 mod art;
 mod catalog;
+mod sample;
 
 use std::sync::OnceLock;
 
