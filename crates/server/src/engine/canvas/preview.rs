@@ -21,6 +21,9 @@ use super::output::{self, Output, Plan, Requested};
 use super::{CanvasEngine, Job, RETRY_AFTER_SECS};
 use crate::error::ApiError;
 
+/// The least render time a preview is given.
+const PREVIEW_BUDGET: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// The sample avatar as a decoded avatar (still, never fetched).
 static SAMPLE: LazyLock<Avatar> = LazyLock::new(|| Avatar {
     image: Arc::new(canvas_render::sample::avatar()),
@@ -71,7 +74,10 @@ impl CanvasEngine {
                 retry_after: RETRY_AFTER_SECS,
             });
         };
-        let budget = self.animation_budget;
+        // A preview is one fixed input drawn once per process: its cost is
+        // known, so it is not held to the per-request budget (meant for
+        // hostile avatars), which a slow machine could miss on amongus.
+        let budget = self.animation_budget.max(PREVIEW_BUDGET);
         self.pool
             .run(move || -> Result<(Bytes, &'static str), ApiError> {
                 let _slots = slots;
