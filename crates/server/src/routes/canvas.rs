@@ -386,7 +386,7 @@ impl CanvasQuery {
 }
 
 /// The job of `endpoint`'s preview: the endpoint's own parsing of the
-/// sample parameters ([`CanvasQuery::sample`]); a template takes its own
+/// sample parameters (`CanvasQuery::sample`); a template takes its own
 /// sample arguments (`TemplateKind::sample_args`). `None` for an image
 /// that is no canvas job (the colour square).
 pub fn preview_job(

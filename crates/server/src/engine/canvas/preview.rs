@@ -4,7 +4,7 @@
 //! The route builds the job from the endpoint's sample parameters (the same
 //! parsing as the endpoint itself) and asks [`CanvasEngine::preview`]. The
 //! avatar is canvas-render's [sample avatar](canvas_render::sample), and
-//! the job goes through the one output path ([`output`](super::output)):
+//! the job goes through the one output path ([`output`]):
 //! the format the endpoint answers by default (PNG, or GIF for an animated
 //! template), its [`Plan`], its job slots and the render pool. Each
 //! preview is rendered once per process and kept: the set is the
