@@ -393,15 +393,16 @@ pub fn preview_job(
     req: &HttpRequest,
     endpoint: &catalogue::ImageEndpoint,
 ) -> Result<Option<Job>, ApiError> {
+    // A template first, whatever its group.
+    if let Some(kind) = catalogue::template(endpoint.group, endpoint.name) {
+        return Ok(Some(Job::Template(kind, kind.sample_args())));
+    }
     let q = CanvasQuery::sample();
     let job = match endpoint.group {
         catalogue::FILTER_GROUP => filter_job(req, endpoint.name, &q)?,
         catalogue::MISC_GROUP => misc_job(req, endpoint.name, &q)?,
         catalogue::COLORVIEWER => return Ok(None),
-        group => {
-            let kind = catalogue::template(group, endpoint.name).ok_or_else(|| unknown(req))?;
-            Job::Template(kind, kind.sample_args())
-        }
+        _ => return Err(unknown(req)),
     };
     Ok(Some(job))
 }
