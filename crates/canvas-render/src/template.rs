@@ -51,6 +51,7 @@ mod art;
 mod backdrops;
 mod cards;
 mod catalog;
+mod sample;
 mod welcome;
 
 use std::sync::OnceLock;
@@ -67,7 +68,7 @@ pub use welcome::{
 
 use crate::animation::{AnimationError, Deadline};
 use crate::scene::paint::{Avatar, Canvas, circle_path, rect_path, rrect_path, shader_paint};
-use crate::text::{self, Align, FontFace, TextBox, TextStyle, VAlign, check_length};
+use crate::text::{self, Align, FontFace, TextBox, TextLayout, TextStyle, VAlign, check_length};
 use crate::{RenderError, RgbaImage};
 
 /// Most frames an animated template renders for one animated avatar.
@@ -847,7 +848,8 @@ pub fn render_template_with(
 ) -> Result<RgbaImage, RenderError> {
     let prepared = Prepared::new(template, avatar)?;
     let images = PreparedImages::new(template, image)?;
-    Ok(draw_frame(template, args, 0, &prepared, &images)?.into_image())
+    let mut texts = TextCache::new(template);
+    Ok(draw_frame(template, args, 0, &prepared, &images, &mut texts)?.into_image())
 }
 
 /// Renders every output frame of `template` over an avatar given as its
@@ -900,6 +902,7 @@ pub fn render_planned_frames_with(
 ) -> Result<(), AnimationError> {
     let mut prepared: Option<(usize, Prepared)> = None;
     let mut images: Option<(usize, PreparedImages)> = None;
+    let mut texts = TextCache::new(template);
     for step in plan {
         if let Some(d) = deadline {
             d.check()?;
@@ -917,7 +920,7 @@ pub fn render_planned_frames_with(
         let (Some((_, p)), Some((_, q))) = (prepared.as_ref(), images.as_ref()) else {
             unreachable!("prepared above")
         };
-        let frame = draw_frame(template, args, step.template_frame, p, q)?;
+        let frame = draw_frame(template, args, step.template_frame, p, q, &mut texts)?;
         sink(frame.into_image(), step.delay_ms)?;
     }
     if let Some(d) = deadline {
@@ -927,9 +930,39 @@ pub fn render_planned_frames_with(
 }
 
 /// The avatar of one source frame, prepared once for every slot that
-/// draws it (scaled to the slot's largest box, greyed and tinted).
+/// draws it (scaled to the slot's largest box, greyed and tinted; a slot
+/// whose every placement is the same upright square gets the avatar at
+/// exactly that size, so each frame draws it as a copy).
 struct Prepared {
-    slots: Vec<Option<Avatar>>,
+    slots: Vec<Option<Pixmap>>,
+}
+
+/// The one size of a slot placed upright at the same whole-pixel square in
+/// every frame, if it is.
+fn constant_side(motion: &[Place]) -> Option<u32> {
+    let first = motion.first()?;
+    let side = first.w;
+    let same = motion
+        .iter()
+        .all(|p| p.w == side && p.h == side && p.rotation == 0.0);
+    (same && side.fract() == 0.0 && side >= 1.0).then_some(side as u32)
+}
+
+/// `pix` resampled to `side` × `side` with the sampler a scaled placement
+/// draws it with (bilinear), so drawing the result at a whole-pixel offset
+/// gives the pixels drawing `pix` scaled there would.
+fn scaled(pix: &Pixmap, side: u32) -> Option<Pixmap> {
+    let mut out = Pixmap::new(side, side)?;
+    let paint = PixmapPaint {
+        quality: FilterQuality::Bilinear,
+        ..PixmapPaint::default()
+    };
+    let t = Transform::from_scale(
+        side as f32 / pix.width() as f32,
+        side as f32 / pix.height() as f32,
+    );
+    out.draw_pixmap(0, 0, pix.as_ref(), &paint, t, None);
+    Some(out)
 }
 
 impl Prepared {
@@ -953,7 +986,13 @@ impl Prepared {
                     if let Some(t) = slot.tint {
                         a.tint(t.rgb, t.strength);
                     }
-                    Ok(Some(a))
+                    let pix = a.into_pixmap();
+                    Ok(Some(match constant_side(slot.motion) {
+                        Some(exact) if exact != pix.width() || exact != pix.height() => {
+                            scaled(&pix, exact).ok_or(RenderError::EmptyImage)?
+                        }
+                        _ => pix,
+                    }))
                 }
                 _ => Ok(None),
             })
@@ -1039,6 +1078,7 @@ fn draw_frame(
     frame: u32,
     prepared: &Prepared,
     images: &PreparedImages,
+    texts: &mut TextCache,
 ) -> Result<Canvas, RenderError> {
     let (w, h) = template.size;
     // A first layer of art covering the canvas exactly starts the canvas
@@ -1080,11 +1120,17 @@ fn draw_frame(
                 else {
                     continue;
                 };
-                draw_avatar(&mut canvas, avatar.pixmap(), slot.mask, &place);
+                draw_avatar(&mut canvas, avatar, slot.mask, &place);
             }
-            Layer::Text(slot) => {
-                draw_text(&mut canvas, slot, slot.color, slot.outline, args, frame)?
-            }
+            Layer::Text(slot) => draw_text(
+                &mut canvas,
+                slot,
+                slot.color,
+                slot.outline,
+                args,
+                frame,
+                texts.slot(i),
+            )?,
             Layer::ArtChoice {
                 param,
                 arts,
@@ -1118,7 +1164,15 @@ fn draw_frame(
                         (c, w)
                     }
                 });
-                draw_text(&mut canvas, slot, color, outline, args, frame)?;
+                draw_text(
+                    &mut canvas,
+                    slot,
+                    color,
+                    outline,
+                    args,
+                    frame,
+                    texts.slot(i),
+                )?;
             }
         }
     }
@@ -1137,20 +1191,13 @@ fn draw_art(canvas: &mut Canvas, art: &Pixmap, place: &Place) {
         },
         ..PixmapPaint::default()
     };
-    let inside = place.x >= 0.0
-        && place.y >= 0.0
-        && place.x + place.w <= canvas.pixmap.width() as f32
-        && place.y + place.h <= canvas.pixmap.height() as f32;
-    if exact && inside && place.opacity >= 1.0 {
-        blend_over(&mut canvas.pixmap, art, place.x as i32, place.y as i32);
-    } else if exact {
-        canvas.pixmap.draw_pixmap(
+    if exact {
+        blit_exact(
+            &mut canvas.pixmap,
+            art,
             place.x as i32,
             place.y as i32,
-            art.as_ref(),
-            &paint,
-            Transform::identity(),
-            None,
+            paint.opacity,
         );
     } else {
         let t = place_transform(place, aw as f32, ah as f32);
@@ -1165,55 +1212,72 @@ fn is_dark(c: [u8; 4]) -> bool {
     u32::from(c[0]) * 299 + u32::from(c[1]) * 587 + u32::from(c[2]) * 114 < 96_000
 }
 
-/// Draws a prepared (premultiplied) image onto `place`, cut by `mask`.
-/// Composites the premultiplied `src` over `dst` with its top left corner
-/// at `(x, y)`, clipped to `dst`: tiny-skia's `draw_pixmap` for an exact,
-/// opaque placement inside the canvas (within one level of rounding; at a
-/// cut edge tiny-skia's sampling differs, so callers keep it for those),
-/// but in integers,
-/// copying opaque pixels and skipping transparent ones, which are most of a
-/// card's art.
-fn blend_over(dst: &mut Pixmap, src: &Pixmap, x: i32, y: i32) {
+/// Draws the premultiplied `src` over `dst` with its top-left corner at the
+/// whole pixel `(x, y)`, scaled by `opacity`, clipped to `dst`: what an
+/// exact placement (nearest sampling at whole-pixel offsets) draws, as a
+/// plain source-over loop in integers instead of the raster pipeline.
+fn blit_exact(dst: &mut Pixmap, src: &Pixmap, x: i32, y: i32, opacity: f32) {
+    let o = (opacity.clamp(0.0, 1.0) * 255.0).round() as u32;
     let (dw, dh) = (dst.width() as i64, dst.height() as i64);
     let (sw, sh) = (src.width() as i64, src.height() as i64);
     let (x, y) = (i64::from(x), i64::from(y));
-    let (x0, x1) = (x.max(0), (x + sw).min(dw));
-    let (y0, y1) = (y.max(0), (y + sh).min(dh));
-    if x0 >= x1 || y0 >= y1 {
+    let (x0, y0) = (x.max(0), y.max(0));
+    let (x1, y1) = ((x + sw).min(dw), (y + sh).min(dh));
+    if o == 0 || x0 >= x1 || y0 >= y1 {
         return;
     }
-    let row_len = ((x1 - x0) * 4) as usize;
+    let len = ((x1 - x0) * 4) as usize;
+    let (dstride, sstride) = (dw as usize * 4, sw as usize * 4);
     let src_data = src.data();
     let dst_data = dst.data_mut();
     for row in y0..y1 {
-        let s_start = (((row - y) * sw + (x0 - x)) * 4) as usize;
-        let d_start = ((row * dw + x0) * 4) as usize;
-        let s_row = &src_data[s_start..s_start + row_len];
-        let d_row = &mut dst_data[d_start..d_start + row_len];
-        for (d, s) in d_row.chunks_exact_mut(4).zip(s_row.chunks_exact(4)) {
-            match s[3] {
-                0 => {}
-                255 => d.copy_from_slice(s),
-                a => {
-                    // Two channels at a time: d × (255 − a) / 255, rounded,
-                    // plus s (premultiplied: no channel passes 255).
-                    let keep = 255 - u32::from(a);
-                    let dv = u32::from_le_bytes([d[0], d[1], d[2], d[3]]);
-                    let sv = u32::from_le_bytes([s[0], s[1], s[2], s[3]]);
-                    let mut rb = (dv & 0x00ff_00ff) * keep + 0x0080_0080;
-                    rb = ((rb + ((rb >> 8) & 0x00ff_00ff)) >> 8) & 0x00ff_00ff;
-                    let mut ga = ((dv >> 8) & 0x00ff_00ff) * keep + 0x0080_0080;
-                    ga = (ga + ((ga >> 8) & 0x00ff_00ff)) & 0xff00_ff00;
-                    d.copy_from_slice(&sv.wrapping_add(rb | ga).to_le_bytes());
+        let d = &mut dst_data[row as usize * dstride + x0 as usize * 4..][..len];
+        let s = &src_data[(row - y) as usize * sstride + (x0 - x) as usize * 4..][..len];
+        for (dp, sp) in d.chunks_exact_mut(4).zip(s.chunks_exact(4)) {
+            if o == 255 {
+                match sp[3] {
+                    0 => continue,
+                    255 => {
+                        dp.copy_from_slice(sp);
+                        continue;
+                    }
+                    _ => {}
                 }
+            }
+            let scale = |c: u8| {
+                if o == 255 {
+                    u32::from(c)
+                } else {
+                    div255(u32::from(c) * o)
+                }
+            };
+            let inv = 255 - scale(sp[3]);
+            for c in 0..4 {
+                dp[c] = (scale(sp[c]) + div255(u32::from(dp[c]) * inv)).min(255) as u8;
             }
         }
     }
 }
 
+/// `v / 255`, rounded, for `v` up to 255².
+fn div255(v: u32) -> u32 {
+    let v = v + 128;
+    (v + (v >> 8)) >> 8
+}
+
 fn draw_avatar(canvas: &mut Canvas, pix: &Pixmap, mask: Mask, place: &Place) {
     let (side, side_h) = (pix.width() as f32, pix.height() as f32);
     let exact = is_exact(place, pix.width(), pix.height());
+    if exact && mask == Mask::Square {
+        blit_exact(
+            &mut canvas.pixmap,
+            pix,
+            place.x as i32,
+            place.y as i32,
+            place.opacity,
+        );
+        return;
+    }
     let shader = Pattern::new(
         pix.as_ref(),
         SpreadMode::Pad,
@@ -1291,6 +1355,24 @@ fn slot_style(slot: &TextSlot, (color, outline): Ink, size: f32) -> TextStyle {
     style
 }
 
+/// Each text slot's whole text, laid out once per render and kept for
+/// every frame (the text and its fit do not change from frame to frame).
+struct TextCache {
+    slots: Vec<Option<(String, TextLayout)>>,
+}
+
+impl TextCache {
+    fn new(template: &Template) -> TextCache {
+        TextCache {
+            slots: template.layers.iter().map(|_| None).collect(),
+        }
+    }
+
+    fn slot(&mut self, layer: usize) -> &mut Option<(String, TextLayout)> {
+        &mut self.slots[layer]
+    }
+}
+
 fn draw_text(
     canvas: &mut Canvas,
     slot: &TextSlot,
@@ -1298,25 +1380,34 @@ fn draw_text(
     outline: Option<([u8; 4], f32)>,
     args: &Args,
     frame: u32,
+    cached: &mut Option<(String, TextLayout)>,
 ) -> Result<(), RenderError> {
-    let full = slot_text(slot, args);
-    if full.trim().is_empty() {
-        return Ok(());
-    }
     let ink = (color, outline);
     let (x, y, w, h) = slot.area;
     let area = TextBox::new(x, y, w, h);
     let style = slot_style(slot, ink, slot.size);
+    if let Reveal::Typed { from, .. } = slot.reveal
+        && frame < from
+    {
+        return Ok(());
+    }
+    if cached.is_none() {
+        let full = slot_text(slot, args);
+        if full.trim().is_empty() {
+            return Ok(());
+        }
+        // The size the whole text fits at (kept while it types out).
+        let fitted = text::fit_text(&full, &style, area, slot.min_size)?;
+        *cached = Some((full, fitted));
+    }
+    let Some((full, fitted)) = cached.as_ref() else {
+        unreachable!("filled above")
+    };
     match slot.reveal {
         Reveal::All => {
-            canvas.text(&full, &style, area, slot.min_size)?;
+            canvas.draw_layout(fitted, &style, area);
         }
         Reveal::Typed { from, to } => {
-            if frame < from {
-                return Ok(());
-            }
-            // The size the whole text fits at, kept while it types out.
-            let fitted = text::fit_text(&full, &style, area, slot.min_size)?;
             let count = full.graphemes(true).count();
             let shown = if frame >= to {
                 count
@@ -1325,7 +1416,7 @@ fn draw_text(
                 (count * (frame - from + 1) as usize).div_ceil(span + 1)
             };
             if fitted.is_truncated() || shown >= count {
-                canvas.draw_layout(&fitted, &style, area);
+                canvas.draw_layout(fitted, &style, area);
                 return Ok(());
             }
             // The prefix is drawn left-aligned where the whole text starts,

@@ -16,7 +16,8 @@ use ureq::unversioned::transport::DefaultConnector;
 
 use crate::FetchError;
 use crate::animation::{Animation, decode_avatar};
-use crate::decode::{ImageLimits, decode_cost};
+use crate::cost::decode_cost;
+use crate::decode::ImageLimits;
 use crate::resolver::{AddressPolicy, BadHop, GuardedResolver, Refused};
 use crate::url::AvatarUrl;
 

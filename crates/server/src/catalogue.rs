@@ -188,6 +188,87 @@ pub const CONTENT_TYPES: [(&str, &[&str]); 4] = [
     ("img", content::ImgType::NAMES),
 ];
 
+/// Prefix of the previews (`/previews/{group}/{file}`).
+pub const PREVIEW_GROUP: &str = "/previews";
+
+/// One image endpoint of the catalogue and its preview: the endpoint's
+/// answer to built-in sample inputs.
+#[derive(Debug, Clone)]
+pub struct ImageEndpoint {
+    /// Its URL group ([`FILTER_GROUP`], [`MISC_GROUP`], [`OVERLAY_GROUP`],
+    /// [`PREMIUM_GROUP`]), or [`COLORVIEWER`] itself.
+    pub group: &'static str,
+    /// Its URL name within the group (`colorviewer` for [`COLORVIEWER`]).
+    pub name: &'static str,
+    /// The endpoint's path (`/canvas/misc/circle`).
+    pub path: String,
+    /// The preview's path: [`PREVIEW_GROUP`], the group's last segment, the
+    /// name and the extension of the endpoint's default answer
+    /// (`/previews/misc/circle.png`, `/previews/premium/petpet.gif`).
+    pub preview: String,
+    /// Whether the image moves for a still avatar (its preview is a GIF).
+    pub animated: bool,
+}
+
+/// Every image endpoint with its preview, read from the lists above:
+/// [`COLORVIEWER`], the misc images, the filters, the overlays and the
+/// `/premium` templates (the overlay alias serves the same images, so it
+/// has no previews of its own). The welcome cards, whose one operation
+/// takes the template and the background as path segments, have none.
+pub fn image_endpoints() -> &'static [ImageEndpoint] {
+    static ALL: std::sync::LazyLock<Vec<ImageEndpoint>> = std::sync::LazyLock::new(|| {
+        let entry = |group: &'static str, name: &'static str, animated: bool| {
+            let path = if group == COLORVIEWER {
+                COLORVIEWER.to_owned()
+            } else {
+                format!("{group}/{name}")
+            };
+            let short = if group == COLORVIEWER {
+                "canvas"
+            } else {
+                group.rsplit('/').next().unwrap_or(group)
+            };
+            let ext = if animated { "gif" } else { "png" };
+            ImageEndpoint {
+                group,
+                name,
+                path,
+                preview: format!("{PREVIEW_GROUP}/{short}/{name}.{ext}"),
+                animated,
+            }
+        };
+        std::iter::once(entry(COLORVIEWER, "colorviewer", false))
+            .chain(misc_names().map(|n| entry(MISC_GROUP, n, false)))
+            .chain(filter_names().map(|n| entry(FILTER_GROUP, n, false)))
+            .chain(
+                TEMPLATES
+                    .iter()
+                    .filter(|(g, _, _)| *g != WELCOME_GROUP)
+                    .map(|(g, n, k)| entry(g, n, k.template().is_animated())),
+            )
+            .collect()
+    });
+    &ALL
+}
+
+/// The image endpoint whose preview is at `path`.
+pub fn preview(path: &str) -> Option<&'static ImageEndpoint> {
+    image_endpoints().iter().find(|e| e.preview == path)
+}
+
+/// The preview of the image endpoint at `path` (an endpoint of the
+/// overlay alias has its singular spelling's preview).
+pub fn preview_of(path: &str) -> Option<&'static str> {
+    let path = match path.strip_prefix(OVERLAY_ALIAS_GROUP) {
+        Some(rest) if rest.starts_with('/') => format!("{OVERLAY_GROUP}{rest}"),
+        _ => path.to_owned(),
+    };
+    image_endpoints()
+        .iter()
+        .find(|e| e.path == path)
+        .map(|e| e.preview.as_str())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,5 +349,37 @@ mod tests {
         ] {
             assert!(!is_canvas_image(other), "{other}");
         }
+    }
+
+    #[test]
+    fn every_image_endpoint_has_one_preview() {
+        let all = image_endpoints();
+        assert_eq!(
+            all.len(),
+            1 + misc_names().count() + filter_names().count() + TEMPLATES.len()
+        );
+        for e in all {
+            assert_eq!(preview(&e.preview).map(|p| &p.path), Some(&e.path));
+            assert_eq!(preview_of(&e.path), Some(e.preview.as_str()));
+            assert!(e.preview.starts_with("/previews/"), "{}", e.preview);
+        }
+        assert_eq!(
+            preview_of("/canvas/misc/circle"),
+            Some("/previews/misc/circle.png")
+        );
+        assert_eq!(
+            preview_of("/canvas/overlays/triggered"),
+            Some("/previews/overlay/triggered.gif")
+        );
+        assert_eq!(
+            preview_of("/premium/petpet"),
+            Some("/previews/premium/petpet.gif")
+        );
+        assert_eq!(
+            preview_of("/canvas/colorviewer"),
+            Some("/previews/canvas/colorviewer.png")
+        );
+        assert_eq!(preview_of("/canvas/hex"), None);
+        assert!(preview("/previews/misc/circle.gif").is_none());
     }
 }

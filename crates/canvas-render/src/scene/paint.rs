@@ -190,8 +190,8 @@ impl Avatar {
     }
 
     /// The prepared (premultiplied) square avatar.
-    pub(crate) fn pixmap(&self) -> &Pixmap {
-        &self.pixmap
+    pub(crate) fn into_pixmap(self) -> Pixmap {
+        self.pixmap
     }
 
     /// Moves every pixel `strength` (0–1) of the way to the colour `hex`,

@@ -515,7 +515,7 @@ fn the_exact_blend_matches_tiny_skia_within_a_level() {
         px.copy_from_slice(&[(i % 256) as u8, (i * 3 % 256) as u8, 90, 255]);
     }
     let mut ours = base.clone();
-    blend_over(&mut ours, &art, 20, 16);
+    blit_exact(&mut ours, &art, 20, 16, 1.0);
     let mut theirs = base;
     theirs.draw_pixmap(
         20,

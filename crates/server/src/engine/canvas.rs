@@ -48,6 +48,7 @@ use crate::metrics::{FetchOutcome, Metrics};
 use crate::ratelimit::ClientKey;
 
 pub mod output;
+pub mod preview;
 
 use output::{Output, Plan, Requested};
 

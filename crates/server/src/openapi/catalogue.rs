@@ -451,6 +451,12 @@ const fn json(
 }
 
 const NOT_FOUND: &[ErrorKind] = &[ErrorKind::NotFound];
+const NOT_FOUND_OR_BUSY: &[ErrorKind] = &[ErrorKind::NotFound, ErrorKind::Overloaded];
+
+/// The group segments of the previews (`/previews/{group}/{file}`), in
+/// the order of the server catalogue's image endpoints (a test holds them
+/// to it).
+pub const PREVIEW_GROUPS: &[&str] = &["canvas", "misc", "filter", "overlay", "premium"];
 const NONE: &[ErrorKind] = &[];
 
 /// Every endpoint of the service, in the order the playground lists them.
@@ -889,6 +895,35 @@ pub const ENDPOINTS: &[Endpoint] = &[
             ),
         ],
     ),
+    // --- previews ---
+    Endpoint {
+        path: "/previews/{group}/{file}",
+        tag: "previews",
+        summary: "An image endpoint's preview: its answer to built-in sample inputs",
+        description: "Every image endpoint (the colour square, filters, misc images and scenes, overlays, the `/premium` images) has one preview, named in its operation's `x-preview`: `/previews/<group>/<name>.png`, or `.gif` for an image that is always animated (`/previews/misc/circle.png`, `/previews/overlay/triggered.gif`, `/previews/premium/petpet.gif`, `/previews/canvas/colorviewer.png`). It is the endpoint's default answer drawn from a built-in sample avatar (a fox drawn in code; no avatar is fetched) and sample text. Each preview is rendered once per server process, the first time it is asked for (under the job limits of any image: 503 when they are full), then served from memory.",
+        params: &[
+            Param {
+                name: "group",
+                location: In::Path,
+                required: true,
+                kind: Kind::Enum(PREVIEW_GROUPS),
+                description: "the endpoint's group: `canvas` (the colour square), `filter`, `misc`, `overlay` or `premium`",
+                example: "misc",
+                default: None,
+            },
+            Param {
+                name: "file",
+                location: In::Path,
+                required: true,
+                kind: Kind::Name(80),
+                description: "the endpoint's name and the preview's extension (`circle.png`, `petpet.gif`)",
+                example: "circle.png",
+                default: None,
+            },
+        ],
+        ok: Success::Image,
+        errors: NOT_FOUND_OR_BUSY,
+    },
     // --- anime ---
     json(
         "/animu",

@@ -124,7 +124,9 @@ const DESCRIPTION: &str = "Read-only, GET (and HEAD) only. Every error is JSON `
 origin. When the operator enables rate limiting, every response carries `RateLimit-Policy` and \
 `RateLimit` headers and a refused request gets 429 with `Retry-After`. HEAD on a canvas image \
 fetches and checks the avatar like GET (same status and `ETag`) but renders nothing, so it \
-carries no `Content-Length` unless the image is already in the output cache.";
+carries no `Content-Length` unless the image is already in the output cache. Every image \
+endpoint's operation names its preview, its answer to built-in sample inputs, in `x-preview` \
+(`/previews/{group}/{file}`).";
 
 fn operation(e: &Endpoint) -> Value {
     let mut responses = Map::new();
@@ -224,6 +226,9 @@ fn operation(e: &Endpoint) -> Value {
     });
     if !e.description.is_empty() {
         op["description"] = json!(e.description);
+    }
+    if let Some(preview) = crate::catalogue::preview_of(e.path) {
+        op["x-preview"] = json!(preview);
     }
     op
 }

@@ -465,3 +465,64 @@ async fn respond_with_image(
         .insert_header((header::CACHE_CONTROL, cache_control))
         .body(png))
 }
+
+impl CanvasQuery {
+    /// The sample parameters every preview is drawn with: each endpoint
+    /// reads the ones it takes, as from a request. No avatar: previews use
+    /// canvas-render's sample avatar, never a fetch.
+    fn sample() -> CanvasQuery {
+        let s = |v: &str| Some(v.to_owned());
+        CanvasQuery {
+            avatar: None,
+            brightness: None,
+            color: s("6246EA"),
+            threshold: None,
+            dog: s("Foxes are just cats that went to college"),
+            username: s("Ada"),
+            birthday: s("10 December"),
+            description: s("Writes the first programs; likes looms and algebra"),
+            no: s("no bugs?"),
+            bottomtext: s("ship it"),
+            quote: s("Patience is a form of action."),
+            displayname: s("Ada Lovelace"),
+            comment: s(
+                "The engine weaves algebraic patterns just as the loom weaves flowers and leaves.",
+            ),
+            theme: None,
+            replies: s("42"),
+            likes: s("12300"),
+            retweets: s("1337"),
+            delay: None,
+            impostor: None,
+            custom: None,
+            kind: None,
+            textcolor: None,
+            guild_name: s("Analytical Engines"),
+            member_count: s("1843"),
+            bg: None,
+            format: None,
+        }
+    }
+}
+
+/// The job of `endpoint`'s preview: the endpoint's own parsing of the
+/// sample parameters (`CanvasQuery::sample`); a template takes its own
+/// sample arguments (`TemplateKind::sample_args`). `None` for an image
+/// that is no canvas job (the colour square).
+pub fn preview_job(
+    req: &HttpRequest,
+    endpoint: &catalogue::ImageEndpoint,
+) -> Result<Option<Job>, ApiError> {
+    // A template first, whatever its group.
+    if let Some(kind) = catalogue::template(endpoint.group, endpoint.name) {
+        return Ok(Some(Job::Template(kind, kind.sample_args())));
+    }
+    let q = CanvasQuery::sample();
+    let job = match endpoint.group {
+        catalogue::FILTER_GROUP => filter_job(req, endpoint.name, &q)?,
+        catalogue::MISC_GROUP => misc_job(req, endpoint.name, &q)?,
+        catalogue::COLORVIEWER => return Ok(None),
+        _ => return Err(unknown(req)),
+    };
+    Ok(Some(job))
+}

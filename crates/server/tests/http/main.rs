@@ -17,6 +17,7 @@ mod logging;
 mod metrics;
 mod openapi;
 mod playground;
+mod previews;
 mod ratelimit;
 mod support;
 mod templates;
