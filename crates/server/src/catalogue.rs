@@ -356,7 +356,12 @@ mod tests {
         let all = image_endpoints();
         assert_eq!(
             all.len(),
-            1 + misc_names().count() + filter_names().count() + TEMPLATES.len()
+            1 + misc_names().count()
+                + filter_names().count()
+                + TEMPLATES
+                    .iter()
+                    .filter(|(g, _, _)| *g != WELCOME_GROUP)
+                    .count()
         );
         for e in all {
             assert_eq!(preview(&e.preview).map(|p| &p.path), Some(&e.path));
