@@ -69,6 +69,8 @@ const ROUTES: &[&str] = &[
     "/canvas/overlays/triggered",
     "/premium/petpet",
     "/premium/amongus",
+    "/premium/rankcard/1",
+    "/premium/rankcard/6",
     "/animu",
     "/animu/hug",
     "/animu/quote",

@@ -11,8 +11,17 @@
 //!   width different from the height squashes it —, rotation and opacity),
 //!   cut by a [`Mask`], optionally greyed and tinted;
 //! * [`Layer::Text`]: a text slot whose text is assembled from literal
-//!   pieces and parameters ([`Piece`]), shrunk to fit its box and optionally
-//!   typed out over a range of frames ([`Reveal`]).
+//!   pieces and parameters ([`Piece`]: numbers written compactly, pieces
+//!   shown only when a parameter is set), shrunk to fit its box and
+//!   optionally typed out over a range of frames ([`Reveal`]);
+//!   [`Layer::PaintedText`] is one in a [`Paint`] that may be a colour
+//!   parameter's;
+//! * [`Layer::Shape`]: a rectangle, rounded rectangle, ellipse or hexagon,
+//!   filled or outlined in a [`Paint`];
+//! * [`Layer::Bar`]: a progress bar of two whole-number parameters
+//!   (`value / max`, clamped), rounded, in blocks or as a ring ([`BarStyle`]);
+//! * [`Layer::When`]: another layer, drawn only when a parameter is set
+//!   ([`When`], [`Args::is_set`]).
 //!
 //! Templates are data rather than code so that a new one is a table, not a
 //! new function: the interpreter ([`render_template`],
@@ -45,10 +54,26 @@
 //! assert_eq!(frames.len(), 10);
 //! assert!(frames.iter().all(|(f, delay)| f.dimensions() == (256, 256) && *delay == 60));
 //! assert!(pet.args(|name| (name == "delay").then_some("5")).is_err());
+//!
+//! // A rank card: colours are parameters, the rank shows only when set.
+//! let rank = TemplateKind::Rank1.template();
+//! let args = rank
+//!     .args(|name| match name {
+//!         "username" => Some("Ferris"),
+//!         "cxp" => Some("340"),
+//!         "nxp" => Some("1000"),
+//!         "cbar" => Some("5865f2"),
+//!         _ => None,
+//!     })
+//!     .unwrap();
+//! assert!(!args.is_set("rank"));
+//! let card = render_template(rank, &args, Some(&avatar)).unwrap();
+//! assert_eq!(card.dimensions(), (900, 300));
 //! ```
 
 mod art;
 mod catalog;
+mod rank;
 
 use std::sync::OnceLock;
 
@@ -57,6 +82,7 @@ use unicode_segmentation::UnicodeSegmentation;
 
 pub use art::Art;
 pub(crate) use catalog::LIED;
+pub use rank::{MAX_DISCRIMINATOR_CHARS, MAX_RANK_NUMBER, MAX_RANK_USERNAME_CHARS, RANK_CARD_SIZE};
 
 use crate::animation::{AnimationError, Deadline};
 use crate::scene::paint::{Avatar, Canvas, circle_path, rect_path, rrect_path, shader_paint};
@@ -90,11 +116,29 @@ pub enum TemplateKind {
     Petpet,
     /// The avatar drifts through space while a sentence types out (animated).
     Amongus,
+    /// Rank card 1, 900×300: "Classic": a dark rounded card, a round ringed avatar, level and rank columns, a wide round bar.
+    Rank1,
+    /// Rank card 2, 900×300: "Panel": a coloured left panel with a rounded-square avatar and the level, the name and a segmented bar on the right.
+    Rank2,
+    /// Rank card 3, 900×300: "Neon": a horizon grid, a hexagonal avatar in a neon ring, a big level, a thin bar.
+    Rank3,
+    /// Rank card 4, 900×300: "Paper": a light card, a soft square avatar, dark text and a slim bar.
+    Rank4,
+    /// Rank card 5, 900×300: "Honeycomb": a hexagonal avatar and level badge over a honeycomb, a bar of hexagon-like blocks.
+    Rank5,
+    /// Rank card 6, 900×300: "Gauge": the bar is a ring around the round avatar; level, XP and rank in columns.
+    Rank6,
+    /// Rank card 7, 900×300: "Banner": a coloured top band the round avatar overlaps, a level badge, a bar at the foot.
+    Rank7,
+    /// Rank card 8, 900×300: "Arcade": a striped sunset, a square framed avatar, condensed type and chunky blocks.
+    Rank8,
+    /// Rank card 9, 900×300: "Glass": a frosted panel over soft lights, a round avatar, level and rank in pills.
+    Rank9,
 }
 
 impl TemplateKind {
     /// Every template, in declaration order.
-    pub const ALL: [TemplateKind; 9] = [
+    pub const ALL: [TemplateKind; 18] = [
         TemplateKind::Comrade,
         TemplateKind::Gay,
         TemplateKind::Glass,
@@ -104,6 +148,15 @@ impl TemplateKind {
         TemplateKind::Wasted,
         TemplateKind::Petpet,
         TemplateKind::Amongus,
+        TemplateKind::Rank1,
+        TemplateKind::Rank2,
+        TemplateKind::Rank3,
+        TemplateKind::Rank4,
+        TemplateKind::Rank5,
+        TemplateKind::Rank6,
+        TemplateKind::Rank7,
+        TemplateKind::Rank8,
+        TemplateKind::Rank9,
     ];
 
     /// The template's description.
@@ -118,6 +171,15 @@ impl TemplateKind {
             TemplateKind::Wasted => &catalog::WASTED,
             TemplateKind::Petpet => &catalog::PETPET,
             TemplateKind::Amongus => &catalog::AMONGUS,
+            TemplateKind::Rank1 => &rank::RANK_1,
+            TemplateKind::Rank2 => &rank::RANK_2,
+            TemplateKind::Rank3 => &rank::RANK_3,
+            TemplateKind::Rank4 => &rank::RANK_4,
+            TemplateKind::Rank5 => &rank::RANK_5,
+            TemplateKind::Rank6 => &rank::RANK_6,
+            TemplateKind::Rank7 => &rank::RANK_7,
+            TemplateKind::Rank8 => &rank::RANK_8,
+            TemplateKind::Rank9 => &rank::RANK_9,
         }
     }
 }
@@ -194,6 +256,8 @@ pub enum Mask {
     Circle,
     /// The box with corners rounded by this fraction of its side (0–0.5).
     Rounded(f32),
+    /// The regular hexagon inscribed in the box, flat sides left and right.
+    Hexagon,
 }
 
 /// A colour laid over the avatar: each pixel moves `strength` (0–1) of the
@@ -226,6 +290,17 @@ pub enum Piece {
     Lit(&'static str),
     /// The value of a [`ParamKind::Text`] parameter.
     Param(&'static str),
+    /// The value of a [`ParamKind::Int`] parameter, written compactly:
+    /// `987`, `1,234`, `12.3K`, `4.5M`, `1.2B` (cut, never rounded up).
+    Compact(&'static str),
+    /// `pieces`, only when the parameter is set ([`Args::is_set`]: given,
+    /// not blank and not zero).
+    IfSet {
+        /// The parameter.
+        param: &'static str,
+        /// The text then.
+        pieces: &'static [Piece],
+    },
     /// `yes` when the [`ParamKind::Bool`] parameter is true, else `no`.
     Flag {
         /// The parameter.
@@ -296,6 +371,145 @@ pub enum Layer {
     Avatar(AvatarSlot),
     /// Text.
     Text(TextSlot),
+    /// Text in a colour that may come from a parameter; `slot.color` is
+    /// ignored.
+    PaintedText {
+        /// Its colour.
+        paint: Paint,
+        /// The slot.
+        slot: TextSlot,
+    },
+    /// A filled or stroked shape in a colour that may come from a parameter.
+    Shape(ShapeSlot),
+    /// A progress bar: the fraction `value / max` of two [`ParamKind::Int`]
+    /// parameters, clamped to 0–1.
+    Bar(BarSlot),
+    /// `layer`, drawn only when the condition holds.
+    When {
+        /// The condition.
+        when: When,
+        /// The layer.
+        layer: &'static Layer,
+    },
+}
+
+/// A colour: fixed, or a [`ParamKind::Colour`] parameter's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Paint {
+    /// Straight RGBA.
+    Fixed([u8; 4]),
+    /// The colour parameter `param`, at opacity `alpha` (0–255).
+    Param {
+        /// The parameter.
+        param: &'static str,
+        /// Its opacity.
+        alpha: u8,
+    },
+}
+
+impl Paint {
+    /// The colour parameter at full opacity.
+    pub const fn param(param: &'static str) -> Paint {
+        Paint::Param { param, alpha: 255 }
+    }
+
+    /// The straight RGBA colour for these arguments.
+    pub fn rgba(self, args: &Args) -> [u8; 4] {
+        match self {
+            Paint::Fixed(c) => c,
+            Paint::Param { param, alpha } => match args.get(param) {
+                Some(Value::Colour([r, g, b])) => [*r, *g, *b, alpha],
+                _ => [0, 0, 0, 0],
+            },
+        }
+    }
+}
+
+/// A geometric shape in its box.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Shape {
+    /// The box.
+    Rect,
+    /// The box with corners of this radius in pixels.
+    Rounded(f32),
+    /// The ellipse inscribed in the box.
+    Ellipse,
+    /// The regular hexagon inscribed in the box (as [`Mask::Hexagon`]).
+    Hexagon,
+}
+
+/// A shape layer.
+#[derive(Debug, Clone, Copy)]
+pub struct ShapeSlot {
+    /// The shape.
+    pub shape: Shape,
+    /// Its box, `(x, y, width, height)`.
+    pub area: (f32, f32, f32, f32),
+    /// Its colour.
+    pub paint: Paint,
+    /// `None`: filled; `Some(width)`: its outline, this many pixels wide.
+    pub stroke: Option<f32>,
+}
+
+/// How a [`BarSlot`] draws its fraction.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BarStyle {
+    /// A bar with round ends filling from the left, its track the whole box.
+    Rounded,
+    /// `count` blocks separated by `gap` pixels (corner radius `radius`),
+    /// each lit when the fraction reaches it (the partly reached one lit in
+    /// proportion).
+    Segments {
+        /// How many blocks.
+        count: u32,
+        /// Space between blocks, in pixels.
+        gap: f32,
+        /// Corner radius of a block, in pixels.
+        radius: f32,
+    },
+    /// An arc around the ellipse inscribed in the box, `width` pixels wide,
+    /// clockwise from the top; its track the whole ring.
+    Ring {
+        /// Width of the ring, in pixels.
+        width: f32,
+    },
+}
+
+/// A progress bar layer.
+#[derive(Debug, Clone, Copy)]
+pub struct BarSlot {
+    /// The [`ParamKind::Int`] parameter of the progress.
+    pub value: &'static str,
+    /// The [`ParamKind::Int`] parameter of the goal. When it is 0 the bar is
+    /// full if `value` is above 0, else empty.
+    pub max: &'static str,
+    /// Its box, `(x, y, width, height)`.
+    pub area: (f32, f32, f32, f32),
+    /// How it is drawn.
+    pub style: BarStyle,
+    /// The colour of the track (the unreached part).
+    pub track: Paint,
+    /// The colour of the reached part.
+    pub fill: Paint,
+}
+
+/// A condition on the arguments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum When {
+    /// The parameter is set ([`Args::is_set`]).
+    Set(&'static str),
+    /// The parameter is not set.
+    Unset(&'static str),
+}
+
+impl When {
+    /// Whether the condition holds for these arguments.
+    pub fn holds(self, args: &Args) -> bool {
+        match self {
+            When::Set(p) => args.is_set(p),
+            When::Unset(p) => !args.is_set(p),
+        }
+    }
 }
 
 /// A parameter's type, default and bounds.
@@ -322,6 +536,13 @@ pub enum ParamKind {
         /// The value when absent or blank.
         default: u32,
     },
+    /// A colour: six hexadecimal digits `RRGGBB` as [`Template::args`]
+    /// reads it, or any form the parser given to [`Template::args_with`]
+    /// accepts; absent or blank is `default`.
+    Colour {
+        /// The value when absent or blank, `0xRRGGBB`.
+        default: u32,
+    },
 }
 
 /// A typed parameter.
@@ -346,6 +567,8 @@ pub enum Value {
     Bool(bool),
     /// A whole number.
     Int(u32),
+    /// A colour, `[r, g, b]`.
+    Colour([u8; 3]),
 }
 
 /// A template's parameter values, checked against its [`ParamSpec`]s
@@ -353,12 +576,34 @@ pub enum Value {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Args {
     values: Vec<(&'static str, Value)>,
+    /// The parameters given (not absent, not blank), by name.
+    given: Vec<&'static str>,
 }
 
 impl Args {
     /// The value of `name`, if the template has that parameter.
     pub fn get(&self, name: &str) -> Option<&Value> {
         self.values.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+
+    /// Whether `name` was given a value that counts: not absent, not
+    /// blank, and neither the number 0 nor the text "0" (a default never
+    /// counts).
+    pub fn is_set(&self, name: &str) -> bool {
+        self.given.contains(&name)
+            && match self.get(name) {
+                Some(Value::Int(0)) => false,
+                Some(Value::Text(t)) => t.trim() != "0",
+                Some(_) => true,
+                None => false,
+            }
+    }
+
+    fn int(&self, name: &str) -> u32 {
+        match self.get(name) {
+            Some(Value::Int(n)) => *n,
+            _ => 0,
+        }
     }
 
     fn text(&self, name: &str) -> &str {
@@ -380,6 +625,19 @@ impl Template {
         self.timeline.frames > 1
     }
 
+    /// Every text slot, those of conditional layers included, back to
+    /// front.
+    pub fn text_slots(&self) -> impl Iterator<Item = &'static TextSlot> + use<> {
+        fn slot(layer: &'static Layer) -> Option<&'static TextSlot> {
+            match layer {
+                Layer::Text(slot) | Layer::PaintedText { slot, .. } => Some(slot),
+                Layer::When { layer, .. } => slot(layer),
+                _ => None,
+            }
+        }
+        self.layers.iter().filter_map(slot)
+    }
+
     /// Whether a layer draws the avatar.
     pub fn uses_avatar(&self) -> bool {
         self.layers.iter().any(|l| matches!(l, Layer::Avatar(_)))
@@ -390,8 +648,28 @@ impl Template {
     /// Errors name the parameter: [`RenderError::TextTooLong`] over a
     /// cap, [`RenderError::InvalidParameter`] (with the accepted values)
     /// for anything else.
+    ///
+    /// A [`ParamKind::Colour`] is read as exactly six hexadecimal digits
+    /// `RRGGBB`; [`Template::args_with`] takes a colour parser of the
+    /// caller's.
     pub fn args<'a>(&self, value: impl Fn(&str) -> Option<&'a str>) -> Result<Args, RenderError> {
+        self.args_with(value, |v| {
+            let n = (v.len() == 6 && v.bytes().all(|b| b.is_ascii_hexdigit()))
+                .then(|| u32::from_str_radix(v, 16).ok())
+                .flatten()?;
+            Some([(n >> 16) as u8, (n >> 8) as u8, n as u8])
+        })
+    }
+
+    /// As [`Template::args`], with `colour` parsing the (trimmed, not blank)
+    /// text of every [`ParamKind::Colour`] parameter (`None`: refused).
+    pub fn args_with<'a>(
+        &self,
+        value: impl Fn(&str) -> Option<&'a str>,
+        colour: impl Fn(&str) -> Option<[u8; 3]>,
+    ) -> Result<Args, RenderError> {
         let mut values = Vec::with_capacity(self.params.len());
+        let mut given_names = Vec::new();
         for spec in self.params {
             let raw = value(spec.name);
             let given = raw.map(str::trim).filter(|v| !v.is_empty());
@@ -420,10 +698,22 @@ impl Template {
                         _ => return Err(bad()),
                     },
                 },
+                ParamKind::Colour { default } => match given {
+                    None => {
+                        Value::Colour([(default >> 16) as u8, (default >> 8) as u8, default as u8])
+                    }
+                    Some(v) => Value::Colour(colour(v).ok_or_else(bad)?),
+                },
             };
+            if given.is_some() {
+                given_names.push(spec.name);
+            }
             values.push((spec.name, v));
         }
-        Ok(Args { values })
+        Ok(Args {
+            values,
+            given: given_names,
+        })
     }
 
     /// The delay of each of the template's own frames, in ms.
@@ -656,25 +946,152 @@ fn draw_frame(
     let (w, h) = template.size;
     let mut canvas = Canvas::new(w, h)?;
     for (i, layer) in template.layers.iter().enumerate() {
-        match layer {
-            Layer::Art { art, motion } => {
-                let Some(place) = place_at(motion, frame) else {
-                    continue;
-                };
-                draw_art(&mut canvas, art::cached(*art), &place);
-            }
-            Layer::Avatar(slot) => {
-                let (Some(place), Some(Some(avatar))) =
-                    (place_at(slot.motion, frame), prepared.slots.get(i))
-                else {
-                    continue;
-                };
-                draw_avatar(&mut canvas, avatar, slot.mask, &place);
-            }
-            Layer::Text(slot) => draw_text(&mut canvas, slot, args, frame)?,
-        }
+        draw_layer(&mut canvas, layer, prepared.slots.get(i), args, frame)?;
     }
     Ok(canvas)
+}
+
+/// Draws one layer; `avatar` is the prepared avatar of its position in the
+/// template's layers, if any.
+fn draw_layer(
+    canvas: &mut Canvas,
+    layer: &Layer,
+    avatar: Option<&Option<Avatar>>,
+    args: &Args,
+    frame: u32,
+) -> Result<(), RenderError> {
+    match layer {
+        Layer::Art { art, motion } => {
+            if let Some(place) = place_at(motion, frame) {
+                draw_art(canvas, art::cached(*art), &place);
+            }
+        }
+        Layer::Avatar(slot) => {
+            if let (Some(place), Some(Some(avatar))) = (place_at(slot.motion, frame), avatar) {
+                draw_avatar(canvas, avatar, slot.mask, &place);
+            }
+        }
+        Layer::Text(slot) => draw_text(canvas, slot, slot.color, args, frame)?,
+        Layer::PaintedText { paint, slot } => {
+            draw_text(canvas, slot, paint.rgba(args), args, frame)?;
+        }
+        Layer::Shape(slot) => draw_shape(canvas, slot, args),
+        Layer::Bar(slot) => draw_bar(canvas, slot, args),
+        Layer::When { when, layer } => {
+            if when.holds(args) {
+                draw_layer(canvas, layer, avatar, args, frame)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The path of `shape` in the box `(x, y, w, h)`.
+fn shape_path(shape: Shape, (x, y, w, h): (f32, f32, f32, f32)) -> tiny_skia::Path {
+    match shape {
+        Shape::Rect => rect_path(x, y, w, h),
+        Shape::Rounded(r) => rrect_path(x, y, w, h, r.clamp(0.0, w.min(h) / 2.0)),
+        Shape::Ellipse => tiny_skia::PathBuilder::from_oval(
+            tiny_skia::Rect::from_xywh(x, y, w, h)
+                .unwrap_or(tiny_skia::Rect::from_xywh(x, y, 1.0, 1.0).expect("unit rect")),
+        )
+        .unwrap_or_else(|| rect_path(x, y, w, h)),
+        Shape::Hexagon => hexagon_path(x, y, w, h),
+    }
+}
+
+/// The regular hexagon inscribed in a box, pointed top and bottom (flat
+/// sides left and right), stretched to the box.
+fn hexagon_path(x: f32, y: f32, w: f32, h: f32) -> tiny_skia::Path {
+    let (cx, cy) = (x + w / 2.0, y + h / 2.0);
+    let pts: Vec<(f32, f32)> = (0..6)
+        .map(|i| {
+            let a = std::f32::consts::FRAC_PI_3 * i as f32 - std::f32::consts::FRAC_PI_2;
+            (cx + w / 2.0 * a.cos(), cy + h / 2.0 * a.sin())
+        })
+        .collect();
+    crate::scene::paint::poly(&pts)
+}
+
+fn colour(c: [u8; 4]) -> tiny_skia::Color {
+    tiny_skia::Color::from_rgba8(c[0], c[1], c[2], c[3])
+}
+
+fn draw_shape(canvas: &mut Canvas, slot: &ShapeSlot, args: &Args) {
+    let c = slot.paint.rgba(args);
+    if c[3] == 0 {
+        return;
+    }
+    match slot.stroke {
+        None => canvas.color(&shape_path(slot.shape, slot.area), colour(c)),
+        Some(width) => canvas.stroke(&shape_path(slot.shape, slot.area), colour(c), width),
+    }
+}
+
+/// `value / max` clamped to 0–1; a goal of 0 is reached by any progress.
+pub fn bar_fraction(value: u32, max: u32) -> f32 {
+    if max == 0 {
+        return if value > 0 { 1.0 } else { 0.0 };
+    }
+    (value as f64 / max as f64).clamp(0.0, 1.0) as f32
+}
+
+fn draw_bar(canvas: &mut Canvas, slot: &BarSlot, args: &Args) {
+    let f = bar_fraction(args.int(slot.value), args.int(slot.max));
+    let (track, fill) = (colour(slot.track.rgba(args)), colour(slot.fill.rgba(args)));
+    let (x, y, w, h) = slot.area;
+    match slot.style {
+        BarStyle::Rounded => {
+            let r = h / 2.0;
+            canvas.color(&rrect_path(x, y, w, h, r), track);
+            if f > 0.0 {
+                // At least a round dot, so that a little progress shows.
+                let fw = (w * f).max(h);
+                canvas.color(&rrect_path(x, y, fw, h, r), fill);
+            }
+        }
+        BarStyle::Segments { count, gap, radius } => {
+            let n = count.max(1);
+            let sw = (w - gap * (n - 1) as f32) / n as f32;
+            for i in 0..n {
+                let sx = x + i as f32 * (sw + gap);
+                canvas.color(&rrect_path(sx, y, sw, h, radius), track);
+                let lit = (f * n as f32 - i as f32).clamp(0.0, 1.0);
+                if lit > 0.0 {
+                    canvas.color(
+                        &rrect_path(sx, y, (sw * lit).max(radius * 2.0), h, radius),
+                        fill,
+                    );
+                }
+            }
+        }
+        BarStyle::Ring { width } => {
+            let (cx, cy) = (x + w / 2.0, y + h / 2.0);
+            let (rx, ry) = ((w - width) / 2.0, (h - width) / 2.0);
+            let ring = |from: f32, to: f32| {
+                let steps = ((to - from) * 90.0).ceil().max(2.0) as usize;
+                let mut pb = tiny_skia::PathBuilder::new();
+                for k in 0..=steps {
+                    let t = from + (to - from) * k as f32 / steps as f32;
+                    let a = std::f32::consts::TAU * t - std::f32::consts::FRAC_PI_2;
+                    let p = (cx + rx * a.cos(), cy + ry * a.sin());
+                    if k == 0 {
+                        pb.move_to(p.0, p.1);
+                    } else {
+                        pb.line_to(p.0, p.1);
+                    }
+                }
+                pb.finish()
+            };
+            let whole = shape_path(Shape::Ellipse, (cx - rx, cy - ry, rx * 2.0, ry * 2.0));
+            canvas.stroke(&whole, track, width);
+            if f > 0.0
+                && let Some(p) = ring(0.0, f)
+            {
+                canvas.stroke(&p, fill, width);
+            }
+        }
+    }
 }
 
 fn draw_art(canvas: &mut Canvas, art: &Pixmap, place: &Place) {
@@ -725,6 +1142,7 @@ fn draw_avatar(canvas: &mut Canvas, avatar: &Avatar, mask: Mask, place: &Place) 
         Mask::Square => rect_path(0.0, 0.0, side, side),
         Mask::Circle => circle_path(side / 2.0, side / 2.0, side / 2.0),
         Mask::Rounded(r) => rrect_path(0.0, 0.0, side, side, side * r.clamp(0.0, 0.5)),
+        Mask::Hexagon => hexagon_path(0.0, 0.0, side, side),
     };
     let t = place_transform(place, side, pix.height() as f32);
     canvas.fill_t(&path, &shader_paint(shader), t);
@@ -738,25 +1156,30 @@ fn slot_text(slot: &TextSlot, args: &Args) -> String {
             return t.to_owned();
         }
     }
-    slot.pieces
-        .iter()
-        .map(|piece| match *piece {
-            Piece::Lit(s) => s,
-            Piece::Param(p) => args.text(p),
-            Piece::Flag { param, yes, no } => {
-                if args.flag(param) {
-                    yes
-                } else {
-                    no
-                }
-            }
-        })
-        .collect()
+    let mut out = String::new();
+    push_pieces(&mut out, slot.pieces, args);
+    out
 }
 
-fn slot_style(slot: &TextSlot, size: f32) -> TextStyle {
+fn push_pieces(out: &mut String, pieces: &[Piece], args: &Args) {
+    for piece in pieces {
+        match *piece {
+            Piece::Lit(s) => out.push_str(s),
+            Piece::Param(p) => out.push_str(args.text(p)),
+            Piece::Compact(p) => out.push_str(&crate::scene::format_count(u64::from(args.int(p)))),
+            Piece::IfSet { param, pieces } => {
+                if args.is_set(param) {
+                    push_pieces(out, pieces, args);
+                }
+            }
+            Piece::Flag { param, yes, no } => out.push_str(if args.flag(param) { yes } else { no }),
+        }
+    }
+}
+
+fn slot_style(slot: &TextSlot, color: [u8; 4], size: f32) -> TextStyle {
     let mut style = TextStyle::new(slot.face, size)
-        .color(slot.color)
+        .color(color)
         .align(slot.align)
         .valign(slot.valign);
     if let Some((c, w)) = slot.outline {
@@ -768,13 +1191,14 @@ fn slot_style(slot: &TextSlot, size: f32) -> TextStyle {
 fn draw_text(
     canvas: &mut Canvas,
     slot: &TextSlot,
+    color: [u8; 4],
     args: &Args,
     frame: u32,
 ) -> Result<(), RenderError> {
     let full = slot_text(slot, args);
     let (x, y, w, h) = slot.area;
     let area = TextBox::new(x, y, w, h);
-    let style = slot_style(slot, slot.size);
+    let style = slot_style(slot, color, slot.size);
     match slot.reveal {
         Reveal::All => {
             canvas.text(&full, &style, area, slot.min_size)?;
@@ -814,7 +1238,7 @@ fn draw_text(
                 _ => y,
             };
             let sub = TextBox::new(x0.max(x), y0.max(y), fw.min(w), h - (y0 - y).max(0.0));
-            let style = slot_style(slot, fitted.font_size())
+            let style = slot_style(slot, color, fitted.font_size())
                 .align(Align::Left)
                 .valign(VAlign::Top);
             let layout = text::fit_text(&prefix, &style, sub, fitted.font_size())?;
@@ -827,5 +1251,7 @@ fn draw_text(
 /// Static art pixmaps, one per [`Art`], drawn on first use.
 static ART_CACHE: [OnceLock<Pixmap>; Art::COUNT] = [const { OnceLock::new() }; Art::COUNT];
 
+#[cfg(test)]
+mod rank_tests;
 #[cfg(test)]
 mod tests;

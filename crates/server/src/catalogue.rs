@@ -28,6 +28,9 @@ pub const OVERLAY_ALIAS_GROUP: &str = "/canvas/overlays";
 /// Prefix of the animated template images (`/premium/{name}`; the
 /// original's path, open to everyone here).
 pub const PREMIUM_GROUP: &str = "/premium";
+/// The rank cards, numbered (`/premium/rankcard/{template}`), inside
+/// [`PREMIUM_GROUP`].
+pub const RANKCARD_GROUP: &str = "/premium/rankcard";
 
 /// Every canvas image group: the rate limiter's `canvas` class.
 pub const CANVAS_GROUPS: [&str; 5] = [
@@ -65,8 +68,9 @@ pub const SCENES: [(&str, SceneKind); 12] = [
 
 /// The group and URL name of every template, in [`TemplateKind::ALL`]
 /// order: the overlays under [`OVERLAY_GROUP`] (and its alias), the
-/// animated images under [`PREMIUM_GROUP`].
-pub const TEMPLATES: [(&str, &str, TemplateKind); 9] = [
+/// animated images under [`PREMIUM_GROUP`], the rank cards under
+/// [`RANKCARD_GROUP`].
+pub const TEMPLATES: [(&str, &str, TemplateKind); 18] = [
     (OVERLAY_GROUP, "comrade", TemplateKind::Comrade),
     (OVERLAY_GROUP, "gay", TemplateKind::Gay),
     (OVERLAY_GROUP, "glass", TemplateKind::Glass),
@@ -76,6 +80,15 @@ pub const TEMPLATES: [(&str, &str, TemplateKind); 9] = [
     (OVERLAY_GROUP, "wasted", TemplateKind::Wasted),
     (PREMIUM_GROUP, "petpet", TemplateKind::Petpet),
     (PREMIUM_GROUP, "amongus", TemplateKind::Amongus),
+    (RANKCARD_GROUP, "1", TemplateKind::Rank1),
+    (RANKCARD_GROUP, "2", TemplateKind::Rank2),
+    (RANKCARD_GROUP, "3", TemplateKind::Rank3),
+    (RANKCARD_GROUP, "4", TemplateKind::Rank4),
+    (RANKCARD_GROUP, "5", TemplateKind::Rank5),
+    (RANKCARD_GROUP, "6", TemplateKind::Rank6),
+    (RANKCARD_GROUP, "7", TemplateKind::Rank7),
+    (RANKCARD_GROUP, "8", TemplateKind::Rank8),
+    (RANKCARD_GROUP, "9", TemplateKind::Rank9),
 ];
 
 /// The template named `name` in `group` ([`OVERLAY_ALIAS_GROUP`] resolves
@@ -178,6 +191,12 @@ mod tests {
         assert_eq!(template(OVERLAY_GROUP, "petpet"), None);
         assert_eq!(template_names(OVERLAY_ALIAS_GROUP).count(), 7);
         assert_eq!(template_names(PREMIUM_GROUP).count(), 2);
+        assert_eq!(
+            template_names(RANKCARD_GROUP).collect::<Vec<_>>(),
+            ["1", "2", "3", "4", "5", "6", "7", "8", "9"]
+        );
+        assert_eq!(template(RANKCARD_GROUP, "0"), None);
+        assert_eq!(template(PREMIUM_GROUP, "1"), None);
     }
 
     #[test]
@@ -204,6 +223,7 @@ mod tests {
             "/canvas/overlay/jail",
             "/canvas/overlays/jail",
             "/premium/petpet",
+            "/premium/rankcard/1",
         ] {
             assert!(is_canvas_image(canvas), "{canvas}");
         }

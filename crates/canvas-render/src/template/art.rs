@@ -38,11 +38,31 @@ pub enum Art {
     LiedBackdrop,
     /// 600×600: the vignette and film lines over `lied`'s photo.
     LiedVignette,
+    /// 900×300, rank card 1: a soft sheen from the top left and a faint
+    /// fan of lines, inside the card's rounded corners.
+    RankSheen,
+    /// 900×300, rank card 2: diagonal stripes over the left panel and the
+    /// shadow of its edge.
+    RankStripes,
+    /// 900×300, rank card 3: a neon horizon and a perspective grid.
+    RankNeonGrid,
+    /// 900×300, rank card 4: a fading dot grid and a hairline frame.
+    RankDots,
+    /// 900×300, rank card 5: a honeycomb fading to the right.
+    RankHexes,
+    /// 900×300, rank card 6: concentric arcs from the right edge.
+    RankArcs,
+    /// 900×300, rank card 7: flowing lines over the top band.
+    RankWaves,
+    /// 900×300, rank card 8: a striped sunset, scan lines and pixel corners.
+    RankRetro,
+    /// 900×300, rank card 9: soft light blobs behind frosted glass.
+    RankGlass,
 }
 
 impl Art {
     /// How many kinds of art there are.
-    pub const COUNT: usize = 11;
+    pub const COUNT: usize = 20;
 
     /// Natural width and height in pixels.
     pub fn size(self) -> (u32, u32) {
@@ -51,6 +71,15 @@ impl Art {
             Art::Hand => (160, 150),
             Art::Space => (600, 300),
             Art::LiedBackdrop | Art::LiedVignette => (600, 600),
+            Art::RankSheen
+            | Art::RankStripes
+            | Art::RankNeonGrid
+            | Art::RankDots
+            | Art::RankHexes
+            | Art::RankArcs
+            | Art::RankWaves
+            | Art::RankRetro
+            | Art::RankGlass => rank::SIZE,
             _ => (512, 512),
         }
     }
@@ -83,10 +112,21 @@ fn draw(art: Art) -> Pixmap {
         Art::WastedBanner => banner(&mut c, Banner::Wasted),
         Art::Hand => hand(&mut c),
         Art::Space => space(&mut c),
+        Art::RankSheen => rank::sheen(&mut c),
+        Art::RankStripes => rank::stripes(&mut c),
+        Art::RankNeonGrid => rank::neon_grid(&mut c),
+        Art::RankDots => rank::dots(&mut c),
+        Art::RankHexes => rank::hexes(&mut c),
+        Art::RankArcs => rank::arcs(&mut c),
+        Art::RankWaves => rank::waves(&mut c),
+        Art::RankRetro => rank::retro(&mut c),
+        Art::RankGlass => rank::glass(&mut c),
         Art::LiedBackdrop | Art::LiedVignette => unreachable!("drawn above"),
     }
     c.pixmap
 }
+
+mod rank;
 
 /// A small deterministic generator for scattered details (stars, cracks).
 struct Lcg(u64);

@@ -1,6 +1,7 @@
 //! The avatar image endpoints: `/canvas/filter/{name}`,
 //! `/canvas/misc/{name}`, the overlays `/canvas/overlay/{name}` (also
-//! `/canvas/overlays/{name}`) and the animated `/premium/{name}`.
+//! `/canvas/overlays/{name}`), the animated `/premium/{name}` and the rank
+//! cards `/premium/rankcard/{template}`.
 //!
 //! A handler parses and checks every parameter on the async worker (cheap:
 //! a bad parameter is a 400 before any network or CPU work) into a
@@ -39,7 +40,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             super::group(catalogue::OVERLAY_ALIAS_GROUP)
                 .get("/canvas/overlays/{name}", overlay_alias),
         )
-        .service(super::group(catalogue::PREMIUM_GROUP).get("/premium/{name}", premium));
+        .service(
+            super::group(catalogue::PREMIUM_GROUP)
+                .get("/premium/{name}", premium)
+                .get("/premium/rankcard/{template}", rankcard),
+        );
 }
 
 /// Every query parameter of the canvas image endpoints; each endpoint reads
@@ -66,6 +71,16 @@ pub struct CanvasQuery {
     delay: Option<String>,
     impostor: Option<String>,
     custom: Option<String>,
+    discriminator: Option<String>,
+    cxp: Option<String>,
+    nxp: Option<String>,
+    level: Option<String>,
+    rank: Option<String>,
+    cbg: Option<String>,
+    ccxp: Option<String>,
+    cbar: Option<String>,
+    ctext: Option<String>,
+    ctag: Option<String>,
     format: Option<String>,
 }
 
@@ -77,6 +92,16 @@ impl CanvasQuery {
             "delay" => self.delay.as_deref(),
             "impostor" => self.impostor.as_deref(),
             "custom" => self.custom.as_deref(),
+            "discriminator" => self.discriminator.as_deref(),
+            "cxp" => self.cxp.as_deref(),
+            "nxp" => self.nxp.as_deref(),
+            "level" => self.level.as_deref(),
+            "rank" => self.rank.as_deref(),
+            "cbg" => self.cbg.as_deref(),
+            "ccxp" => self.ccxp.as_deref(),
+            "cbar" => self.cbar.as_deref(),
+            "ctext" => self.ctext.as_deref(),
+            "ctag" => self.ctag.as_deref(),
             _ => None,
         }
     }
@@ -234,9 +259,13 @@ fn template_job(
     q: &CanvasQuery,
 ) -> Result<Job, ApiError> {
     let kind = catalogue::template(group, name).ok_or_else(|| unknown(req))?;
+    // Colour parameters take the forms of `color` everywhere else.
     let args = kind
         .template()
-        .args(|n| q.template_param(n))
+        .args_with(
+            |n| q.template_param(n),
+            |v| Rgb::parse_hex(v).ok().map(Rgb::to_array),
+        )
         .map_err(param_error)?;
     Ok(Job::Template(kind, args))
 }
@@ -268,6 +297,16 @@ async fn premium(
     q: web::Query<CanvasQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let job = template_job(&req, catalogue::PREMIUM_GROUP, &name, &q)?;
+    respond(&req, &state, job, &q).await
+}
+
+async fn rankcard(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    template: web::Path<String>,
+    q: web::Query<CanvasQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let job = template_job(&req, catalogue::RANKCARD_GROUP, &template, &q)?;
     respond(&req, &state, job, &q).await
 }
 

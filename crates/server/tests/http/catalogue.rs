@@ -80,10 +80,31 @@ fn the_readme_lists_every_template() {
         set(catalogue::template_names(catalogue::PREMIUM_GROUP)),
         "README animated list"
     );
+    let designs = backticked_names(section(&readme, "Designs: ", ", 900"));
+    assert_eq!(
+        designs,
+        set(catalogue::template_names(catalogue::RANKCARD_GROUP)),
+        "README rank card list"
+    );
+    // Each design's row gives its default colours.
+    for name in catalogue::template_names(catalogue::RANKCARD_GROUP) {
+        let kind = catalogue::template(catalogue::RANKCARD_GROUP, name).unwrap();
+        let row = section(&readme, &format!("\n| {name} | "), "\n");
+        for spec in kind.template().params {
+            if let canvas_render::template::ParamKind::Colour { default } = spec.kind {
+                assert!(
+                    row.contains(&format!("`{default:06X}`")),
+                    "README design {name}: {} is {default:06X}",
+                    spec.name
+                );
+            }
+        }
+    }
     for (group, name, _) in catalogue::TEMPLATES {
         assert!(
             readme.contains(&format!("`GET {group}/{name}`"))
-                || readme.contains(&format!("`GET {group}/<name>`")),
+                || readme.contains(&format!("`GET {group}/<name>`"))
+                || readme.contains(&format!("`GET {group}/<template>`")),
             "README endpoint table: {group}/{name}"
         );
     }
@@ -112,10 +133,13 @@ fn the_readme_lists_every_content_type_in_order() {
 
 #[test]
 fn the_openapi_catalogue_documents_every_image_by_name() {
+    // The names one level below a group (`/premium/rankcard/{template}`
+    // is the rank card group's, not a premium name).
     let below = |group: &str| -> BTreeSet<String> {
         ENDPOINTS
             .iter()
             .filter_map(|e| e.path.strip_prefix(group)?.strip_prefix('/'))
+            .filter(|rest| !rest.contains('/'))
             .map(str::to_owned)
             .collect()
     };
@@ -132,6 +156,23 @@ fn the_openapi_catalogue_documents_every_image_by_name() {
             "{group}"
         );
     }
+    // The rank cards are one entry whose path parameter lists every design.
+    let rank = ENDPOINTS
+        .iter()
+        .find(|e| e.path == format!("{}/{{template}}", catalogue::RANKCARD_GROUP))
+        .expect("the rank card entry");
+    let designs = rank
+        .params
+        .iter()
+        .find_map(|p| match p.kind {
+            server::openapi::catalogue::Kind::Enum(v) if p.name == "template" => Some(v),
+            _ => None,
+        })
+        .expect("an enum `template`");
+    assert_eq!(
+        set(designs.iter().copied()),
+        set(catalogue::template_names(catalogue::RANKCARD_GROUP))
+    );
     // The alias is one entry whose path parameter lists every overlay.
     assert_eq!(
         set(server::openapi::catalogue::OVERLAY_NAMES.iter().copied()),
@@ -175,6 +216,10 @@ async fn every_catalogued_image_is_routed_and_unknown_names_are_404() {
         (
             catalogue::PREMIUM_GROUP,
             catalogue::template_names(catalogue::PREMIUM_GROUP).collect(),
+        ),
+        (
+            catalogue::RANKCARD_GROUP,
+            catalogue::template_names(catalogue::RANKCARD_GROUP).collect(),
         ),
     ] {
         for name in names {

@@ -17,6 +17,7 @@ mod logging;
 mod metrics;
 mod openapi;
 mod playground;
+mod rankcard;
 mod ratelimit;
 mod support;
 mod templates;
