@@ -855,6 +855,12 @@ pub fn render_planned_frames(
     mut sink: impl FnMut(RgbaImage, u32) -> Result<(), AnimationError>,
 ) -> Result<(), AnimationError> {
     let mut prepared: Option<(usize, Prepared)> = None;
+    // A still template over several avatar frames: what lies under and over
+    // its one avatar slot is the same in every frame, so it is drawn once.
+    let split = match plan.len() > 1 {
+        true => Split::new(template, args)?,
+        false => None,
+    };
     for step in plan {
         if let Some(d) = deadline {
             d.check()?;
@@ -867,13 +873,63 @@ pub fn render_planned_frames(
         let Some((_, p)) = prepared.as_mut() else {
             unreachable!("prepared above")
         };
-        let frame = draw_frame(template, args, step.template_frame, p)?;
+        let frame = match &split {
+            Some(split) => split.draw(template, args, p)?,
+            None => draw_frame(template, args, step.template_frame, p)?,
+        };
         sink(frame.into_image(), step.delay_ms)?;
     }
     if let Some(d) = deadline {
         d.check()?;
     }
     Ok(())
+}
+
+/// A still template with one avatar slot, its other layers drawn once: those
+/// under the avatar and those over it, each on a canvas of its own.
+struct Split {
+    under: Canvas,
+    over: Canvas,
+    avatar: usize,
+}
+
+impl Split {
+    /// `None` when the template moves or has no single top-level avatar slot.
+    fn new(template: &Template, args: &Args) -> Result<Option<Split>, RenderError> {
+        let mut slots = template
+            .layers
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| matches!(l, Layer::Avatar(_)));
+        let (Some((avatar, _)), None) = (slots.next(), slots.next()) else {
+            return Ok(None);
+        };
+        if template.is_animated() {
+            return Ok(None);
+        }
+        let (w, h) = template.size;
+        let (mut under, mut over) = (Canvas::new(w, h)?, Canvas::new(w, h)?);
+        for (i, layer) in template.layers.iter().enumerate() {
+            match i.cmp(&avatar) {
+                std::cmp::Ordering::Less => draw_layer(&mut under, layer, None, args, 0)?,
+                std::cmp::Ordering::Greater => draw_layer(&mut over, layer, None, args, 0)?,
+                std::cmp::Ordering::Equal => {}
+            }
+        }
+        Ok(Some(Split {
+            under,
+            over,
+            avatar,
+        }))
+    }
+
+    fn draw(&self, template: &Template, args: &Args, p: &Prepared) -> Result<Canvas, RenderError> {
+        let mut canvas = Canvas::from_layer(&self.under.pixmap);
+        let layer = &template.layers[self.avatar];
+        draw_layer(&mut canvas, layer, p.slots.get(self.avatar), args, 0)?;
+        blend_over(&mut canvas.pixmap, &self.over.pixmap, 0, 0);
+        Ok(canvas)
+    }
 }
 
 /// The avatar of one source frame, prepared once for every slot that
@@ -991,11 +1047,9 @@ fn shape_path(shape: Shape, (x, y, w, h): (f32, f32, f32, f32)) -> tiny_skia::Pa
     match shape {
         Shape::Rect => rect_path(x, y, w, h),
         Shape::Rounded(r) => rrect_path(x, y, w, h, r.clamp(0.0, w.min(h) / 2.0)),
-        Shape::Ellipse => tiny_skia::PathBuilder::from_oval(
-            tiny_skia::Rect::from_xywh(x, y, w, h)
-                .unwrap_or(tiny_skia::Rect::from_xywh(x, y, 1.0, 1.0).expect("unit rect")),
-        )
-        .unwrap_or_else(|| rect_path(x, y, w, h)),
+        Shape::Ellipse => tiny_skia::Rect::from_xywh(x, y, w, h)
+            .and_then(tiny_skia::PathBuilder::from_oval)
+            .unwrap_or_else(|| rect_path(x, y, w, h)),
         Shape::Hexagon => hexagon_path(x, y, w, h),
     }
 }
@@ -1022,7 +1076,12 @@ fn draw_shape(canvas: &mut Canvas, slot: &ShapeSlot, args: &Args) {
     if c[3] == 0 {
         return;
     }
+    let (w, h) = (canvas.pixmap.width() as f32, canvas.pixmap.height() as f32);
     match slot.stroke {
+        // An opaque background: a fill of every pixel, no path.
+        None if slot.shape == Shape::Rect && slot.area == (0.0, 0.0, w, h) && c[3] == 255 => {
+            canvas.pixmap.fill(colour(c));
+        }
         None => canvas.color(&shape_path(slot.shape, slot.area), colour(c)),
         Some(width) => canvas.stroke(&shape_path(slot.shape, slot.area), colour(c), width),
     }
@@ -1106,7 +1165,13 @@ fn draw_art(canvas: &mut Canvas, art: &Pixmap, place: &Place) {
         },
         ..PixmapPaint::default()
     };
-    if exact {
+    let inside = place.x >= 0.0
+        && place.y >= 0.0
+        && place.x + place.w <= canvas.pixmap.width() as f32
+        && place.y + place.h <= canvas.pixmap.height() as f32;
+    if exact && inside && place.opacity >= 1.0 {
+        blend_over(&mut canvas.pixmap, art, place.x as i32, place.y as i32);
+    } else if exact {
         canvas.pixmap.draw_pixmap(
             place.x as i32,
             place.y as i32,
@@ -1120,6 +1185,42 @@ fn draw_art(canvas: &mut Canvas, art: &Pixmap, place: &Place) {
         canvas
             .pixmap
             .draw_pixmap(0, 0, art.as_ref(), &paint, t, None);
+    }
+}
+
+/// Draws the premultiplied `src` over `dst` with its top left corner at
+/// `(x, y)` (source over, clipped to `dst`): a plain loop over the rows,
+/// several times faster than tiny-skia's pattern fill for a pixel-exact
+/// copy, and within one level of it.
+fn blend_over(dst: &mut Pixmap, src: &Pixmap, x: i32, y: i32) {
+    let (dw, dh) = (dst.width() as i64, dst.height() as i64);
+    let (sw, sh) = (src.width() as i64, src.height() as i64);
+    let (x0, y0) = (i64::from(x).max(0), i64::from(y).max(0));
+    let (x1, y1) = ((i64::from(x) + sw).min(dw), (i64::from(y) + sh).min(dh));
+    if x0 >= x1 || y0 >= y1 {
+        return;
+    }
+    let len = ((x1 - x0) * 4) as usize;
+    let (dst_data, src_data) = (dst.data_mut(), src.data());
+    for row in y0..y1 {
+        let d = ((row * dw + x0) * 4) as usize;
+        let s = (((row - i64::from(y)) * sw + (x0 - i64::from(x))) * 4) as usize;
+        for (dp, sp) in dst_data[d..d + len]
+            .chunks_exact_mut(4)
+            .zip(src_data[s..s + len].chunks_exact(4))
+        {
+            match sp[3] {
+                0 => {}
+                255 => dp.copy_from_slice(sp),
+                a => {
+                    let keep = 255 - u32::from(a);
+                    for c in 0..4 {
+                        let v = u32::from(dp[c]) * keep + 128;
+                        dp[c] = sp[c].saturating_add(((v + (v >> 8)) >> 8) as u8);
+                    }
+                }
+            }
+        }
     }
 }
 

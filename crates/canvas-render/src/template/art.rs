@@ -56,7 +56,7 @@ pub enum Art {
     RankWaves,
     /// 900×300, rank card 8: a striped sunset, scan lines and pixel corners.
     RankRetro,
-    /// 900×300, rank card 9: soft light blobs behind frosted glass.
+    /// 900×300, rank card 9: soft lights behind a frosted panel.
     RankGlass,
 }
 

@@ -634,17 +634,17 @@ pub(super) static RANK_5: Template = Template {
             13.0,
             Align::Left,
             VAlign::Top,
-            (300.0, 124.0, 240.0, 32.0),
+            (300.0, 124.0, 420.0, 32.0),
         ),
         when_rank!(text(
             TEXT,
             &[Piece::Lit("RANK #"), Piece::Compact("rank")],
             FontFace::Bold,
-            22.0,
-            13.0,
-            Align::Right,
+            20.0,
+            12.0,
+            Align::Center,
             VAlign::Top,
-            (560.0, 124.0, 190.0, 32.0)
+            (736.0, 154.0, 160.0, 30.0)
         )),
         text(
             dim("ctext", 210),
@@ -654,7 +654,7 @@ pub(super) static RANK_5: Template = Template {
             13.0,
             Align::Left,
             VAlign::Bottom,
-            (300.0, 172.0, 560.0, 34.0),
+            (300.0, 172.0, 420.0, 34.0),
         ),
         bar(
             (300.0, 214.0, 560.0, 30.0),
@@ -911,7 +911,7 @@ pub(super) static RANK_8: Template = Template {
     }),
 };
 
-/// 9, "Glass": a frosted panel over soft lights, a round avatar in a white
+/// 9, "Glass": a frosted panel over soft lights (both art), a round avatar in a white
 /// ring, level and rank in pills, a round bar.
 pub(super) static RANK_9: Template = Template {
     size: RANK_CARD_SIZE,
@@ -919,13 +919,6 @@ pub(super) static RANK_9: Template = Template {
     layers: &[
         shape(Shape::Rounded(32.0), (0.0, 0.0, W, H), BG),
         art(Art::RankGlass),
-        shape(Shape::Rounded(24.0), (24.0, 24.0, 852.0, 252.0), white(36)),
-        outline(
-            Shape::Rounded(24.0),
-            (24.5, 24.5, 851.0, 251.0),
-            white(80),
-            1.5,
-        ),
         outline(Shape::Ellipse, (52.0, 52.0, 196.0, 196.0), white(210), 4.0),
         avatar(&[Place::rect(60.0, 60.0, 180.0, 180.0)], Mask::Circle),
         text(

@@ -182,3 +182,32 @@ fn numbers_and_texts_are_capped() {
             .is_err()
     );
 }
+
+#[test]
+fn an_animated_avatar_gives_its_frames_drawn_as_the_still_card() {
+    let a = avatar();
+    let b = crate::solid(64, 64, [20, 200, 60]).unwrap();
+    for kind in RANKS {
+        let t = kind.template();
+        let args = t
+            .args(|n| CLIENT.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
+            .unwrap();
+        let frames = render_template_frames(t, &args, &[(&a, 70), (&b, 70)], None).unwrap();
+        assert_eq!(frames.len(), 2, "{kind:?}");
+        for ((frame, delay), source) in frames.iter().zip([&a, &b]) {
+            assert_eq!(*delay, 70);
+            // The layers under and over the avatar are drawn once for all
+            // frames: the same card as a still, within rounding.
+            let still = render_template(t, &args, Some(source)).unwrap();
+            let worst = frame
+                .as_raw()
+                .iter()
+                .zip(still.as_raw())
+                .map(|(x, y)| x.abs_diff(*y))
+                .max()
+                .unwrap();
+            assert!(worst <= 2, "{kind:?}: differs by {worst}");
+        }
+        assert!(frames[0].0 != frames[1].0, "{kind:?}: the avatar moves");
+    }
+}

@@ -773,11 +773,31 @@ pub const ENDPOINTS: &[Endpoint] = &[
                     "3",
                 )
             },
-            rank_colour("cbg", "background colour", "23272A"),
-            rank_colour("ccxp", "colour of the XP bar's reached part", "5865F2"),
-            rank_colour("cbar", "colour of the XP bar's track", "484B51"),
-            rank_colour("ctext", "colour of the text", "FFFFFF"),
-            rank_colour("ctag", "colour of the name and its tag", "FFFFFF"),
+            rank_colour(
+                "cbg",
+                "background colour; default per design 1–9: 1E2029, 161821, 0D0A1F, F6F4EF, 0F2A2E, 1B1333, 242838, 1C0F3A, 5B3CC4",
+                "23272A",
+            ),
+            rank_colour(
+                "ccxp",
+                "colour of the XP bar's reached part; default per design 1–9: 57F2B0, FF7A59, 27E8FF, E4572E, F5C542, FF5FA2, 4F8CFF, 3DFF9A, FFFFFF",
+                "5865F2",
+            ),
+            rank_colour(
+                "cbar",
+                "colour of the XP bar's track; default per design 1–9: 3A3D4D, 2C2F3B, 2A2350, E2DED4, 1D4A50, 3A2D5C, 3A3F52, 3B2A66, 3F2A94",
+                "484B51",
+            ),
+            rank_colour(
+                "ctext",
+                "colour of the text; default per design 1–9: E9EBF5, EEF0F6, F3E9FF, 2B2A33, E6FBF8, F4ECFF, EEF1FA, FFF3C4, FFFFFF",
+                "FFFFFF",
+            ),
+            rank_colour(
+                "ctag",
+                "colour of the name and its tag; default per design 1–9: FFFFFF, FFFFFF, FF7AE6, 1B1A22, FFFFFF, FFFFFF, FFFFFF, FFFFFF, FFFFFF",
+                "FFFFFF",
+            ),
         ],
         ok: Success::CanvasImage,
         errors: OVERLAY_ERRORS,

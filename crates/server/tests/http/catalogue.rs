@@ -173,6 +173,27 @@ fn the_openapi_catalogue_documents_every_image_by_name() {
         set(designs.iter().copied()),
         set(catalogue::template_names(catalogue::RANKCARD_GROUP))
     );
+    // Each colour's description lists every design's default, in order.
+    for p in rank
+        .params
+        .iter()
+        .filter(|p| matches!(p.kind, server::openapi::catalogue::Kind::Hex))
+    {
+        let defaults: Vec<String> = catalogue::template_names(catalogue::RANKCARD_GROUP)
+            .map(|name| {
+                let kind = catalogue::template(catalogue::RANKCARD_GROUP, name).unwrap();
+                let spec = kind.template().params.iter().find(|s| s.name == p.name);
+                match spec.map(|s| s.kind) {
+                    Some(canvas_render::template::ParamKind::Colour { default }) => {
+                        format!("{default:06X}")
+                    }
+                    other => panic!("{}: {other:?}", p.name),
+                }
+            })
+            .collect();
+        let listed = format!("default per design 1–9: {}", defaults.join(", "));
+        assert!(p.description.contains(&listed), "{}: {listed}", p.name);
+    }
     // The alias is one entry whose path parameter lists every overlay.
     assert_eq!(
         set(server::openapi::catalogue::OVERLAY_NAMES.iter().copied()),

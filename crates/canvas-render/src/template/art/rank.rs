@@ -340,7 +340,7 @@ pub(super) fn retro(c: &mut Canvas) {
     );
 }
 
-/// Card 9: two soft lights and a shade behind the frosted panel.
+/// Card 9: two soft lights and a shade, and the frosted panel over them.
 pub(super) fn glass(c: &mut Canvas) {
     c.fill_all(radial(
         140.0,
@@ -360,5 +360,13 @@ pub(super) fn glass(c: &mut Canvas) {
         300.0,
         &[(0.0, rgba(0x000000, 60)), (1.0, rgba(0x000000, 0))],
     ));
+    // The frosted panel and its bright rim.
+    let panel = rrect_path(24.0, 24.0, 852.0, 252.0, 24.0);
+    c.color(&panel, rgba(0xffffff, 36));
+    c.stroke(
+        &rrect_path(24.5, 24.5, 851.0, 251.0, 24.0),
+        rgba(0xffffff, 80),
+        1.5,
+    );
     clip_to_card(c, 32.0);
 }
