@@ -75,7 +75,7 @@ mod art;
 mod catalog;
 mod rank;
 
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use tiny_skia::{FilterQuality, Pattern, Pixmap, PixmapPaint, SpreadMode, Transform};
 use unicode_segmentation::UnicodeSegmentation;
@@ -818,7 +818,15 @@ pub fn render_template(
     avatar: Option<&RgbaImage>,
 ) -> Result<RgbaImage, RenderError> {
     let mut prepared = Prepared::new(template, avatar)?;
-    Ok(draw_frame(template, args, 0, &mut prepared)?.into_image())
+    let Some(first) = still_avatar_slot(template).filter(|&i| i > 0) else {
+        return Ok(draw_frame(template, args, 0, &mut prepared)?.into_image());
+    };
+    // The layers under the avatar come from the cache; the rest is drawn.
+    let mut canvas = Canvas::from_layer(&*under_layers(template, args, first)?);
+    for (i, layer) in template.layers.iter().enumerate().skip(first) {
+        draw_layer(&mut canvas, layer, prepared.slots.get(i), args, 0)?;
+    }
+    Ok(canvas.into_image())
 }
 
 /// Renders every output frame of `template` over an avatar given as its
@@ -888,7 +896,7 @@ pub fn render_planned_frames(
 /// A still template with one avatar slot, its other layers drawn once: those
 /// under the avatar and those over it, each on a canvas of its own.
 struct Split {
-    under: Canvas,
+    under: Arc<Pixmap>,
     over: Canvas,
     avatar: usize,
 }
@@ -896,39 +904,148 @@ struct Split {
 impl Split {
     /// `None` when the template moves or has no single top-level avatar slot.
     fn new(template: &Template, args: &Args) -> Result<Option<Split>, RenderError> {
-        let mut slots = template
-            .layers
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| matches!(l, Layer::Avatar(_)));
-        let (Some((avatar, _)), None) = (slots.next(), slots.next()) else {
+        let Some(avatar) = still_avatar_slot(template) else {
             return Ok(None);
         };
-        if template.is_animated() {
-            return Ok(None);
-        }
         let (w, h) = template.size;
-        let (mut under, mut over) = (Canvas::new(w, h)?, Canvas::new(w, h)?);
-        for (i, layer) in template.layers.iter().enumerate() {
-            match i.cmp(&avatar) {
-                std::cmp::Ordering::Less => draw_layer(&mut under, layer, None, args, 0)?,
-                std::cmp::Ordering::Greater => draw_layer(&mut over, layer, None, args, 0)?,
-                std::cmp::Ordering::Equal => {}
-            }
+        let mut over = Canvas::new(w, h)?;
+        for layer in &template.layers[avatar + 1..] {
+            draw_layer(&mut over, layer, None, args, 0)?;
         }
         Ok(Some(Split {
-            under,
+            under: under_layers(template, args, avatar)?,
             over,
             avatar,
         }))
     }
 
     fn draw(&self, template: &Template, args: &Args, p: &Prepared) -> Result<Canvas, RenderError> {
-        let mut canvas = Canvas::from_layer(&self.under.pixmap);
+        let mut canvas = Canvas::from_layer(&self.under);
         let layer = &template.layers[self.avatar];
         draw_layer(&mut canvas, layer, p.slots.get(self.avatar), args, 0)?;
         blend_over(&mut canvas.pixmap, &self.over.pixmap, 0, 0);
         Ok(canvas)
+    }
+}
+
+/// The index of the one top-level avatar slot of a still template (`None`:
+/// animated, or no single slot).
+fn still_avatar_slot(template: &Template) -> Option<usize> {
+    if template.is_animated() {
+        return None;
+    }
+    let mut slots = template
+        .layers
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| matches!(l, Layer::Avatar(_)));
+    match (slots.next(), slots.next()) {
+        (Some((i, _)), None) => Some(i),
+        _ => None,
+    }
+}
+
+/// Most canvases of the layers under an avatar kept ([`under_layers`]).
+const UNDER_CACHE_ENTRIES: usize = 8;
+
+/// A template (by address) and the arguments its layers under the avatar
+/// read: each parameter's value and whether it was given.
+type UnderKey = (usize, Vec<(Option<Value>, bool)>);
+
+/// The canvases of the layers under the avatar, most recently used first.
+static UNDER_CACHE: Mutex<Vec<(UnderKey, Arc<Pixmap>)>> = Mutex::new(Vec::new());
+
+/// The layers of `template` under its avatar slot `first`, drawn on a
+/// blank canvas. They read only a few parameters (a rank card's: its
+/// colours), so the canvas is kept for the last [`UNDER_CACHE_ENTRIES`]
+/// combinations of their values (at most 8 canvases) and copied per
+/// request: the same pixels as drawing them again.
+fn under_layers(
+    template: &Template,
+    args: &Args,
+    first: usize,
+) -> Result<Arc<Pixmap>, RenderError> {
+    let under = &template.layers[..first];
+    let (w, h) = template.size;
+    if under.is_empty() {
+        return Ok(Arc::new(Canvas::new(w, h)?.pixmap));
+    }
+    let mut names = Vec::new();
+    for layer in under {
+        layer_params(layer, &mut names);
+    }
+    let key: UnderKey = (
+        std::ptr::from_ref(template) as usize,
+        names
+            .iter()
+            .map(|n| (args.get(n).cloned(), args.given.contains(n)))
+            .collect(),
+    );
+    let lock = || UNDER_CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    {
+        let mut cache = lock();
+        if let Some(i) = cache.iter().position(|(k, _)| *k == key) {
+            let entry = cache.remove(i);
+            let pixmap = entry.1.clone();
+            cache.insert(0, entry);
+            return Ok(pixmap);
+        }
+    }
+    let mut canvas = Canvas::new(w, h)?;
+    for layer in under {
+        draw_layer(&mut canvas, layer, None, args, 0)?;
+    }
+    let pixmap = Arc::new(canvas.pixmap);
+    let mut cache = lock();
+    cache.insert(0, (key, pixmap.clone()));
+    cache.truncate(UNDER_CACHE_ENTRIES);
+    Ok(pixmap)
+}
+
+/// Every parameter a layer reads, appended to `out`.
+fn layer_params(layer: &Layer, out: &mut Vec<&'static str>) {
+    fn pieces(list: &[Piece], out: &mut Vec<&'static str>) {
+        for piece in list {
+            match piece {
+                Piece::Lit(_) => {}
+                Piece::Param(p) | Piece::Compact(p) | Piece::Flag { param: p, .. } => out.push(p),
+                Piece::IfSet {
+                    param,
+                    pieces: inner,
+                } => {
+                    out.push(param);
+                    pieces(inner, out);
+                }
+            }
+        }
+    }
+    fn paint(p: &Paint, out: &mut Vec<&'static str>) {
+        if let Paint::Param { param, .. } = p {
+            out.push(param);
+        }
+    }
+    match layer {
+        Layer::Art { .. } | Layer::Avatar(_) => {}
+        Layer::Text(slot) => {
+            out.extend(slot.replaced_by);
+            pieces(slot.pieces, out);
+        }
+        Layer::PaintedText { paint: p, slot } => {
+            paint(p, out);
+            out.extend(slot.replaced_by);
+            pieces(slot.pieces, out);
+        }
+        Layer::Shape(slot) => paint(&slot.paint, out),
+        Layer::Bar(slot) => {
+            out.extend([slot.value, slot.max]);
+            paint(&slot.track, out);
+            paint(&slot.fill, out);
+        }
+        Layer::When { when, layer } => {
+            let (When::Set(p) | When::Unset(p)) = when;
+            out.push(p);
+            layer_params(layer, out);
+        }
     }
 }
 

@@ -211,3 +211,32 @@ fn an_animated_avatar_gives_its_frames_drawn_as_the_still_card() {
         assert!(frames[0].0 != frames[1].0, "{kind:?}: the avatar moves");
     }
 }
+
+#[test]
+fn the_layers_under_the_avatar_are_kept_per_colour_and_give_the_same_pixels() {
+    for kind in [TemplateKind::Rank1, TemplateKind::Rank6] {
+        let with_bg = |bg: String| {
+            let mut p = CLIENT.to_vec();
+            p.push(("cbg", Box::leak(bg.into_boxed_str())));
+            card(kind, &p)
+        };
+        let first = with_bg("102030".into());
+        // More colours than the cache keeps, then the first again.
+        let others: Vec<RgbaImage> = (0..UNDER_CACHE_ENTRIES + 2)
+            .map(|i| with_bg(format!("{:02x}4060", i * 20)))
+            .collect();
+        assert!(others.iter().all(|o| *o != first));
+        assert!(others[0] != others[1]);
+        assert!(with_bg("102030".into()) == first, "{kind:?}");
+        // The same card drawn without the cache: every layer in turn.
+        let t = kind.template();
+        let mut p = CLIENT.to_vec();
+        p.push(("cbg", "102030"));
+        let args = t
+            .args(|n| p.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
+            .unwrap();
+        let mut prepared = Prepared::new(t, Some(&avatar())).unwrap();
+        let direct = draw_frame(t, &args, 0, &mut prepared).unwrap().into_image();
+        assert!(direct == first, "{kind:?}");
+    }
+}
