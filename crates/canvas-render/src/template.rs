@@ -77,7 +77,7 @@ mod rank;
 
 use std::sync::{Arc, Mutex, OnceLock};
 
-use tiny_skia::{FilterQuality, Pattern, Pixmap, PixmapPaint, SpreadMode, Transform};
+use tiny_skia::{FilterQuality, PathBuilder, Pattern, Pixmap, PixmapPaint, SpreadMode, Transform};
 use unicode_segmentation::UnicodeSegmentation;
 
 pub use art::Art;
@@ -1165,7 +1165,7 @@ fn shape_path(shape: Shape, (x, y, w, h): (f32, f32, f32, f32)) -> tiny_skia::Pa
         Shape::Rect => rect_path(x, y, w, h),
         Shape::Rounded(r) => rrect_path(x, y, w, h, r.clamp(0.0, w.min(h) / 2.0)),
         Shape::Ellipse => tiny_skia::Rect::from_xywh(x, y, w, h)
-            .and_then(tiny_skia::PathBuilder::from_oval)
+            .and_then(PathBuilder::from_oval)
             .unwrap_or_else(|| rect_path(x, y, w, h)),
         Shape::Hexagon => hexagon_path(x, y, w, h),
     }
@@ -1229,15 +1229,20 @@ fn draw_bar(canvas: &mut Canvas, slot: &BarSlot, args: &Args) {
         BarStyle::Segments { count, gap, radius } => {
             let n = count.max(1);
             let sw = (w - gap * (n - 1) as f32) / n as f32;
+            // One path for the track's blocks and one for the lit ones: a
+            // fill has a cost of its own, whatever its size.
+            let (mut tracks, mut lits) = (PathBuilder::new(), PathBuilder::new());
             for i in 0..n {
                 let sx = x + i as f32 * (sw + gap);
-                canvas.color(&rrect_path(sx, y, sw, h, radius), track);
+                tracks.push_path(&rrect_path(sx, y, sw, h, radius));
                 let lit = (f * n as f32 - i as f32).clamp(0.0, 1.0);
                 if lit > 0.0 {
-                    canvas.color(
-                        &rrect_path(sx, y, (sw * lit).max(radius * 2.0), h, radius),
-                        fill,
-                    );
+                    lits.push_path(&rrect_path(sx, y, (sw * lit).max(radius * 2.0), h, radius));
+                }
+            }
+            for (blocks, colour) in [(tracks, track), (lits, fill)] {
+                if let Some(path) = blocks.finish() {
+                    canvas.color(&path, colour);
                 }
             }
         }
@@ -1246,7 +1251,7 @@ fn draw_bar(canvas: &mut Canvas, slot: &BarSlot, args: &Args) {
             let (rx, ry) = ((w - width) / 2.0, (h - width) / 2.0);
             let ring = |from: f32, to: f32| {
                 let steps = ((to - from) * 90.0).ceil().max(2.0) as usize;
-                let mut pb = tiny_skia::PathBuilder::new();
+                let mut pb = PathBuilder::new();
                 for k in 0..=steps {
                     let t = from + (to - from) * k as f32 / steps as f32;
                     let a = std::f32::consts::TAU * t - std::f32::consts::FRAC_PI_2;

@@ -761,9 +761,9 @@ pub(super) static RANK_7: Template = Template {
             FontFace::Bold,
             28.0,
             14.0,
-            Align::Right,
+            Align::Left,
             VAlign::Middle,
-            (420.0, 26.0, 300.0, 44.0)
+            (256.0, 34.0, 440.0, 44.0)
         )),
         shape(Shape::Ellipse, (748.0, 46.0, 118.0, 118.0), BG),
         outline(Shape::Ellipse, (748.0, 46.0, 118.0, 118.0), FILL, 5.0),
