@@ -13,7 +13,7 @@ import { chromium } from "playwright-core";
 
 const base = process.env.MENAGERIE_URL;
 
-test("the playground runs a JSON call and an image call", { timeout: 90_000 }, async () => {
+test("the playground shows a gallery of previews and runs a JSON call and an image call", { timeout: 300_000 }, async () => {
   assert.ok(base, "MENAGERIE_URL is set");
   const profile = await mkdtemp(join(tmpdir(), "menagerie-e2e-"));
   const context = await chromium.launchPersistentContext(profile, {
@@ -44,6 +44,36 @@ test("the playground runs a JSON call and an image call", { timeout: 90_000 }, a
     const rgb = page.locator('button.endpoint[data-path="/canvas/rgb"]');
     await rgb.waitFor();
     assert.ok((await page.locator("button.endpoint").count()) >= 5, "endpoints listed");
+
+    // The gallery: every operation that names a preview has a card whose
+    // image loads (each preview is drawn the first time it is asked for).
+    const spec = await (await fetch(base + "/openapi.json")).json();
+    const withPreview = Object.entries(spec.paths)
+      .filter(([, item]) => item.get && item.get["x-preview"])
+      .map(([path]) => path)
+      .sort();
+    assert.ok(withPreview.length >= 40, `${withPreview.length} endpoints with previews`);
+    const imageOps = Object.entries(spec.paths)
+      .filter(([path, item]) => !path.includes("{") && item.get &&
+        Object.keys(item.get.responses["200"].content || {}).some((t) => t.startsWith("image/")))
+      .map(([path]) => path)
+      .sort();
+    assert.deepEqual(withPreview, imageOps, "every image endpoint has a preview");
+    await page.locator("#gallery .preview").first().waitFor();
+    const cards = await page.$$eval("#gallery .preview", (els) => els.map((e) => e.dataset.path).sort());
+    assert.deepEqual(cards, withPreview, "one gallery card per preview");
+    await page.waitForFunction(
+      () => [...document.querySelectorAll("#gallery img")].every((i) => i.complete),
+      null,
+      { timeout: 240_000, polling: 500 },
+    );
+    const broken = await page.$$eval("#gallery .preview", (els) =>
+      els.filter((e) => !(e.querySelector("img").naturalWidth > 0)).map((e) => e.dataset.path));
+    assert.deepEqual(broken, [], "every preview image loads");
+    // A card fills the try-it form.
+    await page.click('#gallery .preview[data-path="/canvas/misc/circle"]');
+    assert.equal(await page.textContent("#ep-path"), "/canvas/misc/circle");
+    assert.ok((await page.inputValue("#param-avatar")).length > 0, "avatar pre-filled");
 
     // JSON call.
     await rgb.click();

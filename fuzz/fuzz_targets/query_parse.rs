@@ -1,5 +1,6 @@
 //! Every endpoint's query parsing, in process: the first byte picks a route
-//! of the contract, the rest is sent as its query string (bytes a URI cannot
+//! of the catalogue (every documented endpoint, overlay, `/premium` image
+//! and preview; see `routes`), the rest is sent as its query string (bytes a URI cannot
 //! carry are percent-encoded; stray `%` signs are kept, so malformed escapes
 //! are exercised). The server must answer: never a 500, and every error is a
 //! JSON object with an `error` string.
@@ -13,80 +14,51 @@ use std::future::Future;
 use std::path::PathBuf;
 use std::pin::Pin;
 use std::rc::Rc;
+use std::sync::OnceLock;
 
 use actix_web::body::to_bytes;
 use actix_web::rt::{System, SystemRunner};
 use actix_web::test;
 use libfuzzer_sys::fuzz_target;
+use server::catalogue;
+use server::openapi::catalogue::{ENDPOINTS, In, Kind};
 use server::{AppState, Settings, create_app};
 
-const ROUTES: &[&str] = &[
-    "/canvas/hex",
-    "/canvas/rgb",
-    "/canvas/colorviewer",
-    "/canvas/filter/blue",
-    "/canvas/filter/blurple",
-    "/canvas/filter/blurple2",
-    "/canvas/filter/blur",
-    "/canvas/filter/pixelate",
-    "/canvas/filter/brightness",
-    "/canvas/filter/color",
-    "/canvas/filter/green",
-    "/canvas/filter/greyscale",
-    "/canvas/filter/invert",
-    "/canvas/filter/invertgreyscale",
-    "/canvas/filter/red",
-    "/canvas/filter/sepia",
-    "/canvas/filter/threshold",
-    "/canvas/misc/bisexual",
-    "/canvas/misc/circle",
-    "/canvas/misc/heart",
-    "/canvas/misc/horny",
-    "/canvas/misc/its-so-stupid",
-    "/canvas/misc/lesbian",
-    "/canvas/misc/lgbt",
-    "/canvas/misc/lied",
-    "/canvas/misc/lolice",
-    "/canvas/misc/namecard",
-    "/canvas/misc/nobitches",
-    "/canvas/misc/nonbinary",
-    "/canvas/misc/sage",
-    "/canvas/misc/sage2",
-    "/canvas/misc/pansexual",
-    "/canvas/misc/simpcard",
-    "/canvas/misc/series",
-    "/canvas/misc/transgender",
-    "/canvas/misc/post",
-    "/canvas/misc/video-comment",
-    "/canvas/overlay/comrade",
-    "/canvas/overlay/gay",
-    "/canvas/overlay/glass",
-    "/canvas/overlay/jail",
-    "/canvas/overlay/passed",
-    "/canvas/overlay/triggered",
-    "/canvas/overlay/wasted",
-    "/canvas/overlays/jail",
-    "/canvas/overlays/triggered",
-    "/premium/petpet",
-    "/premium/amongus",
-    "/premium/rankcard/1",
-    "/premium/rankcard/6",
-    "/animu",
-    "/animu/hug",
-    "/animu/quote",
-    "/creature/dex",
-    "/creature/moves",
-    "/creature/abilities",
-    "/creature/items",
-    "/animal",
-    "/animal/fox",
-    "/facts",
-    "/facts/cat",
-    "/img",
-    "/img/dog",
-    "/health",
-    "/openapi.json",
-];
+/// Every route the service documents, read from its catalogues rather than
+/// listed here, so new endpoints are fuzzed as soon as they exist: each
+/// OpenAPI endpoint with its path parameters set to their examples, every
+/// value of an enumerated path parameter (each overlay under the alias, each
+/// preview group), and every image endpoint and its preview.
+fn routes() -> &'static [String] {
+    static ROUTES: OnceLock<Vec<String>> = OnceLock::new();
+    ROUTES.get_or_init(|| {
+        let mut routes = Vec::new();
+        for e in ENDPOINTS {
+            let path_params: Vec<_> = e.params.iter().filter(|p| p.location == In::Path).collect();
+            routes.push(path_params.iter().fold(e.path.to_owned(), |path, p| {
+                path.replace(&format!("{{{}}}", p.name), p.example)
+            }));
+            for p in &path_params {
+                if let Kind::Enum(values) = p.kind {
+                    for v in values {
+                        let path = path_params.iter().fold(e.path.to_owned(), |path, q| {
+                            let value = if q.name == p.name { v } else { q.example };
+                            path.replace(&format!("{{{}}}", q.name), value)
+                        });
+                        routes.push(path);
+                    }
+                }
+            }
+        }
+        for image in catalogue::image_endpoints() {
+            routes.push(image.path.clone());
+            routes.push(image.preview.clone());
+        }
+        routes.sort();
+        routes.dedup();
+        routes
+    })
+}
 
 fn data_dir() -> PathBuf {
     std::env::var_os("MENAGERIE_FUZZ_DATA")
@@ -136,7 +108,8 @@ fuzz_target!(|data: &[u8]| {
     let Some((&pick, rest)) = data.split_first() else {
         return;
     };
-    let route = ROUTES[pick as usize % ROUTES.len()];
+    let routes = routes();
+    let route = &routes[pick as usize % routes.len()];
     let uri = format!("{route}?{}", encode(rest));
     if uri.len() > 8 * 1024 {
         return;

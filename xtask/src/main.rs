@@ -10,6 +10,8 @@ mod image;
 // --- load/soak/fault suites and fuzzing ---
 mod conformance;
 mod loadtest;
+#[cfg(test)]
+mod modules;
 // ---
 mod package;
 mod serve;

@@ -416,52 +416,65 @@ fn last_difference(a: &[u8], b: &[u8]) -> usize {
             .unwrap_or(end)
 }
 
-/// A palette's channels apart, padded to a whole number of vectors with
-/// a colour farther from every pixel than any real colour, so the
-/// nearest-colour search vectorises.
+/// A palette ready for nearest-colour searches: its colours ordered by
+/// green, the channel [`distance`] weighs most, so a search starts at the
+/// colours of the pixel's green and stops once the green difference alone
+/// is farther than the best colour found.
 struct Planes {
-    r: Vec<i32>,
-    g: Vec<i32>,
-    b: Vec<i32>,
+    /// `(green, index, red, blue)` of every colour, by green then index.
+    by_green: Vec<(i32, u8, i32, i32)>,
 }
 
 impl Planes {
-    /// The padding: at least 345 levels from any RGB colour on every
-    /// channel, so farther than any two RGB colours are from each other.
-    const FAR: i32 = 600;
-
     fn new(colours: &[[u8; 3]]) -> Self {
-        let len = colours.len().div_ceil(8).max(1) * 8;
-        let plane = |c: usize| {
-            let mut v: Vec<i32> = colours.iter().map(|rgb| i32::from(rgb[c])).collect();
-            v.resize(len, Self::FAR);
-            v
-        };
-        Self {
-            r: plane(0),
-            g: plane(1),
-            b: plane(2),
-        }
+        let mut by_green: Vec<(i32, u8, i32, i32)> = colours
+            .iter()
+            .zip(0u8..)
+            .map(|(c, i)| (i32::from(c[1]), i, i32::from(c[0]), i32::from(c[2])))
+            .collect();
+        by_green.sort_unstable_by_key(|&(g, i, _, _)| (g, i));
+        Self { by_green }
     }
 
     /// The index of the colour nearest to `rgb` (by [`distance`]; the
     /// first of equally near ones). Each distance (below 2²³) is kept with
-    /// its index in the low 8 bits, so one minimum finds both.
+    /// its index in the low 8 bits, so one minimum finds both. Colours are
+    /// visited in order of their green difference, nearest first from
+    /// either side, until that difference alone costs more than the best.
     fn nearest(&self, rgb: [u8; 3]) -> u8 {
         let [r, g, b] = rgb.map(i32::from);
-        let best = self
-            .r
-            .iter()
-            .zip(&self.g)
-            .zip(&self.b)
-            .zip(0..)
-            .map(|(((&pr, &pg), &pb), i): (_, i32)| {
-                let (dr, dg, db) = (pr - r, pg - g, pb - b);
-                (2 * dr * dr + 4 * dg * dg + 3 * db * db) << 8 | i
-            })
-            .min()
-            .unwrap_or(0);
-        (best & 0xff) as u8
+        let colours = &self.by_green;
+        let (mut below, mut above) = {
+            let at = colours.partition_point(|&(pg, ..)| pg < g);
+            (at, at)
+        };
+        let mut best = i32::MAX;
+        loop {
+            let up = colours.get(above).map(|c| c.0 - g);
+            let down = below.checked_sub(1).map(|k| g - colours[k].0);
+            let (k, gap) = match (down, up) {
+                (Some(d), Some(u)) if d < u => (below - 1, d),
+                (_, Some(u)) => (above, u),
+                (Some(d), None) => (below - 1, d),
+                (None, None) => break,
+            };
+            if 4 * gap * gap > best >> 8 {
+                break;
+            }
+            if k == above {
+                above += 1;
+            } else {
+                below -= 1;
+            }
+            let (pg, i, pr, pb) = colours[k];
+            let (dr, dg, db) = (pr - r, pg - g, pb - b);
+            best = best.min((2 * dr * dr + 4 * dg * dg + 3 * db * db) << 8 | i32::from(i));
+        }
+        if best == i32::MAX {
+            0
+        } else {
+            (best & 0xff) as u8
+        }
     }
 }
 
@@ -820,7 +833,7 @@ mod tests {
         assert!(ExactColours::index(&[over], &deadline).unwrap().is_none());
     }
 
-    /// The vectorised search picks what a plain scan picks, the first of
+    /// The ordered search picks what a plain scan picks, the first of
     /// equally near colours included.
     #[test]
     fn nearest_is_the_first_closest_colour() {

@@ -11,6 +11,9 @@
 //!   pride-flag ring ([`circle`], [`heart`], [`pride`]).
 //! * [`scene`]: meme templates and profile cards ([`scene::Scene`],
 //!   [`scene::render_scene`]).
+//! * [`sample`]: a built-in sample avatar drawn in code ([`sample::avatar`]),
+//!   and each template's sample arguments
+//!   ([`template::TemplateKind::sample_args`]), for previews.
 //! * [`text`]: text laid out and drawn with the bundled fonts
 //!   ([`text::fit_text`], [`text::draw_layout`]).
 //! * [`encode_png`]: fast PNG output (the `png-writer` crate).
@@ -38,6 +41,7 @@ mod encode;
 mod error;
 pub mod filter;
 mod resize;
+pub mod sample;
 pub mod scene;
 pub mod shape;
 pub mod template;

@@ -72,8 +72,12 @@
 //! ```
 
 mod art;
+mod backdrops;
+mod cards;
 mod catalog;
 mod rank;
+mod sample;
+mod welcome;
 
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -83,10 +87,14 @@ use unicode_segmentation::UnicodeSegmentation;
 pub use art::Art;
 pub(crate) use catalog::LIED;
 pub use rank::{MAX_DISCRIMINATOR_CHARS, MAX_RANK_NUMBER, MAX_RANK_USERNAME_CHARS, RANK_CARD_SIZE};
+pub use welcome::{
+    BACKGROUNDS as WELCOME_BACKGROUNDS, MAX_GUILD_CHARS, MAX_MEMBER_COUNT,
+    MAX_USERNAME_CHARS as MAX_WELCOME_USERNAME_CHARS, TEXT_COLOR_NAMES,
+};
 
 use crate::animation::{AnimationError, Deadline};
 use crate::scene::paint::{Avatar, Canvas, circle_path, rect_path, rrect_path, shader_paint};
-use crate::text::{self, Align, FontFace, TextBox, TextStyle, VAlign, check_length};
+use crate::text::{self, Align, FontFace, TextBox, TextLayout, TextStyle, VAlign, check_length};
 use crate::{RenderError, RgbaImage};
 
 /// Most frames an animated template renders for one animated avatar.
@@ -116,6 +124,23 @@ pub enum TemplateKind {
     Petpet,
     /// The avatar drifts through space while a sentence types out (animated).
     Amongus,
+    /// Welcome card 1 (1200×600): a centred glass panel, the round avatar
+    /// on top. Every welcome card takes `type`, `textcolor`, `username`,
+    /// `guildName`, `memberCount` and `background`, and draws the image
+    /// source `bg` over the background when it is given.
+    Welcome1,
+    /// Welcome card 2: a wide pill card, the avatar at its left end.
+    Welcome2,
+    /// Welcome card 3: a dark angled panel, the avatar in a rounded frame.
+    Welcome3,
+    /// Welcome card 4: a huge title and a ribbon the avatar breaks through.
+    Welcome4,
+    /// Welcome card 5: the avatar in a tilted instant photo.
+    Welcome5,
+    /// Welcome card 6: a big title and a bottom bar with the avatar.
+    Welcome6,
+    /// Welcome card 7: a gold-bordered badge among confetti.
+    Welcome7,
     /// Rank card 1, 900×300: "Classic": a dark rounded card, a round ringed avatar, level and rank columns, a wide round bar.
     Rank1,
     /// Rank card 2, 900×300: "Panel": a coloured left panel with a rounded-square avatar and the level, the name and a segmented bar on the right.
@@ -138,7 +163,7 @@ pub enum TemplateKind {
 
 impl TemplateKind {
     /// Every template, in declaration order.
-    pub const ALL: [TemplateKind; 18] = [
+    pub const ALL: [TemplateKind; 25] = [
         TemplateKind::Comrade,
         TemplateKind::Gay,
         TemplateKind::Glass,
@@ -148,6 +173,13 @@ impl TemplateKind {
         TemplateKind::Wasted,
         TemplateKind::Petpet,
         TemplateKind::Amongus,
+        TemplateKind::Welcome1,
+        TemplateKind::Welcome2,
+        TemplateKind::Welcome3,
+        TemplateKind::Welcome4,
+        TemplateKind::Welcome5,
+        TemplateKind::Welcome6,
+        TemplateKind::Welcome7,
         TemplateKind::Rank1,
         TemplateKind::Rank2,
         TemplateKind::Rank3,
@@ -157,6 +189,17 @@ impl TemplateKind {
         TemplateKind::Rank7,
         TemplateKind::Rank8,
         TemplateKind::Rank9,
+    ];
+
+    /// The welcome cards, 1 to 7.
+    pub const WELCOME: [TemplateKind; 7] = [
+        TemplateKind::Welcome1,
+        TemplateKind::Welcome2,
+        TemplateKind::Welcome3,
+        TemplateKind::Welcome4,
+        TemplateKind::Welcome5,
+        TemplateKind::Welcome6,
+        TemplateKind::Welcome7,
     ];
 
     /// The template's description.
@@ -171,6 +214,13 @@ impl TemplateKind {
             TemplateKind::Wasted => &catalog::WASTED,
             TemplateKind::Petpet => &catalog::PETPET,
             TemplateKind::Amongus => &catalog::AMONGUS,
+            TemplateKind::Welcome1 => &welcome::WELCOME_1,
+            TemplateKind::Welcome2 => &welcome::WELCOME_2,
+            TemplateKind::Welcome3 => &welcome::WELCOME_3,
+            TemplateKind::Welcome4 => &welcome::WELCOME_4,
+            TemplateKind::Welcome5 => &welcome::WELCOME_5,
+            TemplateKind::Welcome6 => &welcome::WELCOME_6,
+            TemplateKind::Welcome7 => &welcome::WELCOME_7,
             TemplateKind::Rank1 => &rank::RANK_1,
             TemplateKind::Rank2 => &rank::RANK_2,
             TemplateKind::Rank3 => &rank::RANK_3,
@@ -310,6 +360,22 @@ pub enum Piece {
         /// Text when false.
         no: &'static str,
     },
+    /// The text of the option chosen in a [`ParamKind::Choice`] parameter:
+    /// option `i` gives `texts[i]`.
+    Pick {
+        /// The choice parameter.
+        param: &'static str,
+        /// One text per option, in the options' order.
+        texts: &'static [&'static str],
+    },
+    /// `pieces` when the parameter `param` was given (its value is not its
+    /// default), else nothing: a line that only makes sense with a value.
+    IfGiven {
+        /// The parameter.
+        param: &'static str,
+        /// What is shown when it was given.
+        pieces: &'static [Piece],
+    },
 }
 
 /// How a text slot appears over the frames.
@@ -391,6 +457,31 @@ pub enum Layer {
         /// The layer.
         layer: &'static Layer,
     },
+    /// Static art chosen by a [`ParamKind::Choice`] parameter: option `i`
+    /// draws `arts[i]` (a background picked by name), placed per frame.
+    ArtChoice {
+        /// The choice parameter.
+        param: &'static str,
+        /// One piece of art per option, in the options' order.
+        arts: &'static [Art],
+        /// Its placements.
+        motion: &'static [Place],
+    },
+    /// A second image, from the named source `source` (not the avatar: a
+    /// custom background), scaled and centre-cropped to cover its box, cut
+    /// by a [`Mask`]. An animated source is aligned by time like the
+    /// avatar. Without that source the layer draws nothing.
+    Image {
+        /// The source's name (the caller's: the server's query parameter).
+        source: &'static str,
+        /// Its placements.
+        motion: &'static [Place],
+        /// Its shape.
+        mask: Mask,
+    },
+    /// A text slot whose colour is chosen by a [`ParamKind::Choice`]
+    /// parameter ([`Palette`]) instead of [`TextSlot::color`].
+    PaletteText(TextSlot, Palette),
 }
 
 /// A colour: fixed, or a [`ParamKind::Colour`] parameter's.
@@ -512,6 +603,20 @@ impl When {
     }
 }
 
+/// Colours chosen by a [`ParamKind::Choice`] parameter: option `i` is
+/// `colors[i]`. When the slot has an outline and the chosen colour is
+/// dark, the outline is drawn light (`light_outline`) so the text keeps
+/// its contrast.
+#[derive(Debug, Clone, Copy)]
+pub struct Palette {
+    /// The choice parameter.
+    pub param: &'static str,
+    /// One straight-RGBA colour per option, in the options' order.
+    pub colors: &'static [[u8; 4]],
+    /// The outline colour used under a dark chosen colour.
+    pub light_outline: [u8; 4],
+}
+
 /// A parameter's type, default and bounds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ParamKind {
@@ -543,6 +648,15 @@ pub enum ParamKind {
         /// The value when absent or blank, `0xRRGGBB`.
         default: u32,
     },
+    /// One of a list of names, in any case; absent or blank is option
+    /// `default`. The value is the option's index, which [`Piece::Pick`],
+    /// [`Palette`] and [`Layer::ArtChoice`] read.
+    Choice {
+        /// The accepted names, lower case.
+        options: &'static [&'static str],
+        /// Index of the option taken when absent or blank.
+        default: usize,
+    },
 }
 
 /// A typed parameter.
@@ -569,6 +683,8 @@ pub enum Value {
     Int(u32),
     /// A colour, `[r, g, b]`.
     Colour([u8; 3]),
+    /// The index of a [`ParamKind::Choice`] option.
+    Choice(usize),
 }
 
 /// A template's parameter values, checked against its [`ParamSpec`]s
@@ -616,6 +732,42 @@ impl Args {
     fn flag(&self, name: &str) -> bool {
         matches!(self.get(name), Some(Value::Bool(true)))
     }
+
+    /// The chosen option of a [`ParamKind::Choice`] parameter (0 if none).
+    pub fn choice(&self, name: &str) -> usize {
+        match self.get(name) {
+            Some(Value::Choice(i)) => *i,
+            _ => 0,
+        }
+    }
+
+    /// Whether `name` was given (present and not blank).
+    pub fn given(&self, name: &str) -> bool {
+        self.given.contains(&name)
+    }
+
+    /// A parameter as text: a text's value, a whole number with its
+    /// thousands grouped by commas ("1,234").
+    fn display(&self, name: &str) -> String {
+        match self.get(name) {
+            Some(Value::Text(t)) => t.clone(),
+            Some(Value::Int(n)) => grouped(*n),
+            _ => String::new(),
+        }
+    }
+}
+
+/// `n` with its thousands grouped by commas.
+fn grouped(n: u32) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 impl Template {
@@ -630,7 +782,9 @@ impl Template {
     pub fn text_slots(&self) -> impl Iterator<Item = &'static TextSlot> + use<> {
         fn slot(layer: &'static Layer) -> Option<&'static TextSlot> {
             match layer {
-                Layer::Text(slot) | Layer::PaintedText { slot, .. } => Some(slot),
+                Layer::Text(slot)
+                | Layer::PaintedText { slot, .. }
+                | Layer::PaletteText(slot, _) => Some(slot),
                 Layer::When { layer, .. } => slot(layer),
                 _ => None,
             }
@@ -641,6 +795,15 @@ impl Template {
     /// Whether a layer draws the avatar.
     pub fn uses_avatar(&self) -> bool {
         self.layers.iter().any(|l| matches!(l, Layer::Avatar(_)))
+    }
+
+    /// The name of the second image source a [`Layer::Image`] draws, if
+    /// any (at most one per template).
+    pub fn image_source(&self) -> Option<&'static str> {
+        self.layers.iter().find_map(|l| match l {
+            Layer::Image { source, .. } => Some(*source),
+            _ => None,
+        })
     }
 
     /// Checks and parses every parameter, `value(name)` giving the raw text
@@ -673,6 +836,9 @@ impl Template {
         for spec in self.params {
             let raw = value(spec.name);
             let given = raw.map(str::trim).filter(|v| !v.is_empty());
+            if given.is_some() {
+                given_names.push(spec.name);
+            }
             let bad = || RenderError::InvalidParameter {
                 field: spec.name,
                 reason: spec.expected,
@@ -704,10 +870,14 @@ impl Template {
                     }
                     Some(v) => Value::Colour(colour(v).ok_or_else(bad)?),
                 },
+                ParamKind::Choice { options, default } => match given {
+                    None => Value::Choice(default),
+                    Some(v) => match options.iter().position(|o| o.eq_ignore_ascii_case(v)) {
+                        Some(i) => Value::Choice(i),
+                        None => return Err(bad()),
+                    },
+                },
             };
-            if given.is_some() {
-                given_names.push(spec.name);
-            }
             values.push((spec.name, v));
         }
         Ok(Args {
@@ -732,6 +902,9 @@ pub struct FramePlan {
     pub template_frame: u32,
     /// Index into the avatar's frames.
     pub avatar_frame: usize,
+    /// Index into the second image's frames ([`Layer::Image`]; 0 without
+    /// one).
+    pub image_frame: usize,
     /// How long the frame shows, in ms.
     pub delay_ms: u32,
 }
@@ -752,6 +925,130 @@ fn shown_delay(ms: u32) -> u32 {
 ///   on screen at its start time. At most [`MAX_TEMPLATE_FRAMES`] frames
 ///   (whole template loops when it has to cut).
 pub fn plan_frames(template: &Template, args: &Args, avatar_delays: &[u32]) -> Vec<FramePlan> {
+    plan_frames_with(template, args, avatar_delays, &[])
+}
+
+/// The frame on screen at `t` ms in a loop of frames shown for `shown` ms
+/// (`total` their sum, not 0).
+fn frame_at(shown: &[u64], total: u64, t: u64) -> usize {
+    let t = t % total;
+    let mut end = 0;
+    shown
+        .iter()
+        .position(|&d| {
+            end += d;
+            t < end
+        })
+        .unwrap_or(0)
+}
+
+/// The output frames of `template` over an avatar whose frames last
+/// `avatar_delays` ms and a second image ([`Layer::Image`]) whose frames
+/// last `image_delays` ms (empty or one entry: still), all aligned by time.
+/// With a still image this is [`plan_frames`]. With an animated image:
+///
+/// * a still template: one output frame from each moment either source
+///   changes frame, over the longer of the two loops (the shorter one
+///   repeats), each showing both frames on screen at its start; at most
+///   [`MAX_TEMPLATE_FRAMES`] frames (sampled evenly in time past it);
+/// * an animated template: its own frame rate, its loop repeated to cover
+///   the longer source loop, as in [`plan_frames`].
+pub fn plan_frames_with(
+    template: &Template,
+    args: &Args,
+    avatar_delays: &[u32],
+    image_delays: &[u32],
+) -> Vec<FramePlan> {
+    if image_delays.len() <= 1 {
+        return plan_avatar_frames(template, args, avatar_delays);
+    }
+    let shown = |delays: &[u32]| -> Vec<u64> {
+        delays.iter().map(|&d| u64::from(shown_delay(d))).collect()
+    };
+    let image = shown(image_delays);
+    let image_loop: u64 = image.iter().sum();
+    let avatar_animated = avatar_delays.len() > 1;
+    let avatar = if avatar_animated {
+        shown(avatar_delays)
+    } else {
+        vec![1]
+    };
+    let avatar_loop: u64 = avatar.iter().sum();
+    let longest = if avatar_animated {
+        image_loop.max(avatar_loop)
+    } else {
+        image_loop
+    };
+    let n = template.timeline.frames.max(1);
+    if n > 1 {
+        let delay = template.delay_ms(args).max(1);
+        let template_loop = u64::from(n) * u64::from(delay);
+        let loops = longest.div_ceil(template_loop).max(1);
+        let max_loops = (MAX_TEMPLATE_FRAMES as u64 / u64::from(n)).max(1);
+        let total = (loops.min(max_loops) * u64::from(n)) as u32;
+        return (0..total)
+            .map(|k| {
+                let t = u64::from(k) * u64::from(delay);
+                FramePlan {
+                    template_frame: k % n,
+                    avatar_frame: if avatar_animated {
+                        frame_at(&avatar, avatar_loop, t)
+                    } else {
+                        0
+                    },
+                    image_frame: frame_at(&image, image_loop, t),
+                    delay_ms: delay,
+                }
+            })
+            .collect();
+    }
+    // A still template: every moment either source changes frame.
+    let starts = |shown: &[u64], total: u64| -> Vec<u64> {
+        let mut out = Vec::new();
+        let mut t = 0;
+        'outer: loop {
+            for &d in shown {
+                if t >= longest {
+                    break 'outer;
+                }
+                out.push(t);
+                t += d;
+            }
+            if total == 0 {
+                break;
+            }
+        }
+        out
+    };
+    let mut cuts = starts(&image, image_loop);
+    if avatar_animated {
+        cuts.extend(starts(&avatar, avatar_loop));
+        cuts.sort_unstable();
+        cuts.dedup();
+    }
+    if cuts.len() > MAX_TEMPLATE_FRAMES {
+        let m = MAX_TEMPLATE_FRAMES as u64;
+        cuts = (0..m).map(|k| k * longest / m).collect();
+        cuts.dedup();
+    }
+    let ends: Vec<u64> = cuts.iter().skip(1).copied().chain([longest]).collect();
+    cuts.iter()
+        .zip(ends)
+        .map(|(&t, end)| FramePlan {
+            template_frame: 0,
+            avatar_frame: if avatar_animated {
+                frame_at(&avatar, avatar_loop, t)
+            } else {
+                0
+            },
+            image_frame: frame_at(&image, image_loop, t),
+            delay_ms: u32::try_from(end - t).unwrap_or(u32::MAX),
+        })
+        .collect()
+}
+
+/// [`plan_frames`] proper: a still or no second image.
+fn plan_avatar_frames(template: &Template, args: &Args, avatar_delays: &[u32]) -> Vec<FramePlan> {
     let n = template.timeline.frames.max(1);
     let delay = template.delay_ms(args).max(1);
     let avatar_animated = avatar_delays.len() > 1;
@@ -760,6 +1057,7 @@ pub fn plan_frames(template: &Template, args: &Args, avatar_delays: &[u32]) -> V
             return vec![FramePlan {
                 template_frame: 0,
                 avatar_frame: 0,
+                image_frame: 0,
                 delay_ms: avatar_delays.first().copied().unwrap_or(0),
             }];
         }
@@ -770,6 +1068,7 @@ pub fn plan_frames(template: &Template, args: &Args, avatar_delays: &[u32]) -> V
             .map(|(i, &d)| FramePlan {
                 template_frame: 0,
                 avatar_frame: i,
+                image_frame: 0,
                 delay_ms: d,
             })
             .collect();
@@ -777,6 +1076,7 @@ pub fn plan_frames(template: &Template, args: &Args, avatar_delays: &[u32]) -> V
     let own = |k: u32| FramePlan {
         template_frame: k,
         avatar_frame: 0,
+        image_frame: 0,
         delay_ms: delay,
     };
     if !avatar_animated {
@@ -817,14 +1117,29 @@ pub fn render_template(
     args: &Args,
     avatar: Option<&RgbaImage>,
 ) -> Result<RgbaImage, RenderError> {
-    let mut prepared = Prepared::new(template, avatar)?;
-    let Some(first) = still_avatar_slot(template).filter(|&i| i > 0) else {
-        return Ok(draw_frame(template, args, 0, &mut prepared)?.into_image());
+    render_template_with(template, args, avatar, None)
+}
+
+/// Renders a still image of `template` over `avatar` (`None`: a grey
+/// silhouette) and the second image `image` that its [`Layer::Image`]
+/// draws (`None`: that layer draws nothing).
+pub fn render_template_with(
+    template: &Template,
+    args: &Args,
+    avatar: Option<&RgbaImage>,
+    image: Option<&RgbaImage>,
+) -> Result<RgbaImage, RenderError> {
+    let prepared = Prepared::new(template, avatar)?;
+    let images = PreparedImages::new(template, image)?;
+    let mut texts = TextCache::new(template);
+    let Some(first) = under_cached_slot(template).filter(|&i| i > 0) else {
+        return Ok(draw_frame(template, args, 0, &prepared, &images, &mut texts)?.into_image());
     };
     // The layers under the avatar come from the cache; the rest is drawn.
     let mut canvas = Canvas::from_layer(&*under_layers(template, args, first)?);
     for (i, layer) in template.layers.iter().enumerate().skip(first) {
-        draw_layer(&mut canvas, layer, prepared.slots.get(i), args, 0)?;
+        let source = layer_source(layer, i, &prepared, &images);
+        draw_layer(&mut canvas, layer, source, args, 0, texts.slot(i))?;
     }
     Ok(canvas.into_image())
 }
@@ -860,9 +1175,26 @@ pub fn render_planned_frames(
     avatar: &[(&RgbaImage, u32)],
     plan: &[FramePlan],
     deadline: Option<&Deadline>,
+    sink: impl FnMut(RgbaImage, u32) -> Result<(), AnimationError>,
+) -> Result<(), AnimationError> {
+    render_planned_frames_with(template, args, avatar, &[], plan, deadline, sink)
+}
+
+/// [`render_planned_frames`] with a second image for the template's
+/// [`Layer::Image`], given as its frames with their delays (none: that
+/// layer draws nothing); `plan` comes from [`plan_frames_with`].
+pub fn render_planned_frames_with(
+    template: &Template,
+    args: &Args,
+    avatar: &[(&RgbaImage, u32)],
+    image: &[(&RgbaImage, u32)],
+    plan: &[FramePlan],
+    deadline: Option<&Deadline>,
     mut sink: impl FnMut(RgbaImage, u32) -> Result<(), AnimationError>,
 ) -> Result<(), AnimationError> {
     let mut prepared: Option<(usize, Prepared)> = None;
+    let mut images: Option<(usize, PreparedImages)> = None;
+    let mut texts = TextCache::new(template);
     // A still template over several avatar frames: what lies under and over
     // its one avatar slot is the same in every frame, so it is drawn once.
     let split = match plan.len() > 1 {
@@ -878,12 +1210,17 @@ pub fn render_planned_frames(
         if !reuse {
             prepared = Some((step.avatar_frame, Prepared::new(template, source)?));
         }
-        let Some((_, p)) = prepared.as_mut() else {
+        let second = image.get(step.image_frame).map(|(img, _)| *img);
+        let reuse = matches!(&images, Some((i, _)) if *i == step.image_frame);
+        if !reuse {
+            images = Some((step.image_frame, PreparedImages::new(template, second)?));
+        }
+        let (Some((_, p)), Some((_, q))) = (prepared.as_ref(), images.as_ref()) else {
             unreachable!("prepared above")
         };
         let frame = match &split {
             Some(split) => split.draw(template, args, p)?,
-            None => draw_frame(template, args, step.template_frame, p)?,
+            None => draw_frame(template, args, step.template_frame, p, q, &mut texts)?,
         };
         sink(frame.into_image(), step.delay_ms)?;
     }
@@ -902,15 +1239,16 @@ struct Split {
 }
 
 impl Split {
-    /// `None` when the template moves or has no single top-level avatar slot.
+    /// `None` when the template moves, has no single top-level avatar slot
+    /// or draws a second image ([`under_cached_slot`]).
     fn new(template: &Template, args: &Args) -> Result<Option<Split>, RenderError> {
-        let Some(avatar) = still_avatar_slot(template) else {
+        let Some(avatar) = under_cached_slot(template) else {
             return Ok(None);
         };
         let (w, h) = template.size;
         let mut over = Canvas::new(w, h)?;
         for layer in &template.layers[avatar + 1..] {
-            draw_layer(&mut over, layer, None, args, 0)?;
+            draw_layer(&mut over, layer, None, args, 0, &mut None)?;
         }
         Ok(Some(Split {
             under: under_layers(template, args, avatar)?,
@@ -922,16 +1260,27 @@ impl Split {
     fn draw(&self, template: &Template, args: &Args, p: &Prepared) -> Result<Canvas, RenderError> {
         let mut canvas = Canvas::from_layer(&self.under);
         let layer = &template.layers[self.avatar];
-        draw_layer(&mut canvas, layer, p.slots.get(self.avatar), args, 0)?;
-        blend_over(&mut canvas.pixmap, &self.over.pixmap, 0, 0);
+        let avatar = p.slots.get(self.avatar).and_then(Option::as_ref);
+        draw_layer(&mut canvas, layer, avatar, args, 0, &mut None)?;
+        blit_exact(&mut canvas.pixmap, &self.over.pixmap, 0, 0, 1.0);
         Ok(canvas)
     }
 }
 
-/// The index of the one top-level avatar slot of a still template (`None`:
-/// animated, or no single slot).
-fn still_avatar_slot(template: &Template) -> Option<usize> {
-    if template.is_animated() {
+/// The index of the one top-level avatar slot of a still template whose
+/// other layers can be drawn apart from it and kept ([`Split`],
+/// [`under_layers`]): `None` when the template is animated, has no single
+/// avatar slot, or has a [`Layer::Image`] (a custom background, not among
+/// the arguments that key the kept canvases).
+fn under_cached_slot(template: &Template) -> Option<usize> {
+    fn draws_image(layer: &Layer) -> bool {
+        match layer {
+            Layer::Image { .. } => true,
+            Layer::When { layer, .. } => draws_image(layer),
+            _ => false,
+        }
+    }
+    if template.is_animated() || template.layers.iter().any(draws_image) {
         return None;
     }
     let mut slots = template
@@ -991,9 +1340,9 @@ fn under_layers(
             return Ok(pixmap);
         }
     }
-    let mut canvas = Canvas::new(w, h)?;
-    for layer in under {
-        draw_layer(&mut canvas, layer, None, args, 0)?;
+    let (mut canvas, skip) = start_canvas(template, args, 0)?;
+    for layer in &under[skip..] {
+        draw_layer(&mut canvas, layer, None, args, 0, &mut None)?;
     }
     let pixmap = Arc::new(canvas.pixmap);
     let mut cache = lock();
@@ -1012,10 +1361,15 @@ fn layer_params(layer: &Layer, out: &mut Vec<&'static str>) {
                 Piece::IfSet {
                     param,
                     pieces: inner,
+                }
+                | Piece::IfGiven {
+                    param,
+                    pieces: inner,
                 } => {
                     out.push(param);
                     pieces(inner, out);
                 }
+                Piece::Pick { param, .. } => out.push(param),
             }
         }
     }
@@ -1025,7 +1379,13 @@ fn layer_params(layer: &Layer, out: &mut Vec<&'static str>) {
         }
     }
     match layer {
-        Layer::Art { .. } | Layer::Avatar(_) => {}
+        Layer::Art { .. } | Layer::Avatar(_) | Layer::Image { .. } => {}
+        Layer::ArtChoice { param, .. } => out.push(param),
+        Layer::PaletteText(slot, palette) => {
+            out.push(palette.param);
+            out.extend(slot.replaced_by);
+            pieces(slot.pieces, out);
+        }
         Layer::Text(slot) => {
             out.extend(slot.replaced_by);
             pieces(slot.pieces, out);
@@ -1050,9 +1410,39 @@ fn layer_params(layer: &Layer, out: &mut Vec<&'static str>) {
 }
 
 /// The avatar of one source frame, prepared once for every slot that
-/// draws it (scaled to the slot's largest box, greyed and tinted).
+/// draws it (scaled to the slot's largest box, greyed and tinted; a slot
+/// whose every placement is the same upright square gets the avatar at
+/// exactly that size, so each frame draws it as a copy).
 struct Prepared {
-    slots: Vec<Option<Avatar>>,
+    slots: Vec<Option<Pixmap>>,
+}
+
+/// The one size of a slot placed upright at the same whole-pixel square in
+/// every frame, if it is.
+fn constant_side(motion: &[Place]) -> Option<u32> {
+    let first = motion.first()?;
+    let side = first.w;
+    let same = motion
+        .iter()
+        .all(|p| p.w == side && p.h == side && p.rotation == 0.0);
+    (same && side.fract() == 0.0 && side >= 1.0).then_some(side as u32)
+}
+
+/// `pix` resampled to `side` × `side` with the sampler a scaled placement
+/// draws it with (bilinear), so drawing the result at a whole-pixel offset
+/// gives the pixels drawing `pix` scaled there would.
+fn scaled(pix: &Pixmap, side: u32) -> Option<Pixmap> {
+    let mut out = Pixmap::new(side, side)?;
+    let paint = PixmapPaint {
+        quality: FilterQuality::Bilinear,
+        ..PixmapPaint::default()
+    };
+    let t = Transform::from_scale(
+        side as f32 / pix.width() as f32,
+        side as f32 / pix.height() as f32,
+    );
+    out.draw_pixmap(0, 0, pix.as_ref(), &paint, t, None);
+    Some(out)
 }
 
 impl Prepared {
@@ -1076,13 +1466,65 @@ impl Prepared {
                     if let Some(t) = slot.tint {
                         a.tint(t.rgb, t.strength);
                     }
-                    Ok(Some(a))
+                    let pix = a.into_pixmap();
+                    Ok(Some(match constant_side(slot.motion) {
+                        Some(exact) if exact != pix.width() || exact != pix.height() => {
+                            scaled(&pix, exact).ok_or(RenderError::EmptyImage)?
+                        }
+                        _ => pix,
+                    }))
                 }
                 _ => Ok(None),
             })
             .collect::<Result<_, RenderError>>()?;
         Ok(Prepared { slots })
     }
+}
+
+/// The second image of one source frame, prepared once for every
+/// [`Layer::Image`] that draws it (covering the layer's largest box).
+struct PreparedImages {
+    slots: Vec<Option<Pixmap>>,
+}
+
+impl PreparedImages {
+    fn new(template: &Template, image: Option<&RgbaImage>) -> Result<PreparedImages, RenderError> {
+        let Some(img) = image else {
+            return Ok(PreparedImages { slots: Vec::new() });
+        };
+        crate::check_size(img.width(), img.height())?;
+        let slots = template
+            .layers
+            .iter()
+            .map(|layer| match layer {
+                Layer::Image { motion, .. } => {
+                    let (w, h) = motion
+                        .iter()
+                        .fold((1.0f32, 1.0f32), |(w, h), p| (w.max(p.w), h.max(p.h)));
+                    let covered = crate::resize::cover(img, w.ceil() as u32, h.ceil() as u32)?;
+                    Ok(Some(premultiplied(covered)?))
+                }
+                _ => Ok(None),
+            })
+            .collect::<Result<_, RenderError>>()?;
+        Ok(PreparedImages { slots })
+    }
+}
+
+/// A straight-alpha image as a premultiplied pixmap (its buffer reused).
+fn premultiplied(img: RgbaImage) -> Result<Pixmap, RenderError> {
+    let (w, h) = img.dimensions();
+    let mut data = img.into_raw();
+    for px in data.chunks_exact_mut(4) {
+        let a = u32::from(px[3]);
+        if a != 255 {
+            for c in &mut px[..3] {
+                *c = ((u32::from(*c) * a + 127) / 255) as u8;
+            }
+        }
+    }
+    let size = tiny_skia::IntSize::from_wh(w, h).ok_or(RenderError::EmptyImage)?;
+    Pixmap::from_vec(data, size).ok_or(RenderError::EmptyImage)
 }
 
 fn place_at(motion: &[Place], frame: u32) -> Option<Place> {
@@ -1114,24 +1556,77 @@ fn draw_frame(
     template: &Template,
     args: &Args,
     frame: u32,
-    prepared: &mut Prepared,
+    prepared: &Prepared,
+    images: &PreparedImages,
+    texts: &mut TextCache,
 ) -> Result<Canvas, RenderError> {
-    let (w, h) = template.size;
-    let mut canvas = Canvas::new(w, h)?;
-    for (i, layer) in template.layers.iter().enumerate() {
-        draw_layer(&mut canvas, layer, prepared.slots.get(i), args, frame)?;
+    let (mut canvas, skip) = start_canvas(template, args, frame)?;
+    for (i, layer) in template.layers.iter().enumerate().skip(skip) {
+        let source = layer_source(layer, i, prepared, images);
+        draw_layer(&mut canvas, layer, source, args, frame, texts.slot(i))?;
     }
     Ok(canvas)
 }
 
-/// Draws one layer; `avatar` is the prepared avatar of its position in the
-/// template's layers, if any.
+/// A blank canvas for `template`, or, when its first layer is art covering
+/// the canvas exactly, a copy of that art: the same pixels as drawing it
+/// over nothing, without the blend. Gives the canvas and how many layers
+/// it already holds (0 or 1).
+fn start_canvas(
+    template: &Template,
+    args: &Args,
+    frame: u32,
+) -> Result<(Canvas, usize), RenderError> {
+    let (w, h) = template.size;
+    let base = template.layers.first().and_then(|layer| {
+        let (art, motion) = match layer {
+            Layer::Art { art, motion } => (*art, *motion),
+            Layer::ArtChoice {
+                param,
+                arts,
+                motion,
+            } => (*arts.get(args.choice(param))?, *motion),
+            _ => return None,
+        };
+        let place = place_at(motion, frame)?;
+        (art.size() == (w, h)
+            && place.x == 0.0
+            && place.y == 0.0
+            && place.opacity >= 1.0
+            && is_exact(&place, w, h))
+        .then(|| art::cached(art))
+    });
+    Ok(match base {
+        Some(pixmap) => (Canvas::from_layer(pixmap), 1),
+        None => (Canvas::new(w, h)?, 0),
+    })
+}
+
+/// The prepared image layer `i` draws: the avatar for an avatar slot, the
+/// second image for a [`Layer::Image`], if any.
+fn layer_source<'a>(
+    layer: &Layer,
+    i: usize,
+    prepared: &'a Prepared,
+    images: &'a PreparedImages,
+) -> Option<&'a Pixmap> {
+    let slots = match layer {
+        Layer::Image { .. } => &images.slots,
+        _ => &prepared.slots,
+    };
+    slots.get(i).and_then(Option::as_ref)
+}
+
+/// Draws one layer; `source` is the prepared avatar or second image of its
+/// position in the template's layers, if any, and `text` its text slot's
+/// layout once laid out.
 fn draw_layer(
     canvas: &mut Canvas,
     layer: &Layer,
-    avatar: Option<&Option<Avatar>>,
+    source: Option<&Pixmap>,
     args: &Args,
     frame: u32,
+    text: &mut Option<(String, TextLayout)>,
 ) -> Result<(), RenderError> {
     match layer {
         Layer::Art { art, motion } => {
@@ -1140,20 +1635,54 @@ fn draw_layer(
             }
         }
         Layer::Avatar(slot) => {
-            if let (Some(place), Some(Some(avatar))) = (place_at(slot.motion, frame), avatar) {
+            if let (Some(place), Some(avatar)) = (place_at(slot.motion, frame), source) {
                 draw_avatar(canvas, avatar, slot.mask, &place);
             }
         }
-        Layer::Text(slot) => draw_text(canvas, slot, slot.color, args, frame)?,
+        Layer::Text(slot) => {
+            draw_text(canvas, slot, slot.color, slot.outline, args, frame, text)?;
+        }
         Layer::PaintedText { paint, slot } => {
-            draw_text(canvas, slot, paint.rgba(args), args, frame)?;
+            let color = paint.rgba(args);
+            draw_text(canvas, slot, color, slot.outline, args, frame, text)?;
         }
         Layer::Shape(slot) => draw_shape(canvas, slot, args),
         Layer::Bar(slot) => draw_bar(canvas, slot, args),
         Layer::When { when, layer } => {
             if when.holds(args) {
-                draw_layer(canvas, layer, avatar, args, frame)?;
+                draw_layer(canvas, layer, source, args, frame, text)?;
             }
+        }
+        Layer::ArtChoice {
+            param,
+            arts,
+            motion,
+        } => {
+            if let (Some(place), Some(art)) =
+                (place_at(motion, frame), arts.get(args.choice(param)))
+            {
+                draw_art(canvas, art::cached(*art), &place);
+            }
+        }
+        Layer::Image { motion, mask, .. } => {
+            if let (Some(place), Some(image)) = (place_at(motion, frame), source) {
+                draw_avatar(canvas, image, *mask, &place);
+            }
+        }
+        Layer::PaletteText(slot, palette) => {
+            let color = palette
+                .colors
+                .get(args.choice(palette.param))
+                .copied()
+                .unwrap_or(slot.color);
+            let outline = slot.outline.map(|(c, w)| {
+                if is_dark(color) {
+                    (palette.light_outline, w)
+                } else {
+                    (c, w)
+                }
+            });
+            draw_text(canvas, slot, color, outline, args, frame, text)?;
         }
     }
     Ok(())
@@ -1287,20 +1816,13 @@ fn draw_art(canvas: &mut Canvas, art: &Pixmap, place: &Place) {
         },
         ..PixmapPaint::default()
     };
-    let inside = place.x >= 0.0
-        && place.y >= 0.0
-        && place.x + place.w <= canvas.pixmap.width() as f32
-        && place.y + place.h <= canvas.pixmap.height() as f32;
-    if exact && inside && place.opacity >= 1.0 {
-        blend_over(&mut canvas.pixmap, art, place.x as i32, place.y as i32);
-    } else if exact {
-        canvas.pixmap.draw_pixmap(
+    if exact {
+        blit_exact(
+            &mut canvas.pixmap,
+            art,
             place.x as i32,
             place.y as i32,
-            art.as_ref(),
-            &paint,
-            Transform::identity(),
-            None,
+            paint.opacity,
         );
     } else {
         let t = place_transform(place, aw as f32, ah as f32);
@@ -1310,46 +1832,77 @@ fn draw_art(canvas: &mut Canvas, art: &Pixmap, place: &Place) {
     }
 }
 
-/// Draws the premultiplied `src` over `dst` with its top left corner at
-/// `(x, y)` (source over, clipped to `dst`): a plain loop over the rows,
-/// several times faster than tiny-skia's pattern fill for a pixel-exact
-/// copy, and within one level of it.
-fn blend_over(dst: &mut Pixmap, src: &Pixmap, x: i32, y: i32) {
+/// Whether a straight-RGBA colour is dark (Rec. 601 luma under 96).
+fn is_dark(c: [u8; 4]) -> bool {
+    u32::from(c[0]) * 299 + u32::from(c[1]) * 587 + u32::from(c[2]) * 114 < 96_000
+}
+
+/// Draws the premultiplied `src` over `dst` with its top-left corner at the
+/// whole pixel `(x, y)`, scaled by `opacity`, clipped to `dst`: what an
+/// exact placement (nearest sampling at whole-pixel offsets) draws, as a
+/// plain source-over loop in integers instead of the raster pipeline.
+fn blit_exact(dst: &mut Pixmap, src: &Pixmap, x: i32, y: i32, opacity: f32) {
+    let o = (opacity.clamp(0.0, 1.0) * 255.0).round() as u32;
     let (dw, dh) = (dst.width() as i64, dst.height() as i64);
     let (sw, sh) = (src.width() as i64, src.height() as i64);
-    let (x0, y0) = (i64::from(x).max(0), i64::from(y).max(0));
-    let (x1, y1) = ((i64::from(x) + sw).min(dw), (i64::from(y) + sh).min(dh));
-    if x0 >= x1 || y0 >= y1 {
+    let (x, y) = (i64::from(x), i64::from(y));
+    let (x0, y0) = (x.max(0), y.max(0));
+    let (x1, y1) = ((x + sw).min(dw), (y + sh).min(dh));
+    if o == 0 || x0 >= x1 || y0 >= y1 {
         return;
     }
     let len = ((x1 - x0) * 4) as usize;
-    let (dst_data, src_data) = (dst.data_mut(), src.data());
+    let (dstride, sstride) = (dw as usize * 4, sw as usize * 4);
+    let src_data = src.data();
+    let dst_data = dst.data_mut();
     for row in y0..y1 {
-        let d = ((row * dw + x0) * 4) as usize;
-        let s = (((row - i64::from(y)) * sw + (x0 - i64::from(x))) * 4) as usize;
-        for (dp, sp) in dst_data[d..d + len]
-            .chunks_exact_mut(4)
-            .zip(src_data[s..s + len].chunks_exact(4))
-        {
-            match sp[3] {
-                0 => {}
-                255 => dp.copy_from_slice(sp),
-                a => {
-                    let keep = 255 - u32::from(a);
-                    for c in 0..4 {
-                        let v = u32::from(dp[c]) * keep + 128;
-                        dp[c] = sp[c].saturating_add(((v + (v >> 8)) >> 8) as u8);
+        let d = &mut dst_data[row as usize * dstride + x0 as usize * 4..][..len];
+        let s = &src_data[(row - y) as usize * sstride + (x0 - x) as usize * 4..][..len];
+        for (dp, sp) in d.chunks_exact_mut(4).zip(s.chunks_exact(4)) {
+            if o == 255 {
+                match sp[3] {
+                    0 => continue,
+                    255 => {
+                        dp.copy_from_slice(sp);
+                        continue;
                     }
+                    _ => {}
                 }
+            }
+            let scale = |c: u8| {
+                if o == 255 {
+                    u32::from(c)
+                } else {
+                    div255(u32::from(c) * o)
+                }
+            };
+            let inv = 255 - scale(sp[3]);
+            for c in 0..4 {
+                dp[c] = (scale(sp[c]) + div255(u32::from(dp[c]) * inv)).min(255) as u8;
             }
         }
     }
 }
 
-fn draw_avatar(canvas: &mut Canvas, avatar: &Avatar, mask: Mask, place: &Place) {
-    let pix = avatar.pixmap();
-    let side = pix.width() as f32;
+/// `v / 255`, rounded, for `v` up to 255².
+fn div255(v: u32) -> u32 {
+    let v = v + 128;
+    (v + (v >> 8)) >> 8
+}
+
+fn draw_avatar(canvas: &mut Canvas, pix: &Pixmap, mask: Mask, place: &Place) {
+    let (side, side_h) = (pix.width() as f32, pix.height() as f32);
     let exact = is_exact(place, pix.width(), pix.height());
+    if exact && mask == Mask::Square {
+        blit_exact(
+            &mut canvas.pixmap,
+            pix,
+            place.x as i32,
+            place.y as i32,
+            place.opacity,
+        );
+        return;
+    }
     let shader = Pattern::new(
         pix.as_ref(),
         SpreadMode::Pad,
@@ -1362,13 +1915,49 @@ fn draw_avatar(canvas: &mut Canvas, avatar: &Avatar, mask: Mask, place: &Place) 
         Transform::identity(),
     );
     let path = match mask {
-        Mask::Square => rect_path(0.0, 0.0, side, side),
-        Mask::Circle => circle_path(side / 2.0, side / 2.0, side / 2.0),
-        Mask::Rounded(r) => rrect_path(0.0, 0.0, side, side, side * r.clamp(0.0, 0.5)),
-        Mask::Hexagon => hexagon_path(0.0, 0.0, side, side),
+        Mask::Square => rect_path(0.0, 0.0, side, side_h),
+        Mask::Circle if side == side_h => circle_path(side / 2.0, side / 2.0, side / 2.0),
+        Mask::Circle => ellipse_path(side, side_h),
+        Mask::Rounded(r) => {
+            rrect_path(0.0, 0.0, side, side_h, side.min(side_h) * r.clamp(0.0, 0.5))
+        }
+        Mask::Hexagon => hexagon_path(0.0, 0.0, side, side_h),
     };
-    let t = place_transform(place, side, pix.height() as f32);
+    let t = place_transform(place, side, side_h);
     canvas.fill_t(&path, &shader_paint(shader), t);
+}
+
+/// The ellipse inscribed in a `w` × `h` box at the origin.
+fn ellipse_path(w: f32, h: f32) -> tiny_skia::Path {
+    tiny_skia::PathBuilder::from_oval(
+        tiny_skia::Rect::from_xywh(0.0, 0.0, w, h).expect("positive box"),
+    )
+    .expect("non-empty ellipse")
+}
+
+/// Appends the text of `pieces` for these arguments to `out`.
+fn push_pieces(out: &mut String, pieces: &[Piece], args: &Args) {
+    for piece in pieces {
+        match *piece {
+            Piece::Lit(s) => out.push_str(s),
+            Piece::Param(p) => out.push_str(&args.display(p)),
+            Piece::Compact(p) => out.push_str(&crate::scene::format_count(u64::from(args.int(p)))),
+            Piece::IfSet { param, pieces } => {
+                if args.is_set(param) {
+                    push_pieces(out, pieces, args);
+                }
+            }
+            Piece::Flag { param, yes, no } => out.push_str(if args.flag(param) { yes } else { no }),
+            Piece::Pick { param, texts } => {
+                out.push_str(texts.get(args.choice(param)).copied().unwrap_or(""));
+            }
+            Piece::IfGiven { param, pieces } => {
+                if args.given(param) {
+                    push_pieces(out, pieces, args);
+                }
+            }
+        }
+    }
 }
 
 /// The text of a slot for these arguments.
@@ -1384,54 +1973,73 @@ fn slot_text(slot: &TextSlot, args: &Args) -> String {
     out
 }
 
-fn push_pieces(out: &mut String, pieces: &[Piece], args: &Args) {
-    for piece in pieces {
-        match *piece {
-            Piece::Lit(s) => out.push_str(s),
-            Piece::Param(p) => out.push_str(args.text(p)),
-            Piece::Compact(p) => out.push_str(&crate::scene::format_count(u64::from(args.int(p)))),
-            Piece::IfSet { param, pieces } => {
-                if args.is_set(param) {
-                    push_pieces(out, pieces, args);
-                }
-            }
-            Piece::Flag { param, yes, no } => out.push_str(if args.flag(param) { yes } else { no }),
-        }
-    }
-}
+/// A text colour and its optional outline (colour, width).
+type Ink = ([u8; 4], Option<([u8; 4], f32)>);
 
-fn slot_style(slot: &TextSlot, color: [u8; 4], size: f32) -> TextStyle {
+fn slot_style(slot: &TextSlot, (color, outline): Ink, size: f32) -> TextStyle {
     let mut style = TextStyle::new(slot.face, size)
         .color(color)
         .align(slot.align)
         .valign(slot.valign);
-    if let Some((c, w)) = slot.outline {
+    if let Some((c, w)) = outline {
         style = style.outline(c, w);
     }
     style
+}
+
+/// Each text slot's whole text, laid out once per render and kept for
+/// every frame (the text and its fit do not change from frame to frame).
+struct TextCache {
+    slots: Vec<Option<(String, TextLayout)>>,
+}
+
+impl TextCache {
+    fn new(template: &Template) -> TextCache {
+        TextCache {
+            slots: template.layers.iter().map(|_| None).collect(),
+        }
+    }
+
+    fn slot(&mut self, layer: usize) -> &mut Option<(String, TextLayout)> {
+        &mut self.slots[layer]
+    }
 }
 
 fn draw_text(
     canvas: &mut Canvas,
     slot: &TextSlot,
     color: [u8; 4],
+    outline: Option<([u8; 4], f32)>,
     args: &Args,
     frame: u32,
+    cached: &mut Option<(String, TextLayout)>,
 ) -> Result<(), RenderError> {
-    let full = slot_text(slot, args);
+    let ink = (color, outline);
     let (x, y, w, h) = slot.area;
     let area = TextBox::new(x, y, w, h);
-    let style = slot_style(slot, color, slot.size);
+    let style = slot_style(slot, ink, slot.size);
+    if let Reveal::Typed { from, .. } = slot.reveal
+        && frame < from
+    {
+        return Ok(());
+    }
+    if cached.is_none() {
+        let full = slot_text(slot, args);
+        if full.trim().is_empty() {
+            return Ok(());
+        }
+        // The size the whole text fits at (kept while it types out).
+        let fitted = text::fit_text(&full, &style, area, slot.min_size)?;
+        *cached = Some((full, fitted));
+    }
+    let Some((full, fitted)) = cached.as_ref() else {
+        unreachable!("filled above")
+    };
     match slot.reveal {
         Reveal::All => {
-            canvas.text(&full, &style, area, slot.min_size)?;
+            canvas.draw_layout(fitted, &style, area);
         }
         Reveal::Typed { from, to } => {
-            if frame < from {
-                return Ok(());
-            }
-            // The size the whole text fits at, kept while it types out.
-            let fitted = text::fit_text(&full, &style, area, slot.min_size)?;
             let count = full.graphemes(true).count();
             let shown = if frame >= to {
                 count
@@ -1440,7 +2048,7 @@ fn draw_text(
                 (count * (frame - from + 1) as usize).div_ceil(span + 1)
             };
             if fitted.is_truncated() || shown >= count {
-                canvas.draw_layout(&fitted, &style, area);
+                canvas.draw_layout(fitted, &style, area);
                 return Ok(());
             }
             // The prefix is drawn left-aligned where the whole text starts,
@@ -1461,7 +2069,7 @@ fn draw_text(
                 _ => y,
             };
             let sub = TextBox::new(x0.max(x), y0.max(y), fw.min(w), h - (y0 - y).max(0.0));
-            let style = slot_style(slot, color, fitted.font_size())
+            let style = slot_style(slot, ink, fitted.font_size())
                 .align(Align::Left)
                 .valign(VAlign::Top);
             let layout = text::fit_text(&prefix, &style, sub, fitted.font_size())?;

@@ -19,7 +19,10 @@ use image::codecs::webp::WebPDecoder;
 use image::{AnimationDecoder, ImageDecoder, ImageError, RgbaImage};
 
 use crate::FetchError;
-use crate::decode::{AvatarFormat, ImageLimits, decode_image, normalize, sniff_format};
+use crate::decode::{
+    AvatarFormat, ImageLimits, decode_image, normalize, sniff_format, u24_le, u32_le,
+    webp_frames_consistent,
+};
 
 /// How many times an animation plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -91,15 +94,6 @@ fn u16_le(b: &[u8], at: usize) -> Option<u16> {
 
 fn u32_be(b: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_be_bytes(b.get(at..at + 4)?.try_into().ok()?))
-}
-
-fn u32_le(b: &[u8], at: usize) -> Option<u32> {
-    Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?))
-}
-
-fn u24_le(b: &[u8], at: usize) -> Option<u32> {
-    let s = b.get(at..at + 3)?;
-    Some(u32::from(s[0]) | u32::from(s[1]) << 8 | u32::from(s[2]) << 16)
 }
 
 /// Skips GIF data sub-blocks starting at `at`; the offset after the
@@ -275,66 +269,6 @@ fn webp_header(b: &[u8]) -> Option<AnimationHeader> {
         loops: loops?,
         largest_frame: u64::from(width) * u64::from(height),
     })
-}
-
-/// Whether every `ANMF` frame of a WebP made of an `ALPH` chunk and lossy
-/// data declares, in its `VP8 ` key-frame header, the frame's own size.
-///
-/// The `image-webp` decoder (0.2.4) decodes such a frame without comparing
-/// the two sizes, and indexes out of bounds when they differ or when the
-/// lossy data is missing (image-rs/image-webp#182 and #186), so these
-/// frames are refused before any decoder sees them. Frames without alpha,
-/// lossless frames and still images are left to the decoder, which checks
-/// them.
-pub(crate) fn webp_frames_consistent(b: &[u8]) -> bool {
-    let mut at = 12;
-    while let (Some(kind), Some(len)) = (b.get(at..at + 4), u32_le(b, at + 4)) {
-        let Ok(len) = usize::try_from(len) else {
-            return true;
-        };
-        if kind == b"ANMF" && !anmf_consistent(b, at + 8) {
-            return false;
-        }
-        match (at + 8)
-            .checked_add(len)
-            .and_then(|n| n.checked_add(len & 1))
-        {
-            Some(next) => at = next,
-            None => return true,
-        }
-    }
-    true
-}
-
-/// The check of [`webp_frames_consistent`] for the `ANMF` body at `at`:
-/// offsets, size less one and duration (3 bytes each), flags, then the
-/// frame's chunks.
-fn anmf_consistent(b: &[u8], at: usize) -> bool {
-    let (Some(w), Some(h)) = (u24_le(b, at + 6), u24_le(b, at + 9)) else {
-        return true;
-    };
-    let alph = at + 16;
-    if b.get(alph..alph + 4) != Some(b"ALPH".as_slice()) {
-        return true;
-    }
-    // The decoder takes whatever chunk follows `ALPH` as the lossy data.
-    let vp8 = u32_le(b, alph + 4)
-        .and_then(|len| usize::try_from(len).ok())
-        .and_then(|len| (alph + 8).checked_add(len)?.checked_add(len & 1));
-    let Some(vp8) = vp8 else {
-        return false;
-    };
-    let header = b.get(vp8..vp8 + 18);
-    let Some(header) = header else {
-        return false;
-    };
-    let le14 = |i: usize| u32::from(u16::from_le_bytes([header[i], header[i + 1]]) & 0x3fff);
-    &header[..4] == b"VP8 "
-        && u32_le(header, 4).is_some_and(|len| len >= 10)
-        // A key frame (bit 0 clear), its start code, then width and height.
-        && header[8] & 1 == 0
-        && header[11..14] == [0x9d, 0x01, 0x2a]
-        && (le14(14), le14(16)) == (w + 1, h + 1)
 }
 
 /// The animation header of `bytes`, or `None` for a still image (a PNG

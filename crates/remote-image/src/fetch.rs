@@ -16,7 +16,8 @@ use ureq::unversioned::transport::DefaultConnector;
 
 use crate::FetchError;
 use crate::animation::{Animation, decode_avatar};
-use crate::decode::{ImageLimits, decode_cost};
+use crate::cost::decode_cost;
+use crate::decode::ImageLimits;
 use crate::resolver::{AddressPolicy, BadHop, GuardedResolver, Refused};
 use crate::url::AvatarUrl;
 
@@ -58,8 +59,11 @@ pub struct FetchConfig {
     pub max_concurrent_decodes: usize,
     /// Bytes of decode buffers in use at once, each decode counted by its
     /// real size ([`decode_cost`](crate::decode_cost): bit depth, RGBA
-    /// copy, interlacing); further decodes wait, served in arrival order. A
-    /// decode larger than the budget runs alone. Default: 256 MiB.
+    /// copy, interlacing); further decodes wait, served in arrival order.
+    /// Small decodes (up to 4 MiB, a still avatar of 512 px) have a lane of
+    /// their own, 16 MiB (at most a sixteenth) of the budget, so they never
+    /// wait behind a large one; in the rest, a decode larger than the
+    /// budget runs alone. Default: 256 MiB.
     pub decode_budget_bytes: u64,
 }
 
@@ -116,16 +120,67 @@ fn fnv1a64(bytes: &[u8]) -> u64 {
     hash
 }
 
-/// At most `max` decodes at once, and at most `budget` bytes of decode
-/// buffers (each decode counted by its real size; one decode always fits
-/// when none runs). The others wait in a queue served in arrival order: a
-/// decode enters only when every decode that came before it has entered,
-/// so a decode larger than the budget (which runs alone) delays the small
-/// ones behind it by its own run, and cannot be overtaken for ever either.
-/// A wait may be given an end (the caller's queue deadline); past it the
-/// decode leaves the queue with [`FetchError::DecodeQueueTimeout`].
+/// The decode gate: at most `max` decodes at once in each of its two
+/// lanes, and at most `budget` bytes of decode buffers across both.
+///
+/// * **Small decodes** (at most [`SMALL_LANE_BYTES`] / 4 each: a still
+///   avatar up to 512 px, the common case) have a lane of their own,
+///   [`SMALL_LANE_BYTES`] (or a sixteenth of the budget, if less) carved out
+///   of the budget. They never wait behind a large decode, so a client
+///   sending huge images cannot hold up everyone's ordinary avatars.
+/// * **The others** share the rest of the budget; one larger than it runs
+///   alone in its lane (small ones may still run beside it, within their
+///   own lane's bytes, so memory stays within the whole budget plus the
+///   largest single decode's excess over the rest).
+///
+/// Each lane is a queue served in arrival order: a decode enters only when
+/// every decode of its lane that came before it has entered, so a decode
+/// larger than its lane's budget delays the ones behind it by its own run,
+/// and cannot be overtaken for ever either. A wait may be given an end (the
+/// caller's queue deadline); past it the decode leaves the queue with
+/// [`FetchError::DecodeQueueTimeout`].
 #[derive(Debug)]
 struct DecodeGate {
+    small: Lane,
+    large: Lane,
+    /// The largest decode that takes the small lane.
+    small_cost: u64,
+}
+
+/// Bytes of the decode budget kept for small decodes (at most a sixteenth
+/// of the budget).
+const SMALL_LANE_BYTES: u64 = 16 << 20;
+
+impl DecodeGate {
+    fn new(max: usize, budget: u64) -> Self {
+        let small_budget = SMALL_LANE_BYTES.min(budget / 16);
+        Self {
+            small: Lane::new(max, small_budget),
+            large: Lane::new(max, budget - small_budget),
+            small_cost: small_budget / 4,
+        }
+    }
+
+    /// The lane a decode of `cost` bytes waits in.
+    fn lane(&self, cost: u64) -> &Lane {
+        if cost <= self.small_cost {
+            &self.small
+        } else {
+            &self.large
+        }
+    }
+
+    /// Waits for this decode's turn in its lane and enters; `Err` when
+    /// `until` passes first (see [`Lane::enter`]).
+    fn enter(&self, cost: u64, until: Option<Instant>) -> Result<DecodeTicket<'_>, FetchError> {
+        self.lane(cost).enter(cost, until)
+    }
+}
+
+/// One lane of the [`DecodeGate`]: at most `max` decodes and `budget` bytes
+/// (one decode always fits when none runs), in arrival order.
+#[derive(Debug)]
+struct Lane {
     state: Mutex<GateState>,
     freed: Condvar,
     max: usize,
@@ -150,7 +205,7 @@ impl GateState {
     }
 }
 
-impl DecodeGate {
+impl Lane {
     fn new(max: usize, budget: u64) -> Self {
         Self {
             state: Mutex::default(),
@@ -205,7 +260,7 @@ impl DecodeGate {
     }
 }
 
-struct DecodeTicket<'a>(&'a DecodeGate, u64);
+struct DecodeTicket<'a>(&'a Lane, u64);
 
 impl Drop for DecodeTicket<'_> {
     fn drop(&mut self) {
@@ -496,8 +551,10 @@ mod tests {
         for t in threads {
             t.join().unwrap();
         }
-        let state = gate.lock();
-        assert_eq!((state.running, state.bytes, state.waiting.len()), (0, 0, 0));
+        for lane in [&gate.small, &gate.large] {
+            let state = lane.lock();
+            assert_eq!((state.running, state.bytes, state.waiting.len()), (0, 0, 0));
+        }
         *peak.lock().unwrap()
     }
 
@@ -521,9 +578,9 @@ mod tests {
         assert_eq!(decodes, 1);
     }
 
-    /// Waits until `n` decodes are queued at `gate`.
+    /// Waits until `n` decodes are queued at `gate`, in both lanes.
     fn until_waiting(gate: &DecodeGate, n: usize) {
-        while gate.lock().waiting.len() < n {
+        while gate.small.lock().waiting.len() + gate.large.lock().waiting.len() < n {
             std::thread::sleep(Duration::from_millis(1));
         }
     }
@@ -552,12 +609,12 @@ mod tests {
     }
 
     #[test]
-    fn small_decodes_do_not_overtake_a_waiting_large_one() {
+    fn large_decodes_do_not_overtake_a_waiting_large_one() {
         const MIB: u64 = 1 << 20;
-        // A decode over the budget waits for the gate to empty; a small one
-        // arriving after it waits behind it instead of slipping in beside
-        // the running one (which would keep the large one out for as long
-        // as small ones keep coming).
+        // A decode over the budget waits for its lane to empty; a mid-sized
+        // one arriving after it waits behind it instead of slipping in
+        // beside the running one (which would keep the large one out for as
+        // long as others keep coming).
         let gate = Arc::new(DecodeGate::new(8, 100 * MIB));
         let order = Arc::new(Mutex::new(Vec::new()));
         let running = gate.enter(10 * MIB, None).unwrap();
@@ -571,7 +628,7 @@ mod tests {
         };
         let large = spawn("large", 200 * MIB);
         until_waiting(&gate, 1);
-        let small = spawn("small", MIB);
+        let mid = spawn("mid", 5 * MIB);
         until_waiting(&gate, 2);
         std::thread::sleep(Duration::from_millis(30));
         assert!(
@@ -580,8 +637,40 @@ mod tests {
         );
         drop(running);
         large.join().unwrap();
-        small.join().unwrap();
-        assert_eq!(*order.lock().unwrap(), ["large", "small"]);
+        mid.join().unwrap();
+        assert_eq!(*order.lock().unwrap(), ["large", "mid"]);
+    }
+
+    #[test]
+    fn small_decodes_never_wait_behind_large_ones() {
+        const MIB: u64 = 1 << 20;
+        // The default gate: a 228 MiB decode (a 16-bit interlaced 4096²
+        // PNG) runs and another waits for it, yet an ordinary avatar's
+        // decode (a 256 px one costs under 1 MiB) goes in at once, beside
+        // both, and so do as many as the lane holds.
+        let gate = Arc::new(DecodeGate::new(2, 256 * MIB));
+        let running = gate.enter(228 * MIB, None).unwrap();
+        let queued = {
+            let g = Arc::clone(&gate);
+            std::thread::spawn(move || g.enter(228 * MIB, None).map(|_| ()))
+        };
+        until_waiting(&gate, 1);
+        let t0 = Instant::now();
+        let small: Vec<_> = (0..2)
+            .map(|_| gate.enter(MIB, Some(t0 + Duration::from_millis(100))))
+            .collect();
+        assert!(small.iter().all(Result::is_ok), "small decodes waited");
+        // The lane's own bounds still hold: a third small one waits.
+        assert!(matches!(
+            gate.enter(MIB, Some(Instant::now() + Duration::from_millis(20))),
+            Err(FetchError::DecodeQueueTimeout)
+        ));
+        drop(small);
+        // Small decodes cost the large lane nothing: its budget is the rest.
+        assert_eq!(gate.large.budget + gate.small.budget, 256 * MIB);
+        assert_eq!((gate.small.budget, gate.small_cost), (16 * MIB, 4 * MIB));
+        drop(running);
+        queued.join().unwrap().unwrap();
     }
 
     #[test]
@@ -592,7 +681,7 @@ mod tests {
         let waited = gate.enter(1, Some(t0 + Duration::from_millis(50)));
         assert!(matches!(waited, Err(FetchError::DecodeQueueTimeout)));
         assert!(t0.elapsed() >= Duration::from_millis(50));
-        assert!(gate.lock().waiting.is_empty(), "the queue forgot it");
+        assert!(gate.small.lock().waiting.is_empty(), "the queue forgot it");
         drop(held);
         // A deadline already past still enters when it is first and fits.
         assert!(gate.enter(1, Some(Instant::now())).is_ok());

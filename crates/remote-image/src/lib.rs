@@ -19,6 +19,7 @@
 
 mod address;
 mod animation;
+mod cost;
 mod decode;
 mod error;
 mod fetch;
@@ -30,7 +31,8 @@ pub use animation::{
     Animation, AnimationFrame, AnimationHeader, DecodedAvatar, LoopCount, animation_header,
     decode_avatar,
 };
-pub use decode::{AvatarFormat, ImageLimits, decode_cost, decode_image, normalize, sniff_format};
+pub use cost::decode_cost;
+pub use decode::{AvatarFormat, ImageLimits, decode_image, normalize, sniff_format};
 pub use error::FetchError;
 pub use fetch::{Avatar, AvatarFetcher, FetchConfig};
 pub use image::RgbaImage;

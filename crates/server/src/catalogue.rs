@@ -32,13 +32,24 @@ pub const PREMIUM_GROUP: &str = "/premium";
 /// [`PREMIUM_GROUP`].
 pub const RANKCARD_GROUP: &str = "/premium/rankcard";
 
+/// Prefix of the welcome cards (`/welcome/img/{template}/{background}`).
+pub const WELCOME_GROUP: &str = "/welcome/img";
+/// The welcome cards again under the `/canvas` prefix the original's docs
+/// also use (`/canvas/welcome/img/{template}/{background}`).
+pub const WELCOME_ALIAS_GROUP: &str = "/canvas/welcome/img";
+/// The welcome cards over a custom background (`/premium/welcome/{template}?bg=`),
+/// below [`PREMIUM_GROUP`].
+pub const PREMIUM_WELCOME: &str = "/premium/welcome";
+
 /// Every canvas image group: the rate limiter's `canvas` class.
-pub const CANVAS_GROUPS: [&str; 5] = [
+pub const CANVAS_GROUPS: [&str; 7] = [
     MISC_GROUP,
     FILTER_GROUP,
     OVERLAY_GROUP,
     OVERLAY_ALIAS_GROUP,
     PREMIUM_GROUP,
+    WELCOME_GROUP,
+    WELCOME_ALIAS_GROUP,
 ];
 
 /// Whether `path` is a canvas image (the rate limiter's `canvas` budget):
@@ -68,9 +79,10 @@ pub const SCENES: [(&str, SceneKind); 12] = [
 
 /// The group and URL name of every template, in [`TemplateKind::ALL`]
 /// order: the overlays under [`OVERLAY_GROUP`] (and its alias), the
-/// animated images under [`PREMIUM_GROUP`], the rank cards under
-/// [`RANKCARD_GROUP`].
-pub const TEMPLATES: [(&str, &str, TemplateKind); 18] = [
+/// animated images under [`PREMIUM_GROUP`], the welcome cards `1`–`7`
+/// under [`WELCOME_GROUP`] (and its alias, and [`PREMIUM_WELCOME`] with a
+/// custom background), the rank cards under [`RANKCARD_GROUP`].
+pub const TEMPLATES: [(&str, &str, TemplateKind); 25] = [
     (OVERLAY_GROUP, "comrade", TemplateKind::Comrade),
     (OVERLAY_GROUP, "gay", TemplateKind::Gay),
     (OVERLAY_GROUP, "glass", TemplateKind::Glass),
@@ -80,6 +92,13 @@ pub const TEMPLATES: [(&str, &str, TemplateKind); 18] = [
     (OVERLAY_GROUP, "wasted", TemplateKind::Wasted),
     (PREMIUM_GROUP, "petpet", TemplateKind::Petpet),
     (PREMIUM_GROUP, "amongus", TemplateKind::Amongus),
+    (WELCOME_GROUP, "1", TemplateKind::Welcome1),
+    (WELCOME_GROUP, "2", TemplateKind::Welcome2),
+    (WELCOME_GROUP, "3", TemplateKind::Welcome3),
+    (WELCOME_GROUP, "4", TemplateKind::Welcome4),
+    (WELCOME_GROUP, "5", TemplateKind::Welcome5),
+    (WELCOME_GROUP, "6", TemplateKind::Welcome6),
+    (WELCOME_GROUP, "7", TemplateKind::Welcome7),
     (RANKCARD_GROUP, "1", TemplateKind::Rank1),
     (RANKCARD_GROUP, "2", TemplateKind::Rank2),
     (RANKCARD_GROUP, "3", TemplateKind::Rank3),
@@ -91,13 +110,24 @@ pub const TEMPLATES: [(&str, &str, TemplateKind); 18] = [
     (RANKCARD_GROUP, "9", TemplateKind::Rank9),
 ];
 
+/// The URL names of the welcome backgrounds (the `{background}` segment),
+/// canvas-render's list.
+pub const WELCOME_BACKGROUNDS: [&str; 13] = canvas_render::template::WELCOME_BACKGROUNDS;
+
+/// Whether `name` is a welcome background's URL name (exactly, as every
+/// path name).
+pub fn is_welcome_background(name: &str) -> bool {
+    WELCOME_BACKGROUNDS.contains(&name)
+}
+
 /// The template named `name` in `group` ([`OVERLAY_ALIAS_GROUP`] resolves
-/// as [`OVERLAY_GROUP`]).
+/// as [`OVERLAY_GROUP`], [`WELCOME_ALIAS_GROUP`] and [`PREMIUM_WELCOME`] as
+/// [`WELCOME_GROUP`]).
 pub fn template(group: &str, name: &str) -> Option<TemplateKind> {
-    let group = if group == OVERLAY_ALIAS_GROUP {
-        OVERLAY_GROUP
-    } else {
-        group
+    let group = match group {
+        OVERLAY_ALIAS_GROUP => OVERLAY_GROUP,
+        WELCOME_ALIAS_GROUP | PREMIUM_WELCOME => WELCOME_GROUP,
+        other => other,
     };
     TEMPLATES
         .iter()
@@ -105,12 +135,15 @@ pub fn template(group: &str, name: &str) -> Option<TemplateKind> {
         .map(|(_, _, k)| *k)
 }
 
-/// URL names of the templates of `group` (the alias lists the overlays).
+/// URL names of the templates of `group` (the overlay alias lists the
+/// overlays, the welcome alias and [`PREMIUM_WELCOME`] the welcome cards).
 pub fn template_names(group: &str) -> impl Iterator<Item = &'static str> + '_ {
     TEMPLATES
         .iter()
         .filter(move |(g, _, _)| {
-            *g == group || (group == OVERLAY_ALIAS_GROUP && *g == OVERLAY_GROUP)
+            *g == group
+                || (group == OVERLAY_ALIAS_GROUP && *g == OVERLAY_GROUP)
+                || (matches!(group, WELCOME_ALIAS_GROUP | PREMIUM_WELCOME) && *g == WELCOME_GROUP)
         })
         .map(|(_, n, _)| *n)
 }
@@ -167,6 +200,95 @@ pub const CONTENT_TYPES: [(&str, &[&str]); 4] = [
     ("img", content::ImgType::NAMES),
 ];
 
+/// Prefix of the previews (`/previews/{group}/{file}`).
+pub const PREVIEW_GROUP: &str = "/previews";
+
+/// One image endpoint of the catalogue and its preview: the endpoint's
+/// answer to built-in sample inputs.
+#[derive(Debug, Clone)]
+pub struct ImageEndpoint {
+    /// Its URL group ([`FILTER_GROUP`], [`MISC_GROUP`], [`OVERLAY_GROUP`],
+    /// [`PREMIUM_GROUP`]), or [`COLORVIEWER`] itself.
+    pub group: &'static str,
+    /// Its URL name within the group (`colorviewer` for [`COLORVIEWER`]).
+    pub name: &'static str,
+    /// The endpoint's path (`/canvas/misc/circle`).
+    pub path: String,
+    /// The preview's path: [`PREVIEW_GROUP`], the group's last segment, the
+    /// name and the extension of the endpoint's default answer
+    /// (`/previews/misc/circle.png`, `/previews/premium/petpet.gif`).
+    pub preview: String,
+    /// Whether the image moves for a still avatar (its preview is a GIF).
+    pub animated: bool,
+}
+
+/// Every image endpoint with its preview, read from the lists above:
+/// [`COLORVIEWER`], the misc images, the filters, the overlays and the
+/// `/premium` templates (the overlay alias serves the same images, so it
+/// has no previews of its own). The welcome cards, whose one operation
+/// takes the template and the background as path segments, and the rank
+/// cards, whose one operation takes the design as a path segment, have
+/// none.
+pub fn image_endpoints() -> &'static [ImageEndpoint] {
+    static ALL: std::sync::LazyLock<Vec<ImageEndpoint>> = std::sync::LazyLock::new(|| {
+        let entry = |group: &'static str, name: &'static str, animated: bool| {
+            let path = if group == COLORVIEWER {
+                COLORVIEWER.to_owned()
+            } else {
+                format!("{group}/{name}")
+            };
+            let short = if group == COLORVIEWER {
+                "canvas"
+            } else {
+                group.rsplit('/').next().unwrap_or(group)
+            };
+            let ext = if animated { "gif" } else { "png" };
+            ImageEndpoint {
+                group,
+                name,
+                path,
+                preview: format!("{PREVIEW_GROUP}/{short}/{name}.{ext}"),
+                animated,
+            }
+        };
+        std::iter::once(entry(COLORVIEWER, "colorviewer", false))
+            .chain(misc_names().map(|n| entry(MISC_GROUP, n, false)))
+            .chain(filter_names().map(|n| entry(FILTER_GROUP, n, false)))
+            .chain(
+                TEMPLATES
+                    .iter()
+                    .filter(|(g, _, _)| has_previews(g))
+                    .map(|(g, n, k)| entry(g, n, k.template().is_animated())),
+            )
+            .collect()
+    });
+    &ALL
+}
+
+/// Whether the templates of `group` have previews: all but the welcome and
+/// rank cards (one operation each, its template a path parameter).
+fn has_previews(group: &str) -> bool {
+    group != WELCOME_GROUP && group != RANKCARD_GROUP
+}
+
+/// The image endpoint whose preview is at `path`.
+pub fn preview(path: &str) -> Option<&'static ImageEndpoint> {
+    image_endpoints().iter().find(|e| e.preview == path)
+}
+
+/// The preview of the image endpoint at `path` (an endpoint of the
+/// overlay alias has its singular spelling's preview).
+pub fn preview_of(path: &str) -> Option<&'static str> {
+    let path = match path.strip_prefix(OVERLAY_ALIAS_GROUP) {
+        Some(rest) if rest.starts_with('/') => format!("{OVERLAY_GROUP}{rest}"),
+        _ => path.to_owned(),
+    };
+    image_endpoints()
+        .iter()
+        .find(|e| e.path == path)
+        .map(|e| e.preview.as_str())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,12 +313,21 @@ mod tests {
         assert_eq!(template(OVERLAY_GROUP, "petpet"), None);
         assert_eq!(template_names(OVERLAY_ALIAS_GROUP).count(), 7);
         assert_eq!(template_names(PREMIUM_GROUP).count(), 2);
+        for group in [WELCOME_GROUP, WELCOME_ALIAS_GROUP, PREMIUM_WELCOME] {
+            assert_eq!(
+                template_names(group).collect::<Vec<_>>(),
+                ["1", "2", "3", "4", "5", "6", "7"]
+            );
+            assert_eq!(template(group, "4"), Some(TemplateKind::Welcome4));
+            assert_eq!(template(group, "8"), None);
+        }
+        assert_eq!(template(PREMIUM_GROUP, "1"), None);
+        assert!(is_welcome_background("stars2") && !is_welcome_background("Stars2"));
         assert_eq!(
             template_names(RANKCARD_GROUP).collect::<Vec<_>>(),
             ["1", "2", "3", "4", "5", "6", "7", "8", "9"]
         );
         assert_eq!(template(RANKCARD_GROUP, "0"), None);
-        assert_eq!(template(PREMIUM_GROUP, "1"), None);
     }
 
     #[test]
@@ -224,6 +355,9 @@ mod tests {
             "/canvas/overlays/jail",
             "/premium/petpet",
             "/premium/rankcard/1",
+            "/premium/welcome/1",
+            "/welcome/img/1/space",
+            "/canvas/welcome/img/7/sunset",
         ] {
             assert!(is_canvas_image(canvas), "{canvas}");
         }
@@ -235,9 +369,45 @@ mod tests {
             "/canvas/colorviewer/x",
             "/canvas/overlay",
             "/premiumx/a",
+            "/welcome/img",
+            "/welcomex/img/1/a",
             "/facts/cat",
         ] {
             assert!(!is_canvas_image(other), "{other}");
         }
+    }
+
+    #[test]
+    fn every_image_endpoint_has_one_preview() {
+        let all = image_endpoints();
+        assert_eq!(
+            all.len(),
+            1 + misc_names().count()
+                + filter_names().count()
+                + TEMPLATES.iter().filter(|(g, _, _)| has_previews(g)).count()
+        );
+        for e in all {
+            assert_eq!(preview(&e.preview).map(|p| &p.path), Some(&e.path));
+            assert_eq!(preview_of(&e.path), Some(e.preview.as_str()));
+            assert!(e.preview.starts_with("/previews/"), "{}", e.preview);
+        }
+        assert_eq!(
+            preview_of("/canvas/misc/circle"),
+            Some("/previews/misc/circle.png")
+        );
+        assert_eq!(
+            preview_of("/canvas/overlays/triggered"),
+            Some("/previews/overlay/triggered.gif")
+        );
+        assert_eq!(
+            preview_of("/premium/petpet"),
+            Some("/previews/premium/petpet.gif")
+        );
+        assert_eq!(
+            preview_of("/canvas/colorviewer"),
+            Some("/previews/canvas/colorviewer.png")
+        );
+        assert_eq!(preview_of("/canvas/hex"), None);
+        assert!(preview("/previews/misc/circle.gif").is_none());
     }
 }

@@ -136,8 +136,8 @@ pub struct Settings {
     #[arg(long, env = "MENAGERIE_CANVAS_QUEUE", default_value_t = DEFAULT_CANVAS_QUEUE)]
     pub canvas_queue: usize,
 
-    /// Milliseconds a canvas request waits for a job slot before it gets
-    /// 503 with `Retry-After`.
+    /// Milliseconds a canvas request waits, for a job slot, a decode turn
+    /// and a render thread together, before it gets 503 with `Retry-After`.
     #[arg(long, env = "MENAGERIE_CANVAS_QUEUE_MS", default_value_t = DEFAULT_CANVAS_QUEUE_MS)]
     pub canvas_queue_ms: u64,
 

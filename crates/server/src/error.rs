@@ -106,6 +106,15 @@ pub enum ApiError {
     /// The avatar could not be fetched or decoded (see the README table).
     #[error("{0}")]
     Avatar(#[from] remote_image::FetchError),
+    /// A second image (a welcome card's `bg`) could not be fetched or
+    /// decoded: the avatar's table, its message naming the parameter.
+    #[error("{}", .source.to_string().replacen("avatar", .param, 1))]
+    Image {
+        /// The parameter (`bg`).
+        param: &'static str,
+        /// What went wrong, as for an avatar.
+        source: remote_image::FetchError,
+    },
     /// No canvas job slot came free within the queue deadline, or the
     /// queue was full.
     #[error("too many images are being made right now; retry in {retry_after} s")]
@@ -133,7 +142,10 @@ impl ApiError {
     /// undecodable, is a 4xx and not logged here at all), and a canvas
     /// request refused because every job slot is taken.
     pub fn is_server_fault(&self) -> bool {
-        !matches!(self, ApiError::Avatar(_) | ApiError::Busy { .. })
+        !matches!(
+            self,
+            ApiError::Avatar(_) | ApiError::Image { .. } | ApiError::Busy { .. }
+        )
     }
 
     /// Extra JSON members for the body beside `error` (e.g. `dym`).
@@ -189,7 +201,7 @@ impl ResponseError for ApiError {
             UriTooLong { .. } => StatusCode::URI_TOO_LONG,
             HeadersTooLarge { .. } => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             HeadTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
-            Avatar(e) => avatar_status(e),
+            Avatar(e) | Image { source: e, .. } => avatar_status(e),
             Animation(canvas_render::AnimationError::TimeLimit { .. }) => {
                 StatusCode::UNPROCESSABLE_ENTITY
             }

@@ -190,8 +190,8 @@ impl Avatar {
     }
 
     /// The prepared (premultiplied) square avatar.
-    pub(crate) fn pixmap(&self) -> &Pixmap {
-        &self.pixmap
+    pub(crate) fn into_pixmap(self) -> Pixmap {
+        self.pixmap
     }
 
     /// Moves every pixel `strength` (0–1) of the way to the colour `hex`,
@@ -297,14 +297,15 @@ impl Canvas {
     }
 
     /// A soft round glow: `hex` at `alpha` in the centre, fading out to
-    /// nothing at radius `r`.
+    /// nothing at radius `r`. Only the square around the circle is painted
+    /// (outside it the gradient is transparent), so a small glow costs
+    /// its size, not the canvas's.
     pub(crate) fn glow(&mut self, cx: f32, cy: f32, r: f32, hex: u32, alpha: u8) {
-        self.fill_all(radial(
-            cx,
-            cy,
-            r,
-            &[(0.0, rgba(hex, alpha)), (1.0, rgba(hex, 0))],
-        ));
+        let shader = radial(cx, cy, r, &[(0.0, rgba(hex, alpha)), (1.0, rgba(hex, 0))]);
+        self.fill(
+            &rect_path(cx - r - 1.0, cy - r - 1.0, 2.0 * r + 2.0, 2.0 * r + 2.0),
+            &shader_paint(shader),
+        );
     }
 
     pub(crate) fn fill(&mut self, path: &Path, paint: &Paint<'_>) {

@@ -3,7 +3,7 @@
 
 use tiny_skia::{PathBuilder, Pixmap, Transform};
 
-use super::ART_CACHE;
+use super::{ART_CACHE, backdrops};
 use crate::scene::memes;
 use crate::scene::paint::{
     Canvas, base_layer, circle_path, linear, poly, radial, rect_path, rgba, rrect_path,
@@ -38,6 +38,49 @@ pub enum Art {
     LiedBackdrop,
     /// 600×600: the vignette and film lines over `lied`'s photo.
     LiedVignette,
+    /// 1200×600 welcome background `blobday`: pastel blobs under a
+    /// morning sky.
+    BgBlobday,
+    /// 1200×600 welcome background `blobnight`: glowing blobs in a violet
+    /// night.
+    BgBlobnight,
+    /// 1200×600 welcome background `gaming1`: a neon synthwave horizon.
+    BgGaming1,
+    /// 1200×600 welcome background `gaming2`: a glowing circuit board.
+    BgGaming2,
+    /// 1200×600 welcome background `gaming3`: a pixel-art arcade landscape.
+    BgGaming3,
+    /// 1200×600 welcome background `gaming4`: red esports slashes.
+    BgGaming4,
+    /// 1200×600 welcome background `night`: a city skyline under the moon.
+    BgNight,
+    /// 1200×600 welcome background `rainbow`: a rainbow over clouds.
+    BgRainbow,
+    /// 1200×600 welcome background `rainbowgradient`: every hue, smoothly.
+    BgRainbowGradient,
+    /// 1200×600 welcome background `space`: nebulae and a ringed planet.
+    BgSpace,
+    /// 1200×600 welcome background `stars`: a sky full of stars.
+    BgStars,
+    /// 1200×600 welcome background `stars2`: constellations and shooting
+    /// stars.
+    BgStars2,
+    /// 1200×600 welcome background `sunset`: the sun setting over the sea.
+    BgSunset,
+    /// Welcome card 1's panel and avatar ring.
+    Welcome1,
+    /// Welcome card 2's pill card and ring.
+    Welcome2,
+    /// Welcome card 3's angled panel and photo frame.
+    Welcome3,
+    /// Welcome card 4's ribbon and ring.
+    Welcome4,
+    /// Welcome card 5's instant photo and text panel.
+    Welcome5,
+    /// Welcome card 6's bottom bar and ring.
+    Welcome6,
+    /// Welcome card 7's badge, confetti and gold ring.
+    Welcome7,
     /// 900×300, rank card 1: a soft sheen from the top left and a faint
     /// fan of lines, inside the card's rounded corners.
     RankSheen,
@@ -62,7 +105,25 @@ pub enum Art {
 
 impl Art {
     /// How many kinds of art there are.
-    pub const COUNT: usize = 20;
+    pub const COUNT: usize = 40;
+
+    /// The welcome backgrounds, in the order of their URL names
+    /// (`blobday` … `sunset`).
+    pub const BACKDROPS: [Art; 13] = [
+        Art::BgBlobday,
+        Art::BgBlobnight,
+        Art::BgGaming1,
+        Art::BgGaming2,
+        Art::BgGaming3,
+        Art::BgGaming4,
+        Art::BgNight,
+        Art::BgRainbow,
+        Art::BgRainbowGradient,
+        Art::BgSpace,
+        Art::BgStars,
+        Art::BgStars2,
+        Art::BgSunset,
+    ];
 
     /// Natural width and height in pixels.
     pub fn size(self) -> (u32, u32) {
@@ -71,6 +132,17 @@ impl Art {
             Art::Hand => (160, 150),
             Art::Space => (600, 300),
             Art::LiedBackdrop | Art::LiedVignette => (600, 600),
+            a if Art::BACKDROPS.contains(&a) => (1200, 600),
+            Art::Welcome1
+            | Art::Welcome2
+            | Art::Welcome3
+            | Art::Welcome4
+            | Art::Welcome5
+            | Art::Welcome6
+            | Art::Welcome7 => {
+                let (_, _, w, h) = super::cards::region(self);
+                (w as u32, h as u32)
+            }
             Art::RankSheen
             | Art::RankStripes
             | Art::RankNeonGrid
@@ -98,6 +170,13 @@ fn draw(art: Art) -> Pixmap {
     match art {
         Art::LiedBackdrop => return base_layer(memes::lied_base()),
         Art::LiedVignette => return base_layer(memes::lied_overlay()),
+        Art::Welcome1
+        | Art::Welcome2
+        | Art::Welcome3
+        | Art::Welcome4
+        | Art::Welcome5
+        | Art::Welcome6
+        | Art::Welcome7 => return super::cards::draw(art).pixmap,
         _ => {}
     }
     let (w, h) = art.size();
@@ -112,6 +191,19 @@ fn draw(art: Art) -> Pixmap {
         Art::WastedBanner => banner(&mut c, Banner::Wasted),
         Art::Hand => hand(&mut c),
         Art::Space => space(&mut c),
+        Art::BgBlobday => backdrops::blobday(&mut c),
+        Art::BgBlobnight => backdrops::blobnight(&mut c),
+        Art::BgGaming1 => backdrops::gaming1(&mut c),
+        Art::BgGaming2 => backdrops::gaming2(&mut c),
+        Art::BgGaming3 => backdrops::gaming3(&mut c),
+        Art::BgGaming4 => backdrops::gaming4(&mut c),
+        Art::BgNight => backdrops::night(&mut c),
+        Art::BgRainbow => backdrops::rainbow(&mut c),
+        Art::BgRainbowGradient => backdrops::rainbowgradient(&mut c),
+        Art::BgSpace => backdrops::space(&mut c),
+        Art::BgStars => backdrops::stars_bg(&mut c),
+        Art::BgStars2 => backdrops::stars2(&mut c),
+        Art::BgSunset => backdrops::sunset(&mut c),
         Art::RankSheen => rank::sheen(&mut c),
         Art::RankStripes => rank::stripes(&mut c),
         Art::RankNeonGrid => rank::neon_grid(&mut c),
@@ -121,7 +213,7 @@ fn draw(art: Art) -> Pixmap {
         Art::RankWaves => rank::waves(&mut c),
         Art::RankRetro => rank::retro(&mut c),
         Art::RankGlass => rank::glass(&mut c),
-        Art::LiedBackdrop | Art::LiedVignette => unreachable!("drawn above"),
+        _ => unreachable!("drawn above"),
     }
     c.pixmap
 }
@@ -129,10 +221,10 @@ fn draw(art: Art) -> Pixmap {
 mod rank;
 
 /// A small deterministic generator for scattered details (stars, cracks).
-struct Lcg(u64);
+pub(super) struct Lcg(pub(super) u64);
 
 impl Lcg {
-    fn next(&mut self) -> f32 {
+    pub(super) fn next(&mut self) -> f32 {
         self.0 = self
             .0
             .wrapping_mul(6_364_136_223_846_793_005)

@@ -31,7 +31,9 @@ fn every_placement_list_has_one_entry_or_one_per_frame() {
         assert!((1..=MAX_TEMPLATE_FRAMES).contains(&frames), "{kind:?}");
         for layer in t.layers.iter().map(unwrap_when) {
             let motion = match layer {
-                Layer::Art { motion, .. } => *motion,
+                Layer::Art { motion, .. }
+                | Layer::ArtChoice { motion, .. }
+                | Layer::Image { motion, .. } => *motion,
                 Layer::Avatar(slot) => slot.motion,
                 _ => continue,
             };
@@ -58,8 +60,11 @@ fn unwrap_when(layer: &Layer) -> &Layer {
 fn pieces_use<'a>(pieces: &'a [Piece], used: &mut Vec<&'a str>) {
     for piece in pieces {
         match piece {
-            Piece::Param(p) | Piece::Compact(p) | Piece::Flag { param: p, .. } => used.push(p),
-            Piece::IfSet { param, pieces } => {
+            Piece::Param(p)
+            | Piece::Compact(p)
+            | Piece::Flag { param: p, .. }
+            | Piece::Pick { param: p, .. } => used.push(p),
+            Piece::IfSet { param, pieces } | Piece::IfGiven { param, pieces } => {
                 used.push(param);
                 pieces_use(pieces, used);
             }
@@ -96,6 +101,12 @@ fn every_parameter_is_bounded_documented_and_used() {
                     used.extend(slot.replaced_by);
                     pieces_use(slot.pieces, &mut used);
                 }
+                Layer::PaletteText(slot, palette) => {
+                    used.extend(slot.replaced_by);
+                    pieces_use(slot.pieces, &mut used);
+                    used.push(palette.param);
+                }
+                Layer::ArtChoice { param, .. } => used.push(param),
                 Layer::Shape(slot) => paint_use(&slot.paint, &mut used),
                 Layer::Bar(slot) => {
                     used.extend([slot.value, slot.max]);
@@ -160,7 +171,53 @@ fn every_parameter_is_bounded_documented_and_used() {
                     let ok = t.args(|n| (n == spec.name).then_some("0a0B0c")).unwrap();
                     assert_eq!(ok.get(spec.name), Some(&Value::Colour([10, 11, 12])));
                 }
+                ParamKind::Choice { options, default } => {
+                    assert!(default < options.len() && !options.is_empty());
+                    for (i, option) in options.iter().enumerate() {
+                        assert_eq!(option.to_lowercase(), *option);
+                        let upper = option.to_uppercase();
+                        let args = t.args(|n| (n == spec.name).then_some(upper.as_str()));
+                        assert_eq!(args.unwrap().choice(spec.name), i);
+                    }
+                    let err = t.args(|n| (n == spec.name).then_some("no-such-option"));
+                    assert_eq!(
+                        err,
+                        Err(RenderError::InvalidParameter {
+                            field: spec.name,
+                            reason: spec.expected
+                        })
+                    );
+                }
             }
+        }
+        // Every choice a layer reads has one entry per option.
+        let options = |name: &str| match t.params.iter().find(|s| s.name == name).map(|s| s.kind) {
+            Some(ParamKind::Choice { options, .. }) => options.len(),
+            other => panic!("{kind:?}: {name} is no choice: {other:?}"),
+        };
+        fn picks(pieces: &[Piece], out: &mut Vec<(&'static str, usize)>) {
+            for piece in pieces {
+                match *piece {
+                    Piece::Pick { param, texts } => out.push((param, texts.len())),
+                    Piece::IfGiven { pieces, .. } => picks(pieces, out),
+                    _ => {}
+                }
+            }
+        }
+        let mut choices = Vec::new();
+        for layer in t.layers {
+            match unwrap_when(layer) {
+                Layer::Text(slot) => picks(slot.pieces, &mut choices),
+                Layer::PaletteText(slot, palette) => {
+                    picks(slot.pieces, &mut choices);
+                    choices.push((palette.param, palette.colors.len()));
+                }
+                Layer::ArtChoice { param, arts, .. } => choices.push((param, arts.len())),
+                _ => {}
+            }
+        }
+        for (param, n) in choices {
+            assert_eq!(options(param), n, "{kind:?}: {param}");
         }
         // Every parameter a layer names is declared.
         for name in used {
@@ -203,7 +260,18 @@ fn art_is_drawn_at_its_size() {
         Art::Space,
         Art::LiedBackdrop,
         Art::LiedVignette,
-    ] {
+    ]
+    .into_iter()
+    .chain(Art::BACKDROPS)
+    .chain([
+        Art::Welcome1,
+        Art::Welcome2,
+        Art::Welcome3,
+        Art::Welcome4,
+        Art::Welcome5,
+        Art::Welcome6,
+        Art::Welcome7,
+    ]) {
         let p = art::cached(art);
         assert_eq!((p.width(), p.height()), art.size(), "{art:?}");
     }
@@ -319,4 +387,201 @@ fn tint_and_grey_apply_to_the_avatar() {
         px[0].abs_diff(px[1]) < 4 && px[1].abs_diff(px[2]) < 4,
         "{px:?}"
     );
+}
+
+fn welcome_args(t: &Template, pairs: &[(&str, &str)]) -> Args {
+    t.args(|n| pairs.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
+        .unwrap()
+}
+
+#[test]
+fn welcome_cards_place_their_art_at_its_region() {
+    for kind in TemplateKind::WELCOME {
+        let t = kind.template();
+        assert_eq!(t.size, (1200, 600));
+        assert_eq!(t.image_source(), Some("bg"));
+        for layer in t.layers {
+            if let Layer::Art { art, motion } = layer {
+                let (x, y, w, h) = cards::region(*art);
+                assert_eq!(motion, &[Place::rect(x, y, w, h)], "{kind:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn welcome_text_follows_type_and_given_parameters() {
+    let t = TemplateKind::Welcome1.template();
+    let slot = |i: usize, args: &Args| match &t.layers[i] {
+        Layer::Text(s) | Layer::PaletteText(s, _) => slot_text(s, args),
+        _ => unreachable!(),
+    };
+    let none = defaults(t);
+    assert_eq!(slot(4, &none), "WELCOME");
+    assert_eq!(slot(5, &none), "New member");
+    assert_eq!(slot(6, &none), "to the server");
+    assert_eq!(slot(7, &none), "", "no member line without memberCount");
+    let leave = welcome_args(
+        t,
+        &[
+            ("type", "Leave"),
+            ("username", "Ferris"),
+            ("guildName", "Crabs"),
+            ("memberCount", "1234567"),
+        ],
+    );
+    assert_eq!(slot(4, &leave), "GOODBYE");
+    assert_eq!(slot(5, &leave), "Ferris");
+    assert_eq!(slot(6, &leave), "has left Crabs");
+    assert_eq!(slot(7, &leave), "1,234,567 members remain");
+    let join = welcome_args(t, &[("memberCount", "5")]);
+    assert_eq!(slot(7, &join), "Member #5");
+    assert_eq!(grouped(999_999_999), "999,999,999");
+    assert_eq!(grouped(1000), "1,000");
+    assert_eq!(grouped(999), "999");
+    for bad in [
+        ("memberCount", "0"),
+        ("memberCount", "1e3"),
+        ("type", "joined"),
+        ("textcolor", "teal"),
+        ("background", "x"),
+    ] {
+        assert!(
+            t.args(|n| (n == bad.0).then_some(bad.1)).is_err(),
+            "{bad:?}"
+        );
+    }
+}
+
+#[test]
+fn welcome_backgrounds_and_text_colours_change_the_card() {
+    let t = TemplateKind::Welcome2.template();
+    let a = avatar();
+    let render =
+        |pairs: &[(&str, &str)]| render_template(t, &welcome_args(t, pairs), Some(&a)).unwrap();
+    let base = render(&[]);
+    let mut seen = vec![base.get_pixel(5, 5).0];
+    for bg in welcome::BACKGROUNDS.iter().skip(1) {
+        let img = render(&[("background", bg)]);
+        let px = img.get_pixel(5, 5).0;
+        assert!(!seen.contains(&px), "{bg} has its own corner");
+        seen.push(px);
+    }
+    // The title (at 440..1060, 158..212) takes the colour.
+    let red = render(&[("textcolor", "red")]);
+    let reddest = red
+        .enumerate_pixels()
+        .filter(|(x, y, _)| (440..700).contains(x) && (160..210).contains(y))
+        .map(|(_, _, p)| i32::from(p.0[0]) - i32::from(p.0[1]))
+        .max()
+        .unwrap();
+    assert!(reddest > 150, "{reddest}");
+}
+
+#[test]
+fn a_custom_background_covers_the_card() {
+    let t = TemplateKind::Welcome1.template();
+    let args = defaults(t);
+    let a = avatar();
+    // A wide image, cropped to cover: its centre colour fills the corners.
+    let bg = RgbaImage::from_fn(300, 100, |x, _| {
+        if (50..250).contains(&x) {
+            image::Rgba([10, 200, 30, 255])
+        } else {
+            image::Rgba([250, 0, 0, 255])
+        }
+    });
+    let img = render_template_with(t, &args, Some(&a), Some(&bg)).unwrap();
+    assert_eq!(img.get_pixel(3, 3).0, [10, 200, 30, 255]);
+    assert_eq!(img.get_pixel(1196, 596).0, [10, 200, 30, 255]);
+    let plain = render_template(t, &args, Some(&a)).unwrap();
+    assert_ne!(plain.get_pixel(3, 3).0, [10, 200, 30, 255]);
+}
+
+#[test]
+fn an_animated_background_and_avatar_align_by_time() {
+    let t = TemplateKind::Welcome3.template();
+    let args = defaults(t);
+    // A still avatar: the background's frames and delays.
+    let plan = plan_frames_with(t, &args, &[0], &[100, 50, 150]);
+    let got: Vec<(usize, usize, u32)> = plan
+        .iter()
+        .map(|f| (f.avatar_frame, f.image_frame, f.delay_ms))
+        .collect();
+    assert_eq!(got, [(0, 0, 100), (0, 1, 50), (0, 2, 150)]);
+    // Both animated: every change of either, over the longer loop (400 ms
+    // of background, the 200 ms avatar loop played twice).
+    let plan = plan_frames_with(t, &args, &[100, 100], &[300, 100]);
+    let got: Vec<(usize, usize, u32)> = plan
+        .iter()
+        .map(|f| (f.avatar_frame, f.image_frame, f.delay_ms))
+        .collect();
+    assert_eq!(got, [(0, 0, 100), (1, 0, 100), (0, 0, 100), (1, 1, 100)]);
+    let total: u32 = plan.iter().map(|f| f.delay_ms).sum();
+    assert_eq!(total, 400);
+    // Many changes: at most the cap, the time kept.
+    let plan = plan_frames_with(t, &args, &[30; 200], &[70; 150]);
+    assert!(plan.len() <= MAX_TEMPLATE_FRAMES);
+    let total: u64 = plan.iter().map(|f| u64::from(f.delay_ms)).sum();
+    assert_eq!(total, 150 * 70);
+    // An animated template keeps its rate and covers the longer loop.
+    let pet = TemplateKind::Petpet.template();
+    let plan = plan_frames_with(pet, &defaults(pet), &[0], &[500, 500]);
+    assert_eq!(plan.len(), 30);
+    assert_eq!(plan[13].image_frame, 1);
+    // The frames render, each with both sources.
+    let (a, b) = (avatar(), crate::solid(64, 64, [20, 200, 60]).unwrap());
+    let plan = plan_frames_with(t, &args, &[100, 100], &[300, 100]);
+    let mut frames = Vec::new();
+    render_planned_frames_with(
+        t,
+        &args,
+        &[(&a, 100), (&b, 100)],
+        &[(&b, 300), (&a, 100)],
+        &plan,
+        None,
+        |f, d| {
+            frames.push((f, d));
+            Ok(())
+        },
+    )
+    .unwrap();
+    assert_eq!(frames.len(), 4);
+    assert_eq!(frames[0].0.get_pixel(5, 5).0, [20, 200, 60, 255]);
+    assert_ne!(frames[3].0.get_pixel(5, 5).0, [20, 200, 60, 255]);
+    assert_ne!(frames[0].0, frames[1].0, "the avatar moved");
+}
+
+#[test]
+fn the_exact_blend_matches_tiny_skia_within_a_level() {
+    // Art with every alpha over a busy background, placed inside.
+    let mut art = Pixmap::new(64, 48).unwrap();
+    for (i, px) in art.data_mut().chunks_exact_mut(4).enumerate() {
+        let a = (i * 7 % 256) as u8;
+        let c = |k: usize| ((i * k % 256) as u32 * u32::from(a) / 255) as u8;
+        px.copy_from_slice(&[c(3), c(5), c(11), a]);
+    }
+    let mut base = Pixmap::new(100, 80).unwrap();
+    for (i, px) in base.data_mut().chunks_exact_mut(4).enumerate() {
+        px.copy_from_slice(&[(i % 256) as u8, (i * 3 % 256) as u8, 90, 255]);
+    }
+    let mut ours = base.clone();
+    blit_exact(&mut ours, &art, 20, 16, 1.0);
+    let mut theirs = base;
+    theirs.draw_pixmap(
+        20,
+        16,
+        art.as_ref(),
+        &PixmapPaint::default(),
+        Transform::identity(),
+        None,
+    );
+    let worst = ours
+        .data()
+        .iter()
+        .zip(theirs.data())
+        .map(|(a, b)| a.abs_diff(*b))
+        .max()
+        .unwrap();
+    assert!(worst <= 1, "{worst}");
 }

@@ -156,6 +156,61 @@ fn corpus_names_render_in_posts_within_the_card() {
     }
 }
 
+#[test]
+fn corpus_fits_every_text_slot_of_every_welcome_card() {
+    use canvas_render::template::{Layer, TemplateKind, render_template};
+    let entries = corpus();
+    let names: Vec<&String> = entries.iter().filter(|e| !e.contains('\n')).collect();
+    for kind in TemplateKind::WELCOME {
+        let t = kind.template();
+        let mut slots = 0;
+        for layer in t.layers {
+            let slot = match layer {
+                Layer::Text(s) | Layer::PaletteText(s, _) => s,
+                _ => continue,
+            };
+            slots += 1;
+            let (x, y, w, h) = slot.area;
+            let area = TextBox::new(x, y, w, h);
+            let mut style = TextStyle::new(slot.face, slot.size);
+            if let Some((c, width)) = slot.outline {
+                style = style.outline(c, width);
+            }
+            for entry in &names {
+                let l = text::fit_text(entry, &style, area, slot.min_size).unwrap();
+                let outline = style.outline.map(|o| o.width * 2.0).unwrap_or(0.0);
+                assert!(
+                    l.width() <= w - outline + 0.01 && l.height() <= h + 0.01,
+                    "{kind:?}: {entry:?} is {}×{} in {w}×{h}",
+                    l.width(),
+                    l.height()
+                );
+                assert_eq!(l.line_count(), 1, "{kind:?}: {entry:?} stays on one line");
+                let covered = entry.chars().all(|c| invisible(c) || text::has_glyph(c));
+                assert!(
+                    !covered || l.missing_glyphs() == 0,
+                    "{kind:?}: tofu in {entry:?}"
+                );
+            }
+        }
+        assert_eq!(slots, 4, "{kind:?}");
+        // A sample through the whole card, as username and server name.
+        let avatar = canvas_render::solid(64, 64, [90, 120, 200]).unwrap();
+        for entry in names.iter().step_by(25) {
+            let name: String = entry.chars().take(64).collect();
+            let args = t
+                .args(|n| match n {
+                    "username" => Some(name.as_str()),
+                    "guildName" => Some(name.as_str()),
+                    _ => None,
+                })
+                .unwrap();
+            let img = render_template(t, &args, Some(&avatar)).unwrap();
+            assert_eq!(img.dimensions(), (1200, 600));
+        }
+    }
+}
+
 /// Whether the pieces hold a text parameter (a name or a tag).
 fn names_text(pieces: &[canvas_render::template::Piece]) -> bool {
     use canvas_render::template::Piece;

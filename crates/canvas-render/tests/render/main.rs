@@ -177,6 +177,16 @@ golden! {
     template_amongus_12 => template(TemplateKind::Amongus, 12, &[("username", "Ferris")]);
     template_amongus_29 => template(TemplateKind::Amongus, 29, &[("username", "Ferris"), ("impostor", "true")]);
     template_amongus_custom => template(TemplateKind::Amongus, 29, &[("custom", "Soheab was not The Impostor.")]);
+    // Welcome cards at half size (600 × 300: small goldens), each over
+    // another background, and every background once.
+    welcome_1 => welcome(TemplateKind::Welcome1, &[("background", "space"), ("username", "Ferris the Crab"), ("guildName", "Rustaceans"), ("memberCount", "1234")]);
+    welcome_2 => welcome(TemplateKind::Welcome2, &[("background", "blobday"), ("textcolor", "pink"), ("username", "✨ユウキ✨"), ("guildName", "ゲーム部"), ("memberCount", "88")]);
+    welcome_3 => welcome(TemplateKind::Welcome3, &[("background", "gaming1"), ("textcolor", "yellow"), ("type", "leave"), ("username", "سارة 🌸"), ("guildName", "مجتمع المطورين")]);
+    welcome_4 => welcome(TemplateKind::Welcome4, &[("background", "sunset"), ("textcolor", "orange"), ("username", "An extraordinarily long display name that will not fit"), ("guildName", "Rustaceans"), ("memberCount", "999999999")]);
+    welcome_5 => welcome(TemplateKind::Welcome5, &[("background", "night"), ("username", "שלום עולם"), ("guildName", "Book Club 📚"), ("memberCount", "42")]);
+    welcome_6 => welcome(TemplateKind::Welcome6, &[("background", "rainbow"), ("textcolor", "black"), ("username", "Ferris"), ("guildName", "Rainbow Road")]);
+    welcome_7 => welcome(TemplateKind::Welcome7, &[("background", "gaming4"), ("textcolor", "red"), ("type", "leave"), ("username", "xX_Pro_Gamer_Xx"), ("guildName", "Esports Arena"), ("memberCount", "12345")]);
+    welcome_backgrounds => background_sheet();
     // Rank cards: the published client's call (no rank, no tag), every
     // parameter, and names in other scripts.
     rank_1_client => rank_card(TemplateKind::Rank1, RANK_CLIENT);
@@ -190,6 +200,30 @@ golden! {
     rank_9_client => rank_card(TemplateKind::Rank9, RANK_CLIENT);
     rank_1_arabic_emoji => rank_card(TemplateKind::Rank1, &[("username", "سارة 🌸✨"), ("rank", "1"), ("level", "99"), ("cxp", "9999"), ("nxp", "10000")]);
     rank_6_long_cjk => rank_card(TemplateKind::Rank6, &[("username", "✨ユウキ✨ 今日はいい天気 ゲームと猫が好き 🐱 한국어 공부 중"), ("discriminator", "0"), ("cxp", "1250000"), ("nxp", "2000000"), ("level", "250"), ("rank", "12345")]);
+}
+
+/// A welcome card with the 256 × 256 avatar and `params`, at half size.
+fn welcome(kind: TemplateKind, params: &[(&str, &str)]) -> RgbaImage {
+    let img = template(kind, 0, params);
+    image::imageops::resize(&img, 600, 300, image::imageops::FilterType::Triangle)
+}
+
+/// Every welcome background under card 6 (whose top half is bare
+/// background), 200 × 100 each, four to a row.
+fn background_sheet() -> RgbaImage {
+    let names = canvas_render::template::WELCOME_BACKGROUNDS;
+    let mut sheet = RgbaImage::new(800, 400);
+    for (i, bg) in names.iter().enumerate() {
+        let img = template(TemplateKind::Welcome6, 0, &[("background", bg)]);
+        let small = image::imageops::resize(&img, 200, 100, image::imageops::FilterType::Triangle);
+        image::imageops::overlay(
+            &mut sheet,
+            &small,
+            (i % 4) as i64 * 200,
+            (i / 4) as i64 * 100,
+        );
+    }
+    sheet
 }
 
 /// Lines of text drawn black on a white 720 px card, one line each, 34 px.

@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 use actix_web::web;
 use actix_web::web::Bytes;
 use canvas_render::scene::{Scene, render_scene};
-use canvas_render::template::{Args, TemplateKind, render_template};
+use canvas_render::template::{Args, TemplateKind, render_template_with};
 use canvas_render::{Filter, PrideFlag, RgbaImage};
 use moka::sync::Cache;
 use remote_image::{Avatar, AvatarFetcher, AvatarUrl, FetchConfig, FetchError, ImageLimits};
@@ -48,6 +48,7 @@ use crate::metrics::{FetchOutcome, Metrics};
 use crate::ratelimit::ClientKey;
 
 pub mod output;
+pub mod preview;
 
 use output::{Output, Plan, Requested};
 
@@ -96,7 +97,20 @@ impl Job {
         matches!(self, Job::Template(kind, _) if kind.template().is_animated())
     }
 
-    fn render(&self, avatar: Option<&RgbaImage>) -> Result<RgbaImage, ApiError> {
+    /// The name of the second image the job draws (a welcome card's
+    /// custom `bg`), if it takes one.
+    pub fn image_source(&self) -> Option<&'static str> {
+        match self {
+            Job::Template(kind, _) => kind.template().image_source(),
+            _ => None,
+        }
+    }
+
+    fn render(
+        &self,
+        avatar: Option<&RgbaImage>,
+        image: Option<&RgbaImage>,
+    ) -> Result<RgbaImage, ApiError> {
         let need = || {
             avatar.ok_or(ApiError::MissingParam {
                 name: "avatar",
@@ -109,7 +123,9 @@ impl Job {
             Job::Heart => canvas_render::heart(need()?)?,
             Job::Pride(flag) => canvas_render::pride(need()?, *flag)?,
             Job::Scene(scene) => render_scene(scene, avatar)?,
-            Job::Template(kind, args) => render_template(kind.template(), args, Some(need()?))?,
+            Job::Template(kind, args) => {
+                render_template_with(kind.template(), args, Some(need()?), image)?
+            }
         })
     }
 }
@@ -252,6 +268,25 @@ impl CanvasEngine {
         avatar: Option<AvatarUrl>,
         format: Requested,
     ) -> Result<Ticket, ApiError> {
+        self.start_with_image(client, job, avatar, None, format)
+            .await
+    }
+
+    /// [`start`](CanvasEngine::start) for a job that also draws a second
+    /// image (`image`: its parameter's name and URL, a welcome card's
+    /// `bg`). The image comes through the same fetcher as the avatar (SSRF
+    /// rules, size and pixel caps, caches, decode gate and budget), and
+    /// costs as much: the job weighs the sum of both images' weights (each
+    /// its decode weight when this job decoded it, else 1) and holds one
+    /// job slot per image at least. Its errors name the parameter.
+    pub async fn start_with_image(
+        self: &Arc<Self>,
+        client: ClientKey,
+        job: Job,
+        avatar: Option<AvatarUrl>,
+        image: Option<(&'static str, AvatarUrl)>,
+        format: Requested,
+    ) -> Result<Ticket, ApiError> {
         // The queue deadline covers the wait for a job slot and the wait
         // for a turn at the decode gate together.
         let queue_end = Instant::now() + self.slots.limits().deadline;
@@ -265,23 +300,53 @@ impl CanvasEngine {
             permit,
             engine: Arc::clone(self),
         };
-        let (permit, avatar) = match avatar {
+        let (permit, avatar, avatar_weight) = match avatar {
             Some(url) => {
-                let (permit, avatar) = permit.avatar(url, queue_end).await?;
-                (permit, Some(avatar))
+                let (permit, avatar, weight) = permit.avatar(url, queue_end).await?;
+                (permit, Some(avatar), weight)
+            }
+            None => (permit, None, None),
+        };
+        let (mut permit, image) = match image {
+            Some((param, url)) => {
+                let (mut permit, image, weight) =
+                    permit.avatar(url, queue_end).await.map_err(|e| match e {
+                        ApiError::Avatar(source) => ApiError::Image { param, source },
+                        other => other,
+                    })?;
+                // Two images cost two: each its decode weight, or 1.
+                permit.permit.weigh(
+                    avatar_weight
+                        .unwrap_or(1)
+                        .saturating_add(weight.unwrap_or(1)),
+                );
+                (permit, Some(image))
             }
             None => (permit, None),
         };
-        let output = Output::choose(format, &job, avatar.as_ref());
-        let plan = Plan::new(&job, avatar.as_ref(), output, self.slots.limits().max_jobs);
+        if image.is_none()
+            && let Some(weight) = avatar_weight
+        {
+            permit.permit.weigh(weight);
+        }
+        let output = Output::choose_with(format, &job, avatar.as_ref(), image.as_ref());
+        let plan = Plan::with_image(
+            &job,
+            avatar.as_ref(),
+            image.as_ref(),
+            output,
+            self.slots.limits().max_jobs,
+        );
         // A still answer keeps only the first frame: an animation's other
         // frames stay in the avatar cache (and its bound), not in the job.
-        let avatar = avatar.map(|mut a| {
+        let still = |mut a: Avatar| {
             if !plan.animated() {
                 a.animation = None;
             }
             a
-        });
+        };
+        let avatar = avatar.map(still);
+        let image = image.map(still);
         let extra = match plan.slots() - 1 {
             0 => None,
             n => match self.slots.try_acquire_extra(n) {
@@ -294,20 +359,23 @@ impl CanvasEngine {
                 }
             },
         };
-        let key = (
-            output.key(format!("{job:?}")),
-            avatar.as_ref().map(|a| a.digest),
-        );
+        let job_key = match &image {
+            Some(i) => format!("{job:?} over {:x}", i.digest),
+            None => format!("{job:?}"),
+        };
+        let key = (output.key(job_key), avatar.as_ref().map(|a| a.digest));
         let etag = image_tag(&key);
         Ok(Ticket {
             permit,
             extra,
             job,
             avatar,
+            image,
             key,
             etag,
             output,
             plan,
+            queue_end,
         })
     }
 
@@ -355,13 +423,18 @@ impl Slot {
     /// fetch and comes back with its result, so a fetch that outlives its
     /// client keeps its slot; an avatar this job decoded weighs the job by
     /// its decode cost. A decode that has not had its turn by `queue_end`
-    /// is a 503 like a job that found no slot.
-    async fn avatar(self, url: AvatarUrl, queue_end: Instant) -> Result<(Slot, Avatar), ApiError> {
+    /// is a 503 like a job that found no slot. Gives the weight the image
+    /// adds when this job decoded it (the caller weighs the job).
+    async fn avatar(
+        self,
+        url: AvatarUrl,
+        queue_end: Instant,
+    ) -> Result<(Slot, Avatar, Option<u32>), ApiError> {
         if let Some(avatar) = self.engine.fetcher.cached(&url) {
             self.engine.metrics.avatar_cache_hit();
-            return Ok((self, avatar));
+            return Ok((self, avatar, None));
         }
-        let (mut slot, avatar) = web::block(move || {
+        let (slot, avatar) = web::block(move || {
             let avatar = self.engine.fetch_avatar(&url, queue_end);
             (self, avatar)
         })
@@ -376,10 +449,8 @@ impl Slot {
             }
             other => other?,
         };
-        if decoded {
-            slot.permit.weigh(decode_weight(avatar.decode_cost));
-        }
-        Ok((slot, avatar))
+        let weight = decoded.then(|| decode_weight(avatar.decode_cost));
+        Ok((slot, avatar, weight))
     }
 }
 
@@ -397,10 +468,14 @@ pub struct Ticket {
     extra: Option<ExtraSlots>,
     job: Job,
     avatar: Option<Avatar>,
+    image: Option<Avatar>,
     key: OutputKey,
     etag: String,
     output: Output,
     plan: Plan,
+    /// The end of the job's queue deadline: a render still waiting for a
+    /// render thread then is given up.
+    queue_end: Instant,
 }
 
 impl std::fmt::Debug for Ticket {
@@ -435,15 +510,20 @@ impl Ticket {
 
     /// Renders and encodes the image on the render pool and keeps it in
     /// the output cache; the job slot is given back when the render ends.
+    /// A job whose queue deadline passed while it waited for a render
+    /// thread is not rendered: it is `Busy`, like one that found no slot,
+    /// so no request waits past the deadline in any queue.
     pub async fn render(self) -> Result<Bytes, ApiError> {
         let Ticket {
             permit,
             extra,
             job,
             avatar,
+            image,
             key,
             output,
             plan,
+            queue_end,
             ..
         } = self;
         let engine = Arc::clone(&permit.engine);
@@ -452,8 +532,15 @@ impl Ticket {
         let png = engine
             .pool
             .run(move || -> Result<Bytes, ApiError> {
+                if Instant::now() >= queue_end {
+                    permit.engine.metrics.job_rejected();
+                    return Err(ApiError::Busy {
+                        retry_after: RETRY_AFTER_SECS,
+                    });
+                }
                 let _permit = (permit, extra);
-                let encoded = output::render(&job, avatar.as_ref(), output, &plan, budget)?;
+                let encoded =
+                    output::render(&job, avatar.as_ref(), image.as_ref(), output, &plan, budget)?;
                 Ok(body(encoded, cached))
             })
             .await
@@ -501,6 +588,42 @@ mod tests {
 
     fn etag(job: &Job, avatar_digest: Option<u64>) -> String {
         image_tag(&(format!("{job:?}"), avatar_digest))
+    }
+
+    /// A job that got its slot but waited for a render thread past its
+    /// queue deadline is given up (`Busy`), not rendered late; one whose
+    /// deadline holds is rendered.
+    #[actix_rt::test]
+    async fn a_render_waiting_past_the_queue_deadline_is_busy() {
+        let mut settings = Settings::for_tests("unused");
+        settings.render_threads = Some(1);
+        settings.canvas_queue_ms = 100;
+        let metrics = Arc::new(Metrics::default());
+        let engine = Arc::new(CanvasEngine::new(&settings, Arc::clone(&metrics)).unwrap());
+        let client = ClientKey::Ip(std::net::Ipv4Addr::LOCALHOST.into());
+        let start = || engine.start(client.clone(), Job::Circle, None, Requested::Png);
+
+        // The one render thread is busy for longer than the deadline.
+        let pool = engine.pool.clone();
+        let busy = actix_rt::spawn(async move {
+            pool.run(|| std::thread::sleep(Duration::from_millis(400)))
+                .await
+        });
+        actix_rt::time::sleep(Duration::from_millis(20)).await;
+        let late = start().await.unwrap().render().await;
+        assert!(
+            matches!(late, Err(ApiError::Busy { retry_after: 1 })),
+            "{late:?}"
+        );
+        busy.await.unwrap().unwrap();
+
+        // With the thread free, the same job is rendered (and, having no
+        // avatar, refused for that).
+        let on_time = start().await.unwrap().render().await;
+        assert!(
+            matches!(on_time, Err(ApiError::MissingParam { name: "avatar", .. })),
+            "{on_time:?}"
+        );
     }
 
     #[test]

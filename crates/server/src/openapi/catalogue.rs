@@ -307,6 +307,89 @@ pub const OVERLAY_NAMES: &[&str] = &[
     "wasted",
 ];
 
+/// The welcome cards' numbers, in the server catalogue's order (a test
+/// holds them to it).
+pub const WELCOME_TEMPLATES: &[&str] = &["1", "2", "3", "4", "5", "6", "7"];
+/// The welcome backgrounds (canvas-render's list).
+pub const WELCOME_BACKGROUNDS: &[&str] = &canvas_render::template::WELCOME_BACKGROUNDS;
+
+const WELCOME_TEMPLATE: Param = Param {
+    name: "template",
+    location: In::Path,
+    required: true,
+    kind: Kind::Enum(WELCOME_TEMPLATES),
+    description: "the card's design, 1 to 7 (another number: 404)",
+    example: "1",
+    default: None,
+};
+
+/// The query parameters of every welcome card, after `avatar`.
+const WELCOME_QUERY: [Param; 5] = [
+    Param {
+        name: "type",
+        location: In::Query,
+        required: false,
+        kind: Kind::Enum(&["join", "leave"]),
+        description: "join (\"WELCOME\", \"to <guildName>\", \"Member #<memberCount>\") or leave (\"GOODBYE\", \"has left <guildName>\", \"<memberCount> members remain\"); any case",
+        example: "join",
+        default: Some("join"),
+    },
+    Param {
+        name: "textcolor",
+        location: In::Query,
+        required: false,
+        kind: Kind::Enum(&canvas_render::template::TEXT_COLOR_NAMES),
+        description: "colour of the title (and on some cards the name); any case. Under black, outlines turn light",
+        example: "white",
+        default: Some("white"),
+    },
+    text(
+        "username",
+        canvas_render::template::MAX_WELCOME_USERNAME_CHARS as u32,
+        "the member's name; absent: \"New member\" (\"A member\" when leaving). A long name shrinks on its line, then ends with \"…\" at a whole character (any script, right-to-left and emoji included)",
+        "Ada",
+    ),
+    Param {
+        default: Some("the server"),
+        ..text(
+            "guildName",
+            canvas_render::template::MAX_GUILD_CHARS as u32,
+            "the server's name, shrunk then cut like username",
+            "Rustaceans",
+        )
+    },
+    Param {
+        kind: Kind::Integer(1.0, canvas_render::template::MAX_MEMBER_COUNT as f64),
+        ..text(
+            "memberCount",
+            0,
+            "the member count, drawn with thousands separators (1,234); absent: no member line",
+            "1234",
+        )
+    },
+];
+
+const WELCOME_PARAMS: &[Param] = &[
+    WELCOME_TEMPLATE,
+    Param {
+        name: "background",
+        location: In::Path,
+        required: true,
+        kind: Kind::Enum(WELCOME_BACKGROUNDS),
+        description: "the background, our own art (another name: 404)",
+        example: "space",
+        default: None,
+    },
+    AVATAR,
+    WELCOME_QUERY[0],
+    WELCOME_QUERY[1],
+    WELCOME_QUERY[2],
+    WELCOME_QUERY[3],
+    WELCOME_QUERY[4],
+];
+
+const WELCOME_DESCRIPTION: &str = "1200×600: the avatar, a title, the name, the server's name and the member count on one of 13 backgrounds, in one of 7 designs. Only `avatar` is required. An animated avatar gives an animated card (absent `format`: a GIF). Open to everyone.";
+
 /// An optional counter of `post`.
 const fn counter(name: &'static str, description: &'static str, example: &'static str) -> Param {
     Param {
@@ -398,6 +481,12 @@ const fn json(
 }
 
 const NOT_FOUND: &[ErrorKind] = &[ErrorKind::NotFound];
+const NOT_FOUND_OR_BUSY: &[ErrorKind] = &[ErrorKind::NotFound, ErrorKind::Overloaded];
+
+/// The group segments of the previews (`/previews/{group}/{file}`), in
+/// the order of the server catalogue's image endpoints (a test holds them
+/// to it).
+pub const PREVIEW_GROUPS: &[&str] = &["canvas", "misc", "filter", "overlay", "premium"];
 const NONE: &[ErrorKind] = &[];
 
 /// Every endpoint of the service, in the order the playground lists them.
@@ -726,6 +815,48 @@ pub const ENDPOINTS: &[Endpoint] = &[
         ok: Success::CanvasImage,
         errors: CANVAS_ERRORS,
     },
+    // --- welcome cards ---
+    Endpoint {
+        path: "/welcome/img/{template}/{background}",
+        tag: "canvas: welcome",
+        summary: "A welcome (or goodbye) card: one of 7 designs over one of 13 backgrounds",
+        description: WELCOME_DESCRIPTION,
+        params: WELCOME_PARAMS,
+        ok: Success::CanvasImage,
+        errors: OVERLAY_ERRORS,
+    },
+    Endpoint {
+        path: "/canvas/welcome/img/{template}/{background}",
+        tag: "canvas: welcome",
+        summary: "The welcome cards again, under the /canvas prefix",
+        description: "The same images as `/welcome/img/{template}/{background}`, byte for byte.",
+        params: WELCOME_PARAMS,
+        ok: Success::CanvasImage,
+        errors: OVERLAY_ERRORS,
+    },
+    Endpoint {
+        path: "/premium/welcome/{template}",
+        tag: "canvas: welcome",
+        summary: "A welcome card over your own background image",
+        description: "The cards of `/welcome/img/{template}/{background}`, 1200×600, with the image at `bg` scaled and cropped to cover the card instead of a built-in background. `bg` is fetched like `avatar` (same URL rules, size, pixel and frame caps, caches and decode budget; its errors name `bg`), and the request costs two images. An animated avatar or `bg` gives an animated card, both aligned by time (every moment either changes frame, over the longer loop). Open to everyone.",
+        params: &[
+            WELCOME_TEMPLATE,
+            AVATAR,
+            Param {
+                name: "bg",
+                description: "URL of the background image, fetched like `avatar` (http or https; PNG or APNG, JPEG, GIF or WebP, still or animated); scaled and centre-cropped to 1200×600",
+                example: "https://example.com/background.png",
+                ..AVATAR
+            },
+            WELCOME_QUERY[0],
+            WELCOME_QUERY[1],
+            WELCOME_QUERY[2],
+            WELCOME_QUERY[3],
+            WELCOME_QUERY[4],
+        ],
+        ok: Success::CanvasImage,
+        errors: OVERLAY_ERRORS,
+    },
     // --- rank cards ---
     Endpoint {
         path: "/premium/rankcard/{template}",
@@ -870,6 +1001,35 @@ pub const ENDPOINTS: &[Endpoint] = &[
             ),
         ],
     ),
+    // --- previews ---
+    Endpoint {
+        path: "/previews/{group}/{file}",
+        tag: "previews",
+        summary: "An image endpoint's preview: its answer to built-in sample inputs",
+        description: "Every image endpoint (the colour square, filters, misc images and scenes, overlays, the `/premium` images) has one preview, named in its operation's `x-preview`: `/previews/<group>/<name>.png`, or `.gif` for an image that is always animated (`/previews/misc/circle.png`, `/previews/overlay/triggered.gif`, `/previews/premium/petpet.gif`, `/previews/canvas/colorviewer.png`). It is the endpoint's default answer drawn from a built-in sample avatar (a fox drawn in code; no avatar is fetched) and sample text. Each preview is rendered once per server process, the first time it is asked for (under the job limits of any image: 503 when they are full), then served from memory.",
+        params: &[
+            Param {
+                name: "group",
+                location: In::Path,
+                required: true,
+                kind: Kind::Enum(PREVIEW_GROUPS),
+                description: "the endpoint's group: `canvas` (the colour square), `filter`, `misc`, `overlay` or `premium`",
+                example: "misc",
+                default: None,
+            },
+            Param {
+                name: "file",
+                location: In::Path,
+                required: true,
+                kind: Kind::Name(80),
+                description: "the endpoint's name and the preview's extension (`circle.png`, `petpet.gif`)",
+                example: "circle.png",
+                default: None,
+            },
+        ],
+        ok: Success::Image,
+        errors: NOT_FOUND_OR_BUSY,
+    },
     // --- anime ---
     json(
         "/animu",

@@ -124,7 +124,9 @@ const DESCRIPTION: &str = "Read-only, GET (and HEAD) only. Every error is JSON `
 origin. When the operator enables rate limiting, every response carries `RateLimit-Policy` and \
 `RateLimit` headers and a refused request gets 429 with `Retry-After`. HEAD on a canvas image \
 fetches and checks the avatar like GET (same status and `ETag`) but renders nothing, so it \
-carries no `Content-Length` unless the image is already in the output cache.";
+carries no `Content-Length` unless the image is already in the output cache. Every image \
+endpoint's operation but the welcome and rank cards' names its preview, its answer to built-in sample inputs, in `x-preview` \
+(`/previews/{group}/{file}`).";
 
 fn operation(e: &Endpoint) -> Value {
     let mut responses = Map::new();
@@ -224,6 +226,9 @@ fn operation(e: &Endpoint) -> Value {
     });
     if !e.description.is_empty() {
         op["description"] = json!(e.description);
+    }
+    if let Some(preview) = crate::catalogue::preview_of(e.path) {
+        op["x-preview"] = json!(preview);
     }
     op
 }
@@ -353,7 +358,8 @@ fn error_responses() -> Value {
     ]);
     let overloaded_text = format!(
         "Every image job slot stayed taken: the request waited in the canvas queue (served \
-         round-robin across clients) and for its turn to decode the avatar (served in arrival order) \
+         round-robin across clients), for its turn to decode the avatar (served in arrival order, \
+         small avatars in a lane of their own) and for a render thread \
          for {} s in all, or {} requests were already waiting \
          (defaults of `--canvas-queue-ms` and `--canvas-queue`); retry after `Retry-After` seconds",
         crate::config::DEFAULT_CANVAS_QUEUE_MS / 1000,

@@ -45,6 +45,7 @@ async function load() {
   }
   $("version").textContent = "v" + spec.info.version;
   buildNav();
+  buildGallery();
   $("filter").addEventListener("input", () => buildNav($("filter").value));
   const wanted = decodeURIComponent(location.hash.slice(1));
   if (wanted && spec.paths[wanted]) select(wanted);
@@ -85,6 +86,54 @@ function buildNav(filter = "") {
   if (!groups.size) list.append(el("p", { class: "muted", text: "No endpoint matches." }));
 }
 
+// Every operation that names a preview (`x-preview`), grouped by tag in
+// the document's tag order: a card with the image and the endpoint's path.
+function buildGallery() {
+  const groups = new Map();
+  for (const [path, item] of Object.entries(spec.paths)) {
+    const op = item.get;
+    if (!op || !op["x-preview"]) continue;
+    const tag = (op.tags && op.tags[0]) || "other";
+    if (!groups.has(tag)) groups.set(tag, []);
+    groups.get(tag).push([path, op]);
+  }
+  const order = (spec.tags || []).map((t) => t.name);
+  const rank = (t) => (order.includes(t) ? order.indexOf(t) : order.length);
+  const gallery = $("gallery");
+  gallery.replaceChildren();
+  for (const [tag, eps] of [...groups].sort((a, b) => rank(a[0]) - rank(b[0]))) {
+    const grid = el("div", { class: "gallery-grid" });
+    for (const [path, op] of eps) {
+      const name = path.split("/").pop();
+      const card = el(
+        "button",
+        { type: "button", class: "preview", "data-path": path, title: op.summary || path },
+        el("span", { class: "preview-frame" }, el("img", { src: op["x-preview"], alt: op.summary || name, decoding: "async" })),
+        el("span", { class: "preview-name", text: name }),
+        el("span", { class: "preview-path", text: path })
+      );
+      card.addEventListener("click", () => {
+        select(path);
+        $("request").scrollIntoView({ behavior: "smooth", block: "start" });
+      });
+      grid.append(card);
+    }
+    gallery.append(el("section", { class: "gallery-group" }, el("h3", { text: tag }), grid));
+  }
+  if (!groups.size) gallery.append(el("p", { class: "muted", text: "No previews in this API description." }));
+}
+
+function showGallery() {
+  current = null;
+  history.replaceState(null, "", location.pathname);
+  for (const b of document.querySelectorAll(".endpoint")) b.classList.remove("active");
+  $("request").hidden = true;
+  $("response").hidden = true;
+  $("welcome").hidden = false;
+  $("gallery-card").hidden = false;
+  $("gallery-card").scrollIntoView({ behavior: "smooth", block: "start" });
+}
+
 function responseKind(op) {
   const ok = resolve(op.responses && op.responses["200"]);
   const types = Object.keys((ok && ok.content) || {});
@@ -99,6 +148,7 @@ function select(path) {
   history.replaceState(null, "", "#" + encodeURIComponent(path));
   for (const b of document.querySelectorAll(".endpoint")) b.classList.toggle("active", b.dataset.path === path);
   $("welcome").hidden = true;
+  $("gallery-card").hidden = true;
   $("request").hidden = false;
   $("ep-path").textContent = path;
   $("ep-summary").replaceChildren(rich(op.summary));
@@ -270,5 +320,6 @@ function fmtSize(n) {
 document.addEventListener("DOMContentLoaded", () => {
   $("send").addEventListener("click", send);
   $("copy").addEventListener("click", copyUrl);
+  $("show-gallery").addEventListener("click", showGallery);
   load();
 });

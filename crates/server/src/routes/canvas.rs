@@ -1,7 +1,9 @@
 //! The avatar image endpoints: `/canvas/filter/{name}`,
 //! `/canvas/misc/{name}`, the overlays `/canvas/overlay/{name}` (also
-//! `/canvas/overlays/{name}`), the animated `/premium/{name}` and the rank
-//! cards `/premium/rankcard/{template}`.
+//! `/canvas/overlays/{name}`), the animated `/premium/{name}`, the
+//! welcome cards `/welcome/img/{template}/{background}` (also
+//! `/canvas/welcome/img/...`) and `/premium/welcome/{template}?bg=`, and
+//! the rank cards `/premium/rankcard/{template}`.
 //!
 //! A handler parses and checks every parameter on the async worker (cheap:
 //! a bad parameter is a 400 before any network or CPU work) into a
@@ -41,9 +43,18 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .get("/canvas/overlays/{name}", overlay_alias),
         )
         .service(
+            super::group(catalogue::WELCOME_GROUP)
+                .get("/welcome/img/{template}/{background}", welcome),
+        )
+        .service(
+            super::group(catalogue::WELCOME_ALIAS_GROUP)
+                .get("/canvas/welcome/img/{template}/{background}", welcome_alias),
+        )
+        .service(
             super::group(catalogue::PREMIUM_GROUP)
-                .get("/premium/{name}", premium)
-                .get("/premium/rankcard/{template}", rankcard),
+                .get("/premium/welcome/{template}", premium_welcome)
+                .get("/premium/rankcard/{template}", rankcard)
+                .get("/premium/{name}", premium),
         );
 }
 
@@ -71,6 +82,14 @@ pub struct CanvasQuery {
     delay: Option<String>,
     impostor: Option<String>,
     custom: Option<String>,
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    textcolor: Option<String>,
+    #[serde(rename = "guildName")]
+    guild_name: Option<String>,
+    #[serde(rename = "memberCount")]
+    member_count: Option<String>,
+    bg: Option<String>,
     discriminator: Option<String>,
     cxp: Option<String>,
     nxp: Option<String>,
@@ -92,6 +111,10 @@ impl CanvasQuery {
             "delay" => self.delay.as_deref(),
             "impostor" => self.impostor.as_deref(),
             "custom" => self.custom.as_deref(),
+            "type" => self.kind.as_deref(),
+            "textcolor" => self.textcolor.as_deref(),
+            "guildName" => self.guild_name.as_deref(),
+            "memberCount" => self.member_count.as_deref(),
             "discriminator" => self.discriminator.as_deref(),
             "cxp" => self.cxp.as_deref(),
             "nxp" => self.nxp.as_deref(),
@@ -270,6 +293,81 @@ fn template_job(
     Ok(Job::Template(kind, args))
 }
 
+/// A welcome card: the template by number, the background by name from
+/// the path (`None` on the custom-background path), every other parameter
+/// from the query. An unknown template or background is a 404, as any
+/// unknown image name.
+fn welcome_job(
+    req: &HttpRequest,
+    group: &str,
+    template: &str,
+    background: Option<&str>,
+    q: &CanvasQuery,
+) -> Result<Job, ApiError> {
+    let kind = catalogue::template(group, template).ok_or_else(|| unknown(req))?;
+    if background.is_some_and(|b| !catalogue::is_welcome_background(b)) {
+        return Err(unknown(req));
+    }
+    let args = kind
+        .template()
+        .args(|n| match n {
+            "background" => background,
+            other => q.template_param(other),
+        })
+        .map_err(param_error)?;
+    Ok(Job::Template(kind, args))
+}
+
+async fn welcome(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, String)>,
+    q: web::Query<CanvasQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (template, background) = path.into_inner();
+    let job = welcome_job(
+        &req,
+        catalogue::WELCOME_GROUP,
+        &template,
+        Some(&background),
+        &q,
+    )?;
+    respond(&req, &state, job, &q).await
+}
+
+async fn welcome_alias(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, String)>,
+    q: web::Query<CanvasQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (template, background) = path.into_inner();
+    let job = welcome_job(
+        &req,
+        catalogue::WELCOME_ALIAS_GROUP,
+        &template,
+        Some(&background),
+        &q,
+    )?;
+    respond(&req, &state, job, &q).await
+}
+
+async fn premium_welcome(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    template: web::Path<String>,
+    q: web::Query<CanvasQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let job = welcome_job(&req, catalogue::PREMIUM_WELCOME, &template, None, &q)?;
+    let param = job.image_source().unwrap_or("bg");
+    let url = required(&q.bg, param, AVATAR_EXPECTED)?;
+    let bg = state
+        .canvas
+        .parse_avatar(url)
+        .map_err(|source| ApiError::Image { param, source })?;
+    respond_with_image(&req, &state, job, &q, Some((param, bg))).await
+}
+
 async fn overlay(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -336,6 +434,18 @@ async fn respond(
     job: Job,
     q: &CanvasQuery,
 ) -> Result<HttpResponse, ApiError> {
+    respond_with_image(req, state, job, q, None).await
+}
+
+/// [`respond`] for a job that also draws a second image (its parameter's
+/// name and parsed URL), fetched by the engine like the avatar.
+async fn respond_with_image(
+    req: &HttpRequest,
+    state: &AppState,
+    job: Job,
+    q: &CanvasQuery,
+    image: Option<(&'static str, remote_image::AvatarUrl)>,
+) -> Result<HttpResponse, ApiError> {
     let engine = &state.canvas;
     let avatar = if job.uses_avatar() {
         let url = required(&q.avatar, "avatar", AVATAR_EXPECTED)?;
@@ -355,7 +465,9 @@ async fn respond(
         &state.settings.trusted_proxies,
         req,
     );
-    let ticket = engine.start(client, job, avatar, format).await?;
+    let ticket = engine
+        .start_with_image(client, job, avatar, image, format)
+        .await?;
     let content_type = ticket.content_type();
 
     let tag = ticket.etag().to_owned();
@@ -388,4 +500,75 @@ async fn respond(
         .insert_header((header::ETAG, tag))
         .insert_header((header::CACHE_CONTROL, cache_control))
         .body(png))
+}
+
+impl CanvasQuery {
+    /// The sample parameters every preview is drawn with: each endpoint
+    /// reads the ones it takes, as from a request. No avatar: previews use
+    /// canvas-render's sample avatar, never a fetch.
+    fn sample() -> CanvasQuery {
+        let s = |v: &str| Some(v.to_owned());
+        CanvasQuery {
+            avatar: None,
+            brightness: None,
+            color: s("6246EA"),
+            threshold: None,
+            dog: s("Foxes are just cats that went to college"),
+            username: s("Ada"),
+            birthday: s("10 December"),
+            description: s("Writes the first programs; likes looms and algebra"),
+            no: s("no bugs?"),
+            bottomtext: s("ship it"),
+            quote: s("Patience is a form of action."),
+            displayname: s("Ada Lovelace"),
+            comment: s(
+                "The engine weaves algebraic patterns just as the loom weaves flowers and leaves.",
+            ),
+            theme: None,
+            replies: s("42"),
+            likes: s("12300"),
+            retweets: s("1337"),
+            delay: None,
+            impostor: None,
+            custom: None,
+            discriminator: None,
+            cxp: None,
+            nxp: None,
+            level: None,
+            rank: None,
+            cbg: None,
+            ccxp: None,
+            cbar: None,
+            ctext: None,
+            ctag: None,
+            kind: None,
+            textcolor: None,
+            guild_name: s("Analytical Engines"),
+            member_count: s("1843"),
+            bg: None,
+            format: None,
+        }
+    }
+}
+
+/// The job of `endpoint`'s preview: the endpoint's own parsing of the
+/// sample parameters (`CanvasQuery::sample`); a template takes its own
+/// sample arguments (`TemplateKind::sample_args`). `None` for an image
+/// that is no canvas job (the colour square).
+pub fn preview_job(
+    req: &HttpRequest,
+    endpoint: &catalogue::ImageEndpoint,
+) -> Result<Option<Job>, ApiError> {
+    // A template first, whatever its group.
+    if let Some(kind) = catalogue::template(endpoint.group, endpoint.name) {
+        return Ok(Some(Job::Template(kind, kind.sample_args())));
+    }
+    let q = CanvasQuery::sample();
+    let job = match endpoint.group {
+        catalogue::FILTER_GROUP => filter_job(req, endpoint.name, &q)?,
+        catalogue::MISC_GROUP => misc_job(req, endpoint.name, &q)?,
+        catalogue::COLORVIEWER => return Ok(None),
+        _ => return Err(unknown(req)),
+    };
+    Ok(Some(job))
 }

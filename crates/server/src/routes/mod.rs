@@ -16,6 +16,7 @@ pub mod content;
 pub mod creature;
 pub mod health;
 pub mod metrics;
+pub mod preview;
 
 /// Registers every route of the service.
 ///
@@ -30,6 +31,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     creature::configure(cfg);
     colour::configure(cfg);
     canvas::configure(cfg);
+    preview::configure(cfg);
     health::configure(cfg);
     metrics::configure(cfg);
     crate::openapi::configure(cfg);

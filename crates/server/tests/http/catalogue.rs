@@ -104,7 +104,8 @@ fn the_readme_lists_every_template() {
         assert!(
             readme.contains(&format!("`GET {group}/{name}`"))
                 || readme.contains(&format!("`GET {group}/<name>`"))
-                || readme.contains(&format!("`GET {group}/<template>`")),
+                || readme.contains(&format!("`GET {group}/<template>`"))
+                || readme.contains(&format!("`GET {group}/<template>/<background>`")),
             "README endpoint table: {group}/{name}"
         );
     }
@@ -150,10 +151,60 @@ fn the_openapi_catalogue_documents_every_image_by_name() {
     assert_eq!(below(catalogue::MISC_GROUP), set(catalogue::misc_names()));
     assert!(ENDPOINTS.iter().any(|e| e.path == catalogue::COLORVIEWER));
     for group in [catalogue::OVERLAY_GROUP, catalogue::PREMIUM_GROUP] {
+        let mut named = below(group);
+        // `/premium/welcome/{template}`: the welcome cards, checked below.
+        named.retain(|n| !n.contains('/'));
+        assert_eq!(named, set(catalogue::template_names(group)), "{group}");
+    }
+    // The welcome cards: one entry per path, whose path parameters list
+    // every template and background of the catalogue.
+    use server::openapi::catalogue::{WELCOME_BACKGROUNDS, WELCOME_TEMPLATES};
+    for path in [
+        "/welcome/img/{template}/{background}",
+        "/canvas/welcome/img/{template}/{background}",
+        "/premium/welcome/{template}",
+    ] {
+        let e = ENDPOINTS.iter().find(|e| e.path == path).expect(path);
+        let enum_of = |name: &str| {
+            e.params
+                .iter()
+                .find(|p| p.name == name)
+                .map(|p| match p.kind {
+                    server::openapi::catalogue::Kind::Enum(v) => set(v.iter().copied()),
+                    _ => panic!("{path}: {name} is an enum"),
+                })
+        };
+        for group in [
+            catalogue::WELCOME_GROUP,
+            catalogue::WELCOME_ALIAS_GROUP,
+            catalogue::PREMIUM_WELCOME,
+        ] {
+            assert_eq!(
+                enum_of("template"),
+                Some(set(catalogue::template_names(group)))
+            );
+        }
+        if path.contains("{background}") {
+            assert_eq!(
+                enum_of("background"),
+                Some(set(catalogue::WELCOME_BACKGROUNDS.iter().copied()))
+            );
+        }
+        // Every parameter of the cards is documented.
+        let kind = canvas_render::template::TemplateKind::Welcome1;
+        for spec in kind.template().params {
+            if spec.name == "background" && !path.contains("{background}") {
+                continue;
+            }
+            assert!(
+                e.params.iter().any(|p| p.name == spec.name),
+                "{path}: {}",
+                spec.name
+            );
+        }
         assert_eq!(
-            below(group),
-            set(catalogue::template_names(group)),
-            "{group}"
+            e.params.iter().any(|p| p.name == "bg"),
+            path.starts_with(catalogue::PREMIUM_WELCOME)
         );
     }
     // The rank cards are one entry whose path parameter lists every design.
@@ -194,6 +245,14 @@ fn the_openapi_catalogue_documents_every_image_by_name() {
         let listed = format!("default per design 1–9: {}", defaults.join(", "));
         assert!(p.description.contains(&listed), "{}: {listed}", p.name);
     }
+    assert_eq!(
+        set(WELCOME_TEMPLATES.iter().copied()),
+        set(catalogue::template_names(catalogue::WELCOME_GROUP))
+    );
+    assert_eq!(
+        set(WELCOME_BACKGROUNDS.iter().copied()),
+        set(catalogue::WELCOME_BACKGROUNDS.iter().copied())
+    );
     // The alias is one entry whose path parameter lists every overlay.
     assert_eq!(
         set(server::openapi::catalogue::OVERLAY_NAMES.iter().copied()),

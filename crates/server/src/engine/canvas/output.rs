@@ -26,7 +26,9 @@
 use std::time::Duration;
 
 use canvas_render::animation::{AnimationError, Deadline, WebpAnimationWriter};
-use canvas_render::template::{Args, FramePlan, Template, plan_frames, render_planned_frames};
+use canvas_render::template::{
+    Args, FramePlan, Template, plan_frames_with, render_planned_frames_with,
+};
 use canvas_render::{Loops, RenderError, RgbaImage};
 use remote_image::{Avatar, LoopCount};
 
@@ -98,8 +100,21 @@ pub enum Output {
 impl Output {
     /// Chooses the output of `job` on `avatar` for what was asked.
     pub fn choose(requested: Requested, job: &Job, avatar: Option<&Avatar>) -> Self {
-        let animated =
-            (avatar.is_some_and(|a| a.animation.is_some()) && animates(job)) || job.is_animated();
+        Self::choose_with(requested, job, avatar, None)
+    }
+
+    /// [`Output::choose`] for a job that also draws a second image
+    /// (`image`, a welcome card's `bg`): an animated one animates the
+    /// answer too.
+    pub fn choose_with(
+        requested: Requested,
+        job: &Job,
+        avatar: Option<&Avatar>,
+        image: Option<&Avatar>,
+    ) -> Self {
+        let animated = (avatar.is_some_and(|a| a.animation.is_some()) && animates(job))
+            || (image.is_some_and(|i| i.animation.is_some()) && job.image_source().is_some())
+            || job.is_animated();
         match (requested, animated) {
             (Requested::Auto, true) | (Requested::Gif, _) => Output::Gif,
             (Requested::Auto | Requested::Png, _) => Output::Png,
@@ -144,7 +159,7 @@ fn render_frame(job: &Job, frame: &RgbaImage) -> Result<RgbaImage, RenderError> 
         Job::Pride(flag) => canvas_render::pride(frame, *flag),
         Job::Scene(scene) => canvas_render::scene::render_scene(scene, Some(frame)),
         Job::Template(kind, args) => {
-            canvas_render::template::render_template(kind.template(), args, Some(frame))
+            canvas_render::template::render_template_with(kind.template(), args, Some(frame), None)
         }
     }
 }
@@ -188,8 +203,24 @@ impl Plan {
     /// holds one slot per started [`PIXELS_PER_SLOT`] of the larger of its
     /// source frames and its rendered frames, at most half the pool.
     pub fn new(job: &Job, avatar: Option<&Avatar>, output: Output, max_jobs: usize) -> Self {
+        Self::with_image(job, avatar, None, output, max_jobs)
+    }
+
+    /// [`Plan::new`] for a job that may also draw a second image (`image`,
+    /// a template's [`Layer::Image`](canvas_render::template::Layer::Image)
+    /// source): its frames are aligned with the avatar's by time, its
+    /// source frames count like the avatar's, and the job holds at least
+    /// one slot per image.
+    pub fn with_image(
+        job: &Job,
+        avatar: Option<&Avatar>,
+        image: Option<&Avatar>,
+        output: Output,
+        max_jobs: usize,
+    ) -> Self {
         if let Job::Template(kind, args) = job {
-            return Self::template(kind.template(), args, avatar, output, max_jobs);
+            let image = image.filter(|_| kind.template().image_source().is_some());
+            return Self::template(kind.template(), args, avatar, image, output, max_jobs);
         }
         let animation = avatar
             .and_then(|a| a.animation.as_deref())
@@ -234,23 +265,29 @@ impl Plan {
         template: &Template,
         args: &Args,
         avatar: Option<&Avatar>,
+        image: Option<&Avatar>,
         output: Output,
         max_jobs: usize,
     ) -> Self {
         let anim = avatar.and_then(|a| a.animation.as_deref());
+        let image_anim = image.and_then(|a| a.animation.as_deref());
+        let images = 1 + usize::from(image.is_some());
         let frame_pixels = pixels(template.size).max(1);
         let animated = matches!(output, Output::Gif | Output::AnimatedWebP)
-            && (template.is_animated() || (anim.is_some() && template.uses_avatar()));
+            && (template.is_animated()
+                || (anim.is_some() && template.uses_avatar())
+                || image_anim.is_some());
         if !animated {
             return Self {
                 frames: Vec::new(),
                 template: Vec::new(),
                 rendered_pixels: frame_pixels,
-                slots: 1,
+                slots: images.min((max_jobs / 2).max(1)),
             };
         }
         let delays: Vec<u32> = source_frames(avatar).iter().map(|(_, d)| *d).collect();
-        let steps = plan_frames(template, args, &delays);
+        let image_delays: Vec<u32> = source_frames(image).iter().map(|(_, d)| *d).collect();
+        let steps = plan_frames_with(template, args, &delays, &image_delays);
         let most =
             usize::try_from((rendered_cap(max_jobs) / frame_pixels).max(1)).unwrap_or(usize::MAX);
         let step_delays: Vec<u32> = steps.iter().map(|s| s.delay_ms).collect();
@@ -263,11 +300,15 @@ impl Plan {
             })
             .collect();
         let rendered_pixels = frame_pixels * frames.len() as u64;
-        let source: u64 = anim.map_or(0, |a| {
-            a.frames.iter().map(|f| pixels(f.image.dimensions())).sum()
-        });
+        let source_pixels = |a: Option<&remote_image::Animation>| -> u64 {
+            a.map_or(0, |a| {
+                a.frames.iter().map(|f| pixels(f.image.dimensions())).sum()
+            })
+        };
+        let source = source_pixels(anim) + source_pixels(image_anim);
         let slots = usize::try_from(rendered_pixels.max(source).div_ceil(PIXELS_PER_SLOT))
             .unwrap_or(usize::MAX)
+            .max(images)
             .clamp(1, (max_jobs / 2).max(1));
         Self {
             frames,
@@ -367,26 +408,38 @@ pub fn by_time(delays_ms: &[u32], most: usize) -> Vec<(usize, u32)> {
 pub fn render(
     job: &Job,
     avatar: Option<&Avatar>,
+    image: Option<&Avatar>,
     output: Output,
     plan: &Plan,
     budget: Duration,
 ) -> Result<Vec<u8>, ApiError> {
-    let still = |job: &Job| job.render(avatar.map(|a| a.image.as_ref()));
+    let still = |job: &Job| {
+        job.render(
+            avatar.map(|a| a.image.as_ref()),
+            image.map(|a| a.image.as_ref()),
+        )
+    };
     let deadline = Deadline::after(budget);
     if let (Job::Template(kind, args), true) = (job, plan.animated()) {
         // A template's own frames, aligned with the avatar's by time and
         // merged by time past the cap (`Plan::new`).
         let template = kind.template();
         let source = source_frames(avatar);
+        let second = source_frames(image);
+        let image_anim = image.and_then(|a| a.animation.as_deref());
         let loops = match avatar.and_then(|a| a.animation.as_deref()) {
-            Some(anim) if !template.is_animated() => loops(anim.loops),
+            Some(anim) if !template.is_animated() && image_anim.is_none() => loops(anim.loops),
+            None if !template.is_animated() && image_anim.is_some() => {
+                image_anim.map_or(Loops::Infinite, |a| loops(a.loops))
+            }
             _ => Loops::Infinite,
         };
         return encode_frames(output, loops, &deadline, |sink| {
-            render_planned_frames(
+            render_planned_frames_with(
                 template,
                 args,
                 &source,
+                &second,
                 &plan.template,
                 Some(&deadline),
                 sink,
@@ -658,6 +711,51 @@ mod tests {
         assert_eq!((plan.frames(), plan.slots()), (128, 32));
         let total: u64 = plan.template.iter().map(|f| u64::from(f.delay_ms)).sum();
         assert_eq!(total, 252 * 40);
+    }
+
+    #[test]
+    fn a_second_image_is_charged_and_animates_the_card() {
+        use canvas_render::template::TemplateKind;
+        let kind = TemplateKind::Welcome1;
+        let card = Job::Template(kind, kind.template().args(|_| None).unwrap());
+        let (still, anim) = (avatar(1, 512), avatar(60, 128));
+        // Two still images: a still card holding a slot per image.
+        let plan = Plan::with_image(&card, Some(&still), Some(&still), Output::Png, 64);
+        assert_eq!((plan.animated(), plan.slots()), (false, 2));
+        assert_eq!(Plan::new(&card, Some(&still), Output::Png, 64).slots(), 1);
+        // An animated background animates it, charged by its 1200×600
+        // frames, at most the rendered cap.
+        assert_eq!(
+            Output::choose_with(Requested::Auto, &card, Some(&still), Some(&anim)),
+            Output::Gif
+        );
+        assert_eq!(
+            Output::choose_with(Requested::Auto, &card, Some(&still), Some(&still)),
+            Output::Png
+        );
+        let plan = Plan::with_image(&card, Some(&still), Some(&anim), Output::Gif, 64);
+        assert!(plan.animated());
+        assert!(plan.rendered_pixels() <= MAX_RENDERED_PIXELS);
+        assert_eq!(plan.frames() as u64, MAX_RENDERED_PIXELS / (1200 * 600));
+        assert_eq!(
+            plan.slots() as u64,
+            plan.rendered_pixels().div_ceil(PIXELS_PER_SLOT)
+        );
+        // Both animated: aligned by time, the same rule.
+        let plan = Plan::with_image(
+            &card,
+            Some(&anim),
+            Some(&avatar(3, 64)),
+            Output::AnimatedWebP,
+            64,
+        );
+        assert!(plan.animated() && plan.rendered_pixels() <= MAX_RENDERED_PIXELS);
+        // A job without an image layer ignores one.
+        let grey = Job::Filter(Filter::Greyscale);
+        assert_eq!(
+            Output::choose_with(Requested::Auto, &grey, Some(&still), Some(&anim)),
+            Output::Png
+        );
     }
 
     #[test]

@@ -1,0 +1,62 @@
+//! Each template's sample arguments: the values a preview of it is drawn
+//! with. A template listed here declares the parameters it wants shown
+//! (a name instead of a placeholder); any other template, and any
+//! parameter not listed, is previewed with its defaults, so a new template
+//! has a preview with no entry here.
+
+use super::{Args, TemplateKind};
+
+/// The sample values of `kind`'s parameters, by name (only those that
+/// differ from the defaults).
+fn samples(kind: TemplateKind) -> &'static [(&'static str, &'static str)] {
+    match kind {
+        TemplateKind::Amongus => &[("username", "Ada")],
+        _ => &[],
+    }
+}
+
+impl TemplateKind {
+    /// The arguments a preview of this template is drawn with: its declared
+    /// samples, defaults for the rest.
+    ///
+    /// ```
+    /// use canvas_render::template::{TemplateKind, Value};
+    ///
+    /// let args = TemplateKind::Amongus.sample_args();
+    /// assert_eq!(args.get("username"), Some(&Value::Text("Ada".into())));
+    /// assert_eq!(args.get("impostor"), Some(&Value::Bool(false)));
+    /// ```
+    pub fn sample_args(self) -> Args {
+        let samples = samples(self);
+        let value = |name: &str| samples.iter().find(|(n, _)| *n == name).map(|(_, v)| *v);
+        match self.template().args(value) {
+            Ok(args) => args,
+            // A sample that fails its own parameter's check (caught by the
+            // tests): the defaults, which always pass.
+            Err(_) => self.template().args(|_| None).unwrap_or(Args {
+                values: Vec::new(),
+                given: Vec::new(),
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_sample_names_a_parameter_and_passes_its_check() {
+        for kind in TemplateKind::ALL {
+            let t = kind.template();
+            for (name, value) in samples(kind) {
+                assert!(t.params.iter().any(|p| p.name == *name), "{kind:?}: {name}");
+                assert!(
+                    t.args(|n| (n == *name).then_some(*value)).is_ok(),
+                    "{kind:?}: {name}"
+                );
+            }
+            assert_eq!(kind.sample_args().values.len(), t.params.len(), "{kind:?}");
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! `/previews/{group}/{file}`: every image endpoint's preview, its answer
+//! to built-in sample inputs (the catalogue's [`image_endpoints`], each
+//! endpoint's OpenAPI operation names its preview in `x-preview`).
+//!
+//! The job is parsed from the sample parameters by the endpoint's own code
+//! ([`canvas::preview_job`](super::canvas::preview_job)) and drawn once per
+//! process by the engine ([`CanvasEngine::preview`](crate::engine::canvas::CanvasEngine::preview)),
+//! then served from memory with `Cache-Control: public` (the middleware
+//! adds the `ETag`).
+//!
+//! [`image_endpoints`]: crate::catalogue::image_endpoints
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, web};
+use colour::Rgb;
+
+use super::colour::COLORVIEWER_SIZE;
+use crate::catalogue;
+use crate::engine::AppState;
+use crate::error::ApiError;
+
+/// Seconds a preview may be cached: it changes only with the server.
+const MAX_AGE: &str = "public, max-age=86400";
+
+/// The colour of the colour square's preview (its sample `hex`).
+const SAMPLE_HEX: &str = "6246EA";
+
+/// Registers `/previews/{group}/{file}`.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(super::group(catalogue::PREVIEW_GROUP).get("/previews/{group}/{file}", preview));
+}
+
+async fn preview(req: HttpRequest, state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    let endpoint = catalogue::preview(req.path())
+        .ok_or_else(|| ApiError::UnknownPath(req.path().chars().take(128).collect()))?;
+    let (body, content_type) = match super::canvas::preview_job(&req, endpoint)? {
+        Some(job) => state.canvas.preview(&endpoint.preview, job).await?,
+        None => {
+            let rgb = Rgb::parse_hex(SAMPLE_HEX).map_err(|source| ApiError::Colour {
+                name: "hex",
+                source,
+            })?;
+            let img = canvas_render::solid(COLORVIEWER_SIZE, COLORVIEWER_SIZE, rgb.to_array())?;
+            (canvas_render::encode_png(&img)?.into(), "image/png")
+        }
+    };
+    Ok(HttpResponse::Ok()
+        .content_type(content_type)
+        .insert_header((header::CACHE_CONTROL, MAX_AGE))
+        .body(body))
+}
