@@ -11,8 +11,17 @@
 //!   width different from the height squashes it —, rotation and opacity),
 //!   cut by a [`Mask`], optionally greyed and tinted;
 //! * [`Layer::Text`]: a text slot whose text is assembled from literal
-//!   pieces and parameters ([`Piece`]), shrunk to fit its box and optionally
-//!   typed out over a range of frames ([`Reveal`]).
+//!   pieces and parameters ([`Piece`]: numbers written compactly, pieces
+//!   shown only when a parameter is set), shrunk to fit its box and
+//!   optionally typed out over a range of frames ([`Reveal`]);
+//!   [`Layer::PaintedText`] is one in a [`Paint`] that may be a colour
+//!   parameter's;
+//! * [`Layer::Shape`]: a rectangle, rounded rectangle, ellipse or hexagon,
+//!   filled or outlined in a [`Paint`];
+//! * [`Layer::Bar`]: a progress bar of two whole-number parameters
+//!   (`value / max`, clamped), rounded, in blocks or as a ring ([`BarStyle`]);
+//! * [`Layer::When`]: another layer, drawn only when a parameter is set
+//!   ([`When`], [`Args::is_set`]).
 //!
 //! Templates are data rather than code so that a new one is a table, not a
 //! new function: the interpreter ([`render_template`],
@@ -45,22 +54,39 @@
 //! assert_eq!(frames.len(), 10);
 //! assert!(frames.iter().all(|(f, delay)| f.dimensions() == (256, 256) && *delay == 60));
 //! assert!(pet.args(|name| (name == "delay").then_some("5")).is_err());
+//!
+//! // A rank card: colours are parameters, the rank shows only when set.
+//! let rank = TemplateKind::Rank1.template();
+//! let args = rank
+//!     .args(|name| match name {
+//!         "username" => Some("Ferris"),
+//!         "cxp" => Some("340"),
+//!         "nxp" => Some("1000"),
+//!         "cbar" => Some("5865f2"),
+//!         _ => None,
+//!     })
+//!     .unwrap();
+//! assert!(!args.is_set("rank"));
+//! let card = render_template(rank, &args, Some(&avatar)).unwrap();
+//! assert_eq!(card.dimensions(), (900, 300));
 //! ```
 
 mod art;
 mod backdrops;
 mod cards;
 mod catalog;
+mod rank;
 mod sample;
 mod welcome;
 
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
-use tiny_skia::{FilterQuality, Pattern, Pixmap, PixmapPaint, SpreadMode, Transform};
+use tiny_skia::{FilterQuality, PathBuilder, Pattern, Pixmap, PixmapPaint, SpreadMode, Transform};
 use unicode_segmentation::UnicodeSegmentation;
 
 pub use art::Art;
 pub(crate) use catalog::LIED;
+pub use rank::{MAX_DISCRIMINATOR_CHARS, MAX_RANK_NUMBER, MAX_RANK_USERNAME_CHARS, RANK_CARD_SIZE};
 pub use welcome::{
     BACKGROUNDS as WELCOME_BACKGROUNDS, MAX_GUILD_CHARS, MAX_MEMBER_COUNT,
     MAX_USERNAME_CHARS as MAX_WELCOME_USERNAME_CHARS, TEXT_COLOR_NAMES,
@@ -115,11 +141,29 @@ pub enum TemplateKind {
     Welcome6,
     /// Welcome card 7: a gold-bordered badge among confetti.
     Welcome7,
+    /// Rank card 1, 900×300: "Classic": a dark rounded card, a round ringed avatar, level and rank columns, a wide round bar.
+    Rank1,
+    /// Rank card 2, 900×300: "Panel": a coloured left panel with a rounded-square avatar and the level, the name and a segmented bar on the right.
+    Rank2,
+    /// Rank card 3, 900×300: "Neon": a horizon grid, a hexagonal avatar in a neon ring, a big level, a thin bar.
+    Rank3,
+    /// Rank card 4, 900×300: "Paper": a light card, a soft square avatar, dark text and a slim bar.
+    Rank4,
+    /// Rank card 5, 900×300: "Honeycomb": a hexagonal avatar and level badge over a honeycomb, a bar of hexagon-like blocks.
+    Rank5,
+    /// Rank card 6, 900×300: "Gauge": the bar is a ring around the round avatar; level, XP and rank in columns.
+    Rank6,
+    /// Rank card 7, 900×300: "Banner": a coloured top band the round avatar overlaps, a level badge, a bar at the foot.
+    Rank7,
+    /// Rank card 8, 900×300: "Arcade": a striped sunset, a square framed avatar, condensed type and chunky blocks.
+    Rank8,
+    /// Rank card 9, 900×300: "Glass": a frosted panel over soft lights, a round avatar, level and rank in pills.
+    Rank9,
 }
 
 impl TemplateKind {
     /// Every template, in declaration order.
-    pub const ALL: [TemplateKind; 16] = [
+    pub const ALL: [TemplateKind; 25] = [
         TemplateKind::Comrade,
         TemplateKind::Gay,
         TemplateKind::Glass,
@@ -136,6 +180,15 @@ impl TemplateKind {
         TemplateKind::Welcome5,
         TemplateKind::Welcome6,
         TemplateKind::Welcome7,
+        TemplateKind::Rank1,
+        TemplateKind::Rank2,
+        TemplateKind::Rank3,
+        TemplateKind::Rank4,
+        TemplateKind::Rank5,
+        TemplateKind::Rank6,
+        TemplateKind::Rank7,
+        TemplateKind::Rank8,
+        TemplateKind::Rank9,
     ];
 
     /// The welcome cards, 1 to 7.
@@ -168,6 +221,15 @@ impl TemplateKind {
             TemplateKind::Welcome5 => &welcome::WELCOME_5,
             TemplateKind::Welcome6 => &welcome::WELCOME_6,
             TemplateKind::Welcome7 => &welcome::WELCOME_7,
+            TemplateKind::Rank1 => &rank::RANK_1,
+            TemplateKind::Rank2 => &rank::RANK_2,
+            TemplateKind::Rank3 => &rank::RANK_3,
+            TemplateKind::Rank4 => &rank::RANK_4,
+            TemplateKind::Rank5 => &rank::RANK_5,
+            TemplateKind::Rank6 => &rank::RANK_6,
+            TemplateKind::Rank7 => &rank::RANK_7,
+            TemplateKind::Rank8 => &rank::RANK_8,
+            TemplateKind::Rank9 => &rank::RANK_9,
         }
     }
 }
@@ -244,6 +306,8 @@ pub enum Mask {
     Circle,
     /// The box with corners rounded by this fraction of its side (0–0.5).
     Rounded(f32),
+    /// The regular hexagon inscribed in the box, flat sides left and right.
+    Hexagon,
 }
 
 /// A colour laid over the avatar: each pixel moves `strength` (0–1) of the
@@ -276,6 +340,17 @@ pub enum Piece {
     Lit(&'static str),
     /// The value of a [`ParamKind::Text`] parameter.
     Param(&'static str),
+    /// The value of a [`ParamKind::Int`] parameter, written compactly:
+    /// `987`, `1,234`, `12.3K`, `4.5M`, `1.2B` (cut, never rounded up).
+    Compact(&'static str),
+    /// `pieces`, only when the parameter is set ([`Args::is_set`]: given,
+    /// not blank and not zero).
+    IfSet {
+        /// The parameter.
+        param: &'static str,
+        /// The text then.
+        pieces: &'static [Piece],
+    },
     /// `yes` when the [`ParamKind::Bool`] parameter is true, else `no`.
     Flag {
         /// The parameter.
@@ -362,6 +437,26 @@ pub enum Layer {
     Avatar(AvatarSlot),
     /// Text.
     Text(TextSlot),
+    /// Text in a colour that may come from a parameter; `slot.color` is
+    /// ignored.
+    PaintedText {
+        /// Its colour.
+        paint: Paint,
+        /// The slot.
+        slot: TextSlot,
+    },
+    /// A filled or stroked shape in a colour that may come from a parameter.
+    Shape(ShapeSlot),
+    /// A progress bar: the fraction `value / max` of two [`ParamKind::Int`]
+    /// parameters, clamped to 0–1.
+    Bar(BarSlot),
+    /// `layer`, drawn only when the condition holds.
+    When {
+        /// The condition.
+        when: When,
+        /// The layer.
+        layer: &'static Layer,
+    },
     /// Static art chosen by a [`ParamKind::Choice`] parameter: option `i`
     /// draws `arts[i]` (a background picked by name), placed per frame.
     ArtChoice {
@@ -387,6 +482,125 @@ pub enum Layer {
     /// A text slot whose colour is chosen by a [`ParamKind::Choice`]
     /// parameter ([`Palette`]) instead of [`TextSlot::color`].
     PaletteText(TextSlot, Palette),
+}
+
+/// A colour: fixed, or a [`ParamKind::Colour`] parameter's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Paint {
+    /// Straight RGBA.
+    Fixed([u8; 4]),
+    /// The colour parameter `param`, at opacity `alpha` (0–255).
+    Param {
+        /// The parameter.
+        param: &'static str,
+        /// Its opacity.
+        alpha: u8,
+    },
+}
+
+impl Paint {
+    /// The colour parameter at full opacity.
+    pub const fn param(param: &'static str) -> Paint {
+        Paint::Param { param, alpha: 255 }
+    }
+
+    /// The straight RGBA colour for these arguments.
+    pub fn rgba(self, args: &Args) -> [u8; 4] {
+        match self {
+            Paint::Fixed(c) => c,
+            Paint::Param { param, alpha } => match args.get(param) {
+                Some(Value::Colour([r, g, b])) => [*r, *g, *b, alpha],
+                _ => [0, 0, 0, 0],
+            },
+        }
+    }
+}
+
+/// A geometric shape in its box.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Shape {
+    /// The box.
+    Rect,
+    /// The box with corners of this radius in pixels.
+    Rounded(f32),
+    /// The ellipse inscribed in the box.
+    Ellipse,
+    /// The regular hexagon inscribed in the box (as [`Mask::Hexagon`]).
+    Hexagon,
+}
+
+/// A shape layer.
+#[derive(Debug, Clone, Copy)]
+pub struct ShapeSlot {
+    /// The shape.
+    pub shape: Shape,
+    /// Its box, `(x, y, width, height)`.
+    pub area: (f32, f32, f32, f32),
+    /// Its colour.
+    pub paint: Paint,
+    /// `None`: filled; `Some(width)`: its outline, this many pixels wide.
+    pub stroke: Option<f32>,
+}
+
+/// How a [`BarSlot`] draws its fraction.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BarStyle {
+    /// A bar with round ends filling from the left, its track the whole box.
+    Rounded,
+    /// `count` blocks separated by `gap` pixels (corner radius `radius`),
+    /// each lit when the fraction reaches it (the partly reached one lit in
+    /// proportion).
+    Segments {
+        /// How many blocks.
+        count: u32,
+        /// Space between blocks, in pixels.
+        gap: f32,
+        /// Corner radius of a block, in pixels.
+        radius: f32,
+    },
+    /// An arc around the ellipse inscribed in the box, `width` pixels wide,
+    /// clockwise from the top; its track the whole ring.
+    Ring {
+        /// Width of the ring, in pixels.
+        width: f32,
+    },
+}
+
+/// A progress bar layer.
+#[derive(Debug, Clone, Copy)]
+pub struct BarSlot {
+    /// The [`ParamKind::Int`] parameter of the progress.
+    pub value: &'static str,
+    /// The [`ParamKind::Int`] parameter of the goal. When it is 0 the bar is
+    /// full if `value` is above 0, else empty.
+    pub max: &'static str,
+    /// Its box, `(x, y, width, height)`.
+    pub area: (f32, f32, f32, f32),
+    /// How it is drawn.
+    pub style: BarStyle,
+    /// The colour of the track (the unreached part).
+    pub track: Paint,
+    /// The colour of the reached part.
+    pub fill: Paint,
+}
+
+/// A condition on the arguments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum When {
+    /// The parameter is set ([`Args::is_set`]).
+    Set(&'static str),
+    /// The parameter is not set.
+    Unset(&'static str),
+}
+
+impl When {
+    /// Whether the condition holds for these arguments.
+    pub fn holds(self, args: &Args) -> bool {
+        match self {
+            When::Set(p) => args.is_set(p),
+            When::Unset(p) => !args.is_set(p),
+        }
+    }
 }
 
 /// Colours chosen by a [`ParamKind::Choice`] parameter: option `i` is
@@ -427,6 +641,13 @@ pub enum ParamKind {
         /// The value when absent or blank.
         default: u32,
     },
+    /// A colour: six hexadecimal digits `RRGGBB` as [`Template::args`]
+    /// reads it, or any form the parser given to [`Template::args_with`]
+    /// accepts; absent or blank is `default`.
+    Colour {
+        /// The value when absent or blank, `0xRRGGBB`.
+        default: u32,
+    },
     /// One of a list of names, in any case; absent or blank is option
     /// `default`. The value is the option's index, which [`Piece::Pick`],
     /// [`Palette`] and [`Layer::ArtChoice`] read.
@@ -460,6 +681,8 @@ pub enum Value {
     Bool(bool),
     /// A whole number.
     Int(u32),
+    /// A colour, `[r, g, b]`.
+    Colour([u8; 3]),
     /// The index of a [`ParamKind::Choice`] option.
     Choice(usize),
 }
@@ -469,7 +692,7 @@ pub enum Value {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Args {
     values: Vec<(&'static str, Value)>,
-    /// The parameters given (present and not blank).
+    /// The parameters given (not absent, not blank), by name.
     given: Vec<&'static str>,
 }
 
@@ -477,6 +700,26 @@ impl Args {
     /// The value of `name`, if the template has that parameter.
     pub fn get(&self, name: &str) -> Option<&Value> {
         self.values.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+
+    /// Whether `name` was given a value that counts: not absent, not
+    /// blank, and neither the number 0 nor the text "0" (a default never
+    /// counts).
+    pub fn is_set(&self, name: &str) -> bool {
+        self.given.contains(&name)
+            && match self.get(name) {
+                Some(Value::Int(0)) => false,
+                Some(Value::Text(t)) => t.trim() != "0",
+                Some(_) => true,
+                None => false,
+            }
+    }
+
+    fn int(&self, name: &str) -> u32 {
+        match self.get(name) {
+            Some(Value::Int(n)) => *n,
+            _ => 0,
+        }
     }
 
     fn text(&self, name: &str) -> &str {
@@ -534,6 +777,21 @@ impl Template {
         self.timeline.frames > 1
     }
 
+    /// Every text slot, those of conditional layers included, back to
+    /// front.
+    pub fn text_slots(&self) -> impl Iterator<Item = &'static TextSlot> + use<> {
+        fn slot(layer: &'static Layer) -> Option<&'static TextSlot> {
+            match layer {
+                Layer::Text(slot)
+                | Layer::PaintedText { slot, .. }
+                | Layer::PaletteText(slot, _) => Some(slot),
+                Layer::When { layer, .. } => slot(layer),
+                _ => None,
+            }
+        }
+        self.layers.iter().filter_map(slot)
+    }
+
     /// Whether a layer draws the avatar.
     pub fn uses_avatar(&self) -> bool {
         self.layers.iter().any(|l| matches!(l, Layer::Avatar(_)))
@@ -553,7 +811,26 @@ impl Template {
     /// Errors name the parameter: [`RenderError::TextTooLong`] over a
     /// cap, [`RenderError::InvalidParameter`] (with the accepted values)
     /// for anything else.
+    ///
+    /// A [`ParamKind::Colour`] is read as exactly six hexadecimal digits
+    /// `RRGGBB`; [`Template::args_with`] takes a colour parser of the
+    /// caller's.
     pub fn args<'a>(&self, value: impl Fn(&str) -> Option<&'a str>) -> Result<Args, RenderError> {
+        self.args_with(value, |v| {
+            let n = (v.len() == 6 && v.bytes().all(|b| b.is_ascii_hexdigit()))
+                .then(|| u32::from_str_radix(v, 16).ok())
+                .flatten()?;
+            Some([(n >> 16) as u8, (n >> 8) as u8, n as u8])
+        })
+    }
+
+    /// As [`Template::args`], with `colour` parsing the (trimmed, not blank)
+    /// text of every [`ParamKind::Colour`] parameter (`None`: refused).
+    pub fn args_with<'a>(
+        &self,
+        value: impl Fn(&str) -> Option<&'a str>,
+        colour: impl Fn(&str) -> Option<[u8; 3]>,
+    ) -> Result<Args, RenderError> {
         let mut values = Vec::with_capacity(self.params.len());
         let mut given_names = Vec::new();
         for spec in self.params {
@@ -586,6 +863,12 @@ impl Template {
                         Ok(n) if (min..=max).contains(&n) => Value::Int(n),
                         _ => return Err(bad()),
                     },
+                },
+                ParamKind::Colour { default } => match given {
+                    None => {
+                        Value::Colour([(default >> 16) as u8, (default >> 8) as u8, default as u8])
+                    }
+                    Some(v) => Value::Colour(colour(v).ok_or_else(bad)?),
                 },
                 ParamKind::Choice { options, default } => match given {
                     None => Value::Choice(default),
@@ -849,7 +1132,16 @@ pub fn render_template_with(
     let prepared = Prepared::new(template, avatar)?;
     let images = PreparedImages::new(template, image)?;
     let mut texts = TextCache::new(template);
-    Ok(draw_frame(template, args, 0, &prepared, &images, &mut texts)?.into_image())
+    let Some(first) = under_cached_slot(template).filter(|&i| i > 0) else {
+        return Ok(draw_frame(template, args, 0, &prepared, &images, &mut texts)?.into_image());
+    };
+    // The layers under the avatar come from the cache; the rest is drawn.
+    let mut canvas = Canvas::from_layer(&*under_layers(template, args, first)?);
+    for (i, layer) in template.layers.iter().enumerate().skip(first) {
+        let source = layer_source(layer, i, &prepared, &images);
+        draw_layer(&mut canvas, layer, source, args, 0, texts.slot(i))?;
+    }
+    Ok(canvas.into_image())
 }
 
 /// Renders every output frame of `template` over an avatar given as its
@@ -903,6 +1195,12 @@ pub fn render_planned_frames_with(
     let mut prepared: Option<(usize, Prepared)> = None;
     let mut images: Option<(usize, PreparedImages)> = None;
     let mut texts = TextCache::new(template);
+    // A still template over several avatar frames: what lies under and over
+    // its one avatar slot is the same in every frame, so it is drawn once.
+    let split = match plan.len() > 1 {
+        true => Split::new(template, args)?,
+        false => None,
+    };
     for step in plan {
         if let Some(d) = deadline {
             d.check()?;
@@ -920,13 +1218,195 @@ pub fn render_planned_frames_with(
         let (Some((_, p)), Some((_, q))) = (prepared.as_ref(), images.as_ref()) else {
             unreachable!("prepared above")
         };
-        let frame = draw_frame(template, args, step.template_frame, p, q, &mut texts)?;
+        let frame = match &split {
+            Some(split) => split.draw(template, args, p)?,
+            None => draw_frame(template, args, step.template_frame, p, q, &mut texts)?,
+        };
         sink(frame.into_image(), step.delay_ms)?;
     }
     if let Some(d) = deadline {
         d.check()?;
     }
     Ok(())
+}
+
+/// A still template with one avatar slot, its other layers drawn once: those
+/// under the avatar and those over it, each on a canvas of its own.
+struct Split {
+    under: Arc<Pixmap>,
+    over: Canvas,
+    avatar: usize,
+}
+
+impl Split {
+    /// `None` when the template moves, has no single top-level avatar slot
+    /// or draws a second image ([`under_cached_slot`]).
+    fn new(template: &Template, args: &Args) -> Result<Option<Split>, RenderError> {
+        let Some(avatar) = under_cached_slot(template) else {
+            return Ok(None);
+        };
+        let (w, h) = template.size;
+        let mut over = Canvas::new(w, h)?;
+        for layer in &template.layers[avatar + 1..] {
+            draw_layer(&mut over, layer, None, args, 0, &mut None)?;
+        }
+        Ok(Some(Split {
+            under: under_layers(template, args, avatar)?,
+            over,
+            avatar,
+        }))
+    }
+
+    fn draw(&self, template: &Template, args: &Args, p: &Prepared) -> Result<Canvas, RenderError> {
+        let mut canvas = Canvas::from_layer(&self.under);
+        let layer = &template.layers[self.avatar];
+        let avatar = p.slots.get(self.avatar).and_then(Option::as_ref);
+        draw_layer(&mut canvas, layer, avatar, args, 0, &mut None)?;
+        blit_exact(&mut canvas.pixmap, &self.over.pixmap, 0, 0, 1.0);
+        Ok(canvas)
+    }
+}
+
+/// The index of the one top-level avatar slot of a still template whose
+/// other layers can be drawn apart from it and kept ([`Split`],
+/// [`under_layers`]): `None` when the template is animated, has no single
+/// avatar slot, or has a [`Layer::Image`] (a custom background, not among
+/// the arguments that key the kept canvases).
+fn under_cached_slot(template: &Template) -> Option<usize> {
+    fn draws_image(layer: &Layer) -> bool {
+        match layer {
+            Layer::Image { .. } => true,
+            Layer::When { layer, .. } => draws_image(layer),
+            _ => false,
+        }
+    }
+    if template.is_animated() || template.layers.iter().any(draws_image) {
+        return None;
+    }
+    let mut slots = template
+        .layers
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| matches!(l, Layer::Avatar(_)));
+    match (slots.next(), slots.next()) {
+        (Some((i, _)), None) => Some(i),
+        _ => None,
+    }
+}
+
+/// Most canvases of the layers under an avatar kept ([`under_layers`]).
+const UNDER_CACHE_ENTRIES: usize = 8;
+
+/// A template (by address) and the arguments its layers under the avatar
+/// read: each parameter's value and whether it was given.
+type UnderKey = (usize, Vec<(Option<Value>, bool)>);
+
+/// The canvases of the layers under the avatar, most recently used first.
+static UNDER_CACHE: Mutex<Vec<(UnderKey, Arc<Pixmap>)>> = Mutex::new(Vec::new());
+
+/// The layers of `template` under its avatar slot `first`, drawn on a
+/// blank canvas. They read only a few parameters (a rank card's: its
+/// colours), so the canvas is kept for the last [`UNDER_CACHE_ENTRIES`]
+/// combinations of their values (at most 8 canvases) and copied per
+/// request: the same pixels as drawing them again.
+fn under_layers(
+    template: &Template,
+    args: &Args,
+    first: usize,
+) -> Result<Arc<Pixmap>, RenderError> {
+    let under = &template.layers[..first];
+    let (w, h) = template.size;
+    if under.is_empty() {
+        return Ok(Arc::new(Canvas::new(w, h)?.pixmap));
+    }
+    let mut names = Vec::new();
+    for layer in under {
+        layer_params(layer, &mut names);
+    }
+    let key: UnderKey = (
+        std::ptr::from_ref(template) as usize,
+        names
+            .iter()
+            .map(|n| (args.get(n).cloned(), args.given.contains(n)))
+            .collect(),
+    );
+    let lock = || UNDER_CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    {
+        let mut cache = lock();
+        if let Some(i) = cache.iter().position(|(k, _)| *k == key) {
+            let entry = cache.remove(i);
+            let pixmap = entry.1.clone();
+            cache.insert(0, entry);
+            return Ok(pixmap);
+        }
+    }
+    let (mut canvas, skip) = start_canvas(template, args, 0)?;
+    for layer in &under[skip..] {
+        draw_layer(&mut canvas, layer, None, args, 0, &mut None)?;
+    }
+    let pixmap = Arc::new(canvas.pixmap);
+    let mut cache = lock();
+    cache.insert(0, (key, pixmap.clone()));
+    cache.truncate(UNDER_CACHE_ENTRIES);
+    Ok(pixmap)
+}
+
+/// Every parameter a layer reads, appended to `out`.
+fn layer_params(layer: &Layer, out: &mut Vec<&'static str>) {
+    fn pieces(list: &[Piece], out: &mut Vec<&'static str>) {
+        for piece in list {
+            match piece {
+                Piece::Lit(_) => {}
+                Piece::Param(p) | Piece::Compact(p) | Piece::Flag { param: p, .. } => out.push(p),
+                Piece::IfSet {
+                    param,
+                    pieces: inner,
+                }
+                | Piece::IfGiven {
+                    param,
+                    pieces: inner,
+                } => {
+                    out.push(param);
+                    pieces(inner, out);
+                }
+                Piece::Pick { param, .. } => out.push(param),
+            }
+        }
+    }
+    fn paint(p: &Paint, out: &mut Vec<&'static str>) {
+        if let Paint::Param { param, .. } = p {
+            out.push(param);
+        }
+    }
+    match layer {
+        Layer::Art { .. } | Layer::Avatar(_) | Layer::Image { .. } => {}
+        Layer::ArtChoice { param, .. } => out.push(param),
+        Layer::PaletteText(slot, palette) => {
+            out.push(palette.param);
+            out.extend(slot.replaced_by);
+            pieces(slot.pieces, out);
+        }
+        Layer::Text(slot) => {
+            out.extend(slot.replaced_by);
+            pieces(slot.pieces, out);
+        }
+        Layer::PaintedText { paint: p, slot } => {
+            paint(p, out);
+            out.extend(slot.replaced_by);
+            pieces(slot.pieces, out);
+        }
+        Layer::Shape(slot) => paint(&slot.paint, out),
+        Layer::Bar(slot) => {
+            out.extend([slot.value, slot.max]);
+            paint(&slot.track, out);
+            paint(&slot.fill, out);
+        }
+        Layer::When { when, layer } => {
+            let (When::Set(p) | When::Unset(p)) = when;
+            out.push(p);
+            layer_params(layer, out);
+        }
+    }
 }
 
 /// The avatar of one source frame, prepared once for every slot that
@@ -1080,10 +1560,24 @@ fn draw_frame(
     images: &PreparedImages,
     texts: &mut TextCache,
 ) -> Result<Canvas, RenderError> {
+    let (mut canvas, skip) = start_canvas(template, args, frame)?;
+    for (i, layer) in template.layers.iter().enumerate().skip(skip) {
+        let source = layer_source(layer, i, prepared, images);
+        draw_layer(&mut canvas, layer, source, args, frame, texts.slot(i))?;
+    }
+    Ok(canvas)
+}
+
+/// A blank canvas for `template`, or, when its first layer is art covering
+/// the canvas exactly, a copy of that art: the same pixels as drawing it
+/// over nothing, without the blend. Gives the canvas and how many layers
+/// it already holds (0 or 1).
+fn start_canvas(
+    template: &Template,
+    args: &Args,
+    frame: u32,
+) -> Result<(Canvas, usize), RenderError> {
     let (w, h) = template.size;
-    // A first layer of art covering the canvas exactly starts the canvas
-    // as its copy: the same pixels as drawing it over nothing, without
-    // the blend.
     let base = template.layers.first().and_then(|layer| {
         let (art, motion) = match layer {
             Layer::Art { art, motion } => (*art, *motion),
@@ -1102,81 +1596,212 @@ fn draw_frame(
             && is_exact(&place, w, h))
         .then(|| art::cached(art))
     });
-    let (mut canvas, skip) = match base {
+    Ok(match base {
         Some(pixmap) => (Canvas::from_layer(pixmap), 1),
         None => (Canvas::new(w, h)?, 0),
+    })
+}
+
+/// The prepared image layer `i` draws: the avatar for an avatar slot, the
+/// second image for a [`Layer::Image`], if any.
+fn layer_source<'a>(
+    layer: &Layer,
+    i: usize,
+    prepared: &'a Prepared,
+    images: &'a PreparedImages,
+) -> Option<&'a Pixmap> {
+    let slots = match layer {
+        Layer::Image { .. } => &images.slots,
+        _ => &prepared.slots,
     };
-    for (i, layer) in template.layers.iter().enumerate().skip(skip) {
-        match layer {
-            Layer::Art { art, motion } => {
-                let Some(place) = place_at(motion, frame) else {
-                    continue;
-                };
-                draw_art(&mut canvas, art::cached(*art), &place);
+    slots.get(i).and_then(Option::as_ref)
+}
+
+/// Draws one layer; `source` is the prepared avatar or second image of its
+/// position in the template's layers, if any, and `text` its text slot's
+/// layout once laid out.
+fn draw_layer(
+    canvas: &mut Canvas,
+    layer: &Layer,
+    source: Option<&Pixmap>,
+    args: &Args,
+    frame: u32,
+    text: &mut Option<(String, TextLayout)>,
+) -> Result<(), RenderError> {
+    match layer {
+        Layer::Art { art, motion } => {
+            if let Some(place) = place_at(motion, frame) {
+                draw_art(canvas, art::cached(*art), &place);
             }
-            Layer::Avatar(slot) => {
-                let (Some(place), Some(Some(avatar))) =
-                    (place_at(slot.motion, frame), prepared.slots.get(i))
-                else {
-                    continue;
-                };
-                draw_avatar(&mut canvas, avatar, slot.mask, &place);
+        }
+        Layer::Avatar(slot) => {
+            if let (Some(place), Some(avatar)) = (place_at(slot.motion, frame), source) {
+                draw_avatar(canvas, avatar, slot.mask, &place);
             }
-            Layer::Text(slot) => draw_text(
-                &mut canvas,
-                slot,
-                slot.color,
-                slot.outline,
-                args,
-                frame,
-                texts.slot(i),
-            )?,
-            Layer::ArtChoice {
-                param,
-                arts,
-                motion,
-            } => {
-                let (Some(place), Some(art)) =
-                    (place_at(motion, frame), arts.get(args.choice(param)))
-                else {
-                    continue;
-                };
-                draw_art(&mut canvas, art::cached(*art), &place);
+        }
+        Layer::Text(slot) => {
+            draw_text(canvas, slot, slot.color, slot.outline, args, frame, text)?;
+        }
+        Layer::PaintedText { paint, slot } => {
+            let color = paint.rgba(args);
+            draw_text(canvas, slot, color, slot.outline, args, frame, text)?;
+        }
+        Layer::Shape(slot) => draw_shape(canvas, slot, args),
+        Layer::Bar(slot) => draw_bar(canvas, slot, args),
+        Layer::When { when, layer } => {
+            if when.holds(args) {
+                draw_layer(canvas, layer, source, args, frame, text)?;
             }
-            Layer::Image { motion, mask, .. } => {
-                let (Some(place), Some(Some(image))) =
-                    (place_at(motion, frame), images.slots.get(i))
-                else {
-                    continue;
-                };
-                draw_avatar(&mut canvas, image, *mask, &place);
+        }
+        Layer::ArtChoice {
+            param,
+            arts,
+            motion,
+        } => {
+            if let (Some(place), Some(art)) =
+                (place_at(motion, frame), arts.get(args.choice(param)))
+            {
+                draw_art(canvas, art::cached(*art), &place);
             }
-            Layer::PaletteText(slot, palette) => {
-                let color = palette
-                    .colors
-                    .get(args.choice(palette.param))
-                    .copied()
-                    .unwrap_or(slot.color);
-                let outline = slot.outline.map(|(c, w)| {
-                    if is_dark(color) {
-                        (palette.light_outline, w)
+        }
+        Layer::Image { motion, mask, .. } => {
+            if let (Some(place), Some(image)) = (place_at(motion, frame), source) {
+                draw_avatar(canvas, image, *mask, &place);
+            }
+        }
+        Layer::PaletteText(slot, palette) => {
+            let color = palette
+                .colors
+                .get(args.choice(palette.param))
+                .copied()
+                .unwrap_or(slot.color);
+            let outline = slot.outline.map(|(c, w)| {
+                if is_dark(color) {
+                    (palette.light_outline, w)
+                } else {
+                    (c, w)
+                }
+            });
+            draw_text(canvas, slot, color, outline, args, frame, text)?;
+        }
+    }
+    Ok(())
+}
+
+/// The path of `shape` in the box `(x, y, w, h)`.
+fn shape_path(shape: Shape, (x, y, w, h): (f32, f32, f32, f32)) -> tiny_skia::Path {
+    match shape {
+        Shape::Rect => rect_path(x, y, w, h),
+        Shape::Rounded(r) => rrect_path(x, y, w, h, r.clamp(0.0, w.min(h) / 2.0)),
+        Shape::Ellipse => tiny_skia::Rect::from_xywh(x, y, w, h)
+            .and_then(PathBuilder::from_oval)
+            .unwrap_or_else(|| rect_path(x, y, w, h)),
+        Shape::Hexagon => hexagon_path(x, y, w, h),
+    }
+}
+
+/// The regular hexagon inscribed in a box, pointed top and bottom (flat
+/// sides left and right), stretched to the box.
+fn hexagon_path(x: f32, y: f32, w: f32, h: f32) -> tiny_skia::Path {
+    let (cx, cy) = (x + w / 2.0, y + h / 2.0);
+    let pts: Vec<(f32, f32)> = (0..6)
+        .map(|i| {
+            let a = std::f32::consts::FRAC_PI_3 * i as f32 - std::f32::consts::FRAC_PI_2;
+            (cx + w / 2.0 * a.cos(), cy + h / 2.0 * a.sin())
+        })
+        .collect();
+    crate::scene::paint::poly(&pts)
+}
+
+fn colour(c: [u8; 4]) -> tiny_skia::Color {
+    tiny_skia::Color::from_rgba8(c[0], c[1], c[2], c[3])
+}
+
+fn draw_shape(canvas: &mut Canvas, slot: &ShapeSlot, args: &Args) {
+    let c = slot.paint.rgba(args);
+    if c[3] == 0 {
+        return;
+    }
+    let (w, h) = (canvas.pixmap.width() as f32, canvas.pixmap.height() as f32);
+    match slot.stroke {
+        // An opaque background: a fill of every pixel, no path.
+        None if slot.shape == Shape::Rect && slot.area == (0.0, 0.0, w, h) && c[3] == 255 => {
+            canvas.pixmap.fill(colour(c));
+        }
+        None => canvas.color(&shape_path(slot.shape, slot.area), colour(c)),
+        Some(width) => canvas.stroke(&shape_path(slot.shape, slot.area), colour(c), width),
+    }
+}
+
+/// `value / max` clamped to 0–1; a goal of 0 is reached by any progress.
+pub fn bar_fraction(value: u32, max: u32) -> f32 {
+    if max == 0 {
+        return if value > 0 { 1.0 } else { 0.0 };
+    }
+    (value as f64 / max as f64).clamp(0.0, 1.0) as f32
+}
+
+fn draw_bar(canvas: &mut Canvas, slot: &BarSlot, args: &Args) {
+    let f = bar_fraction(args.int(slot.value), args.int(slot.max));
+    let (track, fill) = (colour(slot.track.rgba(args)), colour(slot.fill.rgba(args)));
+    let (x, y, w, h) = slot.area;
+    match slot.style {
+        BarStyle::Rounded => {
+            let r = h / 2.0;
+            canvas.color(&rrect_path(x, y, w, h, r), track);
+            if f > 0.0 {
+                // At least a round dot, so that a little progress shows.
+                let fw = (w * f).max(h);
+                canvas.color(&rrect_path(x, y, fw, h, r), fill);
+            }
+        }
+        BarStyle::Segments { count, gap, radius } => {
+            let n = count.max(1);
+            let sw = (w - gap * (n - 1) as f32) / n as f32;
+            // One path for the track's blocks and one for the lit ones: a
+            // fill has a cost of its own, whatever its size.
+            let (mut tracks, mut lits) = (PathBuilder::new(), PathBuilder::new());
+            for i in 0..n {
+                let sx = x + i as f32 * (sw + gap);
+                tracks.push_path(&rrect_path(sx, y, sw, h, radius));
+                let lit = (f * n as f32 - i as f32).clamp(0.0, 1.0);
+                if lit > 0.0 {
+                    lits.push_path(&rrect_path(sx, y, (sw * lit).max(radius * 2.0), h, radius));
+                }
+            }
+            for (blocks, colour) in [(tracks, track), (lits, fill)] {
+                if let Some(path) = blocks.finish() {
+                    canvas.color(&path, colour);
+                }
+            }
+        }
+        BarStyle::Ring { width } => {
+            let (cx, cy) = (x + w / 2.0, y + h / 2.0);
+            let (rx, ry) = ((w - width) / 2.0, (h - width) / 2.0);
+            let ring = |from: f32, to: f32| {
+                let steps = ((to - from) * 90.0).ceil().max(2.0) as usize;
+                let mut pb = PathBuilder::new();
+                for k in 0..=steps {
+                    let t = from + (to - from) * k as f32 / steps as f32;
+                    let a = std::f32::consts::TAU * t - std::f32::consts::FRAC_PI_2;
+                    let p = (cx + rx * a.cos(), cy + ry * a.sin());
+                    if k == 0 {
+                        pb.move_to(p.0, p.1);
                     } else {
-                        (c, w)
+                        pb.line_to(p.0, p.1);
                     }
-                });
-                draw_text(
-                    &mut canvas,
-                    slot,
-                    color,
-                    outline,
-                    args,
-                    frame,
-                    texts.slot(i),
-                )?;
+                }
+                pb.finish()
+            };
+            let whole = shape_path(Shape::Ellipse, (cx - rx, cy - ry, rx * 2.0, ry * 2.0));
+            canvas.stroke(&whole, track, width);
+            if f > 0.0
+                && let Some(p) = ring(0.0, f)
+            {
+                canvas.stroke(&p, fill, width);
             }
         }
     }
-    Ok(canvas)
 }
 
 fn draw_art(canvas: &mut Canvas, art: &Pixmap, place: &Place) {
@@ -1296,6 +1921,7 @@ fn draw_avatar(canvas: &mut Canvas, pix: &Pixmap, mask: Mask, place: &Place) {
         Mask::Rounded(r) => {
             rrect_path(0.0, 0.0, side, side_h, side.min(side_h) * r.clamp(0.0, 0.5))
         }
+        Mask::Hexagon => hexagon_path(0.0, 0.0, side, side_h),
     };
     let t = place_transform(place, side, side_h);
     canvas.fill_t(&path, &shader_paint(shader), t);
@@ -1315,6 +1941,12 @@ fn push_pieces(out: &mut String, pieces: &[Piece], args: &Args) {
         match *piece {
             Piece::Lit(s) => out.push_str(s),
             Piece::Param(p) => out.push_str(&args.display(p)),
+            Piece::Compact(p) => out.push_str(&crate::scene::format_count(u64::from(args.int(p)))),
+            Piece::IfSet { param, pieces } => {
+                if args.is_set(param) {
+                    push_pieces(out, pieces, args);
+                }
+            }
             Piece::Flag { param, yes, no } => out.push_str(if args.flag(param) { yes } else { no }),
             Piece::Pick { param, texts } => {
                 out.push_str(texts.get(args.choice(param)).copied().unwrap_or(""));
@@ -1450,5 +2082,7 @@ fn draw_text(
 /// Static art pixmaps, one per [`Art`], drawn on first use.
 static ART_CACHE: [OnceLock<Pixmap>; Art::COUNT] = [const { OnceLock::new() }; Art::COUNT];
 
+#[cfg(test)]
+mod rank_tests;
 #[cfg(test)]
 mod tests;

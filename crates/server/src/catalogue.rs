@@ -28,6 +28,9 @@ pub const OVERLAY_ALIAS_GROUP: &str = "/canvas/overlays";
 /// Prefix of the animated template images (`/premium/{name}`; the
 /// original's path, open to everyone here).
 pub const PREMIUM_GROUP: &str = "/premium";
+/// The rank cards, numbered (`/premium/rankcard/{template}`), inside
+/// [`PREMIUM_GROUP`].
+pub const RANKCARD_GROUP: &str = "/premium/rankcard";
 
 /// Prefix of the welcome cards (`/welcome/img/{template}/{background}`).
 pub const WELCOME_GROUP: &str = "/welcome/img";
@@ -78,8 +81,8 @@ pub const SCENES: [(&str, SceneKind); 12] = [
 /// order: the overlays under [`OVERLAY_GROUP`] (and its alias), the
 /// animated images under [`PREMIUM_GROUP`], the welcome cards `1`–`7`
 /// under [`WELCOME_GROUP`] (and its alias, and [`PREMIUM_WELCOME`] with a
-/// custom background).
-pub const TEMPLATES: [(&str, &str, TemplateKind); 16] = [
+/// custom background), the rank cards under [`RANKCARD_GROUP`].
+pub const TEMPLATES: [(&str, &str, TemplateKind); 25] = [
     (OVERLAY_GROUP, "comrade", TemplateKind::Comrade),
     (OVERLAY_GROUP, "gay", TemplateKind::Gay),
     (OVERLAY_GROUP, "glass", TemplateKind::Glass),
@@ -96,6 +99,15 @@ pub const TEMPLATES: [(&str, &str, TemplateKind); 16] = [
     (WELCOME_GROUP, "5", TemplateKind::Welcome5),
     (WELCOME_GROUP, "6", TemplateKind::Welcome6),
     (WELCOME_GROUP, "7", TemplateKind::Welcome7),
+    (RANKCARD_GROUP, "1", TemplateKind::Rank1),
+    (RANKCARD_GROUP, "2", TemplateKind::Rank2),
+    (RANKCARD_GROUP, "3", TemplateKind::Rank3),
+    (RANKCARD_GROUP, "4", TemplateKind::Rank4),
+    (RANKCARD_GROUP, "5", TemplateKind::Rank5),
+    (RANKCARD_GROUP, "6", TemplateKind::Rank6),
+    (RANKCARD_GROUP, "7", TemplateKind::Rank7),
+    (RANKCARD_GROUP, "8", TemplateKind::Rank8),
+    (RANKCARD_GROUP, "9", TemplateKind::Rank9),
 ];
 
 /// The URL names of the welcome backgrounds (the `{background}` segment),
@@ -214,7 +226,9 @@ pub struct ImageEndpoint {
 /// [`COLORVIEWER`], the misc images, the filters, the overlays and the
 /// `/premium` templates (the overlay alias serves the same images, so it
 /// has no previews of its own). The welcome cards, whose one operation
-/// takes the template and the background as path segments, have none.
+/// takes the template and the background as path segments, and the rank
+/// cards, whose one operation takes the design as a path segment, have
+/// none.
 pub fn image_endpoints() -> &'static [ImageEndpoint] {
     static ALL: std::sync::LazyLock<Vec<ImageEndpoint>> = std::sync::LazyLock::new(|| {
         let entry = |group: &'static str, name: &'static str, animated: bool| {
@@ -243,12 +257,18 @@ pub fn image_endpoints() -> &'static [ImageEndpoint] {
             .chain(
                 TEMPLATES
                     .iter()
-                    .filter(|(g, _, _)| *g != WELCOME_GROUP)
+                    .filter(|(g, _, _)| has_previews(g))
                     .map(|(g, n, k)| entry(g, n, k.template().is_animated())),
             )
             .collect()
     });
     &ALL
+}
+
+/// Whether the templates of `group` have previews: all but the welcome and
+/// rank cards (one operation each, its template a path parameter).
+fn has_previews(group: &str) -> bool {
+    group != WELCOME_GROUP && group != RANKCARD_GROUP
 }
 
 /// The image endpoint whose preview is at `path`.
@@ -303,6 +323,11 @@ mod tests {
         }
         assert_eq!(template(PREMIUM_GROUP, "1"), None);
         assert!(is_welcome_background("stars2") && !is_welcome_background("Stars2"));
+        assert_eq!(
+            template_names(RANKCARD_GROUP).collect::<Vec<_>>(),
+            ["1", "2", "3", "4", "5", "6", "7", "8", "9"]
+        );
+        assert_eq!(template(RANKCARD_GROUP, "0"), None);
     }
 
     #[test]
@@ -329,6 +354,7 @@ mod tests {
             "/canvas/overlay/jail",
             "/canvas/overlays/jail",
             "/premium/petpet",
+            "/premium/rankcard/1",
             "/premium/welcome/1",
             "/welcome/img/1/space",
             "/canvas/welcome/img/7/sunset",
@@ -358,10 +384,7 @@ mod tests {
             all.len(),
             1 + misc_names().count()
                 + filter_names().count()
-                + TEMPLATES
-                    .iter()
-                    .filter(|(g, _, _)| *g != WELCOME_GROUP)
-                    .count()
+                + TEMPLATES.iter().filter(|(g, _, _)| has_previews(g)).count()
         );
         for e in all {
             assert_eq!(preview(&e.preview).map(|p| &p.path), Some(&e.path));

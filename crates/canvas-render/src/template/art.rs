@@ -81,11 +81,31 @@ pub enum Art {
     Welcome6,
     /// Welcome card 7's badge, confetti and gold ring.
     Welcome7,
+    /// 900×300, rank card 1: a soft sheen from the top left and a faint
+    /// fan of lines, inside the card's rounded corners.
+    RankSheen,
+    /// 900×300, rank card 2: diagonal stripes over the left panel and the
+    /// shadow of its edge.
+    RankStripes,
+    /// 900×300, rank card 3: a neon horizon and a perspective grid.
+    RankNeonGrid,
+    /// 900×300, rank card 4: a fading dot grid and a hairline frame.
+    RankDots,
+    /// 900×300, rank card 5: a honeycomb fading to the right.
+    RankHexes,
+    /// 900×300, rank card 6: concentric arcs from the right edge.
+    RankArcs,
+    /// 900×300, rank card 7: flowing lines over the top band.
+    RankWaves,
+    /// 900×300, rank card 8: a striped sunset, scan lines and pixel corners.
+    RankRetro,
+    /// 900×300, rank card 9: soft lights behind a frosted panel.
+    RankGlass,
 }
 
 impl Art {
     /// How many kinds of art there are.
-    pub const COUNT: usize = 31;
+    pub const COUNT: usize = 40;
 
     /// The welcome backgrounds, in the order of their URL names
     /// (`blobday` … `sunset`).
@@ -123,6 +143,15 @@ impl Art {
                 let (_, _, w, h) = super::cards::region(self);
                 (w as u32, h as u32)
             }
+            Art::RankSheen
+            | Art::RankStripes
+            | Art::RankNeonGrid
+            | Art::RankDots
+            | Art::RankHexes
+            | Art::RankArcs
+            | Art::RankWaves
+            | Art::RankRetro
+            | Art::RankGlass => rank::SIZE,
             _ => (512, 512),
         }
     }
@@ -175,10 +204,21 @@ fn draw(art: Art) -> Pixmap {
         Art::BgStars => backdrops::stars_bg(&mut c),
         Art::BgStars2 => backdrops::stars2(&mut c),
         Art::BgSunset => backdrops::sunset(&mut c),
+        Art::RankSheen => rank::sheen(&mut c),
+        Art::RankStripes => rank::stripes(&mut c),
+        Art::RankNeonGrid => rank::neon_grid(&mut c),
+        Art::RankDots => rank::dots(&mut c),
+        Art::RankHexes => rank::hexes(&mut c),
+        Art::RankArcs => rank::arcs(&mut c),
+        Art::RankWaves => rank::waves(&mut c),
+        Art::RankRetro => rank::retro(&mut c),
+        Art::RankGlass => rank::glass(&mut c),
         _ => unreachable!("drawn above"),
     }
     c.pixmap
 }
+
+mod rank;
 
 /// A small deterministic generator for scattered details (stars, cracks).
 pub(super) struct Lcg(pub(super) u64);

@@ -29,13 +29,13 @@ fn every_placement_list_has_one_entry_or_one_per_frame() {
     for (kind, t) in all() {
         let frames = t.timeline.frames as usize;
         assert!((1..=MAX_TEMPLATE_FRAMES).contains(&frames), "{kind:?}");
-        for layer in t.layers {
+        for layer in t.layers.iter().map(unwrap_when) {
             let motion = match layer {
                 Layer::Art { motion, .. }
                 | Layer::ArtChoice { motion, .. }
                 | Layer::Image { motion, .. } => *motion,
                 Layer::Avatar(slot) => slot.motion,
-                Layer::Text(_) | Layer::PaletteText(..) => continue,
+                _ => continue,
             };
             assert!(
                 motion.len() == 1 || motion.len() == frames,
@@ -49,27 +49,55 @@ fn every_placement_list_has_one_entry_or_one_per_frame() {
     }
 }
 
+/// The layer inside any [`Layer::When`].
+fn unwrap_when(layer: &Layer) -> &Layer {
+    match layer {
+        Layer::When { layer, .. } => unwrap_when(layer),
+        other => other,
+    }
+}
+
+fn pieces_use<'a>(pieces: &'a [Piece], used: &mut Vec<&'a str>) {
+    for piece in pieces {
+        match piece {
+            Piece::Param(p)
+            | Piece::Compact(p)
+            | Piece::Flag { param: p, .. }
+            | Piece::Pick { param: p, .. } => used.push(p),
+            Piece::IfSet { param, pieces } | Piece::IfGiven { param, pieces } => {
+                used.push(param);
+                pieces_use(pieces, used);
+            }
+            Piece::Lit(_) => {}
+        }
+    }
+}
+
+fn paint_use(paint: &Paint, used: &mut Vec<&'static str>) {
+    if let Paint::Param { param, .. } = paint {
+        used.push(param);
+    }
+}
+
 #[test]
 fn every_parameter_is_bounded_documented_and_used() {
     for (kind, t) in all() {
         let mut used: Vec<&str> = t.timeline.delay_param.into_iter().collect();
-        fn pieces_use<'a>(pieces: &'a [Piece], used: &mut Vec<&'a str>) {
-            for piece in pieces {
-                match piece {
-                    Piece::Param(p)
-                    | Piece::Flag { param: p, .. }
-                    | Piece::Pick { param: p, .. } => used.push(p),
-                    Piece::IfGiven { param, pieces } => {
-                        used.push(param);
-                        pieces_use(pieces, used);
-                    }
-                    Piece::Lit(_) => {}
-                }
-            }
-        }
         for layer in t.layers {
-            match layer {
+            if let Layer::When {
+                when: When::Set(p) | When::Unset(p),
+                ..
+            } = layer
+            {
+                used.push(p);
+            }
+            match unwrap_when(layer) {
                 Layer::Text(slot) => {
+                    used.extend(slot.replaced_by);
+                    pieces_use(slot.pieces, &mut used);
+                }
+                Layer::PaintedText { paint, slot } => {
+                    paint_use(paint, &mut used);
                     used.extend(slot.replaced_by);
                     pieces_use(slot.pieces, &mut used);
                 }
@@ -79,6 +107,12 @@ fn every_parameter_is_bounded_documented_and_used() {
                     used.push(palette.param);
                 }
                 Layer::ArtChoice { param, .. } => used.push(param),
+                Layer::Shape(slot) => paint_use(&slot.paint, &mut used),
+                Layer::Bar(slot) => {
+                    used.extend([slot.value, slot.max]);
+                    paint_use(&slot.track, &mut used);
+                    paint_use(&slot.fill, &mut used);
+                }
                 _ => {}
             }
         }
@@ -120,6 +154,23 @@ fn every_parameter_is_bounded_documented_and_used() {
                     let err = t.args(|n| (n == spec.name).then_some("maybe"));
                     assert!(err.is_err());
                 }
+                ParamKind::Colour { default } => {
+                    assert!(default <= 0xff_ffff, "{}", spec.name);
+                    for bad in ["12345", "1234567", "ggg000", "#12345", "red"] {
+                        let err = t.args(|n| (n == spec.name).then_some(bad));
+                        assert_eq!(
+                            err,
+                            Err(RenderError::InvalidParameter {
+                                field: spec.name,
+                                reason: spec.expected
+                            }),
+                            "{kind:?}: {} = {bad:?}",
+                            spec.name
+                        );
+                    }
+                    let ok = t.args(|n| (n == spec.name).then_some("0a0B0c")).unwrap();
+                    assert_eq!(ok.get(spec.name), Some(&Value::Colour([10, 11, 12])));
+                }
                 ParamKind::Choice { options, default } => {
                     assert!(default < options.len() && !options.is_empty());
                     for (i, option) in options.iter().enumerate() {
@@ -155,7 +206,7 @@ fn every_parameter_is_bounded_documented_and_used() {
         }
         let mut choices = Vec::new();
         for layer in t.layers {
-            match layer {
+            match unwrap_when(layer) {
                 Layer::Text(slot) => picks(slot.pieces, &mut choices),
                 Layer::PaletteText(slot, palette) => {
                     picks(slot.pieces, &mut choices);

@@ -210,3 +210,77 @@ fn corpus_fits_every_text_slot_of_every_welcome_card() {
         }
     }
 }
+
+/// Whether the pieces hold a text parameter (a name or a tag).
+fn names_text(pieces: &[canvas_render::template::Piece]) -> bool {
+    use canvas_render::template::Piece;
+    pieces.iter().any(|p| match p {
+        Piece::Param(_) => true,
+        Piece::IfSet { pieces, .. } => names_text(pieces),
+        _ => false,
+    })
+}
+
+#[test]
+fn corpus_fits_every_text_slot_of_every_rank_card_without_tofu() {
+    use canvas_render::template::{TemplateKind, render_template};
+    let entries = corpus();
+    let ranks = TemplateKind::ALL
+        .into_iter()
+        .filter(|k| format!("{k:?}").starts_with("Rank"))
+        .collect::<Vec<_>>();
+    assert_eq!(ranks.len(), 9);
+    let mut tofu = Vec::new();
+    for kind in &ranks {
+        for slot in kind.template().text_slots() {
+            let mut style = TextStyle::new(slot.face, slot.size);
+            if let Some((c, w)) = slot.outline {
+                style = style.outline(c, w);
+            }
+            let (x, y, w, h) = slot.area;
+            let area = TextBox::new(x, y, w, h);
+            for entry in &entries {
+                let l = text::fit_text(entry, &style, area, slot.min_size).unwrap();
+                assert!(
+                    l.width() <= w + 0.01 && l.height() <= h + 0.01,
+                    "{kind:?}: {entry:?} is {}×{} in a {w}×{h} box",
+                    l.width(),
+                    l.height()
+                );
+                // One line: names shrink, then are cut, never wrapped.
+                assert!(
+                    !names_text(slot.pieces) || entry.contains('\n') || l.line_count() == 1,
+                    "{kind:?}: {entry:?} takes {} lines in a {w}×{h} box",
+                    l.line_count()
+                );
+                let covered = entry
+                    .chars()
+                    .filter(|&c| !invisible(c))
+                    .all(text::has_glyph);
+                if covered && l.missing_glyphs() > 0 {
+                    tofu.push((format!("{kind:?}"), entry.clone()));
+                }
+            }
+        }
+    }
+    assert!(tofu.is_empty(), "tofu drawn: {tofu:?}");
+    // Every tenth entry as the name (and a long tag) on every card.
+    let avatar = canvas_render::solid(64, 64, [90, 120, 200]).unwrap();
+    for entry in entries.iter().step_by(10) {
+        let name: String = entry.chars().take(64).collect();
+        for kind in &ranks {
+            let t = kind.template();
+            let args = t
+                .args(|n| match n {
+                    "username" => Some(name.as_str()),
+                    "discriminator" => Some("12345678"),
+                    "rank" => Some("1000000000"),
+                    "level" => Some("999999999"),
+                    _ => None,
+                })
+                .unwrap();
+            let img = render_template(t, &args, Some(&avatar)).unwrap();
+            assert_eq!(img.dimensions(), (900, 300), "{kind:?} {entry:?}");
+        }
+    }
+}

@@ -34,7 +34,7 @@ mod properties;
 use std::path::{Path, PathBuf};
 
 use canvas_render::scene::{PostParams, PostTheme, Scene, VideoCommentParams, render_scene};
-use canvas_render::template::{TemplateKind, render_template_frames};
+use canvas_render::template::{TemplateKind, render_template, render_template_frames};
 use canvas_render::text::{self, FontFace, TextBox, TextStyle};
 use canvas_render::{
     Brightness, Filter, PrideFlag, RgbaImage, Threshold, apply, circle, heart, pride,
@@ -187,6 +187,19 @@ golden! {
     welcome_6 => welcome(TemplateKind::Welcome6, &[("background", "rainbow"), ("textcolor", "black"), ("username", "Ferris"), ("guildName", "Rainbow Road")]);
     welcome_7 => welcome(TemplateKind::Welcome7, &[("background", "gaming4"), ("textcolor", "red"), ("type", "leave"), ("username", "xX_Pro_Gamer_Xx"), ("guildName", "Esports Arena"), ("memberCount", "12345")]);
     welcome_backgrounds => background_sheet();
+    // Rank cards: the published client's call (no rank, no tag), every
+    // parameter, and names in other scripts.
+    rank_1_client => rank_card(TemplateKind::Rank1, RANK_CLIENT);
+    rank_2_full => rank_card(TemplateKind::Rank2, RANK_FULL);
+    rank_3_client => rank_card(TemplateKind::Rank3, RANK_CLIENT);
+    rank_4_full => rank_card(TemplateKind::Rank4, RANK_FULL);
+    rank_5_client => rank_card(TemplateKind::Rank5, RANK_CLIENT);
+    rank_6_full => rank_card(TemplateKind::Rank6, RANK_FULL);
+    rank_7_client => rank_card(TemplateKind::Rank7, RANK_CLIENT);
+    rank_8_full => rank_card(TemplateKind::Rank8, RANK_FULL);
+    rank_9_client => rank_card(TemplateKind::Rank9, RANK_CLIENT);
+    rank_1_arabic_emoji => rank_card(TemplateKind::Rank1, &[("username", "سارة 🌸✨"), ("rank", "1"), ("level", "99"), ("cxp", "9999"), ("nxp", "10000")]);
+    rank_6_long_cjk => rank_card(TemplateKind::Rank6, &[("username", "✨ユウキ✨ 今日はいい天気 ゲームと猫が好き 🐱 한국어 공부 중"), ("discriminator", "0"), ("cxp", "1250000"), ("nxp", "2000000"), ("level", "250"), ("rank", "12345")]);
 }
 
 /// A welcome card with the 256 × 256 avatar and `params`, at half size.
@@ -237,6 +250,41 @@ fn text_meme(caption: &str) -> RgbaImage {
     assert_eq!(layout.missing_glyphs(), 0);
     text::draw_layout(&mut img, &layout, &style, area);
     img
+}
+
+/// The published client's rank card call.
+const RANK_CLIENT: &[(&str, &str)] = &[
+    ("username", "Ferris"),
+    ("level", "12"),
+    ("cxp", "340"),
+    ("nxp", "1000"),
+    ("ctext", "ffffff"),
+    ("cbar", "5865f2"),
+];
+/// Every rank card parameter.
+const RANK_FULL: &[(&str, &str)] = &[
+    ("username", "Ferris"),
+    ("discriminator", "1234"),
+    ("level", "42"),
+    ("rank", "3"),
+    ("cxp", "12345"),
+    ("nxp", "20000"),
+];
+
+/// A rank card over a flat two-tone avatar (small references).
+fn rank_card(kind: TemplateKind, params: &[(&str, &str)]) -> RgbaImage {
+    let t = kind.template();
+    let args = t
+        .args(|n| params.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
+        .unwrap();
+    let a = RgbaImage::from_fn(128, 128, |_, y| {
+        if y < 80 {
+            Rgba([240, 190, 110, 255])
+        } else {
+            Rgba([70, 110, 200, 255])
+        }
+    });
+    render_template(t, &args, Some(&a)).unwrap()
 }
 
 /// Frame `frame` of a template with the 256 × 256 avatar and `params`.

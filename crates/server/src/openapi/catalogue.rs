@@ -129,6 +129,7 @@ const CAPTION_MAX: u32 = 200;
 const QUOTE_MAX: u32 = 500;
 const COMMENT_MAX: u32 = 1000;
 const CUSTOM_MAX: u32 = 120;
+const DISCRIMINATOR_MAX: u32 = canvas_render::template::MAX_DISCRIMINATOR_CHARS as u32;
 
 const AVATAR: Param = Param {
     name: "avatar",
@@ -219,6 +220,35 @@ const OVERLAY_ERRORS: &[ErrorKind] = &[
     ErrorKind::Overloaded,
     ErrorKind::GatewayTimeout,
 ];
+
+/// The rank card designs (`/premium/rankcard/{template}`).
+pub const RANKCARD_TEMPLATES: &[&str] = &["1", "2", "3", "4", "5", "6", "7", "8", "9"];
+
+/// A rank card count: a whole number 0 to
+/// [`canvas_render::template::MAX_RANK_NUMBER`], default 0.
+const fn rank_number(
+    name: &'static str,
+    description: &'static str,
+    example: &'static str,
+) -> Param {
+    Param {
+        kind: Kind::Integer(0.0, canvas_render::template::MAX_RANK_NUMBER as f64),
+        default: Some("0"),
+        ..text(name, 0, description, example)
+    }
+}
+
+/// A rank card colour; its default is each design's own (README).
+const fn rank_colour(
+    name: &'static str,
+    description: &'static str,
+    example: &'static str,
+) -> Param {
+    Param {
+        kind: Kind::Hex,
+        ..text(name, 0, description, example)
+    }
+}
 
 /// Anime gif types, in the spec's order (the content crate's list).
 pub const ANIMU_TYPES: &[&str] = content::AnimuType::NAMES;
@@ -823,6 +853,82 @@ pub const ENDPOINTS: &[Endpoint] = &[
             WELCOME_QUERY[2],
             WELCOME_QUERY[3],
             WELCOME_QUERY[4],
+        ],
+        ok: Success::CanvasImage,
+        errors: OVERLAY_ERRORS,
+    },
+    // --- rank cards ---
+    Endpoint {
+        path: "/premium/rankcard/{template}",
+        tag: "canvas: cards",
+        summary: "A rank card: avatar, name, level, rank and an XP bar (nine designs)",
+        description: "900×300, nine designs (`template` 1 to 9), each with its own layout and default colours (README, Rank cards). Only `avatar` is required: an absent `username` is \"Member\", absent `level`, `cxp` and `nxp` are 0, and `discriminator` and `rank` are hidden when absent or 0. The bar shows `cxp`/`nxp` clamped to 0–100 %; without `nxp` (or 0) it has no goal: full when `cxp` is above 0, and the counter reads `cxp XP`. Counts are written compactly (12.3K). A still avatar gives a PNG (or `format`); an animated avatar gives an animated card, aligned by time. Open to everyone.",
+        params: &[
+            Param {
+                name: "template",
+                location: In::Path,
+                required: true,
+                kind: Kind::Enum(RANKCARD_TEMPLATES),
+                description: "the design, 1 to 9",
+                example: "1",
+                default: None,
+            },
+            AVATAR,
+            Param {
+                default: Some("Member"),
+                ..text(
+                    "username",
+                    NAME_MAX,
+                    "the name (without the discriminator); long names shrink, then are cut with \"…\"",
+                    "Ferris",
+                )
+            },
+            text(
+                "discriminator",
+                DISCRIMINATOR_MAX,
+                "the tag drawn after the name as #1234; hidden when absent or \"0\"",
+                "1234",
+            ),
+            rank_number("cxp", "current XP (drawn compactly: 12.3K)", "340"),
+            rank_number(
+                "nxp",
+                "XP of the next level; the bar shows cxp/nxp, clamped. Absent or 0: no goal (the bar is full when cxp is above 0)",
+                "1000",
+            ),
+            rank_number("level", "the level", "12"),
+            Param {
+                default: None,
+                ..rank_number(
+                    "rank",
+                    "the rank, drawn as #3; hidden when absent or 0",
+                    "3",
+                )
+            },
+            rank_colour(
+                "cbg",
+                "background colour; default per design 1–9: 1E2029, 161821, 0D0A1F, F6F4EF, 0F2A2E, 1B1333, 242838, 1C0F3A, 5B3CC4",
+                "23272A",
+            ),
+            rank_colour(
+                "ccxp",
+                "colour of the XP bar's reached part; default per design 1–9: 57F2B0, FF7A59, 27E8FF, E4572E, F5C542, FF5FA2, 4F8CFF, 3DFF9A, FFFFFF",
+                "5865F2",
+            ),
+            rank_colour(
+                "cbar",
+                "colour of the XP bar's track; default per design 1–9: 3A3D4D, 2C2F3B, 2A2350, E2DED4, 1D4A50, 3A2D5C, 3A3F52, 3B2A66, 3F2A94",
+                "484B51",
+            ),
+            rank_colour(
+                "ctext",
+                "colour of the text; default per design 1–9: E9EBF5, EEF0F6, F3E9FF, 2B2A33, E6FBF8, F4ECFF, EEF1FA, FFF3C4, FFFFFF",
+                "FFFFFF",
+            ),
+            rank_colour(
+                "ctag",
+                "colour of the name and its tag; default per design 1–9: FFFFFF, FFFFFF, FF7AE6, 1B1A22, FFFFFF, FFFFFF, FFFFFF, FFFFFF, FFFFFF",
+                "FFFFFF",
+            ),
         ],
         ok: Success::CanvasImage,
         errors: OVERLAY_ERRORS,

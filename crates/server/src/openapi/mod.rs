@@ -125,7 +125,7 @@ origin. When the operator enables rate limiting, every response carries `RateLim
 `RateLimit` headers and a refused request gets 429 with `Retry-After`. HEAD on a canvas image \
 fetches and checks the avatar like GET (same status and `ETag`) but renders nothing, so it \
 carries no `Content-Length` unless the image is already in the output cache. Every image \
-endpoint's operation names its preview, its answer to built-in sample inputs, in `x-preview` \
+endpoint's operation but the welcome and rank cards' names its preview, its answer to built-in sample inputs, in `x-preview` \
 (`/previews/{group}/{file}`).";
 
 fn operation(e: &Endpoint) -> Value {

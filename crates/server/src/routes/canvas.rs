@@ -1,8 +1,9 @@
 //! The avatar image endpoints: `/canvas/filter/{name}`,
 //! `/canvas/misc/{name}`, the overlays `/canvas/overlay/{name}` (also
-//! `/canvas/overlays/{name}`), the animated `/premium/{name}`, and the
+//! `/canvas/overlays/{name}`), the animated `/premium/{name}`, the
 //! welcome cards `/welcome/img/{template}/{background}` (also
-//! `/canvas/welcome/img/...`) and `/premium/welcome/{template}?bg=`.
+//! `/canvas/welcome/img/...`) and `/premium/welcome/{template}?bg=`, and
+//! the rank cards `/premium/rankcard/{template}`.
 //!
 //! A handler parses and checks every parameter on the async worker (cheap:
 //! a bad parameter is a 400 before any network or CPU work) into a
@@ -52,6 +53,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(
             super::group(catalogue::PREMIUM_GROUP)
                 .get("/premium/welcome/{template}", premium_welcome)
+                .get("/premium/rankcard/{template}", rankcard)
                 .get("/premium/{name}", premium),
         );
 }
@@ -88,6 +90,16 @@ pub struct CanvasQuery {
     #[serde(rename = "memberCount")]
     member_count: Option<String>,
     bg: Option<String>,
+    discriminator: Option<String>,
+    cxp: Option<String>,
+    nxp: Option<String>,
+    level: Option<String>,
+    rank: Option<String>,
+    cbg: Option<String>,
+    ccxp: Option<String>,
+    cbar: Option<String>,
+    ctext: Option<String>,
+    ctag: Option<String>,
     format: Option<String>,
 }
 
@@ -103,6 +115,16 @@ impl CanvasQuery {
             "textcolor" => self.textcolor.as_deref(),
             "guildName" => self.guild_name.as_deref(),
             "memberCount" => self.member_count.as_deref(),
+            "discriminator" => self.discriminator.as_deref(),
+            "cxp" => self.cxp.as_deref(),
+            "nxp" => self.nxp.as_deref(),
+            "level" => self.level.as_deref(),
+            "rank" => self.rank.as_deref(),
+            "cbg" => self.cbg.as_deref(),
+            "ccxp" => self.ccxp.as_deref(),
+            "cbar" => self.cbar.as_deref(),
+            "ctext" => self.ctext.as_deref(),
+            "ctag" => self.ctag.as_deref(),
             _ => None,
         }
     }
@@ -260,9 +282,13 @@ fn template_job(
     q: &CanvasQuery,
 ) -> Result<Job, ApiError> {
     let kind = catalogue::template(group, name).ok_or_else(|| unknown(req))?;
+    // Colour parameters take the forms of `color` everywhere else.
     let args = kind
         .template()
-        .args(|n| q.template_param(n))
+        .args_with(
+            |n| q.template_param(n),
+            |v| Rgb::parse_hex(v).ok().map(Rgb::to_array),
+        )
         .map_err(param_error)?;
     Ok(Job::Template(kind, args))
 }
@@ -369,6 +395,16 @@ async fn premium(
     q: web::Query<CanvasQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let job = template_job(&req, catalogue::PREMIUM_GROUP, &name, &q)?;
+    respond(&req, &state, job, &q).await
+}
+
+async fn rankcard(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    template: web::Path<String>,
+    q: web::Query<CanvasQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let job = template_job(&req, catalogue::RANKCARD_GROUP, &template, &q)?;
     respond(&req, &state, job, &q).await
 }
 
@@ -495,6 +531,16 @@ impl CanvasQuery {
             delay: None,
             impostor: None,
             custom: None,
+            discriminator: None,
+            cxp: None,
+            nxp: None,
+            level: None,
+            rank: None,
+            cbg: None,
+            ccxp: None,
+            cbar: None,
+            ctext: None,
+            ctag: None,
             kind: None,
             textcolor: None,
             guild_name: s("Analytical Engines"),

@@ -80,10 +80,31 @@ fn the_readme_lists_every_template() {
         set(catalogue::template_names(catalogue::PREMIUM_GROUP)),
         "README animated list"
     );
+    let designs = backticked_names(section(&readme, "Designs: ", ", 900"));
+    assert_eq!(
+        designs,
+        set(catalogue::template_names(catalogue::RANKCARD_GROUP)),
+        "README rank card list"
+    );
+    // Each design's row gives its default colours.
+    for name in catalogue::template_names(catalogue::RANKCARD_GROUP) {
+        let kind = catalogue::template(catalogue::RANKCARD_GROUP, name).unwrap();
+        let row = section(&readme, &format!("\n| {name} | "), "\n");
+        for spec in kind.template().params {
+            if let canvas_render::template::ParamKind::Colour { default } = spec.kind {
+                assert!(
+                    row.contains(&format!("`{default:06X}`")),
+                    "README design {name}: {} is {default:06X}",
+                    spec.name
+                );
+            }
+        }
+    }
     for (group, name, _) in catalogue::TEMPLATES {
         assert!(
             readme.contains(&format!("`GET {group}/{name}`"))
                 || readme.contains(&format!("`GET {group}/<name>`"))
+                || readme.contains(&format!("`GET {group}/<template>`"))
                 || readme.contains(&format!("`GET {group}/<template>/<background>`")),
             "README endpoint table: {group}/{name}"
         );
@@ -113,10 +134,13 @@ fn the_readme_lists_every_content_type_in_order() {
 
 #[test]
 fn the_openapi_catalogue_documents_every_image_by_name() {
+    // The names one level below a group (`/premium/rankcard/{template}`
+    // is the rank card group's, not a premium name).
     let below = |group: &str| -> BTreeSet<String> {
         ENDPOINTS
             .iter()
             .filter_map(|e| e.path.strip_prefix(group)?.strip_prefix('/'))
+            .filter(|rest| !rest.contains('/'))
             .map(str::to_owned)
             .collect()
     };
@@ -183,6 +207,44 @@ fn the_openapi_catalogue_documents_every_image_by_name() {
             path.starts_with(catalogue::PREMIUM_WELCOME)
         );
     }
+    // The rank cards are one entry whose path parameter lists every design.
+    let rank = ENDPOINTS
+        .iter()
+        .find(|e| e.path == format!("{}/{{template}}", catalogue::RANKCARD_GROUP))
+        .expect("the rank card entry");
+    let designs = rank
+        .params
+        .iter()
+        .find_map(|p| match p.kind {
+            server::openapi::catalogue::Kind::Enum(v) if p.name == "template" => Some(v),
+            _ => None,
+        })
+        .expect("an enum `template`");
+    assert_eq!(
+        set(designs.iter().copied()),
+        set(catalogue::template_names(catalogue::RANKCARD_GROUP))
+    );
+    // Each colour's description lists every design's default, in order.
+    for p in rank
+        .params
+        .iter()
+        .filter(|p| matches!(p.kind, server::openapi::catalogue::Kind::Hex))
+    {
+        let defaults: Vec<String> = catalogue::template_names(catalogue::RANKCARD_GROUP)
+            .map(|name| {
+                let kind = catalogue::template(catalogue::RANKCARD_GROUP, name).unwrap();
+                let spec = kind.template().params.iter().find(|s| s.name == p.name);
+                match spec.map(|s| s.kind) {
+                    Some(canvas_render::template::ParamKind::Colour { default }) => {
+                        format!("{default:06X}")
+                    }
+                    other => panic!("{}: {other:?}", p.name),
+                }
+            })
+            .collect();
+        let listed = format!("default per design 1–9: {}", defaults.join(", "));
+        assert!(p.description.contains(&listed), "{}: {listed}", p.name);
+    }
     assert_eq!(
         set(WELCOME_TEMPLATES.iter().copied()),
         set(catalogue::template_names(catalogue::WELCOME_GROUP))
@@ -234,6 +296,10 @@ async fn every_catalogued_image_is_routed_and_unknown_names_are_404() {
         (
             catalogue::PREMIUM_GROUP,
             catalogue::template_names(catalogue::PREMIUM_GROUP).collect(),
+        ),
+        (
+            catalogue::RANKCARD_GROUP,
+            catalogue::template_names(catalogue::RANKCARD_GROUP).collect(),
         ),
     ] {
         for name in names {

@@ -18,6 +18,7 @@ mod metrics;
 mod openapi;
 mod playground;
 mod previews;
+mod rankcard;
 mod ratelimit;
 mod support;
 mod templates;
