@@ -219,3 +219,46 @@ pub fn gif_frames(r: &Reply) -> Vec<(image::RgbaImage, u32)> {
         })
         .collect()
 }
+
+/// What the template, rank-card and welcome-card tests share: an app that
+/// may fetch avatars from the loopback fixture host, one request to it, and
+/// an image answer checked and decoded.
+#[allow(dead_code)]
+pub mod cards {
+    use super::*;
+
+    /// An avatar URL as a query value.
+    pub fn enc(url: &str) -> String {
+        url.replace('%', "%25")
+            .replace('&', "%26")
+            .replace('?', "%3F")
+            .replace('=', "%3D")
+    }
+
+    /// The fixture settings, with private avatar hosts allowed (the fixture
+    /// host is on loopback) and room for slow debug-build animations.
+    pub fn settings() -> Settings {
+        let mut s = super::settings();
+        s.allow_private_avatars = true;
+        s.avatar_timeout_ms = 3000;
+        s.avatar_connect_timeout_ms = 1000;
+        s.animation_render_ms = 120_000;
+        s
+    }
+
+    /// `GET uri` on `app`.
+    pub async fn get<S, B>(app: &S, uri: &str) -> Reply
+    where
+        S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+        B: MessageBody,
+    {
+        Reply::read(test::call_service(app, TestRequest::get().uri(uri).to_request()).await).await
+    }
+
+    /// The answer's image, after checking it is a 200 of `content_type`.
+    pub fn image_of(r: &Reply, content_type: &str) -> image::RgbaImage {
+        assert_eq!(r.status, 200, "body: {}", String::from_utf8_lossy(&r.body));
+        assert_eq!(r.header("content-type"), Some(content_type));
+        image::load_from_memory(&r.body).unwrap().into_rgba8()
+    }
+}

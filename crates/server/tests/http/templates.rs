@@ -6,42 +6,16 @@ use actix_web::test;
 use fixture_host::FixtureHost;
 use server::{AppState, create_app};
 
-use crate::support::{Reply, gif_frames, settings};
-
-fn enc(url: &str) -> String {
-    url.replace('%', "%25")
-        .replace('&', "%26")
-        .replace('?', "%3F")
-        .replace('=', "%3D")
-}
+use crate::support::cards::{self, enc, get, image_of};
+use crate::support::gif_frames;
 
 macro_rules! app {
     () => {{
-        let mut s = settings();
-        s.allow_private_avatars = true;
-        s.avatar_timeout_ms = 3000;
-        s.avatar_connect_timeout_ms = 1000;
-        s.animation_render_ms = 120_000;
-        test::init_service(create_app(AppState::load(s).expect("state loads"))).await
+        test::init_service(create_app(
+            AppState::load(cards::settings()).expect("state loads"),
+        ))
+        .await
     }};
-}
-
-async fn get<S, B>(app: &S, uri: &str) -> Reply
-where
-    S: actix_web::dev::Service<
-            actix_http::Request,
-            Response = actix_web::dev::ServiceResponse<B>,
-            Error = actix_web::Error,
-        >,
-    B: actix_web::body::MessageBody,
-{
-    Reply::read(test::call_service(app, test::TestRequest::get().uri(uri).to_request()).await).await
-}
-
-fn image_of(r: &Reply, content_type: &str) -> image::RgbaImage {
-    assert_eq!(r.status, 200, "body: {}", String::from_utf8_lossy(&r.body));
-    assert_eq!(r.header("content-type"), Some(content_type));
-    image::load_from_memory(&r.body).unwrap().into_rgba8()
 }
 
 const STILL_OVERLAYS: [&str; 6] = ["comrade", "gay", "glass", "jail", "passed", "wasted"];
