@@ -26,6 +26,7 @@
 //! 8. `cargo xtask deploy-check`: manifests, Dockerfile and YAML (`deploy_check.rs`)
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
@@ -41,46 +42,87 @@ pub struct TestArgs {
     pub from: data::SourceArgs,
 }
 
-/// Runs every check.
+/// Runs every check, then prints how long each step took (also when one
+/// fails), so the run's time can be kept in check.
 pub fn run(args: &TestArgs) -> Result<()> {
+    let mut steps = Steps::default();
+    let result = run_steps(args, &mut steps);
+    steps.print();
+    result
+}
+
+/// The time each step of the run took, in order.
+#[derive(Debug, Default)]
+struct Steps(Vec<(&'static str, Duration)>);
+
+impl Steps {
+    /// Runs `step`, keeping its time under `name` whether it passes or not.
+    fn time<T>(&mut self, name: &'static str, step: impl FnOnce() -> Result<T>) -> Result<T> {
+        let start = Instant::now();
+        let out = step();
+        self.0.push((name, start.elapsed()));
+        out
+    }
+
+    fn print(&self) {
+        let total: Duration = self.0.iter().map(|(_, d)| *d).sum();
+        eprintln!("\ntest: time per step");
+        for (name, d) in &self.0 {
+            eprintln!("  {name:<28} {:>7.1} s", d.as_secs_f64());
+        }
+        eprintln!("  {:<28} {:>7.1} s", "total", total.as_secs_f64());
+    }
+}
+
+fn run_steps(args: &TestArgs, steps: &mut Steps) -> Result<()> {
     let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false");
     if !args.no_lint {
-        run_cmd(cargo().args(["fmt", "--all", "--", "--check"]))?;
-        run_cmd(cargo().args([
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ]))?;
+        steps.time("fmt", || {
+            run_cmd(cargo().args(["fmt", "--all", "--", "--check"]))
+        })?;
+        steps.time("clippy", || {
+            run_cmd(cargo().args([
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ]))
+        })?;
     }
 
     let full_data = repo_root().join("target/full-data");
-    let full_source = match data::source_dir(&args.from) {
+    let full_source = steps.time("full data", || match data::source_dir(&args.from) {
         Ok(src) => {
             data::build(&src, &full_data)?;
-            Some(src)
+            Ok(Some(src))
         }
-        Err(e) if ci => return Err(e.context("CI must test over the full data")),
+        Err(e) if ci => Err(e.context("CI must test over the full data")),
         Err(e) => {
             eprintln!(
                 "test: {e:#}\ntest: no source data; tests over the full data are SKIPPED, \
                  and the servers under test load the fixture dataset"
             );
-            None
+            Ok(None)
         }
-    };
+    })?;
     let have_full = full_source.is_some();
 
-    let mut t = cargo();
-    t.args(["test", "--workspace", "--all-targets"]);
-    if let Some(src) = &full_source {
-        t.envs(full_data_env(&full_data, src));
-    }
-    run_cmd(&mut t)?;
-    run_cmd(cargo().args(["test", "--workspace", "--doc"]))?;
-    crate::package::run(&crate::package::PackageArgs {})?;
+    steps.time("cargo test", || {
+        let mut t = cargo();
+        t.args(["test", "--workspace", "--all-targets"]);
+        if let Some(src) = &full_source {
+            t.envs(full_data_env(&full_data, src));
+        }
+        run_cmd(&mut t)
+    })?;
+    steps.time("doc tests", || {
+        run_cmd(cargo().args(["test", "--workspace", "--doc"]))
+    })?;
+    steps.time("package", || {
+        crate::package::run(&crate::package::PackageArgs {})
+    })?;
     // The servers under test always have creature data: the full data, else
     // the fixture dataset.
     let server_data = if have_full {
@@ -89,14 +131,20 @@ pub fn run(args: &TestArgs) -> Result<()> {
         data::fixture_data()?
     };
     // Schemathesis against the debug server's /openapi.json.
-    crate::conformance::run(&server_data, ci)?;
-    run_cmd(
-        cargo()
-            .args(["doc", "--workspace", "--no-deps"])
-            .env("RUSTDOCFLAGS", "-D warnings"),
-    )?;
-    crate::browser::run(&server_data, ci)?; // e2e/ in headless Chromium
-    crate::deploy_check::run(&crate::deploy_check::DeployCheckArgs {})?; // deploy/, Dockerfile
+    steps.time("schemathesis", || crate::conformance::run(&server_data, ci))?;
+    steps.time("cargo doc", || {
+        run_cmd(
+            cargo()
+                .args(["doc", "--workspace", "--no-deps"])
+                .env("RUSTDOCFLAGS", "-D warnings"),
+        )
+    })?;
+    // e2e/ in headless Chromium
+    steps.time("browser", || crate::browser::run(&server_data, ci))?;
+    // deploy/, Dockerfile
+    steps.time("deploy-check", || {
+        crate::deploy_check::run(&crate::deploy_check::DeployCheckArgs {})
+    })?;
     eprintln!("\ntest: all checks passed");
     Ok(())
 }
