@@ -6,9 +6,10 @@
 //! thread. Buffers come back to it when the crate is done with its own
 //! scratch, and when the caller gives a finished image or encoded file
 //! back with [`recycle`] or [`recycle_image`] (from any thread). The store
-//! holds at most [`KEEP_BYTES`] of buffers; beyond that the ones given back
-//! longest ago are freed. A buffer that is never given back is simply
-//! freed as usual.
+//! holds at most [`KEEP_BYTES`] of buffers by default ([`set_keep_bytes`]
+//! changes it; 0 turns reuse off); beyond that the ones given back longest
+//! ago are freed. A buffer that is never given back is simply freed as
+//! usual.
 //!
 //! ```
 //! use canvas_render::{Filter, apply, buffers};
@@ -22,13 +23,41 @@
 //! assert_eq!(inverted.get_pixel(0, 0).0, [215, 165, 55, 255]);
 //! ```
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use crate::RgbaImage;
 
-/// The most bytes (buffer capacities) the store keeps: one 1024 × 1024
-/// RGBA image, its encoding and scratch for each of a few render threads.
+/// The most bytes (buffer capacities) the store keeps by default: one
+/// 1024 × 1024 RGBA image, its encoding and scratch for each of a few
+/// render threads.
 pub const KEEP_BYTES: usize = 32 << 20;
+
+/// The most bytes the store keeps now (see [`set_keep_bytes`]).
+static KEEP: AtomicUsize = AtomicUsize::new(KEEP_BYTES);
+
+/// Sets the most bytes (buffer capacities) the store keeps, for the whole
+/// process; 0 turns reuse off. Buffers kept beyond a lowered cap are freed
+/// now.
+pub fn set_keep_bytes(bytes: usize) {
+    KEEP.store(bytes, Ordering::Relaxed);
+    let mut store = STORE.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut kept: usize = store.iter().map(Vec::capacity).sum();
+    let mut evict = 0;
+    while kept > bytes {
+        kept -= store[evict].capacity();
+        evict += 1;
+    }
+    let freed: Vec<Vec<u8>> = store.drain(..evict).collect();
+    drop(store);
+    drop(freed);
+}
+
+/// The most bytes the store keeps now: [`KEEP_BYTES`] unless
+/// [`set_keep_bytes`] was called.
+pub fn keep_bytes() -> usize {
+    KEEP.load(Ordering::Relaxed)
+}
 
 /// Buffers smaller than this are left to the allocator, which serves them
 /// from its own free lists quickly.
@@ -43,7 +72,8 @@ static STORE: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
 /// Gives a buffer back for reuse (its contents are irrelevant). Buffers of
 /// under 64 KiB are simply freed.
 pub fn recycle(buffer: Vec<u8>) {
-    if buffer.capacity() < MIN_BYTES || buffer.capacity() > KEEP_BYTES {
+    let keep = keep_bytes();
+    if buffer.capacity() < MIN_BYTES || buffer.capacity() > keep {
         return;
     }
     let mut store = STORE.lock().unwrap_or_else(PoisonError::into_inner);
@@ -51,7 +81,7 @@ pub fn recycle(buffer: Vec<u8>) {
     let mut kept: usize = store.iter().map(Vec::capacity).sum();
     // Free the oldest first; the newest always stays (it fits the cap).
     let mut evict = 0;
-    while kept > KEEP_BYTES || store.len() - evict > MAX_BUFFERS {
+    while kept > keep || store.len() - evict > MAX_BUFFERS {
         kept -= store[evict].capacity();
         evict += 1;
     }
@@ -143,5 +173,17 @@ mod tests {
             recycle(vec![0u8; MIN_BYTES]);
         }
         assert!(STORE.lock().unwrap().len() <= MAX_BUFFERS);
+
+        // A lowered cap frees what is over it at once; 0 keeps nothing.
+        set_keep_bytes(MIN_BYTES);
+        assert!(kept_bytes() <= MIN_BYTES);
+        set_keep_bytes(0);
+        assert_eq!(kept_bytes(), 0);
+        recycle(vec![0u8; 1 << 20]);
+        assert_eq!(kept_bytes(), 0);
+        assert!(take_fitting(1 << 20).is_none());
+        set_keep_bytes(KEEP_BYTES);
+        recycle(vec![0u8; 1 << 20]);
+        assert!(kept_bytes() >= 1 << 20);
     }
 }

@@ -165,6 +165,12 @@ pub struct Settings {
     #[arg(long, env = "MENAGERIE_OUTPUT_CACHE_MB", default_value_t = 64)]
     pub output_cache_mb: u64,
 
+    /// Size in MiB of the store of image-sized buffers that still images
+    /// reuse instead of allocating afresh (`canvas_render::buffers`; one
+    /// store per process; 0 turns reuse off).
+    #[arg(long, env = "MENAGERIE_BUFFER_KEEP_MB", default_value_t = 32)]
+    pub buffer_keep_mb: u64,
+
     /// Milliseconds rendering and encoding every frame of one animated
     /// image may take; past it the request fails with 422 (`render_time`).
     #[arg(long, env = "MENAGERIE_ANIMATION_RENDER_MS", default_value_t = 5000)]

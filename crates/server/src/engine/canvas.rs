@@ -185,6 +185,10 @@ impl CanvasEngine {
             decode_budget_bytes: settings.decode_budget_mb.saturating_mul(1 << 20),
             ..FetchConfig::default()
         };
+        // The buffer store is the process's, as the server is.
+        canvas_render::buffers::set_keep_bytes(
+            usize::try_from(settings.buffer_keep_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX),
+        );
         let threads = settings.render_threads.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get)
         });
