@@ -17,6 +17,10 @@
 //! the colour and the threshold per request, as the sharp comparison
 //! does); the server order rotates from round to round. The servers run
 //! with `--output-cache-mb 0`, so every request renders and encodes.
+//! Named with `--scenarios`, the template scenarios (`circle512`, the
+//! overlays, petpet, amongus, welcome and rank cards on the 512 px avatar)
+//! run on Menagerie alone, and each is also given as a ratio of
+//! `circle512`'s throughput in the same run (issues' cost bounds).
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -47,7 +51,12 @@ pub struct BenchCompareArgs {
     #[arg(long, default_value_t = 32)]
     pub connections: usize,
     /// Scenarios to run (default: all five): mix512, grey512, blur512,
-    /// circle1024, color1024.
+    /// circle1024, color1024; or the template scenarios, each by name or
+    /// all as `templates`: circle512, comrade512, gay512, glass512,
+    /// jail512, passed512, wasted512, triggered512, petpet512, amongus512,
+    /// welcome512 (templates 1-7), rank512 (templates 1-9, one colour set),
+    /// rankcolours512 (random colours); with circle512 among them, each
+    /// one's throughput is also given as a ratio of circle512's.
     #[arg(long, value_delimiter = ',')]
     pub scenarios: Vec<String>,
     /// Environment for the base server, `NAME=VALUE` (repeatable): with
@@ -109,6 +118,77 @@ const SCENARIOS: [Scenario; 5] = [
         sharp: &["/filter/color?avatar={A10}&c={C}"],
     },
 ];
+/// The template scenarios (issues 27 and 28: cost as a ratio of `circle`'s
+/// throughput on the same 512 px avatar), run only when named with
+/// `--scenarios` (`templates` names them all); the sharp peer has no
+/// counterpart, so it sits them out.
+const TEMPLATE_SCENARIOS: [Scenario; 13] = [
+    template("circle512", &["/canvas/misc/circle?avatar={A5}"]),
+    template("comrade512", &["/canvas/overlay/comrade?avatar={A5}"]),
+    template("gay512", &["/canvas/overlay/gay?avatar={A5}"]),
+    template("glass512", &["/canvas/overlay/glass?avatar={A5}"]),
+    template("jail512", &["/canvas/overlay/jail?avatar={A5}"]),
+    template("passed512", &["/canvas/overlay/passed?avatar={A5}"]),
+    template("wasted512", &["/canvas/overlay/wasted?avatar={A5}"]),
+    template("triggered512", &["/canvas/overlay/triggered?avatar={A5}"]),
+    template("petpet512", &["/premium/petpet?avatar={A5}"]),
+    template(
+        "amongus512",
+        &["/premium/amongus?avatar={A5}&username=Ferris&impostor=true"],
+    ),
+    template(
+        "welcome512",
+        &[
+            "/welcome/img/1/stars?avatar={A5}&username=Ferris&guildName=Rustaceans&memberCount=1234",
+            "/welcome/img/2/sunset?avatar={A5}&username=Ferris&guildName=Rustaceans&memberCount=1234",
+            "/welcome/img/3/night?avatar={A5}&username=Ferris&guildName=Rustaceans&memberCount=1234",
+            "/welcome/img/4/gaming1?avatar={A5}&username=Ferris&guildName=Rustaceans&memberCount=1234",
+            "/welcome/img/5/rainbow?avatar={A5}&username=Ferris&guildName=Rustaceans&memberCount=1234",
+            "/welcome/img/6/space?avatar={A5}&username=Ferris&guildName=Rustaceans&memberCount=1234",
+            "/welcome/img/7/blobday?avatar={A5}&username=Ferris&guildName=Rustaceans&memberCount=1234",
+        ],
+    ),
+    template(
+        "rank512",
+        &[
+            "/premium/rankcard/1?avatar={A5}&username=Ferris&level=12&cxp=340&nxp=1000&ctext=ffffff&cbar=5865f2",
+            "/premium/rankcard/2?avatar={A5}&username=Ferris&level=12&cxp=340&nxp=1000&ctext=ffffff&cbar=5865f2",
+            "/premium/rankcard/3?avatar={A5}&username=Ferris&level=12&cxp=340&nxp=1000&ctext=ffffff&cbar=5865f2",
+            "/premium/rankcard/4?avatar={A5}&username=Ferris&level=12&cxp=340&nxp=1000&ctext=ffffff&cbar=5865f2",
+            "/premium/rankcard/5?avatar={A5}&username=Ferris&level=12&cxp=340&nxp=1000&ctext=ffffff&cbar=5865f2",
+            "/premium/rankcard/6?avatar={A5}&username=Ferris&level=12&cxp=340&nxp=1000&ctext=ffffff&cbar=5865f2",
+            "/premium/rankcard/7?avatar={A5}&username=Ferris&level=12&cxp=340&nxp=1000&ctext=ffffff&cbar=5865f2",
+            "/premium/rankcard/8?avatar={A5}&username=Ferris&level=12&cxp=340&nxp=1000&ctext=ffffff&cbar=5865f2",
+            "/premium/rankcard/9?avatar={A5}&username=Ferris&level=12&cxp=340&nxp=1000&ctext=ffffff&cbar=5865f2",
+        ],
+    ),
+    template(
+        "rankcolours512",
+        &[
+            "/premium/rankcard/1?avatar={A5}&username=Ferris&level=12&cxp=340&nxp=1000&cbar={C}",
+            "/premium/rankcard/5?avatar={A5}&username=Ferris&level=12&cxp=340&nxp=1000&cbg={C}",
+            "/premium/rankcard/9?avatar={A5}&username=Ferris&level=12&cxp=340&nxp=1000&ccxp={C}",
+        ],
+    ),
+];
+
+/// A scenario Menagerie alone serves.
+const fn template(name: &'static str, menagerie: &'static [&'static str]) -> Scenario {
+    Scenario {
+        name,
+        menagerie,
+        sharp: &[],
+    }
+}
+
+/// The scenario `name`: one of the five, a template scenario, or an error.
+fn scenario(name: &str) -> Result<&'static Scenario> {
+    SCENARIOS
+        .iter()
+        .chain(&TEMPLATE_SCENARIOS)
+        .find(|s| s.name == name)
+        .with_context(|| format!("unknown scenario {name}"))
+}
 
 /// wrk script: one of the scenario's paths at random per request, with a
 /// random colour and threshold.
@@ -148,15 +228,15 @@ pub fn run(args: &BenchCompareArgs) -> Result<()> {
     let scenarios: Vec<&Scenario> = if args.scenarios.is_empty() {
         SCENARIOS.iter().collect()
     } else {
-        args.scenarios
-            .iter()
-            .map(|n| {
-                SCENARIOS
-                    .iter()
-                    .find(|s| s.name == n)
-                    .with_context(|| format!("unknown scenario {n}"))
-            })
-            .collect::<Result<_>>()?
+        let mut list = Vec::new();
+        for n in &args.scenarios {
+            if n == "templates" {
+                list.extend(TEMPLATE_SCENARIOS.iter());
+            } else {
+                list.push(scenario(n)?);
+            }
+        }
+        list
     };
     let base_env = args
         .base_env
@@ -269,6 +349,9 @@ pub fn run(args: &BenchCompareArgs) -> Result<()> {
         for sc in &scenarios {
             for k in 0..servers.len() {
                 let s = &servers[(k + round) % servers.len()];
+                if s.sharp && sc.sharp.is_empty() {
+                    continue;
+                }
                 let run = wrk(s.addr, &paths(s, sc), &script, args)?;
                 println!(
                     "{:<11} {:<5} {:>8.1} req/s  p50 {:>7.1} ms  p99 {:>7.1} ms  errors {}",
@@ -303,7 +386,9 @@ pub fn run(args: &BenchCompareArgs) -> Result<()> {
     for sc in &scenarios {
         let (b, h) = (median("base", sc.name), median("head", sc.name));
         print!("| {} | {b:.1} | {h:.1} | {:.2}× |", sc.name, h / b);
-        if sharp {
+        if sharp && sc.sharp.is_empty() {
+            print!(" – | – | – |");
+        } else if sharp {
             let s = median("sharp", sc.name);
             print!(" {s:.1} | {:.1}× | {:.1}× |", b / s, h / s);
         }
@@ -321,6 +406,14 @@ pub fn run(args: &BenchCompareArgs) -> Result<()> {
         println!(" {} |", sizes.join(" / "));
     }
     println!("\nMedians of {} rounds.", args.rounds);
+    if scenarios.iter().any(|sc| sc.name == "circle512") {
+        println!("\n| scenario | base / circle512 | head / circle512 |\n|---|---:|---:|");
+        let (cb, ch) = (median("base", "circle512"), median("head", "circle512"));
+        for sc in scenarios.iter().filter(|sc| sc.name != "circle512") {
+            let (b, h) = (median("base", sc.name), median("head", sc.name));
+            println!("| {} | {:.3}× | {:.3}× |", sc.name, b / cb, h / ch);
+        }
+    }
     Ok(())
 }
 
@@ -663,6 +756,22 @@ impl Drop for Origin {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scenarios_are_found_by_unique_names_and_ask_for_the_bench_avatar() {
+        let all: Vec<&Scenario> = SCENARIOS.iter().chain(&TEMPLATE_SCENARIOS).collect();
+        for (i, sc) in all.iter().enumerate() {
+            assert!(all[..i].iter().all(|o| o.name != sc.name), "{}", sc.name);
+            assert_eq!(scenario(sc.name).unwrap().name, sc.name);
+            assert!(!sc.menagerie.is_empty(), "{}", sc.name);
+            for p in sc.menagerie {
+                assert!(p.starts_with('/') && p.contains("avatar={A"), "{p}");
+            }
+        }
+        assert!(TEMPLATE_SCENARIOS.iter().all(|sc| sc.sharp.is_empty()));
+        assert!(SCENARIOS.iter().all(|sc| !sc.sharp.is_empty()));
+        assert!(scenario("templates").is_err() && scenario("nope").is_err());
+    }
 
     #[test]
     fn wrk_output_is_parsed() {
