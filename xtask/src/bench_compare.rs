@@ -608,6 +608,8 @@ fn get(addr: SocketAddr, path: &str) -> Result<(u16, usize)> {
     Ok((status, length.unwrap_or(body.len())))
 }
 
+/// One wrk run: `rps` counts successful answers only (errors are shown
+/// apart).
 struct WrkRun {
     rps: f64,
     p50_ms: f64,
@@ -660,6 +662,15 @@ fn parse_wrk(text: &str) -> Option<WrkRun> {
             .filter_map(|part| part.split_whitespace().last()?.parse::<u64>().ok())
             .sum::<u64>()
     });
+    // Answers other than 2xx/3xx (a shed 503, say) are not throughput.
+    let requests = text.lines().find_map(|l| {
+        let (n, _) = l.trim().split_once(" requests in ")?;
+        n.parse::<u64>().ok()
+    });
+    let rps = match (requests, non2xx) {
+        (Some(all), Some(bad)) if all > 0 => rps * all.saturating_sub(bad) as f64 / all as f64,
+        _ => rps,
+    };
     Some(WrkRun {
         rps,
         p50_ms,
@@ -777,7 +788,12 @@ mod tests {
     fn wrk_output_is_parsed() {
         let text = "Running 2s test @ http://127.0.0.1:1\n  2 threads and 32 connections\n  Latency Distribution\n     50%   17.61ms\n     75%   19.00ms\n     90%   21.00ms\n     99%    1.20s\n  3608 requests in 2.00s, 1.62GB read\n  Socket errors: connect 0, read 2, write 0, timeout 1\n  Non-2xx or 3xx responses: 4\nRequests/sec:   1804.33\nTransfer/sec:    830.12MB\n";
         let run = parse_wrk(text).unwrap();
-        assert_eq!(run.rps, 1804.33);
+        // 4 of the 3608 answers were errors: not counted as throughput.
+        assert!(
+            (run.rps - 1804.33 * 3604.0 / 3608.0).abs() < 1e-9,
+            "{}",
+            run.rps
+        );
         assert_eq!(run.p50_ms, 17.61);
         assert_eq!(run.p99_ms, 1200.0);
         assert_eq!(run.errors, 7);
