@@ -57,6 +57,38 @@ fn bench_templates(c: &mut Criterion) {
     group.finish();
 }
 
+/// The animated templates' two stages apart, on the same avatar: drawing
+/// every frame, and encoding the drawn frames as a GIF (palette, mapping,
+/// LZW), so a change can be weighed against the stage it touches.
+fn bench_animated_stages(c: &mut Criterion) {
+    let (avatar, _) = support::avatar();
+    let mut group = c.benchmark_group("template-stage");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    for kind in TemplateKind::ALL {
+        let t = kind.template();
+        if !t.is_animated() {
+            continue;
+        }
+        let args = t.args(|_| None).unwrap();
+        let label = format!("{kind:?}").to_lowercase();
+        group.bench_function(format!("{label}/render"), |b| {
+            b.iter(|| render_template_frames(t, &args, &[(black_box(&avatar), 0)], None).unwrap())
+        });
+        let frames = render_template_frames(t, &args, &[(&avatar, 0)], None).unwrap();
+        let (frames, delays): (Vec<_>, Vec<_>) = frames.into_iter().unzip();
+        group.bench_function(format!("{label}/gif"), |b| {
+            b.iter(|| {
+                let deadline = Deadline::after(Duration::from_secs(60));
+                encode_gif(black_box(&frames), &delays, Loops::Infinite, &deadline).unwrap()
+            })
+        });
+    }
+    group.finish();
+}
+
 /// A rank card's parameters, all given (no other template has them).
 fn rank_card_call(name: &str) -> Option<&'static str> {
     match name {
@@ -71,5 +103,5 @@ fn rank_card_call(name: &str) -> Option<&'static str> {
     }
 }
 
-criterion_group!(benches, bench_templates);
+criterion_group!(benches, bench_templates, bench_animated_stages);
 criterion_main!(benches);

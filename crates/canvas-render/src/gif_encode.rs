@@ -10,10 +10,15 @@
 //!   to the palette's spacing, so gradients do not band. Ordered dithering
 //!   is the same from frame to frame where the picture is, which keeps the
 //!   frame differences below small.
+//! - A frame with the pixels of an earlier one (a shake back to a pose)
+//!   takes that one's indices; a frame that shows the one before moved
+//!   (found by a probe, `find_shift`) copies the indices of the pixels
+//!   that moved unchanged, so a shaking picture is mapped once.
 //! - After the first frame, a frame only stores the rectangle that changed
 //!   and marks unchanged pixels transparent; identical consecutive frames
-//!   merge into one with their delays added. A frame whose successor
-//!   uncovers transparency is disposed to the background.
+//!   merge into one with their delays added, and a frame stored whole
+//!   whose pixels come again later keeps its LZW stream for them. A frame
+//!   whose successor uncovers transparency is disposed to the background.
 //! - LZW is our own (`gif_encode/lzw.rs`: the `gif` crate's rules with a
 //!   faster dictionary); the file structure comes from the `gif` crate.
 
@@ -317,7 +322,10 @@ impl Quantised {
     /// frame before and its indices), the pixels of a row before the first
     /// and after the last that differ from it copy its indices (the dither
     /// depends only on place and colour): a card drawn around an animated
-    /// avatar maps only the avatar again.
+    /// avatar maps only the avatar again. When the frame shows the frame
+    /// before moved ([`find_shift`]: a shaking picture), each pixel equal to
+    /// the one it moved from copies that one's index, so the picture keeps
+    /// the dither it had (which moves with it) and is mapped once.
     fn index_frame(
         &mut self,
         frame: &RgbaImage,
@@ -333,6 +341,8 @@ impl Quantised {
         let offsets: [[[i32; 3]; 8]; 8] = std::array::from_fn(|y| {
             std::array::from_fn(|x| [off(BAYER[y][x]), off(63 - BAYER[y][x]), off(BAYER[x][y])])
         });
+        let height = frame.height() as usize;
+        let shift = prev.and_then(|(img, _)| find_shift(frame, img));
         for (y, row) in frame.as_raw().chunks_exact(width * 4).enumerate() {
             // Pixels `lo..hi` of the row are mapped; those before and after
             // (the same as in the frame before) copy its indices.
@@ -353,15 +363,43 @@ impl Quantised {
                 out.extend_from_slice(&prev_idx[..lo]);
             }
             let row_offsets = &offsets[y & 7];
+            // The row of the frame before that this one shows moved by
+            // `shift`, and the columns of this row that it covers.
+            let moved = shift.zip(prev).and_then(|((dx, dy), (img, idx))| {
+                let sy = usize::try_from(y as isize - dy)
+                    .ok()
+                    .filter(|&sy| sy < height)?;
+                let from = dx.max(0) as usize;
+                let to = (width as isize + dx.min(0)) as usize;
+                Some((
+                    &img.as_raw()[sy * width * 4..(sy + 1) * width * 4],
+                    &idx[sy * width..(sy + 1) * width],
+                    dx,
+                    from..to,
+                ))
+            });
+            // The index of the pixel mapped before: a start for the next
+            // search (neighbours have near colours).
+            let mut last = UNKNOWN;
             for (x, p) in row.chunks_exact(4).enumerate().take(hi).skip(lo) {
                 if p[3] < ALPHA_CUTOFF {
                     out.push(TRANSPARENT);
                     continue;
                 }
+                if let Some((src, src_idx, dx, cover)) = &moved
+                    && cover.contains(&x)
+                {
+                    let sx = (x as isize - dx) as usize;
+                    if src[sx * 4..sx * 4 + 4] == *p {
+                        out.push(src_idx[sx]);
+                        continue;
+                    }
+                }
                 let o = row_offsets[x & 7];
                 let ch = |v: u8, o: i32| ((i32::from(v) + o).clamp(0, 255) as usize) >> 2;
                 let cell = ch(p[0], o[0]) << 12 | ch(p[1], o[1]) << 6 | ch(p[2], o[2]);
-                out.push(self.lookup(cell));
+                last = self.lookup(cell, last);
+                out.push(last);
             }
             if let Some((_, prev_idx)) = before {
                 out.extend_from_slice(&prev_idx[hi..]);
@@ -371,17 +409,79 @@ impl Quantised {
 
     /// The palette index for a cell of the lookup table, found the first
     /// time it is asked for.
-    fn lookup(&mut self, cell: usize) -> u8 {
+    fn lookup(&mut self, cell: usize, hint: u8) -> u8 {
         if self.lut[cell] == UNKNOWN {
             let centre = |c: usize| ((c << 2) | 2) as u8;
-            self.lut[cell] = self.planes.nearest([
-                centre(cell >> 12),
-                centre((cell >> 6) & 63),
-                centre(cell & 63),
-            ]);
+            self.lut[cell] = self.planes.nearest_from(
+                [
+                    centre(cell >> 12),
+                    centre((cell >> 6) & 63),
+                    centre(cell & 63),
+                ],
+                (hint != UNKNOWN).then_some(hint),
+            );
         }
         self.lut[cell]
     }
+}
+
+/// How far (in pixels, either way on each axis) [`find_shift`] looks.
+const SHIFT_REACH: isize = 48;
+/// Pixels in a row that [`find_shift`] looks for in the frame before.
+const PROBE: usize = 16;
+
+/// The offset `(dx, dy)` by which `cur` shows `prev` moved, if a probe finds
+/// one: a run of [`PROBE`] pixels of `cur` (at the centre, else at the
+/// centre of a quarter) that differs from `prev` at its own place, is not
+/// one flat colour, and is found in `prev` at most [`SHIFT_REACH`] away.
+/// Only where pixels are equal is anything copied, so a wrong offset costs
+/// nothing but the search (about 10⁴ pixel comparisons per probe).
+fn find_shift(cur: &RgbaImage, prev: &RgbaImage) -> Option<(isize, isize)> {
+    let (w, h) = (cur.width() as isize, cur.height() as isize);
+    if w < PROBE as isize * 2 || h < 4 {
+        return None;
+    }
+    let probes = [(2, 2), (1, 1), (3, 1), (1, 3), (3, 3)].map(|(fx, fy)| {
+        (
+            ((w * fx / 4) - PROBE as isize / 2).clamp(0, w - PROBE as isize),
+            h * fy / 4,
+        )
+    });
+    let (cur_px, prev_px) = (cur.as_raw(), prev.as_raw());
+    fn run(px: &[u8], w: isize, x: isize, y: isize) -> &[u8] {
+        let at = (y * w + x) as usize * 4;
+        &px[at..at + PROBE * 4]
+    }
+    for (px, py) in probes {
+        let want = run(cur_px, w, px, py);
+        if want == run(prev_px, w, px, py) || want.chunks_exact(4).all(|p| *p == want[..4]) {
+            continue;
+        }
+        let head = u32::from_ne_bytes([want[0], want[1], want[2], want[3]]);
+        for dy in -SHIFT_REACH..=SHIFT_REACH {
+            let sy = py - dy;
+            if !(0..h).contains(&sy) {
+                continue;
+            }
+            for dx in -SHIFT_REACH..=SHIFT_REACH {
+                let sx = px - dx;
+                if sx < 0 || sx + PROBE as isize > w || (dx, dy) == (0, 0) {
+                    continue;
+                }
+                let at = (sy * w + sx) as usize * 4;
+                let first = u32::from_ne_bytes([
+                    prev_px[at],
+                    prev_px[at + 1],
+                    prev_px[at + 2],
+                    prev_px[at + 3],
+                ]);
+                if first == head && run(prev_px, w, sx, sy) == want {
+                    return Some((dx, dy));
+                }
+            }
+        }
+    }
+    None
 }
 
 /// Bytes compared at once when looking for a difference.
@@ -423,6 +523,8 @@ fn last_difference(a: &[u8], b: &[u8]) -> usize {
 struct Planes {
     /// `(green, index, red, blue)` of every colour, by green then index.
     by_green: Vec<(i32, u8, i32, i32)>,
+    /// Every colour, by index.
+    by_index: Vec<[u8; 3]>,
 }
 
 impl Planes {
@@ -433,7 +535,10 @@ impl Planes {
             .map(|(c, i)| (i32::from(c[1]), i, i32::from(c[0]), i32::from(c[2])))
             .collect();
         by_green.sort_unstable_by_key(|&(g, i, _, _)| (g, i));
-        Self { by_green }
+        Self {
+            by_green,
+            by_index: colours.to_vec(),
+        }
     }
 
     /// The index of the colour nearest to `rgb` (by [`distance`]; the
@@ -442,13 +547,23 @@ impl Planes {
     /// visited in order of their green difference, nearest first from
     /// either side, until that difference alone costs more than the best.
     fn nearest(&self, rgb: [u8; 3]) -> u8 {
+        self.nearest_from(rgb, None)
+    }
+
+    /// [`Planes::nearest`], starting from the colour `hint` (a neighbour's):
+    /// its distance bounds the search from the start, so fewer colours are
+    /// visited; the answer is the same.
+    fn nearest_from(&self, rgb: [u8; 3], hint: Option<u8>) -> u8 {
         let [r, g, b] = rgb.map(i32::from);
         let colours = &self.by_green;
         let (mut below, mut above) = {
             let at = colours.partition_point(|&(pg, ..)| pg < g);
             (at, at)
         };
-        let mut best = i32::MAX;
+        let mut best = match hint.and_then(|h| Some((h, self.by_index.get(usize::from(h))?))) {
+            Some((h, &c)) => (distance(rgb, c) as i32) << 8 | i32::from(h),
+            None => i32::MAX,
+        };
         loop {
             let up = colours.get(above).map(|c| c.0 - g);
             let down = below.checked_sub(1).map(|k| g - colours[k].0);
@@ -489,19 +604,29 @@ fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
 /// Every frame as palette indices, row by row.
 type IndexedFrames = Vec<Vec<u8>>;
 
-/// A palette for every frame and the frames as palette indices.
-fn index_frames(
-    frames: &[RgbaImage],
-    deadline: &Deadline,
-) -> Result<(Vec<[u8; 3]>, IndexedFrames), AnimationError> {
+/// The palette, every frame as palette indices, and for each frame the
+/// first frame with exactly its pixels.
+type Indexed = (Vec<[u8; 3]>, IndexedFrames, Vec<usize>);
+
+/// A palette for every frame, the frames as palette indices, and for each
+/// frame the first frame with exactly its pixels (itself when none before
+/// it has them).
+fn index_frames(frames: &[RgbaImage], deadline: &Deadline) -> Result<Indexed, AnimationError> {
     let per_frame = frames[0].as_raw().len() / 4;
+    let origins = first_equal_frames(frames);
     let mut indexed: IndexedFrames = Vec::with_capacity(frames.len());
     if let Some((exact, indexed)) = ExactColours::index(frames, deadline)? {
-        return Ok((exact.colours, indexed));
+        return Ok((exact.colours, indexed, origins));
     }
     let mut q = Quantised::train(frames);
     deadline.check()?;
     for (i, frame) in frames.iter().enumerate() {
+        if origins[i] != i {
+            // The same pixels as an earlier frame: the same indices.
+            let same = indexed[origins[i]].clone();
+            indexed.push(same);
+            continue;
+        }
         let mut out = Vec::with_capacity(per_frame);
         let prev = i
             .checked_sub(1)
@@ -511,7 +636,41 @@ fn index_frames(
         deadline.check()?;
     }
     let colours = q.colours;
-    Ok((colours, indexed))
+    Ok((colours, indexed, origins))
+}
+
+/// For each frame, the first frame with exactly its pixels (itself when
+/// none before it has them). Frames are compared only when a sample of
+/// their pixels agrees, so frames that all differ cost one sample each.
+fn first_equal_frames(frames: &[RgbaImage]) -> Vec<usize> {
+    let mut seen: Vec<(u64, usize)> = Vec::new();
+    frames
+        .iter()
+        .enumerate()
+        .map(|(i, frame)| {
+            let key = fingerprint(frame.as_raw());
+            let same = seen
+                .iter()
+                .find(|&&(k, j)| k == key && frames[j].as_raw() == frame.as_raw())
+                .map(|&(_, j)| j);
+            same.unwrap_or_else(|| {
+                seen.push((key, i));
+                i
+            })
+        })
+        .collect()
+}
+
+/// A hash of about 1024 pixels spread over `pixels`.
+fn fingerprint(pixels: &[u8]) -> u64 {
+    let step = (pixels.len() / 4 / 1024).max(1) * 4;
+    pixels
+        .chunks_exact(4)
+        .step_by(step / 4)
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, p| {
+            (h ^ u64::from(u32::from_le_bytes([p[0], p[1], p[2], p[3]])))
+                .wrapping_mul(0x0100_0000_01b3)
+        })
 }
 
 /// A frame's rectangle: left, top, width, height.
@@ -545,17 +704,12 @@ fn compare(prev: &[u8], cur: &[u8], width: usize) -> Change {
         }
         let first = c.iter().zip(p).position(|(a, b)| a != b).unwrap_or(0);
         let last = width - 1 - c.iter().zip(p).rev().position(|(a, b)| a != b).unwrap_or(0);
-        let (same, uncovered) = c
-            .iter()
-            .zip(p)
-            .fold((0, false), |(same, uncovered), (&c, &p)| {
-                (
-                    same + usize::from(c == p),
-                    uncovered | (c == TRANSPARENT) & (p != TRANSPARENT),
-                )
-            });
-        unchanged += same;
-        uncovers |= uncovered;
+        // Two plain passes (each vectorised) rather than one with a tuple.
+        unchanged += c.iter().zip(p).filter(|(c, p)| c == p).count();
+        uncovers = uncovers
+            || c.iter()
+                .zip(p)
+                .any(|(&c, &p)| (c == TRANSPARENT) & (p != TRANSPARENT));
         x0 = x0.min(first);
         x1 = x1.max(last);
         y0 = y0.min(y);
@@ -587,6 +741,31 @@ fn crop(cur: &[u8], prev: Option<&[u8]>, width: usize, rect: Rect, buf: &mut Vec
     }
 }
 
+/// The LZW stream of a whole frame (`pixels`, whose first equal frame is
+/// `origin`) into `out`: a copy of the stream kept for `origin`, or encoded
+/// and kept when a later frame will want it (`repeats[origin] > 1`).
+fn encode_whole(
+    lzw: &mut Lzw,
+    whole: &mut [Option<Vec<u8>>],
+    repeats: &[usize],
+    origin: usize,
+    pixels: &[u8],
+    out: &mut Vec<u8>,
+) {
+    match &whole[origin] {
+        Some(stream) => {
+            out.clear();
+            out.extend_from_slice(stream);
+        }
+        None => {
+            lzw.encode(pixels, out);
+            if repeats[origin] > 1 {
+                whole[origin] = Some(out.clone());
+            }
+        }
+    }
+}
+
 fn encode_error(e: gif_codec::EncodingError) -> AnimationError {
     AnimationError::Render(crate::RenderError::Encode(e.to_string()))
 }
@@ -607,7 +786,7 @@ pub fn encode_gif(
         u16::try_from(w).map_err(|_| too_big())?,
         u16::try_from(h).map_err(|_| too_big())?,
     );
-    let (colours, indexed) = index_frames(frames, deadline)?;
+    let (colours, indexed, origins) = index_frames(frames, deadline)?;
     let mut palette: Vec<u8> = colours.iter().flatten().copied().collect();
     palette.resize(256 * 3, 0);
 
@@ -615,7 +794,9 @@ pub fn encode_gif(
     let mut shown: Vec<(usize, u64)> = Vec::with_capacity(frames.len());
     for (i, &delay) in delays_ms.iter().enumerate() {
         match shown.last_mut() {
-            Some((j, total)) if indexed[*j] == indexed[i] => *total += u64::from(delay),
+            Some((j, total)) if origins[*j] == origins[i] || indexed[*j] == indexed[i] => {
+                *total += u64::from(delay)
+            }
             _ => shown.push((i, u64::from(delay))),
         }
     }
@@ -637,6 +818,14 @@ pub fn encode_gif(
         let full = (0, 0, width, h as usize);
         let mut lzw = Lzw::new();
         let (mut pixels, mut encoded) = (Vec::new(), Vec::new());
+        // A whole frame's stream, kept when a later frame shown has the same
+        // pixels: encoded whole too, it is the same stream (a shake that
+        // comes back to a pose costs its LZW once).
+        let mut repeats = vec![0usize; frames.len()];
+        for &(i, _) in &shown {
+            repeats[origins[i]] += 1;
+        }
+        let mut whole: Vec<Option<Vec<u8>>> = vec![None; frames.len()];
         let mut cleared = true;
         // How each shown frame differs from the one before it.
         let mut change: Option<Change> = None;
@@ -655,7 +844,14 @@ pub fn encode_gif(
             // only when at least half the rectangle is unchanged.
             let rect = match base {
                 None => {
-                    lzw.encode(cur, &mut encoded);
+                    encode_whole(
+                        &mut lzw,
+                        &mut whole,
+                        &repeats,
+                        origins[i],
+                        cur,
+                        &mut encoded,
+                    );
                     full
                 }
                 Some((prev, change)) => {
@@ -674,7 +870,14 @@ pub fn encode_gif(
                             // the plain pixels compress better.
                             let keep_prev = unchanged * 2 >= w * h;
                             if !keep_prev && rect == full {
-                                lzw.encode(cur, &mut encoded);
+                                encode_whole(
+                                    &mut lzw,
+                                    &mut whole,
+                                    &repeats,
+                                    origins[i],
+                                    cur,
+                                    &mut encoded,
+                                );
                             } else {
                                 crop(cur, keep_prev.then_some(prev), width, rect, &mut pixels);
                                 lzw.encode(&pixels, &mut encoded);
@@ -717,7 +920,8 @@ mod tests {
     use image::{Rgba, RgbaImage};
 
     use super::{
-        ExactColours, Planes, Quantised, TRANSPARENT, distance, first_difference, last_difference,
+        ExactColours, Planes, Quantised, TRANSPARENT, distance, find_shift, first_difference,
+        first_equal_frames, last_difference,
     };
     use crate::animation::Deadline;
 
@@ -859,7 +1063,108 @@ mod tests {
                     }
                 }
                 assert_eq!(usize::from(planes.nearest(rgb)), best.1, "{rgb:?} in {len}");
+                // Any starting colour gives the same answer.
+                let hint = (next() % len as u32) as u8;
+                assert_eq!(
+                    usize::from(planes.nearest_from(rgb, Some(hint))),
+                    best.1,
+                    "{rgb:?} from {hint} in {len}"
+                );
             }
+        }
+    }
+
+    /// A photo-like picture: smooth colour with noise, `w` × `h`, seen
+    /// through a window moved by `(dx, dy)` over a larger one.
+    fn shaken(w: u32, h: u32, dx: i32, dy: i32) -> RgbaImage {
+        RgbaImage::from_fn(w, h, |x, y| {
+            let (u, v) = ((x as i32 + dx) as u32, (y as i32 + dy) as u32);
+            let n = (u.wrapping_mul(2_654_435_761) ^ v.wrapping_mul(40_503)) >> 27;
+            Rgba([
+                (u * 2 + n) as u8,
+                (v * 3 + n) as u8,
+                ((u + v) + n * 3) as u8,
+                255,
+            ])
+        })
+    }
+
+    /// A frame that shows the frame before moved is found moved, and each of
+    /// its pixels that moved from one takes that one's index; the others
+    /// (the strip the move uncovers) are mapped, to colours near theirs.
+    #[test]
+    fn a_moved_picture_keeps_its_indices() {
+        let (a, b) = (shaken(96, 80, 20, 20), shaken(96, 80, 13, 24));
+        // b at (x, y) is a at (x - 7, y + 4): b shows a moved by (7, -4).
+        assert_eq!(find_shift(&b, &a), Some((7, -4)));
+        let mut q = Quantised::train(&[a.clone(), b.clone()]);
+        let (mut ia, mut ib) = (Vec::new(), Vec::new());
+        q.index_frame(&a, None, &mut ia);
+        q.index_frame(&b, Some((&a, &ia)), &mut ib);
+        for y in 0..80usize {
+            for x in 0..96usize {
+                let got = ib[y * 96 + x];
+                if x >= 7 && y + 4 < 80 {
+                    assert_eq!(got, ia[(y + 4) * 96 + x - 7], "({x}, {y})");
+                }
+                let p = b.get_pixel(x as u32, y as u32).0;
+                let c = q.colours[usize::from(got)];
+                let far = (0..3).map(|i| p[i].abs_diff(c[i])).max().unwrap();
+                assert!(far <= 48, "({x}, {y}): {p:?} as {c:?}");
+            }
+        }
+        // Flat colour and unmoved frames have no shift.
+        let flat = RgbaImage::from_pixel(96, 80, Rgba([9, 9, 9, 255]));
+        assert_eq!(find_shift(&flat, &a), None);
+        assert_eq!(find_shift(&a, &a), None);
+    }
+
+    /// Frames with the same pixels as an earlier one are found (not only
+    /// consecutive ones), and the GIF shows every frame as drawn: a shake
+    /// between poses that come back decodes to the poses.
+    #[test]
+    fn frames_that_come_back_are_found_and_shown() {
+        let poses = [(0, 0), (9, 5), (3, 11)];
+        let order = [0usize, 1, 2, 1, 0, 2];
+        let frames: Vec<RgbaImage> = order
+            .iter()
+            .map(|&k| shaken(64, 48, poses[k].0, poses[k].1))
+            .collect();
+        assert_eq!(first_equal_frames(&frames), vec![0, 1, 2, 1, 0, 2]);
+        let deadline = Deadline::after(Duration::from_secs(30));
+        let gif = super::encode_gif(&frames, &[40; 6], crate::Loops::Infinite, &deadline).unwrap();
+        let mut options = gif_codec::DecodeOptions::new();
+        options.set_color_output(gif_codec::ColorOutput::RGBA);
+        let mut decoder = options.read_info(gif.as_slice()).unwrap();
+        let mut shown: Vec<Vec<u8>> = Vec::new();
+        let mut screen = vec![0u8; 64 * 48 * 4];
+        while let Some(frame) = decoder.read_next_frame().unwrap() {
+            let (left, top, w) = (
+                usize::from(frame.left),
+                usize::from(frame.top),
+                usize::from(frame.width),
+            );
+            for (i, px) in frame.buffer.chunks_exact(4).enumerate() {
+                if px[3] != 0 {
+                    let at = ((top + i / w) * 64 + left + i % w) * 4;
+                    screen[at..at + 4].copy_from_slice(px);
+                }
+            }
+            shown.push(screen.clone());
+        }
+        assert_eq!(shown.len(), 6);
+        for (i, j) in [(0, 4), (1, 3), (2, 5)] {
+            assert!(shown[i] == shown[j], "frames {i} and {j}");
+        }
+        for (k, screen) in shown.iter().enumerate() {
+            let want = frames[k].as_raw();
+            let far = screen
+                .iter()
+                .zip(want)
+                .map(|(a, b)| a.abs_diff(*b))
+                .max()
+                .unwrap();
+            assert!(far <= 48, "frame {k}: {far}");
         }
     }
 }

@@ -76,6 +76,7 @@ mod backdrops;
 mod cards;
 mod catalog;
 mod rank;
+mod reuse;
 mod sample;
 mod welcome;
 
@@ -1201,7 +1202,28 @@ pub fn render_planned_frames_with(
         true => Split::new(template, args)?,
         false => None,
     };
-    for step in plan {
+    // Over a still avatar and image, a template frame that looks like an
+    // earlier one (a pose the shake comes back to, a pat's way back up) is
+    // a copy of it: those wanted later are kept.
+    let still_sources = avatar.len() <= 1 && image.len() <= 1 && split.is_none();
+    let earlier = match still_sources {
+        true => {
+            let frames: Vec<u32> = plan.iter().map(|s| s.template_frame).collect();
+            reuse::earlier_same(template, &frames)
+        }
+        false => vec![None; plan.len()],
+    };
+    let mut kept: Vec<Option<RgbaImage>> = vec![None; plan.len()];
+    for (k, step) in plan.iter().enumerate() {
+        if let Some(j) = earlier[k]
+            && let Some(image) = &kept[j]
+        {
+            if let Some(d) = deadline {
+                d.check()?;
+            }
+            sink(image.clone(), step.delay_ms)?;
+            continue;
+        }
         if let Some(d) = deadline {
             d.check()?;
         }
@@ -1222,7 +1244,11 @@ pub fn render_planned_frames_with(
             Some(split) => split.draw(template, args, p)?,
             None => draw_frame(template, args, step.template_frame, p, q, &mut texts)?,
         };
-        sink(frame.into_image(), step.delay_ms)?;
+        let frame = frame.into_image();
+        if earlier.contains(&Some(k)) {
+            kept[k] = Some(frame.clone());
+        }
+        sink(frame, step.delay_ms)?;
     }
     if let Some(d) = deadline {
         d.check()?;
@@ -1462,7 +1488,16 @@ impl Prepared {
                         .map(|p| p.w.max(p.h))
                         .fold(1.0f32, f32::max)
                         .ceil() as u32;
-                    let mut a = Avatar::prepare(avatar, side, slot.grey)?;
+                    // A slot that always shows the avatar at one size larger
+                    // than it is gets it enlarged once, with the SIMD resizer
+                    // (the raster pipeline's bilinear costs ~100 ns a pixel).
+                    let mut a = match (avatar, constant_side(slot.motion)) {
+                        (Some(img), Some(exact)) if img.width().min(img.height()) < exact => {
+                            let big = crate::resize::cover(img, exact, exact)?;
+                            Avatar::prepare(Some(&big), exact, slot.grey)?
+                        }
+                        _ => Avatar::prepare(avatar, side, slot.grey)?,
+                    };
                     if let Some(t) = slot.tint {
                         a.tint(t.rgb, t.strength);
                     }
@@ -1631,7 +1666,16 @@ fn draw_layer(
     match layer {
         Layer::Art { art, motion } => {
             if let Some(place) = place_at(motion, frame) {
-                draw_art(canvas, art::cached(*art), &place);
+                let pix = art::cached(*art);
+                // Moving art at a scaled or turned placement (a hand that
+                // pats): drawn there once per process, then copied.
+                let placed = (motion.len() > 1 && !is_exact(&place, pix.width(), pix.height()))
+                    .then(|| reuse::placed_art(*art, pix, &place))
+                    .flatten();
+                match placed {
+                    Some(p) => blit_exact(&mut canvas.pixmap, &p.2, p.0, p.1, 1.0),
+                    None => draw_art(canvas, pix, &place),
+                }
             }
         }
         Layer::Avatar(slot) => {

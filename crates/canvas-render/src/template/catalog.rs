@@ -76,6 +76,10 @@ overlay!(
 
 /// `triggered`: 12 frames of 40 ms; the avatar, enlarged so that its edges
 /// never show, shakes under a red tint; the banner shakes a fifth as much.
+/// The shake jumps between four poses (one near each corner of its range)
+/// in an order that never repeats a step, so it reads as random; a pose
+/// shown again is the same picture, which the interpreter copies and the
+/// GIF encoder encodes once.
 pub(super) static TRIGGERED: Template = Template {
     size: (512, 512),
     timeline: Timeline {
@@ -97,35 +101,49 @@ pub(super) static TRIGGERED: Template = Template {
     params: &[],
 };
 
-const SHAKE: &[Place] = &[
-    Place::new(-46.0, -40.0, 568.0, 568.0, 0.0, 1.0),
-    Place::new(-14.0, -18.0, 568.0, 568.0, 0.0, 1.0),
-    Place::new(-38.0, -12.0, 568.0, 568.0, 0.0, 1.0),
-    Place::new(-12.0, -42.0, 568.0, 568.0, 0.0, 1.0),
-    Place::new(-44.0, -22.0, 568.0, 568.0, 0.0, 1.0),
-    Place::new(-18.0, -46.0, 568.0, 568.0, 0.0, 1.0),
-    Place::new(-34.0, -44.0, 568.0, 568.0, 0.0, 1.0),
-    Place::new(-10.0, -16.0, 568.0, 568.0, 0.0, 1.0),
-    Place::new(-42.0, -34.0, 568.0, 568.0, 0.0, 1.0),
-    Place::new(-20.0, -10.0, 568.0, 568.0, 0.0, 1.0),
-    Place::new(-46.0, -14.0, 568.0, 568.0, 0.0, 1.0),
-    Place::new(-16.0, -36.0, 568.0, 568.0, 0.0, 1.0),
+/// The four poses of the shake: the avatar's box and the banner's.
+const POSES: [(Place, Place); 4] = [
+    (
+        Place::new(-46.0, -40.0, 568.0, 568.0, 0.0, 1.0),
+        Place::new(-4.0, 398.0, 512.0, 112.0, 0.0, 1.0),
+    ),
+    (
+        Place::new(-12.0, -16.0, 568.0, 568.0, 0.0, 1.0),
+        Place::new(3.0, 402.0, 512.0, 112.0, 0.0, 1.0),
+    ),
+    (
+        Place::new(-42.0, -12.0, 568.0, 568.0, 0.0, 1.0),
+        Place::new(-3.0, 403.0, 512.0, 112.0, 0.0, 1.0),
+    ),
+    (
+        Place::new(-14.0, -44.0, 568.0, 568.0, 0.0, 1.0),
+        Place::new(3.0, 397.0, 512.0, 112.0, 0.0, 1.0),
+    ),
 ];
 
-const BANNER_SHAKE: &[Place] = &[
-    Place::new(-4.0, 398.0, 512.0, 112.0, 0.0, 1.0),
-    Place::new(3.0, 402.0, 512.0, 112.0, 0.0, 1.0),
-    Place::new(-2.0, 403.0, 512.0, 112.0, 0.0, 1.0),
-    Place::new(3.0, 397.0, 512.0, 112.0, 0.0, 1.0),
-    Place::new(-3.0, 401.0, 512.0, 112.0, 0.0, 1.0),
-    Place::new(2.0, 396.0, 512.0, 112.0, 0.0, 1.0),
-    Place::new(-1.0, 397.0, 512.0, 112.0, 0.0, 1.0),
-    Place::new(4.0, 402.0, 512.0, 112.0, 0.0, 1.0),
-    Place::new(-3.0, 399.0, 512.0, 112.0, 0.0, 1.0),
-    Place::new(2.0, 404.0, 512.0, 112.0, 0.0, 1.0),
-    Place::new(-4.0, 403.0, 512.0, 112.0, 0.0, 1.0),
-    Place::new(2.0, 398.0, 512.0, 112.0, 0.0, 1.0),
-];
+/// The pose of each frame: every step (the loop's too) goes to another
+/// pose, and no run of steps repeats at once.
+const SHAKE_ORDER: [usize; 12] = [0, 1, 2, 3, 1, 0, 2, 3, 0, 2, 1, 3];
+
+const SHAKE: &[Place] = &{
+    let mut out = [POSES[0].0; 12];
+    let mut i = 0;
+    while i < 12 {
+        out[i] = POSES[SHAKE_ORDER[i]].0;
+        i += 1;
+    }
+    out
+};
+
+const BANNER_SHAKE: &[Place] = &{
+    let mut out = [POSES[0].1; 12];
+    let mut i = 0;
+    while i < 12 {
+        out[i] = POSES[SHAKE_ORDER[i]].1;
+        i += 1;
+    }
+    out
+};
 
 /// `petpet`: 256×256, 10 frames (40 ms by default, `delay` 20–1000): the
 /// hand presses down and the avatar squashes (wider, lower) and springs

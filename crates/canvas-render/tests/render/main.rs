@@ -171,7 +171,7 @@ golden! {
     template_passed => template(TemplateKind::Passed, 0, &[]);
     template_wasted => template(TemplateKind::Wasted, 0, &[]);
     template_triggered_0 => template(TemplateKind::Triggered, 0, &[]);
-    template_triggered_5 => template(TemplateKind::Triggered, 5, &[]);
+    template_triggered_3 => template(TemplateKind::Triggered, 3, &[]);
     template_petpet_0 => template(TemplateKind::Petpet, 0, &[]);
     template_petpet_5 => template(TemplateKind::Petpet, 5, &[]);
     template_amongus_12 => template(TemplateKind::Amongus, 12, &[("username", "Ferris")]);
