@@ -56,6 +56,8 @@ use std::str::FromStr;
 use crate::buffers::{self, take};
 use crate::{RenderError, RgbaImage, check_size};
 
+mod blur;
+
 /// One image filter. See the [module documentation](self) for the exact
 /// definition of each.
 ///
@@ -334,8 +336,13 @@ pub fn apply(filter: &Filter, img: &RgbaImage) -> Result<RgbaImage, RenderError>
     let out = match *filter {
         Filter::Pixelate => pixelate(src, w as usize, h as usize),
         Filter::Blur => {
+            let (w, h) = (w as usize, h as usize);
             let mut out = take(src.len());
-            blur(src, &mut out, w as usize, h as usize);
+            let scratch = blur::scratch_len(w, h);
+            let (mut a, mut b) = (take(scratch), take(scratch));
+            blur::blur_with(src, &mut out, w, h, &mut a, &mut b);
+            buffers::recycle(a);
+            buffers::recycle(b);
             out
         }
         _ => {
@@ -541,12 +548,6 @@ fn point(filter: &Filter, src: Option<&[u8]>, dst: &mut [u8]) {
     }
 }
 
-/// Whether every pixel is opaque (an AND of all alpha bytes; no early exit,
-/// so it vectorises).
-fn is_opaque(src: &[u8]) -> bool {
-    src.chunks_exact(4).fold(255u8, |m, p| m & p[3]) == 255
-}
-
 /// The block side of [`Filter::Pixelate`] for an image of this size.
 fn pixel_block(w: usize, h: usize) -> usize {
     (w.min(h) / 32).max(2)
@@ -618,247 +619,6 @@ fn pixelate(src: &[u8], w: usize, h: usize) -> Vec<u8> {
     dst
 }
 
-/// Standard deviation of [`Filter::Blur`] for an image of this size.
-fn blur_sigma(w: usize, h: usize) -> f32 {
-    (w.min(h) as f32 / 100.0).max(1.0)
-}
-
-/// Radii of three box blurs approximating a Gaussian of standard deviation
-/// `sigma` (W. Jarosz, "Fast image convolutions", 2001).
-fn box_radii(sigma: f32) -> [usize; 3] {
-    let n = 3.0f32;
-    let ideal = (12.0 * sigma * sigma / n + 1.0).sqrt();
-    let mut lower = ideal.floor() as i64;
-    if lower % 2 == 0 {
-        lower -= 1;
-    }
-    let lower = lower.max(1);
-    let upper = lower + 2;
-    let lf = lower as f32;
-    let m = ((12.0 * sigma * sigma - n * lf * lf - 4.0 * n * lf - 3.0 * n) / (-4.0 * lf - 4.0))
-        .round() as i64;
-    let mut radii = [0usize; 3];
-    for (i, r) in radii.iter_mut().enumerate() {
-        let width = if (i as i64) < m { lower } else { upper };
-        *r = ((width - 1) / 2) as usize;
-    }
-    radii
-}
-
-/// Pixels across a strip of the vertical passes, and rows in a band of the
-/// horizontal ones: a strip or band is 64 pixels × the image's side (128
-/// KiB for a 512 px image), so two of them stay in the core's L2 cache.
-const STRIP_PIXELS: usize = 64;
-
-/// Blurs `src` into `dst` (same size): three vertical box passes, then
-/// three horizontal ones. Each direction is one sweep over the image: the
-/// vertical passes run on strips of [`STRIP_PIXELS`] columns copied out
-/// (premultiplied on the way, for an image that is not opaque), the
-/// horizontal ones on bands of as many rows transposed out (so they are
-/// vertical passes too, over contiguous memory), and the result is copied
-/// or transposed back. All six passes run in two strip-sized buffers that
-/// stay in cache; each column's arithmetic is that of a pass over the
-/// whole image, so the result does not depend on the strip size.
-fn blur(src: &[u8], dst: &mut [u8], w: usize, h: usize) {
-    let opaque = is_opaque(src);
-    let radii = box_radii(blur_sigma(w, h));
-    let stride = w * 4;
-    let strip = STRIP_PIXELS * 4;
-    // Room for the widest strip (`strip` bytes × `h` rows) and the tallest
-    // band (64 rows × `stride` bytes).
-    let scratch = (strip.min(stride) * h).max(STRIP_PIXELS.min(h) * stride);
-    let mut a = take(scratch);
-    let mut b = take(scratch);
-    let mut sums = vec![0u16; strip];
-    for x0 in (0..stride).step_by(strip) {
-        let sw = strip.min(stride - x0);
-        let (a, b) = (&mut a[..sw * h], &mut b[..sw * h]);
-        for (row, out) in src.chunks_exact(stride).zip(a.chunks_exact_mut(sw)) {
-            let part = &row[x0..x0 + sw];
-            if opaque {
-                out.copy_from_slice(part);
-            } else {
-                // Premultiplied alpha, so transparent colour never bleeds in.
-                map_words(Some(part), out, premultiply_word);
-            }
-        }
-        box3(a, b, sw, h, radii, &mut sums);
-        for (row, part) in dst.chunks_exact_mut(stride).zip(b.chunks_exact(sw)) {
-            row[x0..x0 + sw].copy_from_slice(part);
-        }
-    }
-    for y0 in (0..h).step_by(STRIP_PIXELS) {
-        let bh = STRIP_PIXELS.min(h - y0);
-        let band = &mut dst[y0 * stride..(y0 + bh) * stride];
-        let (a, b) = (&mut a[..band.len()], &mut b[..band.len()]);
-        transpose(band, a, w, bh);
-        box3(a, b, bh * 4, w, radii, &mut sums);
-        transpose(b, band, bh, w);
-    }
-    buffers::recycle(a);
-    buffers::recycle(b);
-    if opaque {
-        // The mean of opaque pixels may round to 254.
-        map_words(None, dst, |p| p | ALPHA);
-    } else {
-        unpremultiply(dst, src);
-    }
-}
-
-/// A pixel with its colour multiplied by its alpha.
-#[inline(always)]
-fn premultiply_word(p: u32) -> u32 {
-    let al = p >> 24;
-    let c = |shift: u32| mul_div255_word((p >> shift) & 0xff, al) << shift;
-    c(0) | c(8) | c(16) | (p & ALPHA)
-}
-
-/// Three vertical box passes of radii `radii` over `a` (`rows` rows of
-/// `stride` bytes), through `b`; the result ends in `b`.
-fn box3(
-    a: &mut [u8],
-    b: &mut [u8],
-    stride: usize,
-    rows: usize,
-    radii: [usize; 3],
-    sums: &mut [u16],
-) {
-    let [r0, r1, r2] = radii;
-    box_vertical(a, b, stride, rows, r0, sums);
-    box_vertical(b, a, stride, rows, r1, sums);
-    box_vertical(a, b, stride, rows, r2, sums);
-}
-
-/// Un-premultiplies the blurred image in `dst`, with the alpha of `src`:
-/// `c · 255 / α` rounded, through a 16.16 reciprocal of the blurred alpha
-/// (`c ≤ 255` and the reciprocal `≤ 255 · 2¹⁶`, so the product fits `u32`).
-/// The table lookup cannot be vectorised, so runs of 16 pixels whose
-/// blurred alpha is all 255 (most of an avatar: the colour is already
-/// final) take a vectorised pass instead.
-fn unpremultiply(dst: &mut [u8], src: &[u8]) {
-    const RUN: usize = 4 * 16;
-    let mut recip = [0u32; 256];
-    for (a, r) in recip.iter_mut().enumerate().skip(1) {
-        *r = ((255 << 16) + a as u32 / 2) / a as u32;
-    }
-    for (d, s) in dst.chunks_mut(RUN).zip(src.chunks(RUN)) {
-        if d.chunks_exact(4).fold(255, |m, p| m & p[3]) == 255 {
-            map_pairs(d, s, |b, s| (b & !ALPHA) | (s & ALPHA));
-            continue;
-        }
-        map_pairs(d, s, |b, s| {
-            let r = recip[(b >> 24) as usize];
-            let un = |shift: u32| (((b >> shift) & 0xff) * r + 0x8000) >> 16;
-            un(0).min(255) | (un(8).min(255) << 8) | (un(16).min(255) << 16) | (s & ALPHA)
-        });
-    }
-}
-
-/// Replaces each pixel of `dst` (little-endian RGBA words) by a function of
-/// it and the pixel of `b` at the same place.
-#[inline(always)]
-fn map_pairs<F: Fn(u32, u32) -> u32>(dst: &mut [u8], b: &[u8], f: F) {
-    for (d, b) in dst.chunks_exact_mut(4).zip(b.chunks_exact(4)) {
-        let p = word(d);
-        d.copy_from_slice(&f(p, word(b)).to_le_bytes());
-    }
-}
-
-/// Transposes a `w × h` image of 4-byte pixels into an `h × w` one: whole
-/// 4 × 4 blocks as fixed arrays (LLVM turns their transposition into SSE2
-/// unpack shuffles), in tiles of 16 × 16 so both sides stay in cache; the
-/// ragged right and bottom edges pixel by pixel.
-fn transpose(src: &[u8], dst: &mut [u8], w: usize, h: usize) {
-    const TILE: usize = 16;
-    let (w4, h4) = (w / 4 * 4, h / 4 * 4);
-    for ty in (0..h4).step_by(TILE) {
-        for tx in (0..w4).step_by(TILE) {
-            for y in (ty..h4.min(ty + TILE)).step_by(4) {
-                for x in (tx..w4.min(tx + TILE)).step_by(4) {
-                    block4(src, dst, (y * w + x) * 4, w * 4, (x * h + y) * 4, h * 4);
-                }
-            }
-        }
-    }
-    let mut edge = |x: usize, y: usize| {
-        let (s, d) = ((y * w + x) * 4, (x * h + y) * 4);
-        dst[d..d + 4].copy_from_slice(&src[s..s + 4]);
-    };
-    for y in 0..h {
-        for x in w4..w {
-            edge(x, y);
-        }
-    }
-    for y in h4..h {
-        for x in 0..w4 {
-            edge(x, y);
-        }
-    }
-}
-
-/// Transposes the 4 × 4 block of pixels at byte `s` of `src` (rows
-/// `s_stride` bytes apart) to byte `d` of `dst`.
-#[inline(always)]
-fn block4(src: &[u8], dst: &mut [u8], s: usize, s_stride: usize, d: usize, d_stride: usize) {
-    let rows: [[u32; 4]; 4] = std::array::from_fn(|i| {
-        let row = &src[s + i * s_stride..s + i * s_stride + 16];
-        std::array::from_fn(|j| word(&row[4 * j..4 * j + 4]))
-    });
-    for j in 0..4 {
-        let col = [rows[0][j], rows[1][j], rows[2][j], rows[3][j]];
-        let out = &mut dst[d + j * d_stride..d + j * d_stride + 16];
-        for (o, c) in out.chunks_exact_mut(4).zip(col) {
-            o.copy_from_slice(&c.to_le_bytes());
-        }
-    }
-}
-
-/// One vertical box pass of radius `r` over `rows` rows of `stride` bytes,
-/// edges extended. Runs row by row so the inner loops are over contiguous
-/// memory. Window sums fit `u16`: the window is at most 255 rows (`r` is
-/// clamped to 127), and 255 · 255 + 127 < 2¹⁶.
-fn box_vertical(
-    src: &[u8],
-    dst: &mut [u8],
-    stride: usize,
-    rows: usize,
-    r: usize,
-    sums: &mut [u16],
-) {
-    let r = r.min(127);
-    if r == 0 {
-        dst.copy_from_slice(src);
-        return;
-    }
-    let n = 2 * r as u32 + 1;
-    // mean = (sum + n/2) * inv >> 16 with inv = ⌊2¹⁶ / n⌋ (n ≥ 3, so inv < 2¹⁶).
-    let inv = (65536 / n) as u16;
-    let half = (n / 2) as u16;
-    let last = rows as isize - 1;
-    let row = |y: isize| {
-        let y = y.clamp(0, last) as usize;
-        &src[y * stride..(y + 1) * stride]
-    };
-    let sums = &mut sums[..stride];
-    sums.fill(0);
-    let ri = r as isize;
-    for y in -ri..=ri {
-        for (s, &v) in sums.iter_mut().zip(row(y)) {
-            *s += u16::from(v);
-        }
-    }
-    for (y, out) in dst.chunks_exact_mut(stride).take(rows).enumerate() {
-        let add = row(y as isize + ri + 1);
-        let sub = row(y as isize - ri);
-        for (((o, s), &a), &b) in out.iter_mut().zip(sums.iter_mut()).zip(add).zip(sub) {
-            let v = *s;
-            // A 16-bit multiply-high (`pmulhuw`).
-            *o = ((u32::from(v.wrapping_add(half)) * u32::from(inv)) >> 16) as u16 as u8;
-            *s = v.wrapping_add(u16::from(a)).wrapping_sub(u16::from(b));
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -868,24 +628,24 @@ mod tests {
     /// image, a transposition, three more, and back (the definition the
     /// strip-wise [`blur`] must match byte for byte).
     fn blur_whole_image(src: &[u8], w: usize, h: usize) -> Vec<u8> {
-        let opaque = is_opaque(src);
-        let radii = box_radii(blur_sigma(w, h));
+        let opaque = blur::is_opaque(src);
+        let radii = blur::box_radii(blur::blur_sigma(w, h));
         let mut a = vec![0u8; src.len()];
         let mut b = vec![0u8; src.len()];
         let mut sums = vec![0u16; w.max(h) * 4];
         if opaque {
             a.copy_from_slice(src);
         } else {
-            map_words(Some(src), &mut a, premultiply_word);
+            blur::map_words(Some(src), &mut a, blur::premultiply_word);
         }
-        box3(&mut a, &mut b, w * 4, h, radii, &mut sums);
-        transpose(&b, &mut a, w, h);
-        box3(&mut a, &mut b, h * 4, w, radii, &mut sums);
-        transpose(&b, &mut a, h, w);
+        blur::box3(&mut a, &mut b, w * 4, h, radii, &mut sums);
+        blur::transpose(&b, &mut a, w, h);
+        blur::box3(&mut a, &mut b, h * 4, w, radii, &mut sums);
+        blur::transpose(&b, &mut a, h, w);
         if opaque {
-            map_words(None, &mut a, |p| p | ALPHA);
+            blur::map_words(None, &mut a, |p| p | ALPHA);
         } else {
-            unpremultiply(&mut a, src);
+            blur::unpremultiply(&mut a, src);
         }
         a
     }
@@ -924,7 +684,10 @@ mod tests {
                     })
                     .collect();
                 let mut out = vec![0u8; src.len()];
-                blur(&src, &mut out, w, h);
+                let n = blur::scratch_len(w, h);
+                // Scratch of any contents.
+                let (mut a, mut b) = (vec![0xa5; n], vec![0x5a; n + 100]);
+                blur::blur_with(&src, &mut out, w, h, &mut a, &mut b);
                 assert!(
                     out == blur_whole_image(&src, w, h),
                     "{w}x{h}, opaque {opaque}"
@@ -935,8 +698,8 @@ mod tests {
 
     #[test]
     fn box_radii_match_a_gaussian() {
-        assert_eq!(box_radii(5.0), [4, 4, 5]);
-        assert_eq!(box_radii(1.0), [0, 0, 1]);
+        assert_eq!(blur::box_radii(5.0), [4, 4, 5]);
+        assert_eq!(blur::box_radii(1.0), [0, 0, 1]);
     }
 
     #[test]
@@ -979,7 +742,7 @@ mod tests {
         assert_eq!(pixel_block(512, 512), 16);
         assert_eq!(pixel_block(128, 100), 3);
         assert_eq!(pixel_block(10, 3000), 2);
-        assert_eq!(blur_sigma(512, 700), 5.12);
-        assert_eq!(blur_sigma(20, 20), 1.0);
+        assert_eq!(blur::blur_sigma(512, 700), 5.12);
+        assert_eq!(blur::blur_sigma(20, 20), 1.0);
     }
 }
