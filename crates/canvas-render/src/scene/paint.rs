@@ -160,28 +160,33 @@ impl Avatar {
         // Shrunk once to the exact display size (area averaging), so that
         // drawing it is a plain copy (nearest sampling at integer offsets);
         // a smaller avatar is kept as is and enlarged bilinearly while drawn.
-        let square: RgbaImage = if side > target {
-            image::imageops::thumbnail(&*view, target, target)
-        } else {
-            view.to_image()
-        };
-        let (sw, sh) = square.dimensions();
-        let mut pixmap = Pixmap::new(sw, sh).ok_or(RenderError::EmptyImage)?;
-        for (dst, src) in pixmap
-            .data_mut()
-            .chunks_exact_mut(4)
-            .zip(square.as_raw().chunks_exact(4))
-        {
-            let a = src[3] as u32;
-            let (mut r, mut g, mut b) = (src[0] as u32, src[1] as u32, src[2] as u32);
-            if grey {
-                let l = (r * 299 + g * 587 + b * 114 + 500) / 1000;
-                (r, g, b) = (l, l, l);
+        let shrunk: Option<RgbaImage> =
+            (side > target).then(|| image::imageops::thumbnail(&*view, target, target));
+        // Otherwise the square's rows are read in place, without a copy.
+        let (sw, sh, stride, start) = match &shrunk {
+            Some(s) => (s.width(), s.height(), s.width() as usize * 4, 0),
+            None => {
+                let (x0, y0) = ((w - side) as usize / 2, (h - side) as usize / 2);
+                (side, side, w as usize * 4, (y0 * w as usize + x0) * 4)
             }
-            dst[0] = ((r * a + 127) / 255) as u8;
-            dst[1] = ((g * a + 127) / 255) as u8;
-            dst[2] = ((b * a + 127) / 255) as u8;
-            dst[3] = a as u8;
+        };
+        let source = shrunk.as_ref().map_or(img.as_raw(), |s| s.as_raw());
+        let rows = source[start..].chunks(stride).take(sh as usize);
+        let mut pixmap = Pixmap::new(sw, sh).ok_or(RenderError::EmptyImage)?;
+        let width = sw as usize * 4;
+        for (out, row) in pixmap.data_mut().chunks_exact_mut(width).zip(rows) {
+            for (dst, src) in out.chunks_exact_mut(4).zip(row[..width].chunks_exact(4)) {
+                let a = src[3] as u32;
+                let (mut r, mut g, mut b) = (src[0] as u32, src[1] as u32, src[2] as u32);
+                if grey {
+                    let l = (r * 299 + g * 587 + b * 114 + 500) / 1000;
+                    (r, g, b) = (l, l, l);
+                }
+                dst[0] = ((r * a + 127) / 255) as u8;
+                dst[1] = ((g * a + 127) / 255) as u8;
+                dst[2] = ((b * a + 127) / 255) as u8;
+                dst[3] = a as u8;
+            }
         }
         Ok(Avatar {
             pixmap,
