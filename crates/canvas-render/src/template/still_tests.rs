@@ -109,3 +109,33 @@ fn the_row_blend_is_the_pixel_blend() {
         }
     }
 }
+
+#[test]
+fn the_avatar_is_shrunk_to_the_pixels_of_image_thumbnail() {
+    use crate::scene::paint::box_shrink;
+    for (w, h) in [(640, 600), (512, 512), (97, 130)] {
+        let img = RgbaImage::from_fn(w, h, |x, y| {
+            image::Rgba([
+                ((x * 7) ^ (y * 3)) as u8,
+                (x * y % 251) as u8,
+                (y * 5) as u8,
+                if x % 17 == 0 {
+                    0
+                } else {
+                    255 - (y % 9) as u8 * 20
+                },
+            ])
+        });
+        let side = w.min(h);
+        let (x0, y0) = ((w - side) / 2, (h - side) / 2);
+        let view = image::imageops::crop_imm(&img, x0, y0, side, side);
+        for target in [1, 13, 37, 96, 220, 300, side - 1] {
+            if target >= side {
+                continue;
+            }
+            let want = image::imageops::thumbnail(&*view, target, target);
+            let got = box_shrink(&img, (x0, y0, side), target).expect("a shrink");
+            assert!(got == want, "{w}x{h} to {target}");
+        }
+    }
+}
