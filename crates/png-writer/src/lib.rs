@@ -35,6 +35,12 @@
 //!   when one colour channel determines the whole pixel, as in an image
 //!   that uses only the red channel: the palette is indexed by that
 //!   channel's value;
+//! - otherwise, unless the image is opaque grey, indexed when it has at
+//!   most 256 colours (fully transparent pixels counting as one), at 1, 2, 4
+//!   or 8 bits a pixel for at most 2, 4, 16 or 256 colours, the palette in
+//!   the order the colours are first met (every eighth row first, then the
+//!   rest), as a thresholded picture with an anti-aliased edge or flat art
+//!   has;
 //! - otherwise RGB when every pixel is opaque, else RGBA.
 //!
 //! One byte a pixel instead of three or four makes the file both smaller
@@ -343,8 +349,13 @@ fn small_palette(raw: &[u8], width: usize, indices: &mut Vec<u8>) -> Option<Smal
     let mut table = ColourTable::new();
     let row = width * 4;
     for sample in raw.chunks(row).step_by(8) {
+        let mut last = None;
         for p in sample.chunks_exact(4) {
-            table.index(u32::from_le_bytes([p[0], p[1], p[2], p[3]]))?;
+            let key = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
+            if last != Some(key) {
+                table.index(key)?;
+                last = Some(key);
+            }
         }
     }
     indices.clear();
