@@ -1,22 +1,28 @@
-//! The rank cards against `circle`, alternating: each round times `circle`
-//! and its PNG, then every rank card and its PNG (the published client's
-//! call with a rank and a tag), on the same avatar, and the ratio of
-//! throughputs is taken within the round; the medians over the rounds are
-//! printed. On a shared, noisy machine a ratio within one round means more
-//! than absolute times from separate runs. Issue 28's bound: ≥ 0.3× circle.
+//! Still templates against `circle`, alternating: each round times
+//! `circle`'s render and its PNG, then every chosen template's render and
+//! its PNG (the rank cards with the published client's call plus a rank
+//! and a tag, every other template with its defaults), on the same avatar,
+//! and the ratio of throughputs (render + PNG) is taken within the round;
+//! the medians over the rounds are printed, with the render and PNG times
+//! apart and the PNG's size. On a shared, noisy machine a ratio within one
+//! round means more than absolute times from separate runs. Issue 28's
+//! bound: a card ≥ 0.3× circle; issue 27's: a still overlay ≥ 0.5×.
 //!
-//! Run: `cargo bench -p canvas-render --bench rank_cards` (release; only
-//! when measuring). `ROUNDS` and `REPS` below set the work. Without
-//! `--bench` (as `cargo test --all-targets` runs it) it renders each card
-//! once, as a smoke test, and prints no figures.
+//! Run: `cargo bench -p canvas-render --bench rank_cards [-- GROUP]`
+//! (release; only when measuring). `GROUP` picks the templates: `rank`
+//! (the default), `welcome`, `overlays` (the still overlays) or `stills`
+//! (all of them). `ROUNDS` and `REPS` below set the work. Without
+//! `--bench` (as `cargo test --all-targets` runs it) it renders every
+//! still template once, as a smoke test, and prints no figures.
 
 mod support;
 
 use std::hint::black_box;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use canvas_render::template::{TemplateKind, render_template};
-use canvas_render::{circle, encode_png};
+use canvas_render::{RgbaImage, circle, encode_png};
 
 const ROUNDS: usize = 9;
 const REPS: usize = 15;
@@ -26,16 +32,93 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+/// Calls timed per measurement: [`REPS`] when measuring, 1 in test mode.
+static REPS_NOW: AtomicUsize = AtomicUsize::new(REPS);
+
+/// Milliseconds per call of `f` over [`REPS`] calls, and its last result.
+fn time<T>(f: &mut dyn FnMut() -> T) -> (f64, T) {
+    let reps = REPS_NOW.load(Ordering::Relaxed);
+    let t = Instant::now();
+    let mut last = f();
+    for _ in 1..reps {
+        last = black_box(f());
+    }
+    (t.elapsed().as_secs_f64() * 1e3 / reps as f64, last)
+}
+
+/// One job's times in every round: render, PNG, and the ratio of circle's
+/// whole time to its whole time.
+#[derive(Default, Clone)]
+struct Times {
+    render: Vec<f64>,
+    png: Vec<f64>,
+    ratio: Vec<f64>,
+    bytes: usize,
+}
+
+impl Times {
+    /// Times `render` and the PNG of what it gives; the whole time.
+    fn round(&mut self, render: &mut dyn FnMut() -> RgbaImage) -> f64 {
+        let (r, img) = time(render);
+        let (p, png) = time(&mut || encode_png(black_box(&img)).unwrap());
+        self.render.push(r);
+        self.png.push(p);
+        self.bytes = png.len();
+        r + p
+    }
+
+    fn line(&self, label: &str) -> String {
+        let ratio = match self.ratio.is_empty() {
+            true => String::new(),
+            false => format!(", {:.2}x circle's throughput", median(self.ratio.clone())),
+        };
+        format!(
+            "{label} + png: {:.2} ms (render {:.2}, png {:.2}), {} bytes{ratio}",
+            median(
+                self.render
+                    .iter()
+                    .zip(&self.png)
+                    .map(|(r, p)| r + p)
+                    .collect()
+            ),
+            median(self.render.clone()),
+            median(self.png.clone()),
+            self.bytes,
+        )
+    }
+}
+
 fn main() {
-    if std::env::args().any(|a| a == "--list") {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--list") {
         return;
     }
-    let measuring = std::env::args().any(|a| a == "--bench");
-    let (rounds, reps) = if measuring { (ROUNDS, REPS) } else { (1, 1) };
+    let measuring = args.iter().any(|a| a == "--bench");
+    let group = match measuring {
+        true => args
+            .iter()
+            .find(|a| !a.starts_with('-'))
+            .map_or("rank", String::as_str),
+        false => "stills",
+    };
+    let rounds = if measuring { ROUNDS } else { 1 };
+    if !measuring {
+        REPS_NOW.store(1, Ordering::Relaxed);
+    }
     let (avatar, source) = support::avatar();
-    let ranks: Vec<TemplateKind> = TemplateKind::ALL
+    let chosen: Vec<TemplateKind> = TemplateKind::ALL
         .into_iter()
-        .filter(|k| format!("{k:?}").starts_with("Rank"))
+        .filter(|k| !k.template().is_animated())
+        .filter(|k| {
+            let name = format!("{k:?}");
+            let overlay = !name.starts_with("Rank") && !name.starts_with("Welcome");
+            match group {
+                "welcome" => name.starts_with("Welcome"),
+                "overlays" => overlay,
+                "stills" => true,
+                _ => name.starts_with("Rank"),
+            }
+        })
         .collect();
     let call = |name: &str| match name {
         "username" => Some("Ferris"),
@@ -48,45 +131,25 @@ fn main() {
         "cbar" => Some("5865f2"),
         _ => None,
     };
-    let time = |f: &mut dyn FnMut()| {
-        let t = Instant::now();
-        for _ in 0..reps {
-            f();
-        }
-        t.elapsed().as_secs_f64() * 1e3 / reps as f64
-    };
-    let mut circle_ms = Vec::new();
-    let mut card_ms = vec![Vec::new(); ranks.len()];
-    let mut ratios = vec![Vec::new(); ranks.len()];
+    let mut circle_times = Times::default();
+    let mut times = vec![Times::default(); chosen.len()];
     for _ in 0..rounds {
-        let c = time(&mut || {
-            black_box(encode_png(&circle(black_box(&avatar)).unwrap()).unwrap());
-        });
-        circle_ms.push(c);
-        for (i, kind) in ranks.iter().enumerate() {
-            let t = kind.template();
-            let args = t.args(call).unwrap();
-            let ms = time(&mut || {
-                black_box(
-                    encode_png(&render_template(t, &args, Some(black_box(&avatar))).unwrap())
-                        .unwrap(),
-                );
-            });
-            card_ms[i].push(ms);
-            ratios[i].push(c / ms);
+        let c = circle_times.round(&mut || circle(black_box(&avatar)).unwrap());
+        for (kind, t) in chosen.iter().zip(&mut times) {
+            let template = kind.template();
+            let args = template.args(call).unwrap();
+            let ms = t
+                .round(&mut || render_template(template, &args, Some(black_box(&avatar))).unwrap());
+            t.ratio.push(c / ms);
         }
     }
     if !measuring {
-        println!("rank_cards: every card rendered once (run with --bench to measure)");
+        println!("rank_cards: every still template rendered once (run with --bench to measure)");
         return;
     }
     println!("avatar: {source}; {ROUNDS} rounds of {REPS} each, medians");
-    println!("circle + png: {:.2} ms", median(circle_ms));
-    for (i, kind) in ranks.iter().enumerate() {
-        println!(
-            "{kind:?} + png: {:.2} ms, {:.2}x circle's throughput",
-            median(card_ms[i].clone()),
-            median(ratios[i].clone())
-        );
+    println!("{}", circle_times.line("circle"));
+    for (kind, t) in chosen.iter().zip(&times) {
+        println!("{}", t.line(&format!("{kind:?}")));
     }
 }

@@ -160,28 +160,36 @@ impl Avatar {
         // Shrunk once to the exact display size (area averaging), so that
         // drawing it is a plain copy (nearest sampling at integer offsets);
         // a smaller avatar is kept as is and enlarged bilinearly while drawn.
-        let square: RgbaImage = if side > target {
-            image::imageops::thumbnail(&*view, target, target)
-        } else {
-            view.to_image()
-        };
-        let (sw, sh) = square.dimensions();
-        let mut pixmap = Pixmap::new(sw, sh).ok_or(RenderError::EmptyImage)?;
-        for (dst, src) in pixmap
-            .data_mut()
-            .chunks_exact_mut(4)
-            .zip(square.as_raw().chunks_exact(4))
-        {
-            let a = src[3] as u32;
-            let (mut r, mut g, mut b) = (src[0] as u32, src[1] as u32, src[2] as u32);
-            if grey {
-                let l = (r * 299 + g * 587 + b * 114 + 500) / 1000;
-                (r, g, b) = (l, l, l);
+        let shrunk: Option<RgbaImage> = (side > target).then(|| {
+            let (x0, y0) = ((w - side) / 2, (h - side) / 2);
+            box_shrink(img, (x0, y0, side), target)
+                .unwrap_or_else(|| image::imageops::thumbnail(&*view, target, target))
+        });
+        // Otherwise the square's rows are read in place, without a copy.
+        let (sw, sh, stride, start) = match &shrunk {
+            Some(s) => (s.width(), s.height(), s.width() as usize * 4, 0),
+            None => {
+                let (x0, y0) = ((w - side) as usize / 2, (h - side) as usize / 2);
+                (side, side, w as usize * 4, (y0 * w as usize + x0) * 4)
             }
-            dst[0] = ((r * a + 127) / 255) as u8;
-            dst[1] = ((g * a + 127) / 255) as u8;
-            dst[2] = ((b * a + 127) / 255) as u8;
-            dst[3] = a as u8;
+        };
+        let source = shrunk.as_ref().map_or(img.as_raw(), |s| s.as_raw());
+        let rows = source[start..].chunks(stride).take(sh as usize);
+        let mut pixmap = Pixmap::new(sw, sh).ok_or(RenderError::EmptyImage)?;
+        let width = sw as usize * 4;
+        for (out, row) in pixmap.data_mut().chunks_exact_mut(width).zip(rows) {
+            for (dst, src) in out.chunks_exact_mut(4).zip(row[..width].chunks_exact(4)) {
+                let a = src[3] as u32;
+                let (mut r, mut g, mut b) = (src[0] as u32, src[1] as u32, src[2] as u32);
+                if grey {
+                    let l = (r * 299 + g * 587 + b * 114 + 500) / 1000;
+                    (r, g, b) = (l, l, l);
+                }
+                dst[0] = ((r * a + 127) / 255) as u8;
+                dst[1] = ((g * a + 127) / 255) as u8;
+                dst[2] = ((b * a + 127) / 255) as u8;
+                dst[3] = a as u8;
+            }
         }
         Ok(Avatar {
             pixmap,
@@ -232,6 +240,62 @@ impl Avatar {
             t,
         ))
     }
+}
+
+/// The square `(x0, y0, side)` of `img` shrunk to `target` × `target`
+/// (`target` < `side`) with exactly the pixels `image::imageops::thumbnail`
+/// gives: each output pixel the rounded mean of the block of source pixels
+/// its bounds (computed as `thumbnail` computes them, in `f32`) enclose. The
+/// sums are made a row at a time, every source pixel read once in place,
+/// instead of one generic pixel read per block pixel. `None` when some
+/// block would be empty (where `thumbnail` interpolates instead), which a
+/// shrink never gives.
+pub(crate) fn box_shrink(
+    img: &RgbaImage,
+    (x0, y0, side): (u32, u32, u32),
+    target: u32,
+) -> Option<RgbaImage> {
+    let ratio = side as f32 / target as f32;
+    let bounds = |i: u32| {
+        let low = i as f32 * ratio;
+        let start = (low.ceil() as u32).clamp(0, side - 1);
+        let end = ((low + ratio).ceil() as u32).clamp(start, side);
+        (start < end).then_some((start as usize, end as usize))
+    };
+    let cols: Vec<(usize, usize)> = (0..target).map(bounds).collect::<Option<_>>()?;
+    let rows: Vec<(usize, usize)> = (0..target).map(bounds).collect::<Option<_>>()?;
+    let stride = img.width() as usize * 4;
+    let data = img.as_raw();
+    let t = target as usize;
+    // Per output column, the channel sums of the current block of rows.
+    let mut sums = vec![0u32; t * 4];
+    let mut out = RgbaImage::new(target, target);
+    for (oy, &(top, bottom)) in rows.iter().enumerate() {
+        sums.fill(0);
+        for y in top..bottom {
+            let row = &data[(y0 as usize + y) * stride + x0 as usize * 4..][..side as usize * 4];
+            for (sum, &(left, right)) in sums.chunks_exact_mut(4).zip(&cols) {
+                for p in row[left * 4..right * 4].chunks_exact(4) {
+                    for (s, &c) in sum.iter_mut().zip(p) {
+                        *s += u32::from(c);
+                    }
+                }
+            }
+        }
+        let height = (bottom - top) as u32;
+        let line = &mut out.as_mut()[oy * t * 4..][..t * 4];
+        for ((o, sum), &(left, right)) in line
+            .chunks_exact_mut(4)
+            .zip(sums.chunks_exact(4))
+            .zip(&cols)
+        {
+            let n = (right - left) as u32 * height;
+            for (o, &s) in o.iter_mut().zip(sum) {
+                *o = ((s + n / 2) / n).min(255) as u8;
+            }
+        }
+    }
+    Some(out)
 }
 
 /// A grey head-and-shoulders silhouette used when no avatar is given.
