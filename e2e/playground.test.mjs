@@ -59,21 +59,46 @@ test("the playground shows a gallery of previews and runs a JSON call and an ima
       .map(([path]) => path)
       .sort();
     assert.deepEqual(withPreview, imageOps, "every image endpoint has a preview");
+    // The cards, whose path parameters pick the image, list theirs in
+    // `x-previews`: every rank template, welcome template and background.
+    const listed = Object.values(spec.paths).flatMap((item) => (item.get && item.get["x-previews"]) || []);
+    const listedPreviews = listed.map((e) => e.preview);
+    for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9]) assert.ok(listedPreviews.includes(`/previews/rankcard/${n}.png`), `rank ${n}`);
+    for (const n of [1, 2, 3, 4, 5, 6, 7]) assert.ok(listedPreviews.includes(`/previews/welcome/${n}.png`), `welcome ${n}`);
+    assert.equal(listedPreviews.filter((p) => p.startsWith("/previews/welcome-background/")).length, 13, "13 backgrounds");
+    const previews = [
+      ...withPreview.map((path) => spec.paths[path].get["x-preview"]),
+      ...listedPreviews,
+    ].sort();
     await page.locator("#gallery .preview").first().waitFor();
-    const cards = await page.$$eval("#gallery .preview", (els) => els.map((e) => e.dataset.path).sort());
-    assert.deepEqual(cards, withPreview, "one gallery card per preview");
+    const cards = await page.$$eval("#gallery .preview", (els) => els.map((e) => e.dataset.preview).sort());
+    assert.deepEqual(cards, previews, "one gallery card per preview");
+    const headings = await page.$$eval("#gallery h3", (els) => els.map((e) => e.textContent));
+    for (const h of ["rank cards", "welcome cards", "welcome backgrounds"]) assert.ok(headings.includes(h), h);
     await page.waitForFunction(
       () => [...document.querySelectorAll("#gallery img")].every((i) => i.complete),
       null,
       { timeout: 240_000, polling: 500 },
     );
     const broken = await page.$$eval("#gallery .preview", (els) =>
-      els.filter((e) => !(e.querySelector("img").naturalWidth > 0)).map((e) => e.dataset.path));
+      els.filter((e) => !(e.querySelector("img").naturalWidth > 0)).map((e) => e.dataset.preview));
     assert.deepEqual(broken, [], "every preview image loads");
     // A card fills the try-it form.
     await page.click('#gallery .preview[data-path="/canvas/misc/circle"]');
     assert.equal(await page.textContent("#ep-path"), "/canvas/misc/circle");
     assert.ok((await page.inputValue("#param-avatar")).length > 0, "avatar pre-filled");
+    // A rank or welcome card's preview fills its path parameters too.
+    await page.click("#show-gallery");
+    await page.click('#gallery .preview[data-preview="/previews/rankcard/3.png"]');
+    assert.equal(await page.textContent("#ep-path"), "/premium/rankcard/{template}");
+    assert.equal(await page.inputValue("#param-template"), "3");
+    assert.match(await page.inputValue("#url"), /\/premium\/rankcard\/3\?/);
+    await page.click("#show-gallery");
+    await page.click('#gallery .preview[data-preview="/previews/welcome-background/sunset.png"]');
+    assert.equal(await page.textContent("#ep-path"), "/welcome/img/{template}/{background}");
+    assert.equal(await page.inputValue("#param-template"), "6");
+    assert.equal(await page.inputValue("#param-background"), "sunset");
+    assert.match(await page.inputValue("#url"), /\/welcome\/img\/6\/sunset/);
 
     // JSON call.
     await rgb.click();

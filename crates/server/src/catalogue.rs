@@ -208,29 +208,69 @@ pub const PREVIEW_GROUP: &str = "/previews";
 #[derive(Debug, Clone)]
 pub struct ImageEndpoint {
     /// Its URL group ([`FILTER_GROUP`], [`MISC_GROUP`], [`OVERLAY_GROUP`],
-    /// [`PREMIUM_GROUP`]), or [`COLORVIEWER`] itself.
+    /// [`PREMIUM_GROUP`], [`RANKCARD_GROUP`], [`WELCOME_GROUP`]), or
+    /// [`COLORVIEWER`] itself.
     pub group: &'static str,
-    /// Its URL name within the group (`colorviewer` for [`COLORVIEWER`]).
+    /// Its URL name within the group (`colorviewer` for [`COLORVIEWER`],
+    /// the template's number for a card).
     pub name: &'static str,
-    /// The endpoint's path (`/canvas/misc/circle`).
+    /// The image's path (`/canvas/misc/circle`, `/premium/rankcard/3`,
+    /// `/welcome/img/1/space`).
     pub path: String,
-    /// The preview's path: [`PREVIEW_GROUP`], the group's last segment, the
+    /// The documented operation that serves it: [`path`](Self::path)
+    /// itself, or the pattern whose path parameters pick the image
+    /// (`/premium/rankcard/{template}`), which names its previews in
+    /// `x-previews` rather than `x-preview`.
+    pub operation: String,
+    /// The values of the operation's path parameters for this image
+    /// (`template`, and `background` for a welcome card); empty for an
+    /// operation with one path.
+    pub path_params: Vec<(&'static str, &'static str)>,
+    /// The preview's path: [`PREVIEW_GROUP`], the group's short name, the
     /// name and the extension of the endpoint's default answer
-    /// (`/previews/misc/circle.png`, `/previews/premium/petpet.gif`).
+    /// (`/previews/misc/circle.png`, `/previews/premium/petpet.gif`,
+    /// `/previews/rankcard/3.png`, `/previews/welcome/3.png`,
+    /// `/previews/welcome-background/space.png`).
     pub preview: String,
     /// Whether the image moves for a still avatar (its preview is a GIF).
     pub animated: bool,
 }
 
+impl ImageEndpoint {
+    /// The welcome background this preview is drawn over, if it is a
+    /// welcome card.
+    pub fn background(&self) -> Option<&'static str> {
+        self.path_params
+            .iter()
+            .find(|(n, _)| *n == "background")
+            .map(|(_, v)| *v)
+    }
+}
+
+/// The welcome background the welcome templates' previews are drawn over
+/// (each background also has a preview of its own, under [`WELCOME_PREVIEW_TEMPLATE`]).
+pub const WELCOME_PREVIEW_BACKGROUND: &str = "space";
+/// The welcome template the backgrounds' previews are drawn with: the
+/// bottom bar, which leaves the most of the background in view.
+pub const WELCOME_PREVIEW_TEMPLATE: &str = "6";
+/// The preview group of the welcome templates.
+pub const WELCOME_PREVIEWS: &str = "welcome";
+/// The preview group of the welcome backgrounds.
+pub const WELCOME_BACKGROUND_PREVIEWS: &str = "welcome-background";
+
 /// Every image endpoint with its preview, read from the lists above:
-/// [`COLORVIEWER`], the misc images, the filters, the overlays and the
-/// `/premium` templates (the overlay alias serves the same images, so it
-/// has no previews of its own). The welcome cards, whose one operation
-/// takes the template and the background as path segments, and the rank
-/// cards, whose one operation takes the design as a path segment, have
-/// none.
+/// [`COLORVIEWER`], the misc images, the filters, the overlays, the
+/// `/premium` templates, the rank cards (`/previews/rankcard/<n>.png`), the
+/// welcome cards (each template over [`WELCOME_PREVIEW_BACKGROUND`],
+/// `/previews/welcome/<n>.png`) and the welcome backgrounds (template
+/// [`WELCOME_PREVIEW_TEMPLATE`] over each,
+/// `/previews/welcome-background/<name>.png`). The aliases (overlays,
+/// `/canvas/welcome/img`) serve the same images, so they have no previews
+/// of their own; the custom-background cards (`/premium/welcome`) are the
+/// welcome templates over a fetched image, previewed by the templates.
 pub fn image_endpoints() -> &'static [ImageEndpoint] {
     static ALL: std::sync::LazyLock<Vec<ImageEndpoint>> = std::sync::LazyLock::new(|| {
+        let ext = |animated: bool| if animated { "gif" } else { "png" };
         let entry = |group: &'static str, name: &'static str, animated: bool| {
             let path = if group == COLORVIEWER {
                 COLORVIEWER.to_owned()
@@ -242,33 +282,71 @@ pub fn image_endpoints() -> &'static [ImageEndpoint] {
             } else {
                 group.rsplit('/').next().unwrap_or(group)
             };
-            let ext = if animated { "gif" } else { "png" };
+            let (operation, path_params) = if group == RANKCARD_GROUP {
+                (format!("{group}/{{template}}"), vec![("template", name)])
+            } else {
+                (path.clone(), Vec::new())
+            };
             ImageEndpoint {
                 group,
                 name,
+                operation,
+                path_params,
                 path,
-                preview: format!("{PREVIEW_GROUP}/{short}/{name}.{ext}"),
+                preview: format!("{PREVIEW_GROUP}/{short}/{name}.{}", ext(animated)),
                 animated,
             }
         };
+        let welcome = |template: &'static str,
+                       background: &'static str,
+                       preview: String,
+                       animated: bool| ImageEndpoint {
+            group: WELCOME_GROUP,
+            name: template,
+            path: format!("{WELCOME_GROUP}/{template}/{background}"),
+            operation: format!("{WELCOME_GROUP}/{{template}}/{{background}}"),
+            path_params: vec![("template", template), ("background", background)],
+            preview: format!("{preview}.{}", ext(animated)),
+            animated,
+        };
+        let welcome_animated = template(WELCOME_GROUP, WELCOME_PREVIEW_TEMPLATE)
+            .is_some_and(|k| k.template().is_animated());
         std::iter::once(entry(COLORVIEWER, "colorviewer", false))
             .chain(misc_names().map(|n| entry(MISC_GROUP, n, false)))
             .chain(filter_names().map(|n| entry(FILTER_GROUP, n, false)))
-            .chain(
-                TEMPLATES
-                    .iter()
-                    .filter(|(g, _, _)| has_previews(g))
-                    .map(|(g, n, k)| entry(g, n, k.template().is_animated())),
-            )
+            .chain(TEMPLATES.iter().map(|(g, n, k)| {
+                let animated = k.template().is_animated();
+                if *g == WELCOME_GROUP {
+                    welcome(
+                        n,
+                        WELCOME_PREVIEW_BACKGROUND,
+                        format!("{PREVIEW_GROUP}/{WELCOME_PREVIEWS}/{n}"),
+                        animated,
+                    )
+                } else {
+                    entry(g, n, animated)
+                }
+            }))
+            .chain(WELCOME_BACKGROUNDS.iter().map(|b| {
+                welcome(
+                    WELCOME_PREVIEW_TEMPLATE,
+                    b,
+                    format!("{PREVIEW_GROUP}/{WELCOME_BACKGROUND_PREVIEWS}/{b}"),
+                    welcome_animated,
+                )
+            }))
             .collect()
     });
     &ALL
 }
 
-/// Whether the templates of `group` have previews: all but the welcome and
-/// rank cards (one operation each, its template a path parameter).
-fn has_previews(group: &str) -> bool {
-    group != WELCOME_GROUP && group != RANKCARD_GROUP
+/// The previews of the operation documented at `operation` whose path
+/// parameters pick the image (`/premium/rankcard/{template}`,
+/// `/welcome/img/{template}/{background}`): OpenAPI's `x-previews`.
+pub fn previews_of_operation(operation: &str) -> impl Iterator<Item = &'static ImageEndpoint> + '_ {
+    image_endpoints()
+        .iter()
+        .filter(move |e| !e.path_params.is_empty() && e.operation == operation)
 }
 
 /// The image endpoint whose preview is at `path`.
@@ -285,7 +363,7 @@ pub fn preview_of(path: &str) -> Option<&'static str> {
     };
     image_endpoints()
         .iter()
-        .find(|e| e.path == path)
+        .find(|e| e.path_params.is_empty() && e.path == path)
         .map(|e| e.preview.as_str())
 }
 
@@ -384,13 +462,69 @@ mod tests {
             all.len(),
             1 + misc_names().count()
                 + filter_names().count()
-                + TEMPLATES.iter().filter(|(g, _, _)| has_previews(g)).count()
+                + TEMPLATES.len()
+                + WELCOME_BACKGROUNDS.len()
         );
         for e in all {
             assert_eq!(preview(&e.preview).map(|p| &p.path), Some(&e.path));
-            assert_eq!(preview_of(&e.path), Some(e.preview.as_str()));
             assert!(e.preview.starts_with("/previews/"), "{}", e.preview);
+            if e.path_params.is_empty() {
+                assert_eq!(preview_of(&e.path), Some(e.preview.as_str()));
+                assert_eq!(e.operation, e.path);
+            } else {
+                // The operation's pattern with the parameters filled in is
+                // the image's path, and the operation lists the preview.
+                let filled = e.path_params.iter().fold(e.operation.clone(), |p, (n, v)| {
+                    p.replace(&format!("{{{n}}}"), v)
+                });
+                assert_eq!(filled, e.path);
+                assert!(
+                    previews_of_operation(&e.operation).any(|p| p.preview == e.preview),
+                    "{}",
+                    e.preview
+                );
+                assert_eq!(preview_of(&e.path), None);
+            }
         }
+        // Every template has a preview of its own, whatever its group, of
+        // the template itself.
+        for (group, name, kind) in TEMPLATES {
+            let of_template: Vec<_> = all
+                .iter()
+                .filter(|e| template(e.group, e.name) == Some(kind))
+                .collect();
+            assert!(!of_template.is_empty(), "{group}/{name}");
+        }
+        // Every welcome background has one, and so do the rank cards'
+        // and welcome cards' operations.
+        for b in WELCOME_BACKGROUNDS {
+            assert!(
+                all.iter().any(|e| e.background() == Some(b)
+                    && e.preview == format!("/previews/welcome-background/{b}.png")),
+                "{b}"
+            );
+        }
+        assert_eq!(
+            previews_of_operation("/premium/rankcard/{template}")
+                .map(|e| e.preview.as_str())
+                .collect::<Vec<_>>(),
+            (1..=9)
+                .map(|n| format!("/previews/rankcard/{n}.png"))
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(
+            previews_of_operation("/welcome/img/{template}/{background}").count(),
+            7 + 13
+        );
+        assert_eq!(
+            preview("/previews/welcome/4.png").map(|e| e.path.as_str()),
+            Some("/welcome/img/4/space")
+        );
+        assert_eq!(
+            preview("/previews/welcome-background/sunset.png").map(|e| e.path.as_str()),
+            Some("/welcome/img/6/sunset")
+        );
+        assert_eq!(previews_of_operation("/canvas/misc/circle").count(), 0);
         assert_eq!(
             preview_of("/canvas/misc/circle"),
             Some("/previews/misc/circle.png")

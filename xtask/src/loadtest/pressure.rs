@@ -160,7 +160,31 @@ pub enum Abuse {
     /// PNG, 128-frame 512² GIF as GIF and as WebP, the 256-frame 8×8 GIF
     /// as WebP with the long comment, the 2-frame 4096² GIF.
     Mixed,
+    /// Every kind of template endpoint with animated avatars, one after the
+    /// other: `triggered` and `jail` (WebP) of the 128-frame 512² GIF,
+    /// `petpet` and a rank card of the 256-frame 8×8 GIF, `amongus` and a
+    /// welcome card (1200×600) of the 128-frame GIF, and a custom-background
+    /// welcome card with the 8×8 GIF as avatar and the 128-frame GIF as
+    /// `bg` (two fetches).
+    AnimatedTemplates,
 }
+
+/// The requests of [`Abuse::AnimatedTemplates`] in turn: the path and
+/// query before the avatar, and the avatar's name.
+const TEMPLATE_ABUSE: [(&str, &str); 6] = [
+    ("/canvas/overlay/triggered?", ANIMATED_AVATAR),
+    ("/premium/petpet?", TINY_FRAMES_AVATAR),
+    ("/premium/amongus?username=abuser&", ANIMATED_AVATAR),
+    (
+        "/welcome/img/3/space?username=abuser&guildName=abuse&memberCount=9&",
+        ANIMATED_AVATAR,
+    ),
+    (
+        "/premium/rankcard/5?username=abuser&cxp=5&nxp=10&level=2&rank=1&",
+        TINY_FRAMES_AVATAR,
+    ),
+    ("/canvas/overlay/jail?format=webp&", ANIMATED_AVATAR),
+];
 
 /// An 800-character comment, query-encoded.
 fn long_comment() -> String {
@@ -180,6 +204,7 @@ impl Abuse {
                 "post (WebP, 800-character comment) of a 10 KB 256-frame 8×8 GIF"
             }
             Abuse::Mixed => "post of every costly kind in turn",
+            Abuse::AnimatedTemplates => "every template endpoint of animated GIFs in turn",
         }
     }
 
@@ -217,6 +242,16 @@ impl Abuse {
                     TINY_FRAMES_AVATAR,
                 ),
                 _ => post("&comment=hi", LARGE_FRAMES_AVATAR),
+            },
+            // One more than the table: the custom-background card, which
+            // fetches two animated images (both fresh).
+            Abuse::AnimatedTemplates => match TEMPLATE_ABUSE.get((n % 7) as usize) {
+                Some((path, name)) => format!("{path}avatar={}", url(name)),
+                None => format!(
+                    "/premium/welcome/6?username=abuser&avatar={}&bg={}",
+                    url(TINY_FRAMES_AVATAR),
+                    url(ANIMATED_AVATAR)
+                ),
             },
         }
     }
@@ -390,12 +425,56 @@ mod tests {
         use clap::ValueEnum as _;
         let host: SocketAddr = "127.0.0.1:9".parse().unwrap();
         for abuse in Abuse::value_variants() {
-            for n in 0..5 {
+            for n in 0..7 {
                 let path = abuse.request(n, host);
-                assert!(path.starts_with("/canvas/"), "{path}");
+                assert!(
+                    ["/canvas/", "/premium/", "/welcome/img/"]
+                        .iter()
+                        .any(|g| path.starts_with(g)),
+                    "{path}"
+                );
                 assert!(path.contains(&format!("nonce%3D{n}")), "{path}");
             }
         }
+        // The template kind goes through every kind of template endpoint,
+        // each with an animated avatar, and the custom background fetches
+        // a second animated image.
+        let templates: Vec<String> = (0..7)
+            .map(|n| Abuse::AnimatedTemplates.request(n, host))
+            .collect();
+        for prefix in [
+            "/canvas/overlay/triggered?",
+            "/canvas/overlay/jail?format=webp&",
+            "/premium/petpet?",
+            "/premium/amongus?",
+            "/welcome/img/",
+            "/premium/rankcard/",
+            "/premium/welcome/",
+        ] {
+            assert_eq!(
+                templates.iter().filter(|p| p.starts_with(prefix)).count(),
+                1,
+                "{prefix}"
+            );
+        }
+        for path in &templates {
+            assert!(
+                path.contains(ANIMATED_AVATAR) || path.contains(TINY_FRAMES_AVATAR),
+                "{path}"
+            );
+        }
+        let custom = &templates[6];
+        assert!(
+            custom.contains("&bg=") && custom.contains(ANIMATED_AVATAR),
+            "{custom}"
+        );
+        assert_eq!(custom.matches("nonce%3D6").count(), 2, "{custom}");
+        assert_eq!(
+            Abuse::AnimatedTemplates.request(7, host),
+            Abuse::AnimatedTemplates
+                .request(0, host)
+                .replace("nonce%3D0", "nonce%3D7")
+        );
         let post = Abuse::TinyFramesPost.request(1, host);
         assert!(post.contains("format=webp") && post.contains(TINY_FRAMES_AVATAR));
         // 800 characters once decoded: each %XX stands for one.

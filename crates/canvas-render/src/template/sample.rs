@@ -9,11 +9,32 @@ use super::{Args, TemplateKind};
 /// The sample values of `kind`'s parameters, by name (only those that
 /// differ from the defaults).
 fn samples(kind: TemplateKind) -> &'static [(&'static str, &'static str)] {
+    use TemplateKind::*;
     match kind {
-        TemplateKind::Amongus => &[("username", "Ada")],
+        Amongus => &[("username", "Ada")],
+        Welcome1 | Welcome2 | Welcome3 | Welcome4 | Welcome5 | Welcome6 | Welcome7 => WELCOME,
+        Rank1 | Rank2 | Rank3 | Rank4 | Rank5 | Rank6 | Rank7 | Rank8 | Rank9 => RANK,
         _ => &[],
     }
 }
+
+/// A welcome card's sample: a named member joining a named server, with
+/// the member line shown (the background comes from the preview's path).
+const WELCOME: &[(&str, &str)] = &[
+    ("username", "Ada Lovelace"),
+    ("guildName", "Analytical Engines"),
+    ("memberCount", "1843"),
+];
+
+/// A rank card's sample: every line shown, the bar a third full.
+const RANK: &[(&str, &str)] = &[
+    ("username", "Ada"),
+    ("discriminator", "1815"),
+    ("cxp", "3420"),
+    ("nxp", "10000"),
+    ("level", "12"),
+    ("rank", "3"),
+];
 
 impl TemplateKind {
     /// The arguments a preview of this template is drawn with: its declared
@@ -27,8 +48,32 @@ impl TemplateKind {
     /// assert_eq!(args.get("impostor"), Some(&Value::Bool(false)));
     /// ```
     pub fn sample_args(self) -> Args {
+        self.sample_args_with(&[])
+    }
+
+    /// The sample arguments with some parameters fixed by the caller (a
+    /// welcome card's `background`, which its path picks), each of which
+    /// wins over the template's own sample.
+    ///
+    /// ```
+    /// use canvas_render::template::{TemplateKind, Value};
+    ///
+    /// let args = TemplateKind::Welcome3.sample_args_with(&[("background", "sunset")]);
+    /// let sunset = canvas_render::template::WELCOME_BACKGROUNDS
+    ///     .iter()
+    ///     .position(|b| *b == "sunset")
+    ///     .unwrap();
+    /// assert_eq!(args.get("background"), Some(&Value::Choice(sunset)));
+    /// ```
+    pub fn sample_args_with(self, fixed: &[(&str, &str)]) -> Args {
         let samples = samples(self);
-        let value = |name: &str| samples.iter().find(|(n, _)| *n == name).map(|(_, v)| *v);
+        let value = |name: &str| {
+            fixed
+                .iter()
+                .chain(samples)
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| *v)
+        };
         match self.template().args(value) {
             Ok(args) => args,
             // A sample that fails its own parameter's check (caught by the

@@ -486,7 +486,27 @@ const NOT_FOUND_OR_BUSY: &[ErrorKind] = &[ErrorKind::NotFound, ErrorKind::Overlo
 /// The group segments of the previews (`/previews/{group}/{file}`), in
 /// the order of the server catalogue's image endpoints (a test holds them
 /// to it).
-pub const PREVIEW_GROUPS: &[&str] = &["canvas", "misc", "filter", "overlay", "premium"];
+pub const PREVIEW_GROUPS: &[&str] = &[
+    "canvas",
+    "misc",
+    "filter",
+    "overlay",
+    "premium",
+    "welcome",
+    "rankcard",
+    "welcome-background",
+];
+
+/// The gallery's title for the previews of a preview group whose images an
+/// operation's path parameters pick (`x-previews`' `group`).
+pub fn preview_group_title(group: &str) -> &'static str {
+    match group {
+        "rankcard" => "rank cards",
+        "welcome" => "welcome cards",
+        "welcome-background" => "welcome backgrounds",
+        _ => "previews",
+    }
+}
 const NONE: &[ErrorKind] = &[];
 
 /// Every endpoint of the service, in the order the playground lists them.
@@ -1006,14 +1026,14 @@ pub const ENDPOINTS: &[Endpoint] = &[
         path: "/previews/{group}/{file}",
         tag: "previews",
         summary: "An image endpoint's preview: its answer to built-in sample inputs",
-        description: "Every image endpoint (the colour square, filters, misc images and scenes, overlays, the `/premium` images) has one preview, named in its operation's `x-preview`: `/previews/<group>/<name>.png`, or `.gif` for an image that is always animated (`/previews/misc/circle.png`, `/previews/overlay/triggered.gif`, `/previews/premium/petpet.gif`, `/previews/canvas/colorviewer.png`). It is the endpoint's default answer drawn from a built-in sample avatar (a fox drawn in code; no avatar is fetched) and sample text. Each preview is rendered once per server process, the first time it is asked for (under the job limits of any image: 503 when they are full), then served from memory.",
+        description: "Every image endpoint (the colour square, filters, misc images and scenes, overlays, the `/premium` images) has one preview, named in its operation's `x-preview`: `/previews/<group>/<name>.png`, or `.gif` for an image that is always animated (`/previews/misc/circle.png`, `/previews/overlay/triggered.gif`, `/previews/premium/petpet.gif`, `/previews/canvas/colorviewer.png`). The cards, whose operations pick the design by path parameter, list theirs in the operation's `x-previews`: one per rank template (`/previews/rankcard/3.png`), one per welcome template over the `space` background (`/previews/welcome/3.png`) and one per welcome background under template 6 (`/previews/welcome-background/sunset.png`). It is the endpoint's default answer drawn from a built-in sample avatar (a fox drawn in code; no avatar is fetched) and sample text. Each preview is rendered once per server process, the first time it is asked for (under the job limits of any image: 503 when they are full), then served from memory.",
         params: &[
             Param {
                 name: "group",
                 location: In::Path,
                 required: true,
                 kind: Kind::Enum(PREVIEW_GROUPS),
-                description: "the endpoint's group: `canvas` (the colour square), `filter`, `misc`, `overlay` or `premium`",
+                description: "the endpoint's group: `canvas` (the colour square), `filter`, `misc`, `overlay`, `premium`, `rankcard`, `welcome` (the welcome templates) or `welcome-background`",
                 example: "misc",
                 default: None,
             },
@@ -1022,7 +1042,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
                 location: In::Path,
                 required: true,
                 kind: Kind::Name(80),
-                description: "the endpoint's name and the preview's extension (`circle.png`, `petpet.gif`)",
+                description: "the endpoint's name (a card's template number, a background's name) and the preview's extension (`circle.png`, `petpet.gif`, `3.png`, `sunset.png`)",
                 example: "circle.png",
                 default: None,
             },

@@ -125,8 +125,11 @@ origin. When the operator enables rate limiting, every response carries `RateLim
 `RateLimit` headers and a refused request gets 429 with `Retry-After`. HEAD on a canvas image \
 fetches and checks the avatar like GET (same status and `ETag`) but renders nothing, so it \
 carries no `Content-Length` unless the image is already in the output cache. Every image \
-endpoint's operation but the welcome and rank cards' names its preview, its answer to built-in sample inputs, in `x-preview` \
-(`/previews/{group}/{file}`).";
+endpoint's operation names its preview, its answer to built-in sample inputs, in `x-preview` \
+(`/previews/{group}/{file}`). An operation whose path parameters pick the image (the rank cards' \
+`{template}`, the welcome cards' `{template}` and `{background}`) lists its previews in \
+`x-previews` instead: each with `preview` (its path), `path` (the image it shows), `parameters` \
+(the path parameters' values) and `group` (the gallery's heading).";
 
 fn operation(e: &Endpoint) -> Value {
     let mut responses = Map::new();
@@ -229,6 +232,24 @@ fn operation(e: &Endpoint) -> Value {
     }
     if let Some(preview) = crate::catalogue::preview_of(e.path) {
         op["x-preview"] = json!(preview);
+    }
+    let previews: Vec<Value> = crate::catalogue::previews_of_operation(e.path)
+        .map(|p| {
+            let group = p.preview.split('/').nth(2).unwrap_or_default();
+            json!({
+                "preview": p.preview,
+                "path": p.path,
+                "parameters": p
+                    .path_params
+                    .iter()
+                    .map(|(n, v)| ((*n).to_owned(), json!(v)))
+                    .collect::<Map<String, Value>>(),
+                "group": catalogue::preview_group_title(group),
+            })
+        })
+        .collect();
+    if !previews.is_empty() {
+        op["x-previews"] = Value::Array(previews);
     }
     op
 }

@@ -88,39 +88,62 @@ function buildNav(filter = "") {
 
 // Every operation that names a preview (`x-preview`), grouped by tag in
 // the document's tag order: a card with the image and the endpoint's path.
+// An operation whose path parameters pick the image lists its previews in
+// `x-previews` (the rank and welcome cards): one card each, under the
+// entry's own heading, and a click fills those path parameters too.
 function buildGallery() {
   const groups = new Map();
-  for (const [path, item] of Object.entries(spec.paths)) {
-    const op = item.get;
-    if (!op || !op["x-preview"]) continue;
-    const tag = (op.tags && op.tags[0]) || "other";
-    if (!groups.has(tag)) groups.set(tag, []);
-    groups.get(tag).push([path, op]);
-  }
   const order = (spec.tags || []).map((t) => t.name);
   const rank = (t) => (order.includes(t) ? order.indexOf(t) : order.length);
+  const add = (title, tag, wide, card) => {
+    if (!groups.has(title)) groups.set(title, { rank: rank(tag), wide, cards: [] });
+    groups.get(title).cards.push(card);
+  };
+  for (const [path, item] of Object.entries(spec.paths)) {
+    const op = item.get;
+    if (!op) continue;
+    const tag = (op.tags && op.tags[0]) || "other";
+    if (op["x-preview"]) {
+      add(tag, tag, false, previewCard(path, op, op["x-preview"], path.split("/").pop(), path, {}));
+    }
+    for (const entry of op["x-previews"] || []) {
+      const params = entry.parameters || {};
+      const stem = String(entry.preview).split("/").pop().replace(/\.[a-z]+$/, "");
+      const picked = Object.entries(params).find(([, v]) => v === stem);
+      const name = picked ? picked[0] + " " + picked[1] : stem;
+      add(entry.group || tag, tag, true, previewCard(path, op, entry.preview, name, entry.path || path, params));
+    }
+  }
   const gallery = $("gallery");
   gallery.replaceChildren();
-  for (const [tag, eps] of [...groups].sort((a, b) => rank(a[0]) - rank(b[0]))) {
-    const grid = el("div", { class: "gallery-grid" });
-    for (const [path, op] of eps) {
-      const name = path.split("/").pop();
-      const card = el(
-        "button",
-        { type: "button", class: "preview", "data-path": path, title: op.summary || path },
-        el("span", { class: "preview-frame" }, el("img", { src: op["x-preview"], alt: op.summary || name, decoding: "async" })),
-        el("span", { class: "preview-name", text: name }),
-        el("span", { class: "preview-path", text: path })
-      );
-      card.addEventListener("click", () => {
-        select(path);
-        $("request").scrollIntoView({ behavior: "smooth", block: "start" });
-      });
-      grid.append(card);
-    }
-    gallery.append(el("section", { class: "gallery-group" }, el("h3", { text: tag }), grid));
+  // Stable sort: within a tag, groups keep the document's order.
+  for (const [title, group] of [...groups].sort((a, b) => a[1].rank - b[1].rank)) {
+    const grid = el("div", { class: group.wide ? "gallery-grid wide" : "gallery-grid" }, ...group.cards);
+    gallery.append(el("section", { class: "gallery-group" }, el("h3", { text: title }), grid));
   }
   if (!groups.size) gallery.append(el("p", { class: "muted", text: "No previews in this API description." }));
+}
+
+// One gallery card: the preview, a name and the image's path; a click
+// opens the operation with `params` (path parameters) filled in.
+function previewCard(path, op, preview, name, shown, params) {
+  const card = el(
+    "button",
+    { type: "button", class: "preview", "data-path": path, "data-preview": preview, title: op.summary || path },
+    el("span", { class: "preview-frame" }, el("img", { src: preview, alt: (op.summary || path) + " (" + name + ")", decoding: "async" })),
+    el("span", { class: "preview-name", text: name }),
+    el("span", { class: "preview-path", text: shown })
+  );
+  card.addEventListener("click", () => {
+    select(path);
+    for (const [k, v] of Object.entries(params)) {
+      const input = $("param-" + k);
+      if (input) input.value = v;
+    }
+    updateUrl();
+    $("request").scrollIntoView({ behavior: "smooth", block: "start" });
+  });
+  return card;
 }
 
 function showGallery() {

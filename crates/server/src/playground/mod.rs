@@ -1,8 +1,8 @@
 //! The playground page at `/`: plain HTML, CSS and JavaScript embedded in
 //! the binary (no CDN, no build step). The script reads `/openapi.json` and
 //! builds the endpoint list, the parameter forms and the gallery of
-//! previews (every operation's `x-preview`) from it, so the page never
-//! repeats the API description.
+//! previews (every operation's `x-preview`, and the cards' `x-previews`)
+//! from it, so the page never repeats the API description.
 //!
 //! Served with a strict Content-Security-Policy: scripts and styles from
 //! this origin only, no inline code, images from this origin, `blob:` and

@@ -553,15 +553,29 @@ impl CanvasQuery {
 
 /// The job of `endpoint`'s preview: the endpoint's own parsing of the
 /// sample parameters (`CanvasQuery::sample`); a template takes its own
-/// sample arguments (`TemplateKind::sample_args`). `None` for an image
+/// sample arguments (`TemplateKind::sample_args_with`), with the values of
+/// the path parameters that pick the image (a welcome card's background). `None` for an image
 /// that is no canvas job (the colour square).
 pub fn preview_job(
     req: &HttpRequest,
     endpoint: &catalogue::ImageEndpoint,
 ) -> Result<Option<Job>, ApiError> {
     // A template first, whatever its group.
+    // The path's other parameters (a welcome card's background) are fixed.
     if let Some(kind) = catalogue::template(endpoint.group, endpoint.name) {
-        return Ok(Some(Job::Template(kind, kind.sample_args())));
+        if endpoint
+            .background()
+            .is_some_and(|b| !catalogue::is_welcome_background(b))
+        {
+            return Err(unknown(req));
+        }
+        let fixed: Vec<(&str, &str)> = endpoint
+            .path_params
+            .iter()
+            .filter(|(n, _)| *n != "template")
+            .copied()
+            .collect();
+        return Ok(Some(Job::Template(kind, kind.sample_args_with(&fixed))));
     }
     let q = CanvasQuery::sample();
     let job = match endpoint.group {

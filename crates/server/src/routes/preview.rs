@@ -34,7 +34,16 @@ async fn preview(req: HttpRequest, state: web::Data<AppState>) -> Result<HttpRes
     let endpoint = catalogue::preview(req.path())
         .ok_or_else(|| ApiError::UnknownPath(req.path().chars().take(128).collect()))?;
     let (body, content_type) = match super::canvas::preview_job(&req, endpoint)? {
-        Some(job) => state.canvas.preview(&endpoint.preview, job).await?,
+        // Two previews of one image (the backgrounds' template over the
+        // templates' background is also that background's preview) share
+        // one rendering.
+        Some(job) => {
+            let key = catalogue::image_endpoints()
+                .iter()
+                .find(|e| e.path == endpoint.path)
+                .map_or(endpoint.preview.as_str(), |e| e.preview.as_str());
+            state.canvas.preview(key, job).await?
+        }
         None => {
             let rgb = Rgb::parse_hex(SAMPLE_HEX).map_err(|source| ApiError::Colour {
                 name: "hex",

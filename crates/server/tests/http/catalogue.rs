@@ -112,6 +112,42 @@ fn the_readme_lists_every_template() {
 }
 
 #[test]
+fn every_template_and_welcome_background_has_a_preview_the_readme_names() {
+    let previews = catalogue::image_endpoints();
+    // Every template, the cards included, has a preview of its own (a
+    // welcome template's over the templates' background).
+    for (group, name, kind) in catalogue::TEMPLATES {
+        assert!(
+            previews.iter().any(|e| {
+                catalogue::template(e.group, e.name) == Some(kind)
+                    && e.background()
+                        .is_none_or(|b| b == catalogue::WELCOME_PREVIEW_BACKGROUND)
+            }),
+            "{group}/{name} has no preview"
+        );
+    }
+    // Every welcome background has one, over its own background.
+    for b in catalogue::WELCOME_BACKGROUNDS {
+        assert!(
+            previews.iter().any(|e| e.background() == Some(b)
+                && e.preview.starts_with("/previews/welcome-background/")),
+            "{b}"
+        );
+    }
+    // The README's Previews section names every preview group, and no
+    // longer leaves the cards out.
+    let readme = readme();
+    let text = section(&readme, "### Previews", "### Creature reference");
+    for group in server::openapi::catalogue::PREVIEW_GROUPS {
+        assert!(
+            text.contains(&format!("`{group}`")) || text.contains(&format!("/previews/{group}/")),
+            "README Previews: {group}"
+        );
+    }
+    assert!(!text.contains("but the welcome and rank cards"));
+}
+
+#[test]
 fn the_readme_lists_every_content_type_in_order() {
     let readme = readme();
     for (group, names) in CONTENT_TYPES {

@@ -28,9 +28,25 @@ async fn every_image_endpoint_has_a_preview_that_decodes() {
     let doc = get(&app, "/openapi.json").await.json();
     let mut seen = 0;
     for e in image_endpoints() {
-        // The endpoint's operation names its preview.
-        let op = &doc["paths"][&e.path]["get"];
-        assert_eq!(op["x-preview"], e.preview.as_str(), "{}", e.path);
+        // The endpoint's operation names its preview: in `x-preview`, or,
+        // for an operation whose path parameters pick the image, in
+        // `x-previews` with those parameters' values.
+        if e.path_params.is_empty() {
+            let op = &doc["paths"][&e.path]["get"];
+            assert_eq!(op["x-preview"], e.preview.as_str(), "{}", e.path);
+        } else {
+            let op = &doc["paths"][&e.operation]["get"];
+            assert!(op["x-preview"].is_null(), "{}", e.operation);
+            let listed = op["x-previews"]
+                .as_array()
+                .and_then(|l| l.iter().find(|p| p["preview"] == e.preview.as_str()))
+                .unwrap_or_else(|| panic!("{} lists {}", e.operation, e.preview));
+            assert_eq!(listed["path"], e.path.as_str());
+            for (name, value) in &e.path_params {
+                assert_eq!(listed["parameters"][name], *value, "{}", e.preview);
+            }
+            assert!(listed["group"].is_string(), "{}", e.preview);
+        }
 
         let r = get(&app, &e.preview).await;
         assert_eq!(
@@ -71,8 +87,15 @@ async fn every_image_endpoint_has_a_preview_that_decodes() {
             img.dimensions()
         };
         assert!(w > 0 && h > 0);
-        if let Some((_, _, kind)) = catalogue::TEMPLATES.iter().find(|(_, n, _)| *n == e.name) {
+        if let Some(kind) = catalogue::template(e.group, e.name) {
             assert_eq!((w, h), kind.template().size, "{}", e.preview);
+        }
+        // The cards: 900×300 rank cards, 1200×600 welcome cards.
+        if e.group == catalogue::RANKCARD_GROUP {
+            assert_eq!((w, h), (900, 300), "{}", e.preview);
+        }
+        if e.group == catalogue::WELCOME_GROUP {
+            assert_eq!((w, h), (1200, 600), "{}", e.preview);
         }
         // Rendered once: the same bytes again.
         let again = get(&app, &e.preview).await;
@@ -92,8 +115,41 @@ async fn every_image_endpoint_has_a_preview_that_decodes() {
         })
         .map(|(path, _)| path)
         .collect();
-    assert_eq!(documented.len(), seen, "{documented:?}");
-    assert!(seen >= 40, "{seen} previews");
+    let single = image_endpoints()
+        .iter()
+        .filter(|e| e.path_params.is_empty())
+        .count();
+    assert_eq!(documented.len(), single, "{documented:?}");
+    assert!(seen >= 40 + 9 + 7 + 13, "{seen} previews");
+    // The operations with `x-previews` are the rank cards' and the welcome
+    // cards' (their aliases serve the same images).
+    let mut with_list: Vec<&String> = doc["paths"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(_, item)| item["get"]["x-previews"].is_array())
+        .map(|(path, _)| path)
+        .collect();
+    with_list.sort();
+    assert_eq!(
+        with_list,
+        [
+            "/premium/rankcard/{template}",
+            "/welcome/img/{template}/{background}"
+        ]
+    );
+    assert_eq!(
+        doc["paths"]["/premium/rankcard/{template}"]["get"]["x-previews"]
+            .as_array()
+            .map(Vec::len),
+        Some(9)
+    );
+    assert_eq!(
+        doc["paths"]["/welcome/img/{template}/{background}"]["get"]["x-previews"]
+            .as_array()
+            .map(Vec::len),
+        Some(7 + 13)
+    );
     // The documented group segments are those of the previews.
     let mut groups: Vec<&str> = image_endpoints()
         .iter()
@@ -115,6 +171,14 @@ async fn unknown_previews_are_json_404s() {
         "/previews/overlays/jail.png",
         "/previews/nope/circle.png",
         "/previews/misc",
+        "/previews/rankcard/0.png",
+        "/previews/rankcard/10.png",
+        "/previews/rankcard/1.gif",
+        "/previews/welcome/8.png",
+        "/previews/welcome/space.png",
+        "/previews/welcome-background/nope.png",
+        "/previews/welcome-background/1.png",
+        "/previews/img/1.png",
     ] {
         get(&app, uri).await.assert_error(404);
     }
@@ -130,4 +194,34 @@ async fn the_sample_preview_matches_the_endpoint_over_the_same_avatar() {
     let served = image::load_from_memory(&r.body).unwrap().into_rgba8();
     let direct = canvas_render::circle(&canvas_render::sample::avatar()).unwrap();
     assert_eq!(served, direct);
+}
+
+#[actix_rt::test]
+async fn a_welcome_template_and_a_background_share_the_image_they_both_show() {
+    // The backgrounds' template over the templates' background is that
+    // background's preview too: one rendering, the same bytes; the other
+    // backgrounds differ from it.
+    let app =
+        test::init_service(create_app(AppState::load(settings()).expect("state loads"))).await;
+    let template = get(
+        &app,
+        &format!(
+            "/previews/welcome/{}.png",
+            catalogue::WELCOME_PREVIEW_TEMPLATE
+        ),
+    )
+    .await;
+    let background = get(
+        &app,
+        &format!(
+            "/previews/welcome-background/{}.png",
+            catalogue::WELCOME_PREVIEW_BACKGROUND
+        ),
+    )
+    .await;
+    assert_eq!(template.status, 200);
+    assert_eq!(template.body, background.body);
+    let other = get(&app, "/previews/welcome-background/sunset.png").await;
+    assert_eq!(other.status, 200);
+    assert_ne!(other.body, template.body);
 }
