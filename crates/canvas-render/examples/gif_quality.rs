@@ -1,0 +1,159 @@
+//! How close the GIF encoder's frames come to the frames it was given, and
+//! how long it takes: for `triggered`, `petpet`, `amongus` and the
+//! `animation` bench's colour frames (60 frames of 128 px panning over the
+//! avatar), the GIF is encoded, decoded, and each frame compared with its
+//! source. Ordered dithering moves single pixels by about a palette step on
+//! purpose, so the figures that matter are those of 8 × 8 block means (the
+//! Bayer matrix's period: what the eye sees), per channel in levels: their
+//! mean and their maximum over every block of every frame. The per-pixel
+//! mean is printed too.
+//!
+//! Run: `cargo run -p canvas-render --example gif_quality --profile dev
+//! --config 'profile.dev.package.canvas-render.opt-level=3' [-- OUT_DIR]`;
+//! with `OUT_DIR`, frames 0 and 1 of each GIF are written there as PNG.
+//!
+//! The avatar: `$MENAGERIE_BENCH_AVATAR`, else
+//! `../shared/bench/avatars/avatar_512.png` above the workspace.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use canvas_render::animation::Deadline;
+use canvas_render::image::codecs::gif::GifDecoder;
+use canvas_render::image::imageops::{self, FilterType};
+use canvas_render::image::{AnimationDecoder, ImageFormat};
+use canvas_render::template::{TemplateKind, render_template_frames};
+use canvas_render::{Loops, RgbaImage, encode_gif, encode_png};
+
+fn avatar() -> RgbaImage {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let path = std::env::var_os("MENAGERIE_BENCH_AVATAR")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain(["..", "../.."].map(|up| root.join(up).join("shared/bench/avatars/avatar_512.png")))
+        .find(|p| p.exists())
+        .expect("a bench avatar");
+    let bytes = std::fs::read(path).expect("readable");
+    canvas_render::image::load_from_memory_with_format(&bytes, ImageFormat::Png)
+        .expect("a PNG")
+        .into_rgba8()
+}
+
+/// The `animation` bench's frames.
+fn pan_and_zoom(src: &RgbaImage) -> Vec<RgbaImage> {
+    let (w, h) = src.dimensions();
+    (0..60)
+        .map(|k| {
+            let turn = 2.0 * std::f64::consts::PI * f64::from(k) / 60.0;
+            let side = (f64::from(w) * (0.6 + 0.3 * turn.sin())).round() as u32;
+            let left = (f64::from(w - side) * (0.5 + 0.5 * turn.cos())).round() as u32;
+            let top = (f64::from(h - side) * (0.5 + 0.5 * turn.sin())).round() as u32;
+            let part = imageops::crop_imm(src, left, top, side, side).to_image();
+            imageops::resize(&part, 128, 128, FilterType::Triangle)
+        })
+        .collect()
+}
+
+/// (per-pixel mean, 8×8 block mean error, its maximum), in levels.
+fn errors(source: &[RgbaImage], decoded: &[RgbaImage]) -> (f64, f64, f64) {
+    let (mut pixel_sum, mut pixels) = (0.0, 0usize);
+    let (mut block_sum, mut blocks, mut block_max) = (0.0, 0usize, 0.0f64);
+    for (a, b) in source.iter().zip(decoded) {
+        let (w, h) = a.dimensions();
+        for by in (0..h).step_by(8) {
+            for bx in (0..w).step_by(8) {
+                let (mut sa, mut sb, mut n) = ([0.0f64; 3], [0.0f64; 3], 0usize);
+                for y in by..(by + 8).min(h) {
+                    for x in bx..(bx + 8).min(w) {
+                        let (p, q) = (a.get_pixel(x, y).0, b.get_pixel(x, y).0);
+                        if p[3] < 128 {
+                            continue;
+                        }
+                        for c in 0..3 {
+                            sa[c] += f64::from(p[c]);
+                            sb[c] += f64::from(q[c]);
+                            pixel_sum += f64::from(p[c].abs_diff(q[c])) / 3.0;
+                        }
+                        pixels += 1;
+                        n += 1;
+                    }
+                }
+                if n == 64 {
+                    for c in 0..3 {
+                        let e = (sa[c] - sb[c]).abs() / 64.0;
+                        block_sum += e / 3.0;
+                        block_max = block_max.max(e);
+                    }
+                    blocks += 1;
+                }
+            }
+        }
+    }
+    (
+        pixel_sum / pixels.max(1) as f64,
+        block_sum / blocks.max(1) as f64,
+        block_max,
+    )
+}
+
+fn main() {
+    let out = std::env::args().nth(1).map(PathBuf::from);
+    let avatar = avatar();
+    let mut jobs: Vec<(String, Vec<RgbaImage>, Vec<u32>)> = Vec::new();
+    for kind in [
+        TemplateKind::Triggered,
+        TemplateKind::Petpet,
+        TemplateKind::Amongus,
+    ] {
+        let t = kind.template();
+        let args = t.args(|_| None).unwrap();
+        let frames = render_template_frames(t, &args, &[(&avatar, 0)], None).unwrap();
+        let (frames, delays): (Vec<_>, Vec<_>) = frames.into_iter().unzip();
+        jobs.push((format!("{kind:?}").to_lowercase(), frames, delays));
+    }
+    let pan = pan_and_zoom(&avatar);
+    jobs.push(("animation-colour".into(), pan, vec![40; 60]));
+    println!("job | bytes | pixel mean | block mean | block max | encode ms (best of 5)");
+    for (name, frames, delays) in &jobs {
+        let encode = || {
+            let deadline = Deadline::after(Duration::from_secs(60));
+            encode_gif(frames, delays, Loops::Infinite, &deadline).unwrap()
+        };
+        let mut best = f64::MAX;
+        let mut gif = Vec::new();
+        for _ in 0..5 {
+            let start = Instant::now();
+            gif = encode();
+            best = best.min(start.elapsed().as_secs_f64() * 1e3);
+        }
+        let decoded: Vec<RgbaImage> = GifDecoder::new(std::io::Cursor::new(&gif))
+            .unwrap()
+            .into_frames()
+            .map(|f| f.unwrap().into_buffer())
+            .collect();
+        // Identical consecutive frames come back merged into one.
+        let mut distinct: Vec<RgbaImage> = frames.clone();
+        distinct.dedup();
+        assert_eq!(decoded.len(), distinct.len(), "{name}: frames");
+        let (pixel, block, max) = errors(&distinct, &decoded);
+        println!(
+            "{name} | {} | {pixel:.2} | {block:.2} | {max:.1} | {best:.1}",
+            gif.len()
+        );
+        if let Some(dir) = &out {
+            std::fs::create_dir_all(dir).unwrap();
+            for i in [0, 1] {
+                std::fs::write(
+                    dir.join(format!("{name}-{i}.png")),
+                    encode_png(&decoded[i]).unwrap(),
+                )
+                .unwrap();
+            }
+            std::fs::write(
+                dir.join(format!("{name}-src-0.png")),
+                encode_png(&frames[0]).unwrap(),
+            )
+            .unwrap();
+        }
+    }
+}
