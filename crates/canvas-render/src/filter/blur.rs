@@ -3,12 +3,13 @@
 //! premultiplied colour (see [`blur_with`]).
 //!
 //! The file uses nothing but `std`, so the `blur` bench includes it by path
-//! and times each stage on its own; the few word helpers it shares with the
-//! point filters are therefore repeated here.
+//! and times each stage on its own; the point filters take their word
+//! loop ([`map_words`]) from here.
 
 /// The alpha byte of a little-endian RGBA word.
 const ALPHA: u32 = 0xff00_0000;
 
+/// The 4 bytes of a pixel as a little-endian word.
 #[inline(always)]
 fn word(p: &[u8]) -> u32 {
     u32::from_le_bytes(p.try_into().expect("a 4-byte chunk"))
@@ -27,8 +28,11 @@ pub(crate) fn is_opaque(src: &[u8]) -> bool {
     src.chunks_exact(4).fold(255u8, |m, p| m & p[3]) == 255
 }
 
-/// Runs a per-pixel function on little-endian RGBA words from `src` (or
-/// from `dst` itself when `src` is `None`) into `dst`.
+/// Runs a per-pixel function on little-endian RGBA words from `src` (or from
+/// `dst` itself when `src` is `None`) into `dst`. Generic so that each filter
+/// gets its own loop; a plain loop over 4-byte chunks with word arithmetic is
+/// what LLVM's loop vectoriser handles best (four pixels per SSE2 register,
+/// measured against blocks of 8 and 16 pixels in fixed arrays).
 #[inline(never)]
 pub(crate) fn map_words<F: Fn(u32) -> u32>(src: Option<&[u8]>, dst: &mut [u8], f: F) {
     match src {
