@@ -120,16 +120,10 @@ fn main() {
             }
         })
         .collect();
+    // The published client's call, with a rank and a tag.
     let call = |name: &str| match name {
         "username" => Some("Ferris"),
-        "discriminator" => Some("1234"),
-        "level" => Some("12"),
-        "cxp" => Some("340"),
-        "nxp" => Some("1000"),
-        "rank" => Some("3"),
-        "ctext" => Some("ffffff"),
-        "cbar" => Some("5865f2"),
-        _ => None,
+        _ => support::rank_card_call(name),
     };
     let mut circle_times = Times::default();
     let mut times = vec![Times::default(); chosen.len()];

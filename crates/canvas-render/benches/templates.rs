@@ -33,7 +33,7 @@ fn bench_templates(c: &mut Criterion) {
     });
     for kind in TemplateKind::ALL {
         let t = kind.template();
-        let args = t.args(rank_card_call).unwrap();
+        let args = t.args(support::rank_card_call).unwrap();
         let label = format!("{kind:?}").to_lowercase();
         if t.is_animated() {
             group.bench_function(label, |b| {
@@ -87,20 +87,6 @@ fn bench_animated_stages(c: &mut Criterion) {
         });
     }
     group.finish();
-}
-
-/// A rank card's parameters, all given (no other template has them).
-fn rank_card_call(name: &str) -> Option<&'static str> {
-    match name {
-        "discriminator" => Some("1234"),
-        "level" => Some("12"),
-        "cxp" => Some("340"),
-        "nxp" => Some("1000"),
-        "rank" => Some("3"),
-        "ctext" => Some("ffffff"),
-        "cbar" => Some("5865f2"),
-        _ => None,
-    }
 }
 
 criterion_group!(benches, bench_templates, bench_animated_stages);

@@ -63,3 +63,17 @@ pub fn avatar() -> (RgbaImage, String) {
     let (png, source) = avatar_png();
     (decode(&png), source)
 }
+
+/// A rank card's parameters, all given (no other template has them).
+pub fn rank_card_call(name: &str) -> Option<&'static str> {
+    match name {
+        "discriminator" => Some("1234"),
+        "level" => Some("12"),
+        "cxp" => Some("340"),
+        "nxp" => Some("1000"),
+        "rank" => Some("3"),
+        "ctext" => Some("ffffff"),
+        "cbar" => Some("5865f2"),
+        _ => None,
+    }
+}
