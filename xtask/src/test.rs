@@ -25,7 +25,6 @@
 //!    elsewhere when Chromium is absent)
 //! 8. `cargo xtask deploy-check`: manifests, Dockerfile and YAML (`deploy_check.rs`)
 
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
@@ -113,7 +112,7 @@ fn run_steps(args: &TestArgs, steps: &mut Steps) -> Result<()> {
         let mut t = cargo();
         t.args(["test", "--workspace", "--all-targets"]);
         if let Some(src) = &full_source {
-            t.envs(full_data_env(&full_data, src));
+            t.envs(data::full_data_env(&full_data, src));
         }
         run_cmd(&mut t)
     })?;
@@ -147,13 +146,4 @@ fn run_steps(args: &TestArgs, steps: &mut Steps) -> Result<()> {
     })?;
     eprintln!("\ntest: all checks passed");
     Ok(())
-}
-
-/// The variables that tell the tests over the full data where it is: the
-/// built directory, and the source directory it was built from.
-pub fn full_data_env(full_data: &Path, source: &Path) -> [(&'static str, PathBuf); 2] {
-    [
-        ("MENAGERIE_FULL_DATA", full_data.to_path_buf()),
-        ("MENAGERIE_FULL_DATA_SOURCE", source.to_path_buf()),
-    ]
 }

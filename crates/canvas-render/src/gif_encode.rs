@@ -27,7 +27,7 @@ use std::borrow::Cow;
 use color_quant::NeuQuant;
 use image::RgbaImage;
 
-use crate::animation::{AnimationError, Deadline, Loops, check_frames};
+use crate::frames::{AnimationError, Deadline, Loops, check_frames};
 
 mod lzw;
 
@@ -923,7 +923,7 @@ mod tests {
         ExactColours, Planes, Quantised, TRANSPARENT, distance, find_shift, first_difference,
         first_equal_frames, last_difference,
     };
-    use crate::animation::Deadline;
+    use crate::frames::Deadline;
 
     #[test]
     fn differences_are_found_at_every_place() {

@@ -48,7 +48,9 @@ pub mod template;
 pub mod text;
 
 pub mod animation;
+mod frames;
 mod gif_encode;
+mod paint;
 mod webp_encode;
 
 pub use encode::{encode_png, encode_png_into};

@@ -14,7 +14,7 @@
 use tiny_skia::{Path, PathBuilder, Rect};
 
 use crate::RgbaImage;
-use crate::scene::paint::{Canvas, circle_path, linear, radial, rgba, shader_paint};
+use crate::paint::{Canvas, circle_path, linear, radial, rgba, shader_paint};
 
 /// Width and height of the sample avatar, in pixels.
 pub const SIDE: u32 = 256;

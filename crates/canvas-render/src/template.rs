@@ -94,7 +94,7 @@ pub use welcome::{
 };
 
 use crate::animation::{AnimationError, Deadline};
-use crate::scene::paint::{Avatar, Canvas, circle_path, rect_path, rrect_path, shader_paint};
+use crate::paint::{Avatar, Canvas, circle_path, rect_path, rrect_path, shader_paint};
 use crate::text::{self, Align, FontFace, TextBox, TextLayout, TextStyle, VAlign, check_length};
 use crate::{RenderError, RgbaImage};
 
@@ -1800,7 +1800,7 @@ fn hexagon_path(x: f32, y: f32, w: f32, h: f32) -> tiny_skia::Path {
             (cx + w / 2.0 * a.cos(), cy + h / 2.0 * a.sin())
         })
         .collect();
-    crate::scene::paint::poly(&pts)
+    crate::paint::poly(&pts)
 }
 
 fn colour(c: [u8; 4]) -> tiny_skia::Color {
@@ -2070,7 +2070,7 @@ fn push_pieces(out: &mut String, pieces: &[Piece], args: &Args) {
         match *piece {
             Piece::Lit(s) => out.push_str(s),
             Piece::Param(p) => out.push_str(&args.display(p)),
-            Piece::Compact(p) => out.push_str(&crate::scene::format_count(u64::from(args.int(p)))),
+            Piece::Compact(p) => out.push_str(&crate::text::format_count(u64::from(args.int(p)))),
             Piece::IfSet { param, pieces } => {
                 if args.is_set(param) {
                     push_pieces(out, pieces, args);

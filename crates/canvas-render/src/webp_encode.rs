@@ -17,7 +17,7 @@ use webp_animation::{
 };
 
 use crate::RenderError;
-use crate::animation::{AnimationError, Deadline, Loops, check_frames};
+use crate::frames::{AnimationError, Deadline, Loops, check_frames};
 
 /// Lossy quality of the colour (0–100, libwebp's scale). At 85 gradients
 /// and text on the cards show no banding or blocking (75 shows 8 × 8 blocks

@@ -644,7 +644,7 @@ fn a_fresh_clone_online_tests_against_the_downloaded_source() {
     let full = clone.join("target/full-data");
     super::super::build(&source, &full).unwrap();
 
-    let env: std::collections::HashMap<_, _> = crate::test::full_data_env(&full, &source)
+    let env: std::collections::HashMap<_, _> = crate::data::full_data_env(&full, &source)
         .into_iter()
         .collect();
     assert_eq!(env["MENAGERIE_FULL_DATA"], full);

@@ -179,6 +179,15 @@ pub(crate) fn source_dir_in(
     }
 }
 
+/// The variables that tell the tests over the full data where it is: the
+/// built directory, and the source directory it was built from.
+pub fn full_data_env(full_data: &Path, source: &Path) -> [(&'static str, PathBuf); 2] {
+    [
+        ("MENAGERIE_FULL_DATA", full_data.to_path_buf()),
+        ("MENAGERIE_FULL_DATA_SOURCE", source.to_path_buf()),
+    ]
+}
+
 /// Builds the creature reference from `fixtures/pokeapi` into
 /// `target/fixture-data` (the content pack is the embedded one) and returns
 /// that directory: the dataset servers under test load when the full data

@@ -6,12 +6,12 @@ use std::sync::LazyLock;
 
 use tiny_skia::Pixmap;
 
-use super::paint::{
+use crate::RenderError;
+use crate::RgbaImage;
+use crate::paint::{
     Avatar, Canvas, base_layer, circle_path, linear, poly, rect_path, rgba, rrect_path,
     shader_paint, text_rgb,
 };
-use crate::RenderError;
-use crate::RgbaImage;
 use crate::text::{FontFace, TextBox, TextStyle, VAlign};
 
 #[derive(Clone, Copy)]
@@ -351,7 +351,7 @@ fn namecard_base() -> Result<Canvas, RenderError> {
     );
     c.fill_t(
         &circle_path(0.0, 0.0, 5.0),
-        &super::paint::paint(rgba(0xfb923c, 255)),
+        &crate::paint::paint(rgba(0xfb923c, 255)),
         Transform::from_translate(kx + 24.0, ky + 1.0),
     );
     Ok(c)

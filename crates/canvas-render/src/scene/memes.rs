@@ -4,12 +4,12 @@ use std::sync::LazyLock;
 
 use tiny_skia::{Color, PathBuilder, Pixmap, Transform};
 
-use super::paint::{
+use crate::RenderError;
+use crate::RgbaImage;
+use crate::paint::{
     Avatar, Canvas, base_layer, circle_path, linear, paint, radial, rect_path, rgba, rrect_path,
     shader_paint, text_rgb,
 };
-use crate::RenderError;
-use crate::RgbaImage;
 use crate::text::{Align, FontFace, TextBox, TextStyle, VAlign};
 
 const SKIN: u32 = 0xf6c9a0;
@@ -303,9 +303,6 @@ fn its_so_stupid_base() -> Result<Canvas, RenderError> {
     Ok(c)
 }
 
-/// The photo's box in `lied`: `(x, y, side)`.
-pub(crate) const LIED_PHOTO: (f32, f32, f32) = (80.0, 36.0, 440.0);
-
 /// `lied`, drawn by the template engine ([`crate::template`]).
 pub(super) fn lied(
     avatar: Option<&RgbaImage>,
@@ -315,42 +312,6 @@ pub(super) fn lied(
     let name = username.map(str::trim).filter(|u| !u.is_empty());
     let args = t.args(|_| name)?;
     crate::template::render_template(t, &args, avatar)
-}
-
-/// Background and photo shadow of `lied` (drawn once, then cached).
-pub(crate) fn lied_base() -> Result<Canvas, RenderError> {
-    let mut c = Canvas::backdrop(
-        600,
-        600,
-        (0.0, 600.0),
-        &[(0.0, rgba(0x3a3a3a, 255)), (1.0, rgba(0x0d0d0d, 255))],
-    )?;
-    let (ax, ay, s) = LIED_PHOTO;
-    c.shadow(&rrect_path(ax, ay, s, s, 10.0), 8.0, 14.0, 90);
-    Ok(c)
-}
-
-/// Vignette and film lines drawn over the photo (drawn once, then cached).
-pub(crate) fn lied_overlay() -> Result<Canvas, RenderError> {
-    let mut c = Canvas::new(600, 600)?;
-    c.fill_all(radial(
-        300.0,
-        260.0,
-        430.0,
-        &[
-            (0.0, rgba(0x000000, 0)),
-            (0.6, rgba(0x000000, 40)),
-            (1.0, rgba(0x000000, 230)),
-        ],
-    ));
-    for i in 0..6 {
-        let x = 60.0 + i as f32 * 97.0;
-        c.color(
-            &rect_path(x, 0.0, 1.0, 600.0),
-            Color::from_rgba8(255, 255, 255, 10),
-        );
-    }
-    Ok(c)
 }
 
 static LOLICE_BASE: LazyLock<Pixmap> = LazyLock::new(|| base_layer(lolice_base()));

@@ -4,8 +4,8 @@ use std::sync::LazyLock;
 
 use tiny_skia::{Color, PathBuilder, Pixmap, Transform};
 
-use super::paint::{Canvas, TURTLE, base_layer, circle_path, ground, rgba, rrect_path};
 use crate::RenderError;
+use crate::paint::{Canvas, TURTLE, base_layer, circle_path, ground, rgba, rrect_path};
 use crate::text::{Align, FontFace, TextBox, TextStyle, VAlign};
 
 static SAGE_BASE: LazyLock<Pixmap> = LazyLock::new(|| base_layer(sage_base()));

@@ -3,10 +3,11 @@
 use tiny_skia::{Color, PathBuilder};
 
 use super::cards::heart;
-use super::paint::{Avatar, Canvas, circle_path, rect_path, rgba, rrect_path, text_rgb};
-use super::{PostParams, PostTheme, VideoCommentParams, format_count};
+use super::{PostParams, PostTheme, VideoCommentParams};
 use crate::RenderError;
 use crate::RgbaImage;
+use crate::paint::{Avatar, Canvas, circle_path, rect_path, rgba, rrect_path, text_rgb};
+use crate::text::format_count;
 use crate::text::{self, FontFace, TextBox, TextLayout, TextStyle, VAlign};
 
 /// Width of the `post` card, pixels.

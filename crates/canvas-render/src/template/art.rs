@@ -1,11 +1,11 @@
 //! The templates' static art: our own drawings, in code with tiny-skia,
 //! each drawn once per process ([`cached`]) at its natural size.
 
-use tiny_skia::{PathBuilder, Pixmap, Transform};
+use tiny_skia::{Color, PathBuilder, Pixmap, Transform};
 
 use super::{ART_CACHE, backdrops};
-use crate::scene::memes;
-use crate::scene::paint::{
+use crate::RenderError;
+use crate::paint::{
     Canvas, base_layer, circle_path, linear, poly, radial, rect_path, rgba, rrect_path,
     shader_paint,
 };
@@ -168,8 +168,8 @@ pub(super) fn cached(art: Art) -> &'static Pixmap {
 
 fn draw(art: Art) -> Pixmap {
     match art {
-        Art::LiedBackdrop => return base_layer(memes::lied_base()),
-        Art::LiedVignette => return base_layer(memes::lied_overlay()),
+        Art::LiedBackdrop => return base_layer(lied_base()),
+        Art::LiedVignette => return base_layer(lied_overlay()),
         Art::Welcome1
         | Art::Welcome2
         | Art::Welcome3
@@ -620,4 +620,43 @@ fn space(c: &mut Canvas) {
     };
     let tilt = Transform::identity().pre_rotate_at(-16.0, px, py);
     c.stroke_t(&ring, rgba(0xffe0b8, 170), 3.0, tilt);
+}
+
+/// The photo's box in `lied`: `(x, y, side)`.
+pub(crate) const LIED_PHOTO: (f32, f32, f32) = (80.0, 36.0, 440.0);
+
+/// Background and photo shadow of `lied` (drawn once, then cached).
+fn lied_base() -> Result<Canvas, RenderError> {
+    let mut c = Canvas::backdrop(
+        600,
+        600,
+        (0.0, 600.0),
+        &[(0.0, rgba(0x3a3a3a, 255)), (1.0, rgba(0x0d0d0d, 255))],
+    )?;
+    let (ax, ay, s) = LIED_PHOTO;
+    c.shadow(&rrect_path(ax, ay, s, s, 10.0), 8.0, 14.0, 90);
+    Ok(c)
+}
+
+/// Vignette and film lines drawn over the photo (drawn once, then cached).
+fn lied_overlay() -> Result<Canvas, RenderError> {
+    let mut c = Canvas::new(600, 600)?;
+    c.fill_all(radial(
+        300.0,
+        260.0,
+        430.0,
+        &[
+            (0.0, rgba(0x000000, 0)),
+            (0.6, rgba(0x000000, 40)),
+            (1.0, rgba(0x000000, 230)),
+        ],
+    ));
+    for i in 0..6 {
+        let x = 60.0 + i as f32 * 97.0;
+        c.color(
+            &rect_path(x, 0.0, 1.0, 600.0),
+            Color::from_rgba8(255, 255, 255, 10),
+        );
+    }
+    Ok(c)
 }

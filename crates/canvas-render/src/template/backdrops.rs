@@ -5,9 +5,7 @@
 use tiny_skia::{Color, Path, PathBuilder, Transform};
 
 use super::art::Lcg;
-use crate::scene::paint::{
-    Canvas, circle_path, linear, poly, radial, rect_path, rgba, shader_paint,
-};
+use crate::paint::{Canvas, circle_path, linear, poly, radial, rect_path, rgba, shader_paint};
 
 /// Background width.
 pub(super) const W: f32 = 1200.0;
@@ -738,7 +736,7 @@ pub(super) fn space(c: &mut Canvas) {
         };
         c.pixmap.stroke_path(
             &circle_path(px + 20.0, py + dy - big, big),
-            &crate::scene::paint::paint(rgba(0x2a0f36, a)),
+            &crate::paint::paint(rgba(0x2a0f36, a)),
             &stroke,
             Transform::identity(),
             Some(&clip),
@@ -773,7 +771,7 @@ pub(super) fn space(c: &mut Canvas) {
     };
     c.pixmap.stroke_path(
         &circle_path(0.0, 0.0, pr * 1.75),
-        &crate::scene::paint::paint(rgba(0xf3d9a8, 220)),
+        &crate::paint::paint(rgba(0xf3d9a8, 220)),
         &stroke,
         t,
         Some(&front),

@@ -6,7 +6,7 @@
 use tiny_skia::{Color, Path, PathBuilder, Transform};
 
 use super::art::{Art, Lcg};
-use crate::scene::paint::{
+use crate::paint::{
     Canvas, circle_path, linear, poly, radial, rect_path, rgba, rrect_path, shader_paint,
 };
 
@@ -35,8 +35,7 @@ impl Piece {
     }
 
     fn color(&mut self, path: &Path, color: Color) {
-        self.c
-            .fill_t(path, &crate::scene::paint::paint(color), self.t);
+        self.c.fill_t(path, &crate::paint::paint(color), self.t);
     }
 
     fn stroke(&mut self, path: &Path, color: Color, width: f32) {
@@ -54,7 +53,7 @@ impl Piece {
         }
         self.c.fill_t(
             path,
-            &crate::scene::paint::paint(Color::from_rgba8(0, 0, 0, alpha)),
+            &crate::paint::paint(Color::from_rgba8(0, 0, 0, alpha)),
             t,
         );
     }

@@ -3,11 +3,11 @@
 //! The per-frame placements below were computed once (eased curves) and
 //! written out, so that each template is plain data.
 
+use super::art::LIED_PHOTO;
 use super::{
     Art, AvatarSlot, Layer, Mask, ParamKind, ParamSpec, Piece, Place, Reveal, Template, TextSlot,
     Timeline, Tint,
 };
-use crate::scene::memes::LIED_PHOTO;
 use crate::text::{Align, FontFace, VAlign};
 
 /// Overlay canvases are 512×512.
@@ -344,7 +344,7 @@ pub(crate) static LIED: Template = Template {
     params: &[ParamSpec {
         name: "username",
         kind: ParamKind::Text {
-            max_chars: crate::scene::MAX_USERNAME_CHARS,
+            max_chars: crate::text::MAX_NAME_CHARS,
             default: "You",
         },
         doc: "who lied, at most 64 characters (default \"You\")",

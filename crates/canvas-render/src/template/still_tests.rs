@@ -112,7 +112,7 @@ fn the_row_blend_is_the_pixel_blend() {
 
 #[test]
 fn the_avatar_is_shrunk_to_the_pixels_of_image_thumbnail() {
-    use crate::scene::paint::box_shrink;
+    use crate::paint::box_shrink;
     for (w, h) in [(640, 600), (512, 512), (97, 130)] {
         let img = RgbaImage::from_fn(w, h, |x, y| {
             image::Rgba([

@@ -255,6 +255,37 @@ pub fn draw_layout(image: &mut RgbaImage, layout: &TextLayout, style: &TextStyle
     target.draw(layout, style, area);
 }
 
+/// Cap on a person's name drawn by a scene or template (usernames, display
+/// names), in characters.
+pub(crate) const MAX_NAME_CHARS: usize = 64;
+
+/// Formats a counter the way social sites do: `999`, `1,337`, `12.8K`, `4.2M`.
+pub(crate) fn format_count(n: u64) -> String {
+    if n < 10_000 {
+        let s = n.to_string();
+        if n >= 1000 {
+            format!("{},{}", &s[..s.len() - 3], &s[s.len() - 3..])
+        } else {
+            s
+        }
+    } else if n < 1_000_000 {
+        trim_decimal(n as f64 / 1000.0, "K")
+    } else if n < 1_000_000_000 {
+        trim_decimal(n as f64 / 1_000_000.0, "M")
+    } else {
+        trim_decimal(n as f64 / 1_000_000_000.0, "B")
+    }
+}
+
+fn trim_decimal(v: f64, unit: &str) -> String {
+    let v = (v * 10.0).floor() / 10.0;
+    if v >= 100.0 || v.fract() == 0.0 {
+        format!("{}{unit}", v.floor() as u64)
+    } else {
+        format!("{v:.1}{unit}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -511,5 +542,16 @@ mod tests {
                 proptest::prop_assert!(one.line_count() == 1);
             }
         }
+    }
+
+    #[test]
+    fn counts_format() {
+        assert_eq!(format_count(0), "0");
+        assert_eq!(format_count(999), "999");
+        assert_eq!(format_count(1337), "1,337");
+        assert_eq!(format_count(12_800), "12.8K");
+        assert_eq!(format_count(250_000), "250K");
+        assert_eq!(format_count(4_210_000), "4.2M");
+        assert_eq!(format_count(u64::MAX), "18446744073B");
     }
 }

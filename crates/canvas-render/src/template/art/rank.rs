@@ -5,7 +5,7 @@
 use tiny_skia::{FillRule, Mask, PathBuilder, Transform};
 
 use super::Lcg;
-use crate::scene::paint::{Canvas, circle_path, linear, poly, radial, rect_path, rgba, rrect_path};
+use crate::paint::{Canvas, circle_path, linear, poly, radial, rect_path, rgba, rrect_path};
 
 /// Natural size of every rank card piece.
 pub(super) const SIZE: (u32, u32) = (900, 300);
@@ -287,7 +287,7 @@ pub(super) fn retro(c: &mut Canvas) {
     let sun = circle_path(cx, cy, r);
     c.fill(
         &sun,
-        &crate::scene::paint::shader_paint(linear(
+        &crate::paint::shader_paint(linear(
             0.0,
             cy - r,
             0.0,

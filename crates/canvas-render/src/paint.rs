@@ -511,4 +511,4 @@ pub(crate) fn parse_svg(data: &'static [u8]) -> resvg::usvg::Tree {
 
 /// The wise old turtle (`assets/art/turtle.svg`), 420×380 user units.
 pub(crate) static TURTLE: LazyLock<resvg::usvg::Tree> =
-    LazyLock::new(|| parse_svg(include_bytes!("../../assets/art/turtle.svg")));
+    LazyLock::new(|| parse_svg(include_bytes!("../assets/art/turtle.svg")));
