@@ -1,8 +1,10 @@
-//! The import-cycle rule for every crate of the repository: no two
-//! top-level modules of a crate import each other, directly or through
-//! others ("a cycle is a design bug"). The server's layers have their own,
-//! stricter test (`crates/server/tests/http/layers.rs`); this one covers
-//! every crate, the server included.
+//! The import rules of every crate of the repository, read from the
+//! sources by one scanner:
+//! - no two top-level modules of a crate import each other, directly or
+//!   through others ("a cycle is a design bug");
+//! - the server's modules run one way, in layers ([`SERVER_LAYERS`],
+//!   ARCHITECTURE.md "Layers"): a module names only modules of its own
+//!   layer or below, and a new top-level module must be given a layer.
 //!
 //! A module is a file under `src/` (`src/x.rs`, `src/x/…`); it imports
 //! another when its code (comment lines left out: doc links may name any
@@ -17,6 +19,59 @@ use crate::repo_root;
 /// Cycles allowed to remain (each crate and its modules, sorted): none.
 /// A cycle found fails the test.
 const KNOWN: &[(&str, &[&str])] = &[];
+
+/// The server's top-level modules with their layer, lowest first; a module
+/// may name modules of its own layer or below. The crate root (`lib.rs`,
+/// `create_app`) is above them all and left out, as `main.rs` is (the
+/// binary uses the library by its crate name).
+/// 0. bottom: the settings, errors, metrics, rate limiter, catalogue,
+///    conditional requests and telemetry (and the domain crates);
+/// 1. `engine`: the work and start-up;
+/// 2. `routing`: route-building functions of the HTTP layer;
+/// 3. `http_guard`, `middleware`, `openapi`, `playground`;
+/// 4. `routes`.
+pub const SERVER_LAYERS: &[(&str, u8)] = &[
+    ("catalogue", 0),
+    ("conditional", 0),
+    ("config", 0),
+    ("error", 0),
+    ("metrics", 0),
+    ("ratelimit", 0),
+    ("telemetry", 0),
+    ("engine", 1),
+    ("routing", 2),
+    ("http_guard", 3),
+    ("middleware", 3),
+    ("openapi", 3),
+    ("playground", 3),
+    ("routes", 4),
+];
+
+/// Every break of `layers` in `graph`: a module that names one of a higher
+/// layer, and a module that is in no layer.
+fn layer_violations(
+    graph: &BTreeMap<String, BTreeSet<String>>,
+    layers: &[(&str, u8)],
+) -> Vec<String> {
+    let rank = |m: &str| layers.iter().find(|(l, _)| *l == m).map(|(_, r)| *r);
+    let mut errors = Vec::new();
+    for (module, used) in graph {
+        let Some(own) = rank(module) else {
+            errors.push(format!(
+                "module `{module}` is in no layer (add it to SERVER_LAYERS and ARCHITECTURE.md)"
+            ));
+            continue;
+        };
+        for u in used {
+            if let Some(theirs) = rank(u).filter(|&r| r > own) {
+                errors.push(format!(
+                    "`{module}` (layer {own}) imports `{u}` (layer {theirs}), a layer above it"
+                ));
+            }
+        }
+    }
+    errors
+}
 
 /// The first identifier of `s`.
 fn ident(s: &str) -> &str {
@@ -182,6 +237,72 @@ fn no_crate_has_an_import_cycle() {
         "{checked:?}"
     );
     assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+#[test]
+fn no_server_module_imports_from_a_layer_above_it() {
+    let src = repo_root().join("crates/server/src");
+    let g = graph(&src);
+    assert!(
+        g.len() >= SERVER_LAYERS.len(),
+        "read the server's sources: {g:?}"
+    );
+    for (m, _) in SERVER_LAYERS {
+        assert!(
+            g.contains_key(*m),
+            "SERVER_LAYERS names `{m}`, which has no file"
+        );
+    }
+    let errors = layer_violations(&g, SERVER_LAYERS);
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+#[test]
+fn the_layer_check_sees_back_imports_groups_super_and_new_modules() {
+    let dir = std::env::temp_dir().join(format!("xtask-layers-{}", std::process::id()));
+    let check = |files: &[(&str, &str)]| {
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("engine")).unwrap();
+        std::fs::create_dir_all(dir.join("routes")).unwrap();
+        for (f, text) in files {
+            std::fs::write(dir.join(f), text).unwrap();
+        }
+        layer_violations(&graph(&dir), SERVER_LAYERS)
+    };
+    let clean = [
+        ("lib.rs", "pub mod routes;\nuse crate::routes::configure;"),
+        ("main.rs", "use server::routes;"),
+        ("metrics.rs", "use crate::config::Settings;"),
+        ("config.rs", "fn f() {}"),
+        (
+            "engine/canvas.rs",
+            "use super::render_pool::RenderPool;\nuse crate::metrics::Metrics;",
+        ),
+        ("engine/mod.rs", "mod canvas;"),
+        ("routing.rs", "fn g() {}"),
+        ("middleware.rs", "fn h() {}"),
+        ("routes/mod.rs", "pub use crate::routing::get;"),
+        ("error.rs", "/// See [`crate::routes`].\nfn f() {}"),
+    ];
+    assert_eq!(check(&clean), Vec::<String>::new());
+    for (path, text) in [
+        ("metrics.rs", "use crate::routes;"),
+        ("metrics.rs", "use crate::{config, engine::AppState};"),
+        ("config.rs", "fn f() { crate::routing::get(\"/\", g); }"),
+        ("metrics.rs", "use super::engine::AppState;"),
+        ("engine/mod.rs", "use super::middleware::Hygiene;"),
+        (
+            "engine/canvas.rs",
+            "use crate::{\n    config::Settings,\n    routes::canvas,\n};",
+        ),
+        ("newthing.rs", "fn f() {}"),
+    ] {
+        let mut files = clean.to_vec();
+        files.retain(|(f, _)| *f != path);
+        files.push((path, text));
+        assert!(!check(&files).is_empty(), "{path}: {text}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

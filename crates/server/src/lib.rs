@@ -10,7 +10,7 @@
 //! crates, which import nothing above them.
 
 // Bottom layer: import nothing above them (see ARCHITECTURE.md and
-// tests/http/layers.rs).
+// xtask/src/modules.rs).
 pub mod catalogue;
 pub mod conditional;
 pub mod config;

@@ -10,7 +10,7 @@
 //! Layer rule: `engine` imports the bottom modules (`config`, `error`,
 //! `metrics`, `ratelimit`, `catalogue`, `conditional`, `telemetry`) and the
 //! domain crates, never `routes`, `middleware`, `openapi` or `playground`
-//! (tested in `tests/http/layers.rs`).
+//! (tested by `xtask/src/modules.rs`).
 
 pub mod canvas;
 pub mod content;

@@ -12,7 +12,6 @@ mod creature;
 mod creature_full;
 mod errors;
 mod hygiene;
-mod layers;
 mod logging;
 mod metrics;
 mod openapi;
