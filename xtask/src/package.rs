@@ -6,7 +6,10 @@
 //!    (crates.io refuses more than 10 MiB; the rest is margin for growth);
 //! 2. `cargo publish --dry-run` of them all together: packed again, and the
 //!    packed sources of each built on their own (the verify build), the
-//!    crates not yet on the registry resolved among themselves;
+//!    crates not yet on the registry resolved among themselves. The packed
+//!    manifests carry no profile, so the verify build is given the
+//!    workspace's dev profile ([`VERIFY_PROFILE`]): the dependencies the
+//!    test step built are reused, not built again unoptimised;
 //! 3. the outside consumer, `examples/render-gallery`, without canvas-render's
 //!    bundled fonts: tested, then run with a font of its own (the default
 //!    build is tested by `cargo test --workspace`).
@@ -30,6 +33,14 @@ pub const PUBLISHED: &[&str] = &[
 
 /// The largest `.crate` accepted: 9.5 MiB, under crates.io's 10 MiB.
 pub const MAX_CRATE_BYTES: u64 = 19 << 19;
+
+/// The workspace's `[profile.dev]` settings, as `--config` values for the
+/// verify build (a test checks them against `Cargo.toml`).
+const VERIFY_PROFILE: &[&str] = &[
+    "profile.dev.debug=1",
+    "profile.dev.package.\"*\".opt-level=2",
+    "profile.dev.package.\"*\".debug=0",
+];
 
 /// The font the gallery without bundled fonts is given.
 const GALLERY_FONT: &str = "crates/menagerie-fonts-latin/fonts/NotoSerif-Italic.ttf";
@@ -68,6 +79,9 @@ pub fn run(_: &PackageArgs) -> Result<()> {
 
     let mut publish = cargo();
     publish.args(["publish", "--dry-run", "--allow-dirty"]);
+    for setting in VERIFY_PROFILE {
+        publish.args(["--config", setting]);
+    }
     for krate in PUBLISHED {
         publish.args(["-p", krate]);
     }
@@ -145,6 +159,33 @@ mod tests {
         let err = check_sizes(&big).unwrap_err().to_string();
         assert!(err.contains("emoji: 9961473 bytes"), "{err}");
         assert!(!err.contains("a: 10"), "{err}");
+    }
+
+    #[test]
+    fn the_verify_build_has_the_workspace_dev_profile() {
+        let manifest = std::fs::read_to_string(repo_root().join("Cargo.toml")).unwrap();
+        let section = |name: &str| -> Vec<String> {
+            let start = manifest.find(name).unwrap_or_else(|| panic!("no {name}"));
+            manifest[start + name.len()..]
+                .lines()
+                .take_while(|l| !l.starts_with('['))
+                .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+                .map(|l| l.replace(' ', ""))
+                .collect()
+        };
+        let mut expected: Vec<String> = section("[profile.dev]\n")
+            .into_iter()
+            .map(|l| format!("profile.dev.{l}"))
+            .chain(
+                section("[profile.dev.package.\"*\"]\n")
+                    .into_iter()
+                    .map(|l| format!("profile.dev.package.\"*\".{l}")),
+            )
+            .collect();
+        expected.sort();
+        let mut given: Vec<String> = VERIFY_PROFILE.iter().map(|s| s.to_string()).collect();
+        given.sort();
+        assert_eq!(given, expected);
     }
 
     #[test]
