@@ -326,6 +326,10 @@ impl Quantised {
     /// before moved ([`find_shift`]: a shaking picture), each pixel equal to
     /// the one it moved from copies that one's index, so the picture keeps
     /// the dither it had (which moves with it) and is mapped once.
+    ///
+    /// A row is dithered whole at once ([`Dither::row`]), then each pixel
+    /// mapped takes its lookup cell from its dithered bytes; pixels that
+    /// moved unchanged are compared and copied 8 at a time.
     fn index_frame(
         &mut self,
         frame: &RgbaImage,
@@ -333,17 +337,17 @@ impl Quantised {
         out: &mut Vec<u8>,
     ) {
         let width = frame.width() as usize;
-        let amp = self.amplitude;
-        // Offsets in [-amp, amp), a differently ordered threshold per
-        // channel, so that pixels dither in every direction of colour (not
-        // only along the grey axis).
-        let off = |t: u8| (i32::from(t) * 2 - 63) * amp / 64;
-        let offsets: [[[i32; 3]; 8]; 8] = std::array::from_fn(|y| {
-            std::array::from_fn(|x| [off(BAYER[y][x]), off(63 - BAYER[y][x]), off(BAYER[x][y])])
-        });
         let height = frame.height() as usize;
+        let dither = Dither::new(self.amplitude);
         let shift = prev.and_then(|(img, _)| find_shift(frame, img));
-        for (y, row) in frame.as_raw().chunks_exact(width * 4).enumerate() {
+        let start = out.len();
+        out.resize(start + width * height, TRANSPARENT);
+        let rows = frame
+            .as_raw()
+            .chunks_exact(width * 4)
+            .zip(out[start..].chunks_exact_mut(width));
+        let mut dithered = vec![0u8; width * 4];
+        for (y, (row, out)) in rows.enumerate() {
             // Pixels `lo..hi` of the row are mapped; those before and after
             // (the same as in the frame before) copy its indices.
             let before = prev.map(|(img, idx)| {
@@ -360,17 +364,22 @@ impl Quantised {
                 },
             };
             if let Some((_, prev_idx)) = before {
-                out.extend_from_slice(&prev_idx[..lo]);
+                out[..lo].copy_from_slice(&prev_idx[..lo]);
+                out[hi..].copy_from_slice(&prev_idx[hi..]);
             }
-            let row_offsets = &offsets[y & 7];
+            if lo == hi {
+                continue;
+            }
+            dither.row(row, y, &mut dithered);
             // The row of the frame before that this one shows moved by
-            // `shift`, and the columns of this row that it covers.
+            // `shift`, and the columns of this row that it covers (within
+            // `lo..hi`).
             let moved = shift.zip(prev).and_then(|((dx, dy), (img, idx))| {
                 let sy = usize::try_from(y as isize - dy)
                     .ok()
                     .filter(|&sy| sy < height)?;
-                let from = dx.max(0) as usize;
-                let to = (width as isize + dx.min(0)) as usize;
+                let from = (dx.max(0) as usize).clamp(lo, hi);
+                let to = ((width as isize + dx.min(0)) as usize).clamp(from, hi);
                 Some((
                     &img.as_raw()[sy * width * 4..(sy + 1) * width * 4],
                     &idx[sy * width..(sy + 1) * width],
@@ -378,50 +387,122 @@ impl Quantised {
                     from..to,
                 ))
             });
-            // The index of the pixel mapped before: a start for the next
-            // search (neighbours have near colours).
-            let mut last = UNKNOWN;
-            for (x, p) in row.chunks_exact(4).enumerate().take(hi).skip(lo) {
-                if p[3] < ALPHA_CUTOFF {
-                    out.push(TRANSPARENT);
-                    continue;
-                }
-                if let Some((src, src_idx, dx, cover)) = &moved
-                    && cover.contains(&x)
-                {
-                    let sx = (x as isize - dx) as usize;
-                    if src[sx * 4..sx * 4 + 4] == *p {
-                        out.push(src_idx[sx]);
-                        continue;
+            let Some((src, src_idx, dx, cover)) = moved else {
+                self.map(&dithered, lo..hi, out);
+                continue;
+            };
+            self.map(&dithered, lo..cover.start, out);
+            self.map(&dithered, cover.end..hi, out);
+            let mut x = cover.start;
+            while x < cover.end {
+                let sx = (x as isize - dx) as usize;
+                let end = (x + 8).min(cover.end);
+                let n = end - x;
+                if row[x * 4..end * 4] == src[sx * 4..(sx + n) * 4] {
+                    out[x..end].copy_from_slice(&src_idx[sx..sx + n]);
+                } else {
+                    for x in x..end {
+                        let sx = (x as isize - dx) as usize;
+                        if row[x * 4..x * 4 + 4] == src[sx * 4..sx * 4 + 4] {
+                            out[x] = src_idx[sx];
+                        } else {
+                            self.map(&dithered, x..x + 1, out);
+                        }
                     }
                 }
-                let o = row_offsets[x & 7];
-                let ch = |v: u8, o: i32| ((i32::from(v) + o).clamp(0, 255) as usize) >> 2;
-                let cell = ch(p[0], o[0]) << 12 | ch(p[1], o[1]) << 6 | ch(p[2], o[2]);
-                last = self.lookup(cell, last);
-                out.push(last);
-            }
-            if let Some((_, prev_idx)) = before {
-                out.extend_from_slice(&prev_idx[hi..]);
+                x = end;
             }
         }
     }
 
-    /// The palette index for a cell of the lookup table, found the first
-    /// time it is asked for.
-    fn lookup(&mut self, cell: usize, hint: u8) -> u8 {
-        if self.lut[cell] == UNKNOWN {
-            let centre = |c: usize| ((c << 2) | 2) as u8;
-            self.lut[cell] = self.planes.nearest_from(
-                [
-                    centre(cell >> 12),
-                    centre((cell >> 6) & 63),
-                    centre(cell & 63),
-                ],
-                (hint != UNKNOWN).then_some(hint),
-            );
+    /// Maps the pixels `span` of a row dithered by [`Dither::row`] into
+    /// `out`.
+    #[inline(always)]
+    fn map(&mut self, dithered: &[u8], span: std::ops::Range<usize>, out: &mut [u8]) {
+        for x in span {
+            let d = u32::from_le_bytes([
+                dithered[x * 4],
+                dithered[x * 4 + 1],
+                dithered[x * 4 + 2],
+                dithered[x * 4 + 3],
+            ]);
+            out[x] = if d >> 24 < u32::from(ALPHA_CUTOFF) {
+                TRANSPARENT
+            } else {
+                let cell = ((d >> 2 & 63) << 12 | (d >> 10 & 63) << 6 | (d >> 18 & 63)) as usize;
+                match self.lut[cell] {
+                    // The pixel before (mapped or copied): a start for the
+                    // search, neighbours having near colours.
+                    UNKNOWN => self.lookup(cell, x.checked_sub(1).map_or(UNKNOWN, |p| out[p])),
+                    index => index,
+                }
+            };
         }
+    }
+
+    /// The palette index for a cell of the lookup table not yet filled in,
+    /// found and kept.
+    #[cold]
+    #[inline(never)]
+    fn lookup(&mut self, cell: usize, hint: u8) -> u8 {
+        let centre = |c: usize| ((c << 2) | 2) as u8;
+        self.lut[cell] = self.planes.nearest_from(
+            [
+                centre(cell >> 12),
+                centre((cell >> 6) & 63),
+                centre(cell & 63),
+            ],
+            (hint != UNKNOWN).then_some(hint),
+        );
         self.lut[cell]
+    }
+}
+
+/// 8×8 ordered (Bayer) dithering as bytes: offsets in `[-amp, amp)`, a
+/// differently ordered threshold per channel, so that pixels dither in
+/// every direction of colour (not only along the grey axis); alpha is left
+/// as it is.
+struct Dither {
+    /// For each row of the matrix, what 8 pixels (32 bytes) gain: the
+    /// positive offsets.
+    add: [[u8; 32]; 8],
+    /// And what they lose: the negative offsets, negated.
+    sub: [[u8; 32]; 8],
+}
+
+impl Dither {
+    fn new(amp: i32) -> Self {
+        let off = |t: u8| (i32::from(t) * 2 - 63) * amp / 64;
+        let (mut add, mut sub) = ([[0u8; 32]; 8], [[0u8; 32]; 8]);
+        for y in 0..8 {
+            for x in 0..8 {
+                let o = [off(BAYER[y][x]), off(63 - BAYER[y][x]), off(BAYER[x][y])];
+                for c in 0..3 {
+                    add[y][x * 4 + c] = o[c].max(0) as u8;
+                    sub[y][x * 4 + c] = (-o[c]).max(0) as u8;
+                }
+            }
+        }
+        Self { add, sub }
+    }
+
+    /// Row `y` (RGBA) dithered into `out` (of the same length): each
+    /// channel plus its offset, clamped to 0..=255 (saturating byte
+    /// arithmetic, 32 bytes at a time).
+    fn row(&self, row: &[u8], y: usize, out: &mut [u8]) {
+        let (add, sub) = (&self.add[y & 7], &self.sub[y & 7]);
+        let whole = row.len() / 32 * 32;
+        for (d, s) in out[..whole]
+            .chunks_exact_mut(32)
+            .zip(row[..whole].chunks_exact(32))
+        {
+            for i in 0..32 {
+                d[i] = s[i].saturating_add(add[i]).saturating_sub(sub[i]);
+            }
+        }
+        for (i, (d, s)) in out[whole..].iter_mut().zip(&row[whole..]).enumerate() {
+            *d = s.saturating_add(add[i]).saturating_sub(sub[i]);
+        }
     }
 }
 
@@ -704,12 +785,13 @@ fn compare(prev: &[u8], cur: &[u8], width: usize) -> Change {
         }
         let first = c.iter().zip(p).position(|(a, b)| a != b).unwrap_or(0);
         let last = width - 1 - c.iter().zip(p).rev().position(|(a, b)| a != b).unwrap_or(0);
-        // Two plain passes (each vectorised) rather than one with a tuple.
+        // Plain passes (each vectorised) rather than one with a tuple, and
+        // a fold rather than `any`, whose early exit goes byte by byte.
         unchanged += c.iter().zip(p).filter(|(c, p)| c == p).count();
         uncovers = uncovers
-            || c.iter()
-                .zip(p)
-                .any(|(&c, &p)| (c == TRANSPARENT) & (p != TRANSPARENT));
+            || c.iter().zip(p).fold(false, |u, (&c, &p)| {
+                u | ((c == TRANSPARENT) & (p != TRANSPARENT))
+            });
         x0 = x0.min(first);
         x1 = x1.max(last);
         y0 = y0.min(y);
