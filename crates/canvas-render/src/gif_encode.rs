@@ -1002,8 +1002,8 @@ mod tests {
     use image::{Rgba, RgbaImage};
 
     use super::{
-        ExactColours, Planes, Quantised, TRANSPARENT, distance, find_shift, first_difference,
-        first_equal_frames, last_difference,
+        BAYER, Dither, ExactColours, Planes, Quantised, TRANSPARENT, distance, find_shift,
+        first_difference, first_equal_frames, last_difference,
     };
     use crate::animation::Deadline;
 
@@ -1169,6 +1169,85 @@ mod tests {
                 255,
             ])
         })
+    }
+
+    /// The dither as saturating bytes is the offset added and clamped, for
+    /// every value, place and amplitude, on rows of every length.
+    #[test]
+    fn byte_dither_is_the_clamped_offset() {
+        for amp in 2..=16 {
+            let dither = Dither::new(amp);
+            let off = |t: u8| (i32::from(t) * 2 - 63) * amp / 64;
+            for width in [1usize, 7, 8, 9, 64, 67] {
+                for y in 0..8 {
+                    for v in (0..=255u8).step_by(3) {
+                        let row: Vec<u8> = (0..width * 4)
+                            .map(|i| v.wrapping_add((i * 37) as u8))
+                            .collect();
+                        let mut out = vec![0u8; row.len()];
+                        dither.row(&row, y, &mut out);
+                        for x in 0..width {
+                            let b = BAYER[y % 8][x % 8];
+                            let o = [off(b), off(63 - b), off(BAYER[x % 8][y % 8]), 0];
+                            for c in 0..4 {
+                                let want = (i32::from(row[x * 4 + c]) + o[c]).clamp(0, 255);
+                                assert_eq!(
+                                    i32::from(out[x * 4 + c]),
+                                    want,
+                                    "amp {amp}, width {width}, ({x}, {y}), channel {c}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A moved frame's pixels equal to the pixel they moved from take its
+    /// index, every other pixel the index it has mapped alone: with pixels
+    /// changed here and there in the moved picture (so runs of equal pixels
+    /// of every length) and transparent holes.
+    #[test]
+    fn moved_pixels_copy_exactly_those_equal() {
+        let a = shaken(77, 50, 20, 20);
+        let mut b = shaken(77, 50, 15, 23);
+        for (i, p) in b.pixels_mut().enumerate() {
+            if i % 13 == 0 || i % 29 < 3 {
+                p.0[0] ^= 0x40;
+            }
+            if i % 31 == 5 {
+                p.0[3] = 0;
+            }
+        }
+        // Keep the probe's run (the middle) unchanged, so the move is found.
+        for x in 0..77 {
+            *b.get_pixel_mut(x, 25) = shaken(77, 50, 15, 23).get_pixel(x, 25).to_owned();
+        }
+        let (dx, dy) = find_shift(&b, &a).expect("a shift");
+        assert_eq!((dx, dy), (5, -3));
+        let mut q = Quantised::train(&[a.clone(), b.clone()]);
+        let (mut ia, mut ib, mut alone) = (Vec::new(), Vec::new(), Vec::new());
+        q.index_frame(&a, None, &mut ia);
+        q.index_frame(&b, Some((&a, &ia)), &mut ib);
+        q.index_frame(&b, None, &mut alone);
+        let mut copied = 0;
+        for y in 0..50isize {
+            for x in 0..77isize {
+                let (sx, sy) = (x - dx, y - dy);
+                let at = (y * 77 + x) as usize;
+                let p = b.get_pixel(x as u32, y as u32);
+                let inside = (0..77).contains(&sx) && (0..50).contains(&sy);
+                let want = if inside && a.get_pixel(sx as u32, sy as u32) == p {
+                    copied += 1;
+                    ia[(sy * 77 + sx) as usize]
+                } else {
+                    alone[at]
+                };
+                assert_eq!(ib[at], want, "({x}, {y})");
+            }
+        }
+        assert!(copied > 77 * 50 / 2, "{copied} copied");
     }
 
     /// A frame that shows the frame before moved is found moved, and each of

@@ -346,6 +346,50 @@ mod tests {
         }
     }
 
+    /// Whole GIFs of these streams decode, through the `gif` crate's own
+    /// decoder, to the indices given: one pixel, one colour, random
+    /// indices of every byte, two colours (minimum code size 2) and
+    /// diagonal stripes, one encoder for them all.
+    #[test]
+    fn gif_decoder_reads_the_frames() {
+        let stripes: Vec<u8> = (0..64_000usize)
+            .map(|i| ((i / 640 + i % 640 / 8) % 256) as u8)
+            .collect();
+        let cases: Vec<(u16, u16, Vec<u8>)> = vec![
+            (1, 1, vec![0]),
+            (1, 1, vec![255]),
+            (300, 200, vec![7; 60_000]),
+            (256, 256, noise(65_536, 3, 256)),
+            (64, 64, noise(4096, 9, 2)),
+            (640, 100, stripes),
+            (1, 1, vec![3]),
+        ];
+        let palette: Vec<u8> = (0..=255u8)
+            .flat_map(|i| [i, i.wrapping_mul(7), 255 - i])
+            .collect();
+        let mut lzw = Lzw::new();
+        for (w, h, pixels) in cases {
+            let mut stream = Vec::new();
+            lzw.encode(&pixels, &mut stream);
+            let mut gif = Vec::new();
+            {
+                let mut enc = gif_codec::Encoder::new(&mut gif, w, h, &palette).unwrap();
+                let frame = gif_codec::Frame {
+                    width: w,
+                    height: h,
+                    buffer: Cow::Borrowed(&stream),
+                    ..gif_codec::Frame::default()
+                };
+                enc.write_lzw_pre_encoded_frame(&frame).unwrap();
+            }
+            let mut options = gif_codec::DecodeOptions::new();
+            options.set_color_output(gif_codec::ColorOutput::Indexed);
+            let mut decoder = options.read_info(gif.as_slice()).unwrap();
+            let frame = decoder.read_next_frame().unwrap().unwrap();
+            assert!(frame.buffer[..] == pixels[..], "{w}×{h}");
+        }
+    }
+
     /// With at most 16 colours no string has more than 16 continuations,
     /// so weezl keeps every string too and the streams are the same, bit
     /// for bit: the code sizes and clear codes follow the same rules.
