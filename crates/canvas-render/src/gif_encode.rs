@@ -429,7 +429,7 @@ impl Quantised {
             out[x] = if d >> 24 < u32::from(ALPHA_CUTOFF) {
                 TRANSPARENT
             } else {
-                let cell = ((d >> 2 & 63) << 12 | (d >> 10 & 63) << 6 | (d >> 18 & 63)) as usize;
+                let cell = cell_of(d);
                 match self.lut[cell] {
                     // The pixel before (mapped or copied): a start for the
                     // search, neighbours having near colours.
@@ -445,17 +445,35 @@ impl Quantised {
     #[cold]
     #[inline(never)]
     fn lookup(&mut self, cell: usize, hint: u8) -> u8 {
-        let centre = |c: usize| ((c << 2) | 2) as u8;
-        self.lut[cell] = self.planes.nearest_from(
-            [
-                centre(cell >> 12),
-                centre((cell >> 6) & 63),
-                centre(cell & 63),
-            ],
-            (hint != UNKNOWN).then_some(hint),
-        );
+        self.lut[cell] = self
+            .planes
+            .nearest_from(cell_centre(cell), (hint != UNKNOWN).then_some(hint));
         self.lut[cell]
     }
+}
+
+/// The lookup table cell of a pixel (`r | g << 8 | b << 16`, alpha above
+/// ignored): 6 bits per channel, the cells of each 4 × 4 × 4 block of them
+/// (16 levels a side) in one 64-byte line, so that the colours a dithered
+/// patch of one colour takes share a few lines. (Red, green, blue one after
+/// the other, each cell of a row of a dithered patch was on a line of its
+/// own, and the lookups waited on the memory.)
+#[inline(always)]
+fn cell_of(rgb: u32) -> usize {
+    let (r, g, b) = (rgb & 255, rgb >> 8 & 255, rgb >> 16 & 255);
+    ((r >> 4) << 14
+        | (g >> 4) << 10
+        | (b >> 4) << 6
+        | (r >> 2 & 3) << 4
+        | (g >> 2 & 3) << 2
+        | (b >> 2 & 3)) as usize
+}
+
+/// The colour at the centre of a cell of [`cell_of`].
+fn cell_centre(cell: usize) -> [u8; 3] {
+    let channel =
+        |high: usize, low: usize| ((cell >> high & 15) << 4 | (cell >> low & 3) << 2 | 2) as u8;
+    [channel(14, 4), channel(10, 2), channel(6, 0)]
 }
 
 /// 8×8 ordered (Bayer) dithering as bytes: offsets in `[-amp, amp)`, a
@@ -783,11 +801,16 @@ fn compare(prev: &[u8], cur: &[u8], width: usize) -> Change {
             unchanged += width;
             continue;
         }
-        let first = c.iter().zip(p).position(|(a, b)| a != b).unwrap_or(0);
-        let last = width - 1 - c.iter().zip(p).rev().position(|(a, b)| a != b).unwrap_or(0);
-        // Plain passes (each vectorised) rather than one with a tuple, and
-        // a fold rather than `any`, whose early exit goes byte by byte.
-        unchanged += c.iter().zip(p).filter(|(c, p)| c == p).count();
+        let first = first_difference(c, p);
+        let last = width - 1 - last_difference(c, p);
+        // Plain passes (each vectorised) rather than one with a tuple: a
+        // count in bytes, and a fold rather than `any`, whose early exit
+        // goes byte by byte.
+        unchanged += c
+            .chunks(255)
+            .zip(p.chunks(255))
+            .map(|(c, p)| usize::from(c.iter().zip(p).fold(0u8, |n, (c, p)| n + u8::from(c == p))))
+            .sum::<usize>();
         uncovers = uncovers
             || c.iter().zip(p).fold(false, |u, (&c, &p)| {
                 u | ((c == TRANSPARENT) & (p != TRANSPARENT))
@@ -1002,8 +1025,8 @@ mod tests {
     use image::{Rgba, RgbaImage};
 
     use super::{
-        BAYER, Dither, ExactColours, Planes, Quantised, TRANSPARENT, distance, find_shift,
-        first_difference, first_equal_frames, last_difference,
+        BAYER, Dither, ExactColours, Planes, Quantised, TRANSPARENT, cell_centre, cell_of,
+        distance, find_shift, first_difference, first_equal_frames, last_difference,
     };
     use crate::animation::Deadline;
 
@@ -1169,6 +1192,28 @@ mod tests {
                 255,
             ])
         })
+    }
+
+    /// Every colour of 6 bits a channel has a cell of its own, whose centre
+    /// is that colour's (the 8-bit levels `4 × v + 2`).
+    #[test]
+    fn cells_hold_each_colour_once() {
+        let mut seen = vec![false; 1 << 18];
+        for r in 0..64u32 {
+            for g in 0..64u32 {
+                for b in 0..64u32 {
+                    // Any of the 4 levels of each 6-bit value, and any alpha.
+                    let rgb = (r << 2 | (b & 3))
+                        | (g << 2 | (r & 3)) << 8
+                        | (b << 2 | (g & 3)) << 16
+                        | (r * 4) << 24;
+                    let cell = cell_of(rgb);
+                    assert!(!seen[cell], "{r} {g} {b}");
+                    seen[cell] = true;
+                    assert_eq!(cell_centre(cell), [r, g, b].map(|v| (v * 4 + 2) as u8));
+                }
+            }
+        }
     }
 
     /// The dither as saturating bytes is the offset added and clamped, for
