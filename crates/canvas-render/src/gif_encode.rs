@@ -393,24 +393,29 @@ impl Quantised {
             };
             self.map(&dithered, lo..cover.start, out);
             self.map(&dithered, cover.end..hi, out);
+            let pixel = |px: &[u8], x: usize| {
+                u32::from_le_bytes([px[x * 4], px[x * 4 + 1], px[x * 4 + 2], px[x * 4 + 3]])
+            };
+            let eight = |px: &[u8], x: usize| -> [u8; 32] {
+                px[x * 4..x * 4 + 32].try_into().expect("8 pixels")
+            };
             let mut x = cover.start;
             while x < cover.end {
                 let sx = (x as isize - dx) as usize;
-                let end = (x + 8).min(cover.end);
-                let n = end - x;
-                if row[x * 4..end * 4] == src[sx * 4..(sx + n) * 4] {
-                    out[x..end].copy_from_slice(&src_idx[sx..sx + n]);
-                } else {
-                    for x in x..end {
-                        let sx = (x as isize - dx) as usize;
-                        if row[x * 4..x * 4 + 4] == src[sx * 4..sx * 4 + 4] {
-                            out[x] = src_idx[sx];
-                        } else {
-                            self.map(&dithered, x..x + 1, out);
-                        }
+                if x + 8 <= cover.end && eight(row, x) == eight(src, sx) {
+                    out[x..x + 8].copy_from_slice(&src_idx[sx..sx + 8]);
+                    x += 8;
+                    continue;
+                }
+                for x in x..(x + 8).min(cover.end) {
+                    let sx = (x as isize - dx) as usize;
+                    if pixel(row, x) == pixel(src, sx) {
+                        out[x] = src_idx[sx];
+                    } else {
+                        self.map(&dithered, x..x + 1, out);
                     }
                 }
-                x = end;
+                x = (x + 8).min(cover.end);
             }
         }
     }
