@@ -562,24 +562,25 @@ fn find_shift(cur: &RgbaImage, prev: &RgbaImage) -> Option<(isize, isize)> {
             continue;
         }
         let head = u32::from_ne_bytes([want[0], want[1], want[2], want[3]]);
+        // The offsets whose run lies within the row (never empty: `px`
+        // is one of the run's places), searched as `dx` rises.
+        let (low, high) = (
+            (px + PROBE as isize - w).max(-SHIFT_REACH),
+            px.min(SHIFT_REACH),
+        );
         for dy in -SHIFT_REACH..=SHIFT_REACH {
             let sy = py - dy;
             if !(0..h).contains(&sy) {
                 continue;
             }
-            for dx in -SHIFT_REACH..=SHIFT_REACH {
-                let sx = px - dx;
-                if sx < 0 || sx + PROBE as isize > w || (dx, dy) == (0, 0) {
-                    continue;
-                }
-                let at = (sy * w + sx) as usize * 4;
-                let first = u32::from_ne_bytes([
-                    prev_px[at],
-                    prev_px[at + 1],
-                    prev_px[at + 2],
-                    prev_px[at + 3],
-                ]);
-                if first == head && run(prev_px, w, sx, sy) == want {
+            let row = &prev_px[(sy * w) as usize * 4..((sy + 1) * w) as usize * 4];
+            // Each pixel where a run may start, as one word, `sx` falling.
+            let starts = row[(px - high) as usize * 4..(px - low + 1) as usize * 4]
+                .chunks_exact(4)
+                .map(|p| u32::from_ne_bytes([p[0], p[1], p[2], p[3]]))
+                .rev();
+            for (dx, first) in (low..=high).zip(starts) {
+                if first == head && (dx, dy) != (0, 0) && run(prev_px, w, px - dx, sy) == want {
                     return Some((dx, dy));
                 }
             }
@@ -1030,8 +1031,9 @@ mod tests {
     use image::{Rgba, RgbaImage};
 
     use super::{
-        BAYER, Dither, ExactColours, Planes, Quantised, TRANSPARENT, cell_centre, cell_of,
-        distance, find_shift, first_difference, first_equal_frames, last_difference,
+        BAYER, Dither, ExactColours, PROBE, Planes, Quantised, SHIFT_REACH, TRANSPARENT,
+        cell_centre, cell_of, distance, find_shift, first_difference, first_equal_frames,
+        last_difference,
     };
     use crate::animation::Deadline;
 
@@ -1298,6 +1300,65 @@ mod tests {
             }
         }
         assert!(copied > 77 * 50 / 2, "{copied} copied");
+    }
+
+    /// The search finds the offset a plain scan of every offset (`dy`, then
+    /// `dx`, rising) finds first, also where several match (a repeating
+    /// pattern) and near the edges.
+    #[test]
+    fn the_shift_found_is_the_first_in_order() {
+        fn scan(cur: &RgbaImage, prev: &RgbaImage) -> Option<(isize, isize)> {
+            let (w, h) = (cur.width() as isize, cur.height() as isize);
+            if w < PROBE as isize * 2 || h < 4 {
+                return None;
+            }
+            let run = |img: &RgbaImage, x: isize, y: isize| -> Vec<u8> {
+                let at = (y * w + x) as usize * 4;
+                img.as_raw()[at..at + PROBE * 4].to_vec()
+            };
+            for (fx, fy) in [(2, 2), (1, 1), (3, 1), (1, 3), (3, 3)] {
+                let (px, py) = (
+                    (w * fx / 4 - PROBE as isize / 2).clamp(0, w - PROBE as isize),
+                    h * fy / 4,
+                );
+                let want = run(cur, px, py);
+                if want == run(prev, px, py) || want.chunks_exact(4).all(|p| *p == want[..4]) {
+                    continue;
+                }
+                for dy in -SHIFT_REACH..=SHIFT_REACH {
+                    for dx in -SHIFT_REACH..=SHIFT_REACH {
+                        let (sx, sy) = (px - dx, py - dy);
+                        if (0..h).contains(&sy)
+                            && sx >= 0
+                            && sx + PROBE as isize <= w
+                            && (dx, dy) != (0, 0)
+                            && run(prev, sx, sy) == want
+                        {
+                            return Some((dx, dy));
+                        }
+                    }
+                }
+            }
+            None
+        }
+        let stripes = |w: u32, h: u32, k: u32| {
+            RgbaImage::from_fn(w, h, |x, y| {
+                Rgba([((x + k) % 5 * 50) as u8, ((y + k) % 3 * 80) as u8, 7, 255])
+            })
+        };
+        let pairs = [
+            (shaken(96, 80, 13, 24), shaken(96, 80, 20, 20)),
+            (shaken(96, 80, 20, 20), shaken(96, 80, 13, 24)),
+            (shaken(40, 30, 0, 3), shaken(40, 30, 31, 0)),
+            (shaken(300, 200, 60, 60), shaken(300, 200, 12, 100)),
+            (stripes(64, 48, 1), stripes(64, 48, 0)),
+            (stripes(33, 9, 2), stripes(33, 9, 0)),
+            (stripes(200, 120, 0), shaken(200, 120, 0, 0)),
+        ];
+        for (k, (cur, prev)) in pairs.iter().enumerate() {
+            assert_eq!(find_shift(cur, prev), scan(cur, prev), "pair {k}");
+        }
+        assert!(find_shift(&pairs[4].0, &pairs[4].1).is_some());
     }
 
     /// A frame that shows the frame before moved is found moved, and each of
