@@ -1391,6 +1391,74 @@ mod tests {
         assert_eq!(find_shift(&a, &a), None);
     }
 
+    /// Tiny frames of many colours (the palette trained, rows shorter than
+    /// the dither's 8 pixels, holes): 300 frames of 1 × 1, each another
+    /// colour, and 40 of 5 × 3; each decodes to colours near its own.
+    /// (Consecutive frames mapped to the same indices are merged, their
+    /// delays added: each source frame is shown for 10 ms, one hundredth.)
+    #[test]
+    fn tiny_frames_of_many_colours_decode_near() {
+        let one: Vec<RgbaImage> = (0..300u32)
+            .map(|k| {
+                RgbaImage::from_pixel(
+                    1,
+                    1,
+                    Rgba([(k * 7) as u8, (k * 13) as u8, (k * 29) as u8, 255]),
+                )
+            })
+            .collect();
+        let small: Vec<RgbaImage> = (0..40u32)
+            .map(|k| {
+                RgbaImage::from_fn(5, 3, |x, y| {
+                    let v = k * 15 + y * 5 + x;
+                    let alpha = if (v * 7) % 11 == 0 { 0 } else { 255 };
+                    Rgba([(v * 37) as u8, (v * 11) as u8, 255 - (v * 3) as u8, alpha])
+                })
+            })
+            .collect();
+        for frames in [small, one] {
+            let deadline = Deadline::after(Duration::from_secs(30));
+            let delays = vec![10; frames.len()];
+            let gif =
+                super::encode_gif(&frames, &delays, crate::Loops::Infinite, &deadline).unwrap();
+            let mut options = gif_codec::DecodeOptions::new();
+            options.set_color_output(gif_codec::ColorOutput::RGBA);
+            let mut decoder = options.read_info(gif.as_slice()).unwrap();
+            let (w, h) = frames[0].dimensions();
+            let mut screen = vec![0u8; (w * h * 4) as usize];
+            let (mut k, mut disposed) = (0, false);
+            while let Some(frame) = decoder.read_next_frame().unwrap() {
+                if disposed {
+                    screen.fill(0);
+                }
+                disposed = frame.dispose == gif_codec::DisposalMethod::Background;
+                let (left, top, fw) = (
+                    usize::from(frame.left),
+                    usize::from(frame.top),
+                    usize::from(frame.width),
+                );
+                for (i, px) in frame.buffer.chunks_exact(4).enumerate() {
+                    if px[3] != 0 {
+                        let at = ((top + i / fw) * w as usize + left + i % fw) * 4;
+                        screen[at..at + 4].copy_from_slice(px);
+                    }
+                }
+                for source in &frames[k..k + usize::from(frame.delay)] {
+                    for (p, q) in source.as_raw().chunks_exact(4).zip(screen.chunks_exact(4)) {
+                        if p[3] < 128 {
+                            assert_eq!(q[3], 0, "frame {k}: a hole");
+                        } else {
+                            let far = (0..3).map(|c| p[c].abs_diff(q[c])).max().unwrap();
+                            assert!(q[3] == 255 && far <= 48, "frame {k}: {p:?} as {q:?}");
+                        }
+                    }
+                }
+                k += usize::from(frame.delay);
+            }
+            assert_eq!(k, frames.len());
+        }
+    }
+
     /// Frames with the same pixels as an earlier one are found (not only
     /// consecutive ones), and the GIF shows every frame as drawn: a shake
     /// between poses that come back decodes to the poses.
