@@ -13,7 +13,7 @@
 //! buffer and written four bytes at a time. A lookup is one load of the
 //! slot (the next lookup's hash needs only the code) and one of the code's
 //! key to check it; so sparse a table seldom probes a second slot, whose
-//! mispredicted branch cost more than the larger table's fill. It also
+//! mispredicted branch costs more than filling the larger table. It also
 //! keeps every string it adds (weezl cannot find a prefix's 17th
 //! continuation again, so it spends a code on it for nothing): the codes
 //! are the same up to the first such string, and the stream is then
@@ -24,9 +24,9 @@
 /// Codes are at most 12 bits, so a table holds at most 4096 of them.
 const MAX_CODES: u16 = 4096;
 const MAX_CODE_SIZE: u32 = 12;
-/// Slots of the dictionary: a power of two, at most an eighth full (a
-/// quarter of the slots made strings of the templates' frames about a
-/// fifth slower to encode, for more second probes).
+/// Slots of the dictionary: a power of two, at most an eighth full. With
+/// 2¹³ slots (half full) the templates' frames took about a quarter longer
+/// to encode, for the second probes; 2¹⁶ was no faster than 2¹⁵.
 const SLOT_BITS: u32 = 15;
 const SLOTS: usize = 1 << SLOT_BITS;
 
