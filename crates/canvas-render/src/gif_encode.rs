@@ -326,6 +326,10 @@ impl Quantised {
     /// before moved ([`find_shift`]: a shaking picture), each pixel equal to
     /// the one it moved from copies that one's index, so the picture keeps
     /// the dither it had (which moves with it) and is mapped once.
+    ///
+    /// A row is dithered whole at once ([`Dither::row`]), then each pixel
+    /// mapped takes its lookup cell from its dithered bytes; pixels that
+    /// moved unchanged are compared and copied 8 at a time.
     fn index_frame(
         &mut self,
         frame: &RgbaImage,
@@ -333,17 +337,17 @@ impl Quantised {
         out: &mut Vec<u8>,
     ) {
         let width = frame.width() as usize;
-        let amp = self.amplitude;
-        // Offsets in [-amp, amp), a differently ordered threshold per
-        // channel, so that pixels dither in every direction of colour (not
-        // only along the grey axis).
-        let off = |t: u8| (i32::from(t) * 2 - 63) * amp / 64;
-        let offsets: [[[i32; 3]; 8]; 8] = std::array::from_fn(|y| {
-            std::array::from_fn(|x| [off(BAYER[y][x]), off(63 - BAYER[y][x]), off(BAYER[x][y])])
-        });
         let height = frame.height() as usize;
+        let dither = Dither::new(self.amplitude);
         let shift = prev.and_then(|(img, _)| find_shift(frame, img));
-        for (y, row) in frame.as_raw().chunks_exact(width * 4).enumerate() {
+        let start = out.len();
+        out.resize(start + width * height, TRANSPARENT);
+        let rows = frame
+            .as_raw()
+            .chunks_exact(width * 4)
+            .zip(out[start..].chunks_exact_mut(width));
+        let mut dithered = vec![0u8; width * 4];
+        for (y, (row, out)) in rows.enumerate() {
             // Pixels `lo..hi` of the row are mapped; those before and after
             // (the same as in the frame before) copy its indices.
             let before = prev.map(|(img, idx)| {
@@ -360,17 +364,22 @@ impl Quantised {
                 },
             };
             if let Some((_, prev_idx)) = before {
-                out.extend_from_slice(&prev_idx[..lo]);
+                out[..lo].copy_from_slice(&prev_idx[..lo]);
+                out[hi..].copy_from_slice(&prev_idx[hi..]);
             }
-            let row_offsets = &offsets[y & 7];
+            if lo == hi {
+                continue;
+            }
+            dither.row(row, y, &mut dithered);
             // The row of the frame before that this one shows moved by
-            // `shift`, and the columns of this row that it covers.
+            // `shift`, and the columns of this row that it covers (within
+            // `lo..hi`).
             let moved = shift.zip(prev).and_then(|((dx, dy), (img, idx))| {
                 let sy = usize::try_from(y as isize - dy)
                     .ok()
                     .filter(|&sy| sy < height)?;
-                let from = dx.max(0) as usize;
-                let to = (width as isize + dx.min(0)) as usize;
+                let from = (dx.max(0) as usize).clamp(lo, hi);
+                let to = ((width as isize + dx.min(0)) as usize).clamp(from, hi);
                 Some((
                     &img.as_raw()[sy * width * 4..(sy + 1) * width * 4],
                     &idx[sy * width..(sy + 1) * width],
@@ -378,50 +387,145 @@ impl Quantised {
                     from..to,
                 ))
             });
-            // The index of the pixel mapped before: a start for the next
-            // search (neighbours have near colours).
-            let mut last = UNKNOWN;
-            for (x, p) in row.chunks_exact(4).enumerate().take(hi).skip(lo) {
-                if p[3] < ALPHA_CUTOFF {
-                    out.push(TRANSPARENT);
+            let Some((src, src_idx, dx, cover)) = moved else {
+                self.map(&dithered, lo..hi, out);
+                continue;
+            };
+            self.map(&dithered, lo..cover.start, out);
+            self.map(&dithered, cover.end..hi, out);
+            let pixel = |px: &[u8], x: usize| {
+                u32::from_le_bytes([px[x * 4], px[x * 4 + 1], px[x * 4 + 2], px[x * 4 + 3]])
+            };
+            let eight = |px: &[u8], x: usize| -> [u8; 32] {
+                px[x * 4..x * 4 + 32].try_into().expect("8 pixels")
+            };
+            let mut x = cover.start;
+            while x < cover.end {
+                let sx = (x as isize - dx) as usize;
+                if x + 8 <= cover.end && eight(row, x) == eight(src, sx) {
+                    out[x..x + 8].copy_from_slice(&src_idx[sx..sx + 8]);
+                    x += 8;
                     continue;
                 }
-                if let Some((src, src_idx, dx, cover)) = &moved
-                    && cover.contains(&x)
-                {
+                for x in x..(x + 8).min(cover.end) {
                     let sx = (x as isize - dx) as usize;
-                    if src[sx * 4..sx * 4 + 4] == *p {
-                        out.push(src_idx[sx]);
-                        continue;
+                    if pixel(row, x) == pixel(src, sx) {
+                        out[x] = src_idx[sx];
+                    } else {
+                        self.map(&dithered, x..x + 1, out);
                     }
                 }
-                let o = row_offsets[x & 7];
-                let ch = |v: u8, o: i32| ((i32::from(v) + o).clamp(0, 255) as usize) >> 2;
-                let cell = ch(p[0], o[0]) << 12 | ch(p[1], o[1]) << 6 | ch(p[2], o[2]);
-                last = self.lookup(cell, last);
-                out.push(last);
-            }
-            if let Some((_, prev_idx)) = before {
-                out.extend_from_slice(&prev_idx[hi..]);
+                x = (x + 8).min(cover.end);
             }
         }
     }
 
-    /// The palette index for a cell of the lookup table, found the first
-    /// time it is asked for.
-    fn lookup(&mut self, cell: usize, hint: u8) -> u8 {
-        if self.lut[cell] == UNKNOWN {
-            let centre = |c: usize| ((c << 2) | 2) as u8;
-            self.lut[cell] = self.planes.nearest_from(
-                [
-                    centre(cell >> 12),
-                    centre((cell >> 6) & 63),
-                    centre(cell & 63),
-                ],
-                (hint != UNKNOWN).then_some(hint),
-            );
+    /// Maps the pixels `span` of a row dithered by [`Dither::row`] into
+    /// `out`.
+    #[inline(always)]
+    fn map(&mut self, dithered: &[u8], span: std::ops::Range<usize>, out: &mut [u8]) {
+        for x in span {
+            let d = u32::from_le_bytes([
+                dithered[x * 4],
+                dithered[x * 4 + 1],
+                dithered[x * 4 + 2],
+                dithered[x * 4 + 3],
+            ]);
+            out[x] = if d >> 24 < u32::from(ALPHA_CUTOFF) {
+                TRANSPARENT
+            } else {
+                let cell = cell_of(d);
+                match self.lut[cell] {
+                    // The pixel before (mapped or copied): a start for the
+                    // search, neighbours having near colours.
+                    UNKNOWN => self.lookup(cell, x.checked_sub(1).map_or(UNKNOWN, |p| out[p])),
+                    index => index,
+                }
+            };
         }
+    }
+
+    /// The palette index for a cell of the lookup table not yet filled in,
+    /// found and kept.
+    #[cold]
+    #[inline(never)]
+    fn lookup(&mut self, cell: usize, hint: u8) -> u8 {
+        self.lut[cell] = self
+            .planes
+            .nearest_from(cell_centre(cell), (hint != UNKNOWN).then_some(hint));
         self.lut[cell]
+    }
+}
+
+/// The lookup table cell of a pixel (`r | g << 8 | b << 16`, alpha above
+/// ignored): 6 bits per channel, the cells of each 4 × 4 × 4 block of them
+/// (16 levels a side) in one 64-byte line, so that the colours a dithered
+/// patch of one colour takes share a few lines. (Red, green, blue one after
+/// the other, each cell of a row of a dithered patch was on a line of its
+/// own, and the lookups waited on the memory.)
+#[inline(always)]
+fn cell_of(rgb: u32) -> usize {
+    let (r, g, b) = (rgb & 255, rgb >> 8 & 255, rgb >> 16 & 255);
+    ((r >> 4) << 14
+        | (g >> 4) << 10
+        | (b >> 4) << 6
+        | (r >> 2 & 3) << 4
+        | (g >> 2 & 3) << 2
+        | (b >> 2 & 3)) as usize
+}
+
+/// The colour at the centre of a cell of [`cell_of`].
+fn cell_centre(cell: usize) -> [u8; 3] {
+    let channel =
+        |high: usize, low: usize| ((cell >> high & 15) << 4 | (cell >> low & 3) << 2 | 2) as u8;
+    [channel(14, 4), channel(10, 2), channel(6, 0)]
+}
+
+/// 8×8 ordered (Bayer) dithering as bytes: offsets in `[-amp, amp)`, a
+/// differently ordered threshold per channel, so that pixels dither in
+/// every direction of colour (not only along the grey axis); alpha is left
+/// as it is.
+struct Dither {
+    /// For each row of the matrix, what 8 pixels (32 bytes) gain: the
+    /// positive offsets.
+    add: [[u8; 32]; 8],
+    /// And what they lose: the negative offsets, negated.
+    sub: [[u8; 32]; 8],
+}
+
+impl Dither {
+    fn new(amp: i32) -> Self {
+        let off = |t: u8| (i32::from(t) * 2 - 63) * amp / 64;
+        let (mut add, mut sub) = ([[0u8; 32]; 8], [[0u8; 32]; 8]);
+        for y in 0..8 {
+            for x in 0..8 {
+                let o = [off(BAYER[y][x]), off(63 - BAYER[y][x]), off(BAYER[x][y])];
+                for c in 0..3 {
+                    add[y][x * 4 + c] = o[c].max(0) as u8;
+                    sub[y][x * 4 + c] = (-o[c]).max(0) as u8;
+                }
+            }
+        }
+        Self { add, sub }
+    }
+
+    /// Row `y` (RGBA) dithered into `out` (of the same length): each
+    /// channel plus its offset, clamped to 0..=255 (saturating byte
+    /// arithmetic, 32 bytes at a time).
+    fn row(&self, row: &[u8], y: usize, out: &mut [u8]) {
+        let (add, sub) = (&self.add[y & 7], &self.sub[y & 7]);
+        let whole = row.len() / 32 * 32;
+        for (d, s) in out[..whole]
+            .chunks_exact_mut(32)
+            .zip(row[..whole].chunks_exact(32))
+        {
+            for i in 0..32 {
+                d[i] = s[i].saturating_add(add[i]).saturating_sub(sub[i]);
+            }
+        }
+        for (i, (d, s)) in out[whole..].iter_mut().zip(&row[whole..]).enumerate() {
+            *d = s.saturating_add(add[i]).saturating_sub(sub[i]);
+        }
     }
 }
 
@@ -458,24 +562,25 @@ fn find_shift(cur: &RgbaImage, prev: &RgbaImage) -> Option<(isize, isize)> {
             continue;
         }
         let head = u32::from_ne_bytes([want[0], want[1], want[2], want[3]]);
+        // The offsets whose run lies within the row (never empty: `px`
+        // is one of the run's places), searched as `dx` rises.
+        let (low, high) = (
+            (px + PROBE as isize - w).max(-SHIFT_REACH),
+            px.min(SHIFT_REACH),
+        );
         for dy in -SHIFT_REACH..=SHIFT_REACH {
             let sy = py - dy;
             if !(0..h).contains(&sy) {
                 continue;
             }
-            for dx in -SHIFT_REACH..=SHIFT_REACH {
-                let sx = px - dx;
-                if sx < 0 || sx + PROBE as isize > w || (dx, dy) == (0, 0) {
-                    continue;
-                }
-                let at = (sy * w + sx) as usize * 4;
-                let first = u32::from_ne_bytes([
-                    prev_px[at],
-                    prev_px[at + 1],
-                    prev_px[at + 2],
-                    prev_px[at + 3],
-                ]);
-                if first == head && run(prev_px, w, sx, sy) == want {
+            let row = &prev_px[(sy * w) as usize * 4..((sy + 1) * w) as usize * 4];
+            // Each pixel where a run may start, as one word, `sx` falling.
+            let starts = row[(px - high) as usize * 4..(px - low + 1) as usize * 4]
+                .chunks_exact(4)
+                .map(|p| u32::from_ne_bytes([p[0], p[1], p[2], p[3]]))
+                .rev();
+            for (dx, first) in (low..=high).zip(starts) {
+                if first == head && (dx, dy) != (0, 0) && run(prev_px, w, px - dx, sy) == want {
                     return Some((dx, dy));
                 }
             }
@@ -702,14 +807,20 @@ fn compare(prev: &[u8], cur: &[u8], width: usize) -> Change {
             unchanged += width;
             continue;
         }
-        let first = c.iter().zip(p).position(|(a, b)| a != b).unwrap_or(0);
-        let last = width - 1 - c.iter().zip(p).rev().position(|(a, b)| a != b).unwrap_or(0);
-        // Two plain passes (each vectorised) rather than one with a tuple.
-        unchanged += c.iter().zip(p).filter(|(c, p)| c == p).count();
+        let first = first_difference(c, p);
+        let last = width - 1 - last_difference(c, p);
+        // Plain passes (each vectorised) rather than one with a tuple: a
+        // count in bytes, and a fold rather than `any`, whose early exit
+        // goes byte by byte.
+        unchanged += c
+            .chunks(255)
+            .zip(p.chunks(255))
+            .map(|(c, p)| usize::from(c.iter().zip(p).fold(0u8, |n, (c, p)| n + u8::from(c == p))))
+            .sum::<usize>();
         uncovers = uncovers
-            || c.iter()
-                .zip(p)
-                .any(|(&c, &p)| (c == TRANSPARENT) & (p != TRANSPARENT));
+            || c.iter().zip(p).fold(false, |u, (&c, &p)| {
+                u | ((c == TRANSPARENT) & (p != TRANSPARENT))
+            });
         x0 = x0.min(first);
         x1 = x1.max(last);
         y0 = y0.min(y);
@@ -920,8 +1031,9 @@ mod tests {
     use image::{Rgba, RgbaImage};
 
     use super::{
-        ExactColours, Planes, Quantised, TRANSPARENT, distance, find_shift, first_difference,
-        first_equal_frames, last_difference,
+        BAYER, Dither, ExactColours, PROBE, Planes, Quantised, SHIFT_REACH, TRANSPARENT,
+        cell_centre, cell_of, distance, find_shift, first_difference, first_equal_frames,
+        last_difference,
     };
     use crate::frames::Deadline;
 
@@ -1089,6 +1201,166 @@ mod tests {
         })
     }
 
+    /// Every colour of 6 bits a channel has a cell of its own, whose centre
+    /// is that colour's (the 8-bit levels `4 × v + 2`).
+    #[test]
+    fn cells_hold_each_colour_once() {
+        let mut seen = vec![false; 1 << 18];
+        for r in 0..64u32 {
+            for g in 0..64u32 {
+                for b in 0..64u32 {
+                    // Any of the 4 levels of each 6-bit value, and any alpha.
+                    let rgb = (r << 2 | (b & 3))
+                        | (g << 2 | (r & 3)) << 8
+                        | (b << 2 | (g & 3)) << 16
+                        | (r * 4) << 24;
+                    let cell = cell_of(rgb);
+                    assert!(!seen[cell], "{r} {g} {b}");
+                    seen[cell] = true;
+                    assert_eq!(cell_centre(cell), [r, g, b].map(|v| (v * 4 + 2) as u8));
+                }
+            }
+        }
+    }
+
+    /// The dither as saturating bytes is the offset added and clamped, for
+    /// every value, place and amplitude, on rows of every length.
+    #[test]
+    fn byte_dither_is_the_clamped_offset() {
+        for amp in 2..=16 {
+            let dither = Dither::new(amp);
+            let off = |t: u8| (i32::from(t) * 2 - 63) * amp / 64;
+            for width in [1usize, 7, 8, 9, 64, 67] {
+                for y in 0..8 {
+                    for v in (0..=255u8).step_by(3) {
+                        let row: Vec<u8> = (0..width * 4)
+                            .map(|i| v.wrapping_add((i * 37) as u8))
+                            .collect();
+                        let mut out = vec![0u8; row.len()];
+                        dither.row(&row, y, &mut out);
+                        for x in 0..width {
+                            let b = BAYER[y % 8][x % 8];
+                            let o = [off(b), off(63 - b), off(BAYER[x % 8][y % 8]), 0];
+                            for c in 0..4 {
+                                let want = (i32::from(row[x * 4 + c]) + o[c]).clamp(0, 255);
+                                assert_eq!(
+                                    i32::from(out[x * 4 + c]),
+                                    want,
+                                    "amp {amp}, width {width}, ({x}, {y}), channel {c}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A moved frame's pixels equal to the pixel they moved from take its
+    /// index, every other pixel the index it has mapped alone: with pixels
+    /// changed here and there in the moved picture (so runs of equal pixels
+    /// of every length) and transparent holes.
+    #[test]
+    fn moved_pixels_copy_exactly_those_equal() {
+        let a = shaken(77, 50, 20, 20);
+        let mut b = shaken(77, 50, 15, 23);
+        for (i, p) in b.pixels_mut().enumerate() {
+            if i % 13 == 0 || i % 29 < 3 {
+                p.0[0] ^= 0x40;
+            }
+            if i % 31 == 5 {
+                p.0[3] = 0;
+            }
+        }
+        // Keep the probe's run (the middle) unchanged, so the move is found.
+        for x in 0..77 {
+            *b.get_pixel_mut(x, 25) = shaken(77, 50, 15, 23).get_pixel(x, 25).to_owned();
+        }
+        let (dx, dy) = find_shift(&b, &a).expect("a shift");
+        assert_eq!((dx, dy), (5, -3));
+        let mut q = Quantised::train(&[a.clone(), b.clone()]);
+        let (mut ia, mut ib, mut alone) = (Vec::new(), Vec::new(), Vec::new());
+        q.index_frame(&a, None, &mut ia);
+        q.index_frame(&b, Some((&a, &ia)), &mut ib);
+        q.index_frame(&b, None, &mut alone);
+        let mut copied = 0;
+        for y in 0..50isize {
+            for x in 0..77isize {
+                let (sx, sy) = (x - dx, y - dy);
+                let at = (y * 77 + x) as usize;
+                let p = b.get_pixel(x as u32, y as u32);
+                let inside = (0..77).contains(&sx) && (0..50).contains(&sy);
+                let want = if inside && a.get_pixel(sx as u32, sy as u32) == p {
+                    copied += 1;
+                    ia[(sy * 77 + sx) as usize]
+                } else {
+                    alone[at]
+                };
+                assert_eq!(ib[at], want, "({x}, {y})");
+            }
+        }
+        assert!(copied > 77 * 50 / 2, "{copied} copied");
+    }
+
+    /// The search finds the offset a plain scan of every offset (`dy`, then
+    /// `dx`, rising) finds first, also where several match (a repeating
+    /// pattern) and near the edges.
+    #[test]
+    fn the_shift_found_is_the_first_in_order() {
+        fn scan(cur: &RgbaImage, prev: &RgbaImage) -> Option<(isize, isize)> {
+            let (w, h) = (cur.width() as isize, cur.height() as isize);
+            if w < PROBE as isize * 2 || h < 4 {
+                return None;
+            }
+            let run = |img: &RgbaImage, x: isize, y: isize| -> Vec<u8> {
+                let at = (y * w + x) as usize * 4;
+                img.as_raw()[at..at + PROBE * 4].to_vec()
+            };
+            for (fx, fy) in [(2, 2), (1, 1), (3, 1), (1, 3), (3, 3)] {
+                let (px, py) = (
+                    (w * fx / 4 - PROBE as isize / 2).clamp(0, w - PROBE as isize),
+                    h * fy / 4,
+                );
+                let want = run(cur, px, py);
+                if want == run(prev, px, py) || want.chunks_exact(4).all(|p| *p == want[..4]) {
+                    continue;
+                }
+                for dy in -SHIFT_REACH..=SHIFT_REACH {
+                    for dx in -SHIFT_REACH..=SHIFT_REACH {
+                        let (sx, sy) = (px - dx, py - dy);
+                        if (0..h).contains(&sy)
+                            && sx >= 0
+                            && sx + PROBE as isize <= w
+                            && (dx, dy) != (0, 0)
+                            && run(prev, sx, sy) == want
+                        {
+                            return Some((dx, dy));
+                        }
+                    }
+                }
+            }
+            None
+        }
+        let stripes = |w: u32, h: u32, k: u32| {
+            RgbaImage::from_fn(w, h, |x, y| {
+                Rgba([((x + k) % 5 * 50) as u8, ((y + k) % 3 * 80) as u8, 7, 255])
+            })
+        };
+        let pairs = [
+            (shaken(96, 80, 13, 24), shaken(96, 80, 20, 20)),
+            (shaken(96, 80, 20, 20), shaken(96, 80, 13, 24)),
+            (shaken(40, 30, 0, 3), shaken(40, 30, 31, 0)),
+            (shaken(300, 200, 60, 60), shaken(300, 200, 12, 100)),
+            (stripes(64, 48, 1), stripes(64, 48, 0)),
+            (stripes(33, 9, 2), stripes(33, 9, 0)),
+            (stripes(200, 120, 0), shaken(200, 120, 0, 0)),
+        ];
+        for (k, (cur, prev)) in pairs.iter().enumerate() {
+            assert_eq!(find_shift(cur, prev), scan(cur, prev), "pair {k}");
+        }
+        assert!(find_shift(&pairs[4].0, &pairs[4].1).is_some());
+    }
+
     /// A frame that shows the frame before moved is found moved, and each of
     /// its pixels that moved from one takes that one's index; the others
     /// (the strip the move uncovers) are mapped, to colours near theirs.
@@ -1117,6 +1389,74 @@ mod tests {
         let flat = RgbaImage::from_pixel(96, 80, Rgba([9, 9, 9, 255]));
         assert_eq!(find_shift(&flat, &a), None);
         assert_eq!(find_shift(&a, &a), None);
+    }
+
+    /// Tiny frames of many colours (the palette trained, rows shorter than
+    /// the dither's 8 pixels, holes): 300 frames of 1 × 1, each another
+    /// colour, and 40 of 5 × 3; each decodes to colours near its own.
+    /// (Consecutive frames mapped to the same indices are merged, their
+    /// delays added: each source frame is shown for 10 ms, one hundredth.)
+    #[test]
+    fn tiny_frames_of_many_colours_decode_near() {
+        let one: Vec<RgbaImage> = (0..300u32)
+            .map(|k| {
+                RgbaImage::from_pixel(
+                    1,
+                    1,
+                    Rgba([(k * 7) as u8, (k * 13) as u8, (k * 29) as u8, 255]),
+                )
+            })
+            .collect();
+        let small: Vec<RgbaImage> = (0..40u32)
+            .map(|k| {
+                RgbaImage::from_fn(5, 3, |x, y| {
+                    let v = k * 15 + y * 5 + x;
+                    let alpha = if (v * 7) % 11 == 0 { 0 } else { 255 };
+                    Rgba([(v * 37) as u8, (v * 11) as u8, 255 - (v * 3) as u8, alpha])
+                })
+            })
+            .collect();
+        for frames in [small, one] {
+            let deadline = Deadline::after(Duration::from_secs(30));
+            let delays = vec![10; frames.len()];
+            let gif =
+                super::encode_gif(&frames, &delays, crate::Loops::Infinite, &deadline).unwrap();
+            let mut options = gif_codec::DecodeOptions::new();
+            options.set_color_output(gif_codec::ColorOutput::RGBA);
+            let mut decoder = options.read_info(gif.as_slice()).unwrap();
+            let (w, h) = frames[0].dimensions();
+            let mut screen = vec![0u8; (w * h * 4) as usize];
+            let (mut k, mut disposed) = (0, false);
+            while let Some(frame) = decoder.read_next_frame().unwrap() {
+                if disposed {
+                    screen.fill(0);
+                }
+                disposed = frame.dispose == gif_codec::DisposalMethod::Background;
+                let (left, top, fw) = (
+                    usize::from(frame.left),
+                    usize::from(frame.top),
+                    usize::from(frame.width),
+                );
+                for (i, px) in frame.buffer.chunks_exact(4).enumerate() {
+                    if px[3] != 0 {
+                        let at = ((top + i / fw) * w as usize + left + i % fw) * 4;
+                        screen[at..at + 4].copy_from_slice(px);
+                    }
+                }
+                for source in &frames[k..k + usize::from(frame.delay)] {
+                    for (p, q) in source.as_raw().chunks_exact(4).zip(screen.chunks_exact(4)) {
+                        if p[3] < 128 {
+                            assert_eq!(q[3], 0, "frame {k}: a hole");
+                        } else {
+                            let far = (0..3).map(|c| p[c].abs_diff(q[c])).max().unwrap();
+                            assert!(q[3] == 255 && far <= 48, "frame {k}: {p:?} as {q:?}");
+                        }
+                    }
+                }
+                k += usize::from(frame.delay);
+            }
+            assert_eq!(k, frames.len());
+        }
     }
 
     /// Frames with the same pixels as an earlier one are found (not only

@@ -6,31 +6,40 @@
 //! minimum code size is the fewest bits that hold the largest index (at
 //! least 2), codes grow by a bit when the decoder's table reaches the next
 //! power of two, and a full table (4096 codes) is followed by a clear code
-//! and a fresh table. The dictionary differs: one flat open-addressing
-//! table of (prefix code, byte) → code (32 KiB, at most half full, emptied
-//! with one fill per clear), and codes are gathered in a
-//! 64-bit buffer and written four bytes at a time. It also keeps every
-//! string it adds (weezl cannot find a prefix's 17th continuation again,
-//! so it spends a code on it for nothing): the codes are the same up to
-//! the first such string, and the stream is then usually a little shorter
-//! (by about 0.02 % on the animated avatars of the benchmark; a fuller
-//! table can also be cleared at a worse moment, so now and then a frame
-//! comes out a few bytes longer).
+//! and a fresh table. The dictionary differs: a flat open-addressing table
+//! of 2¹⁵ slots, each holding a code (0 for none), at most an eighth full,
+//! with each code's (prefix code, byte) in a table beside it; the table is
+//! emptied with one fill per clear, and codes are gathered in a 64-bit
+//! buffer and written four bytes at a time. A lookup is one load of the
+//! slot (the next lookup's hash needs only the code) and one of the code's
+//! key to check it; so sparse a table seldom probes a second slot, whose
+//! mispredicted branch costs more than filling the larger table. It also
+//! keeps every string it adds (weezl cannot find a prefix's 17th
+//! continuation again, so it spends a code on it for nothing): the codes
+//! are the same up to the first such string, and the stream is then
+//! usually a little shorter (by about 0.02 % on the animated avatars of the
+//! benchmark; a fuller table can also be cleared at a worse moment, so now
+//! and then a frame comes out a few bytes longer).
 
 /// Codes are at most 12 bits, so a table holds at most 4096 of them.
 const MAX_CODES: u16 = 4096;
 const MAX_CODE_SIZE: u32 = 12;
-/// Slots of the dictionary: a power of two, at most half full.
-const SLOTS: usize = 8192;
-const SLOT_BITS: u32 = SLOTS.trailing_zeros();
+/// Slots of the dictionary: a power of two, at most an eighth full. With
+/// 2¹³ slots (half full) the templates' frames took about a quarter longer
+/// to encode, for the second probes; 2¹⁶ was no faster than 2¹⁵.
+const SLOT_BITS: u32 = 15;
+const SLOTS: usize = 1 << SLOT_BITS;
 
 /// An LZW encoder whose dictionary is kept between frames (so it is
 /// allocated once per animation).
 #[derive(Debug)]
 pub(super) struct Lzw {
-    /// `(prefix << 8 | byte) << 12 | code`; an empty slot has the clear
-    /// code as its prefix (which no string has).
-    slots: Box<[u32; SLOTS]>,
+    /// The code of a string, or 0 (no string has code 0: codes of strings
+    /// come after the clear and end codes).
+    slots: Box<[u16; SLOTS]>,
+    /// `prefix << 8 | byte` of each code's string (read only for codes
+    /// found in `slots`).
+    keys: Box<[u32; MAX_CODES as usize]>,
 }
 
 /// Codes packed least significant bit first.
@@ -65,6 +74,7 @@ impl Lzw {
     pub(super) fn new() -> Self {
         Self {
             slots: Box::new([0; SLOTS]),
+            keys: Box::new([0; MAX_CODES as usize]),
         }
     }
 
@@ -95,28 +105,29 @@ impl Lzw {
             return;
         };
 
-        let empty = u32::from(clear) << 20;
         let slots = &mut *self.slots;
-        slots.fill(empty);
+        let keys = &mut *self.keys;
+        slots.fill(0);
         let mut next = clear + 2;
         let mut current = u32::from(first);
         for &byte in rest {
             let byte = u32::from(byte);
             let key = current << 8 | byte;
             // A few cycles after the previous lookup (no multiplication
-            // of the code: the byte's part does not wait for it). The
-            // code is spread over the slots (by 16) so that consecutive
-            // codes do not make runs of full slots.
-            let spread = current << 4 ^ current >> 9;
-            let mut i = (spread ^ byte.wrapping_mul(0x9E37_79B1) >> (32 - SLOT_BITS)) as usize;
+            // of the code: the byte's part does not wait for it); the code
+            // spread over the slots by 8, so that consecutive codes do not
+            // make runs of full slots.
+            let mut i = (current << (SLOT_BITS - 12)
+                ^ byte.wrapping_mul(0x9E37_79B1) >> (32 - SLOT_BITS))
+                as usize;
             let found = loop {
                 i &= SLOTS - 1;
-                let slot = slots[i];
-                if slot >> 12 == key {
-                    break Some(slot & 0xfff);
-                }
-                if slot == empty {
+                let code = slots[i];
+                if code == 0 {
                     break None;
+                }
+                if keys[usize::from(code)] == key {
+                    break Some(u32::from(code));
                 }
                 i += 1;
             };
@@ -128,11 +139,12 @@ impl Lzw {
             if next == MAX_CODES {
                 // A full table: start again, as the decoder will.
                 w.put(clear, size);
-                slots.fill(empty);
+                slots.fill(0);
                 size = min_size + 1;
                 next = clear + 2;
             } else {
-                slots[i] = key << 12 | u32::from(next);
+                slots[i] = next;
+                keys[usize::from(next)] = key;
                 next += 1;
                 // The decoder adds its entry one code later, and widens
                 // its codes once its next entry needs another bit.
@@ -331,6 +343,50 @@ mod tests {
                 lzw.encoded(&pixels) == Lzw::new().encoded(&pixels),
                 "frame {k}"
             );
+        }
+    }
+
+    /// Whole GIFs of these streams decode, through the `gif` crate's own
+    /// decoder, to the indices given: one pixel, one colour, random
+    /// indices of every byte, two colours (minimum code size 2) and
+    /// diagonal stripes, one encoder for them all.
+    #[test]
+    fn gif_decoder_reads_the_frames() {
+        let stripes: Vec<u8> = (0..64_000usize)
+            .map(|i| ((i / 640 + i % 640 / 8) % 256) as u8)
+            .collect();
+        let cases: Vec<(u16, u16, Vec<u8>)> = vec![
+            (1, 1, vec![0]),
+            (1, 1, vec![255]),
+            (300, 200, vec![7; 60_000]),
+            (256, 256, noise(65_536, 3, 256)),
+            (64, 64, noise(4096, 9, 2)),
+            (640, 100, stripes),
+            (1, 1, vec![3]),
+        ];
+        let palette: Vec<u8> = (0..=255u8)
+            .flat_map(|i| [i, i.wrapping_mul(7), 255 - i])
+            .collect();
+        let mut lzw = Lzw::new();
+        for (w, h, pixels) in cases {
+            let mut stream = Vec::new();
+            lzw.encode(&pixels, &mut stream);
+            let mut gif = Vec::new();
+            {
+                let mut enc = gif_codec::Encoder::new(&mut gif, w, h, &palette).unwrap();
+                let frame = gif_codec::Frame {
+                    width: w,
+                    height: h,
+                    buffer: Cow::Borrowed(&stream),
+                    ..gif_codec::Frame::default()
+                };
+                enc.write_lzw_pre_encoded_frame(&frame).unwrap();
+            }
+            let mut options = gif_codec::DecodeOptions::new();
+            options.set_color_output(gif_codec::ColorOutput::Indexed);
+            let mut decoder = options.read_info(gif.as_slice()).unwrap();
+            let frame = decoder.read_next_frame().unwrap().unwrap();
+            assert!(frame.buffer[..] == pixels[..], "{w}×{h}");
         }
     }
 
