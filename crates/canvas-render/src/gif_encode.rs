@@ -5,11 +5,12 @@
 //!   transparent (GIF has one bit of alpha), so a circle keeps its corners.
 //! - Up to 255 distinct colours (a greyscale or threshold output, flat art)
 //!   are kept exactly, with no dithering. Otherwise the palette comes from
-//!   NeuQuant (the `color_quant` crate, MIT) trained on a sample of every
-//!   frame, and pixels are mapped with 8×8 ordered (Bayer) dithering sized
-//!   to the palette's spacing, so gradients do not band. Ordered dithering
-//!   is the same from frame to frame where the picture is, which keeps the
-//!   frame differences below small.
+//!   NeuQuant (our own, `gif_encode/neuquant.rs`) trained on a sample of
+//!   every frame and refined by k-means, and pixels are mapped with 8×8
+//!   ordered (Bayer) dithering sized to the palette's spacing (nearest
+//!   colours found by `gif_encode/palette.rs`), so gradients do not band.
+//!   Ordered dithering is the same from frame to frame where the picture
+//!   is, which keeps the frame differences below small.
 //! - A frame with the pixels of an earlier one (a shake back to a pose)
 //!   takes that one's indices; a frame that shows the one before moved
 //!   (found by a probe, `find_shift`) copies the indices of the pixels
@@ -24,14 +25,16 @@
 
 use std::borrow::Cow;
 
-use color_quant::NeuQuant;
 use image::RgbaImage;
 
 use crate::frames::{AnimationError, Deadline, Loops, check_frames};
 
 mod lzw;
+mod neuquant;
+mod palette;
 
 use lzw::Lzw;
+use palette::Planes;
 
 /// The palette index of transparent pixels.
 const TRANSPARENT: u8 = 255;
@@ -253,7 +256,7 @@ impl Quantised {
     fn train(frames: &[RgbaImage]) -> Self {
         let total: usize = frames.iter().map(|f| f.as_raw().len() / 4).sum();
         let step = (total / PALETTE_SAMPLE).max(1);
-        let mut sample = Vec::with_capacity(PALETTE_SAMPLE * 4 + 4);
+        let mut sample: Vec<[u8; 3]> = Vec::with_capacity(PALETTE_SAMPLE + 1);
         // Every `step`th pixel of all the frames in turn (the last of
         // each `step`), skipping to it rather than counting every pixel.
         let mut start = 0usize;
@@ -262,27 +265,21 @@ impl Quantised {
             let first = (step - (start + 1) % step) % step;
             for p in pixels.chunks_exact(4).skip(first).step_by(step) {
                 if p[3] >= ALPHA_CUTOFF {
-                    sample.extend_from_slice(&[p[0], p[1], p[2], 255]);
+                    sample.push([p[0], p[1], p[2]]);
                 }
             }
             start += pixels.len() / 4;
         }
-        let nq = NeuQuant::new(3, usize::from(TRANSPARENT), &sample);
-        let mut colours: Vec<[u8; 3]> = nq
-            .color_map_rgb()
-            .chunks_exact(3)
-            .map(|c| [c[0], c[1], c[2]])
-            .collect();
+        let mut colours = neuquant::palette(&sample);
         // NeuQuant pulls its colours in from the edges of the colour
         // cloud, which dithering cannot reach past: three k-means (Lloyd)
         // steps on part of the sample move each colour to the mean of the
         // pixels nearest to it.
-        let every = (sample.len() / 4 / REFINE_SAMPLE).max(1) * 4;
+        let every = (sample.len() / REFINE_SAMPLE).max(1);
         for _ in 0..3 {
             let planes = Planes::new(&colours);
             let mut sums = vec![[0u32; 4]; colours.len()];
-            for p in sample.chunks_exact(4).step_by(every / 4) {
-                let rgb = [p[0], p[1], p[2]];
+            for &rgb in sample.iter().step_by(every) {
                 let s = &mut sums[usize::from(planes.nearest(rgb))];
                 for c in 0..3 {
                     s[c] += u32::from(rgb[c]);
@@ -619,83 +616,6 @@ fn last_difference(a: &[u8], b: &[u8]) -> usize {
             .zip(b[..end].iter().rev())
             .position(|(x, y)| x != y)
             .unwrap_or(end)
-}
-
-/// A palette ready for nearest-colour searches: its colours ordered by
-/// green, the channel [`distance`] weighs most, so a search starts at the
-/// colours of the pixel's green and stops once the green difference alone
-/// is farther than the best colour found.
-struct Planes {
-    /// `(green, index, red, blue)` of every colour, by green then index.
-    by_green: Vec<(i32, u8, i32, i32)>,
-    /// Every colour, by index.
-    by_index: Vec<[u8; 3]>,
-}
-
-impl Planes {
-    fn new(colours: &[[u8; 3]]) -> Self {
-        let mut by_green: Vec<(i32, u8, i32, i32)> = colours
-            .iter()
-            .zip(0u8..)
-            .map(|(c, i)| (i32::from(c[1]), i, i32::from(c[0]), i32::from(c[2])))
-            .collect();
-        by_green.sort_unstable_by_key(|&(g, i, _, _)| (g, i));
-        Self {
-            by_green,
-            by_index: colours.to_vec(),
-        }
-    }
-
-    /// The index of the colour nearest to `rgb` (by [`distance`]; the
-    /// first of equally near ones). Each distance (below 2²³) is kept with
-    /// its index in the low 8 bits, so one minimum finds both. Colours are
-    /// visited in order of their green difference, nearest first from
-    /// either side, until that difference alone costs more than the best.
-    fn nearest(&self, rgb: [u8; 3]) -> u8 {
-        self.nearest_from(rgb, None)
-    }
-
-    /// [`Planes::nearest`], starting from the colour `hint` (a neighbour's):
-    /// its distance bounds the search from the start, so fewer colours are
-    /// visited; the answer is the same.
-    fn nearest_from(&self, rgb: [u8; 3], hint: Option<u8>) -> u8 {
-        let [r, g, b] = rgb.map(i32::from);
-        let colours = &self.by_green;
-        let (mut below, mut above) = {
-            let at = colours.partition_point(|&(pg, ..)| pg < g);
-            (at, at)
-        };
-        let mut best = match hint.and_then(|h| Some((h, self.by_index.get(usize::from(h))?))) {
-            Some((h, &c)) => (distance(rgb, c) as i32) << 8 | i32::from(h),
-            None => i32::MAX,
-        };
-        loop {
-            let up = colours.get(above).map(|c| c.0 - g);
-            let down = below.checked_sub(1).map(|k| g - colours[k].0);
-            let (k, gap) = match (down, up) {
-                (Some(d), Some(u)) if d < u => (below - 1, d),
-                (_, Some(u)) => (above, u),
-                (Some(d), None) => (below - 1, d),
-                (None, None) => break,
-            };
-            if 4 * gap * gap > best >> 8 {
-                break;
-            }
-            if k == above {
-                above += 1;
-            } else {
-                below -= 1;
-            }
-            let (pg, i, pr, pb) = colours[k];
-            let (dr, dg, db) = (pr - r, pg - g, pb - b);
-            best = best.min((2 * dr * dr + 4 * dg * dg + 3 * db * db) << 8 | i32::from(i));
-        }
-        if best == i32::MAX {
-            0
-        } else {
-            (best & 0xff) as u8
-        }
-    }
 }
 
 fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
