@@ -4,7 +4,10 @@
 //! and a tag, every other template with its defaults), on the same avatar,
 //! and the ratio of throughputs (render + PNG) is taken within the round;
 //! the medians over the rounds are printed, with the render and PNG times
-//! apart and the PNG's size. On a shared, noisy machine a ratio within one
+//! apart and the PNG's size. Images and files are handled as the server
+//! handles them: the PNG is written with `encode_png_into` into a buffer
+//! from `buffers`, and the image and the file are given back (`recycle`)
+//! once done. On a shared, noisy machine a ratio within one
 //! round means more than absolute times from separate runs. Issue 28's
 //! bound: a card ≥ 0.3× circle; issue 27's: a still overlay ≥ 0.5×.
 //!
@@ -22,7 +25,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use canvas_render::template::{TemplateKind, render_template};
-use canvas_render::{RgbaImage, circle, encode_png};
+use canvas_render::{RgbaImage, buffers, circle, encode_png_into};
 
 const ROUNDS: usize = 9;
 const REPS: usize = 15;
@@ -35,15 +38,24 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// Calls timed per measurement: [`REPS`] when measuring, 1 in test mode.
 static REPS_NOW: AtomicUsize = AtomicUsize::new(REPS);
 
-/// Milliseconds per call of `f` over [`REPS`] calls, and its last result.
-fn time<T>(f: &mut dyn FnMut() -> T) -> (f64, T) {
+/// Milliseconds per call of `f` over [`REPS`] calls, each result but the
+/// last given to `done` (as the server gives its buffers back), and the
+/// last result.
+fn time<T>(f: &mut dyn FnMut() -> T, done: fn(T)) -> (f64, T) {
     let reps = REPS_NOW.load(Ordering::Relaxed);
     let t = Instant::now();
     let mut last = f();
     for _ in 1..reps {
-        last = black_box(f());
+        done(std::mem::replace(&mut last, black_box(f())));
     }
     (t.elapsed().as_secs_f64() * 1e3 / reps as f64, last)
+}
+
+/// The server's PNG of a still: into a kept buffer.
+fn png(img: &RgbaImage) -> Vec<u8> {
+    let mut out = buffers::take_empty(img.as_raw().len() / 2 + 1024);
+    encode_png_into(img, &mut out).unwrap();
+    out
 }
 
 /// One job's times in every round: render, PNG, and the ratio of circle's
@@ -59,11 +71,13 @@ struct Times {
 impl Times {
     /// Times `render` and the PNG of what it gives; the whole time.
     fn round(&mut self, render: &mut dyn FnMut() -> RgbaImage) -> f64 {
-        let (r, img) = time(render);
-        let (p, png) = time(&mut || encode_png(black_box(&img)).unwrap());
+        let (r, img) = time(render, buffers::recycle_image);
+        let (p, file) = time(&mut || png(black_box(&img)), buffers::recycle);
         self.render.push(r);
         self.png.push(p);
-        self.bytes = png.len();
+        self.bytes = file.len();
+        buffers::recycle(file);
+        buffers::recycle_image(img);
         r + p
     }
 
