@@ -11,6 +11,11 @@
 //! round means more than absolute times from separate runs. Issue 28's
 //! bound: a card ≥ 0.3× circle; issue 27's: a still overlay ≥ 0.5×.
 //!
+//! The `welcome` group also times the mix of `cargo xtask bench-compare`'s
+//! `welcome512` scenario: each call one of the seven cards over its own
+//! background, in a fixed shuffled order (render, PNG and giving the
+//! buffers back timed together), as the server sees them under wrk.
+//!
 //! Run: `cargo bench -p canvas-render --bench rank_cards [-- GROUP]`
 //! (release; only when measuring). `GROUP` picks the templates: `rank`
 //! (the default), `welcome`, `overlays` (the still overlays) or `stills`
@@ -141,8 +146,24 @@ fn main() {
     };
     let mut circle_times = Times::default();
     let mut times = vec![Times::default(); chosen.len()];
+    let cards = welcome512();
+    let mut next = 0;
+    let mut mixed = Vec::new();
     for _ in 0..rounds {
         let c = circle_times.round(&mut || circle(black_box(&avatar)).unwrap());
+        if group == "welcome" || !measuring {
+            let (ms, ()) = time(
+                &mut || {
+                    next = (next + 1) % SCENARIO_ORDER.len();
+                    let (template, args) = &cards[SCENARIO_ORDER[next]];
+                    let img = render_template(template, args, Some(black_box(&avatar))).unwrap();
+                    buffers::recycle(png(&img));
+                    buffers::recycle_image(img);
+                },
+                |()| (),
+            );
+            mixed.push((c, ms));
+        }
         for (kind, t) in chosen.iter().zip(&mut times) {
             let template = kind.template();
             let args = template.args(call).unwrap();
@@ -160,4 +181,49 @@ fn main() {
     for (kind, t) in chosen.iter().zip(&times) {
         println!("{}", t.line(&format!("{kind:?}")));
     }
+    if !mixed.is_empty() {
+        println!(
+            "welcome512 mix + png: {:.2} ms, {:.2}x circle's throughput",
+            median(mixed.iter().map(|&(_, m)| m).collect()),
+            median(mixed.iter().map(|&(c, m)| c / m).collect())
+        );
+    }
+}
+
+/// The cards of `welcome512`, by index, in the order they are asked for:
+/// each twice, never twice in a row (a fixed shuffle, so every run asks
+/// for the same).
+const SCENARIO_ORDER: [usize; 14] = [3, 0, 5, 2, 6, 1, 4, 0, 2, 5, 3, 6, 4, 1];
+
+/// `cargo xtask bench-compare`'s `welcome512` calls: card n over its own
+/// background, with a name, a server and a member count.
+fn welcome512() -> Vec<(
+    &'static canvas_render::template::Template,
+    canvas_render::template::Args,
+)> {
+    let cards = [
+        (TemplateKind::Welcome1, "stars"),
+        (TemplateKind::Welcome2, "sunset"),
+        (TemplateKind::Welcome3, "night"),
+        (TemplateKind::Welcome4, "gaming1"),
+        (TemplateKind::Welcome5, "rainbow"),
+        (TemplateKind::Welcome6, "space"),
+        (TemplateKind::Welcome7, "blobday"),
+    ];
+    cards
+        .into_iter()
+        .map(|(kind, background)| {
+            let template = kind.template();
+            let args = template
+                .args(|n| match n {
+                    "username" => Some("Ferris"),
+                    "guildName" => Some("Rustaceans"),
+                    "memberCount" => Some("1234"),
+                    "background" => Some(background),
+                    _ => None,
+                })
+                .unwrap();
+            (template, args)
+        })
+        .collect()
 }
