@@ -591,7 +591,13 @@ pub fn render_scene(scene: &Scene, avatar: Option<&RgbaImage>) -> Result<RgbaIma
 
 /// Formats a counter the way social sites do: `999`, `1,337`, `12.8K`, `4.2M`.
 pub(crate) fn format_count(n: u64) -> String {
-    if n < 10_000 {
+    format_count_from(n, 10_000)
+}
+
+/// Formats a counter as [`format_count`] does, but in units (`3.4K`) from
+/// `compact_from` (at least 1,000) on: below it `999`, `1,337`.
+pub(crate) fn format_count_from(n: u64, compact_from: u64) -> String {
+    if n < compact_from.max(1_000) {
         let s = n.to_string();
         if n >= 1000 {
             format!("{},{}", &s[..s.len() - 3], &s[s.len() - 3..])

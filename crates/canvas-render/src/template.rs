@@ -344,6 +344,16 @@ pub enum Piece {
     /// The value of a [`ParamKind::Int`] parameter, written compactly:
     /// `987`, `1,234`, `12.3K`, `4.5M`, `1.2B` (cut, never rounded up).
     Compact(&'static str),
+    /// The value of the [`ParamKind::Int`] parameter `param` written as
+    /// [`Piece::Compact`] writes it, but in thousands from 1,000 (`3.4K`)
+    /// when it or the parameter `with` is 10,000 or more, so that two counts
+    /// shown together are written alike: `3.4K / 10K`, never `3,420 / 10K`.
+    CompactWith {
+        /// The parameter written.
+        param: &'static str,
+        /// The count shown beside it.
+        with: &'static str,
+    },
     /// `pieces`, only when the parameter is set ([`Args::is_set`]: given,
     /// not blank and not zero).
     IfSet {
@@ -1332,9 +1342,10 @@ fn under_cached_slot(template: &Template, with_image: bool) -> Option<usize> {
 
 /// Most canvases of the layers under an avatar kept ([`under_layers`]).
 const UNDER_CACHE_ENTRIES: usize = 8;
-/// Most bytes of those canvases together: eight of 600×600 px, or four of
-/// the largest cards (1200×600); the most recently used one is always kept.
-const UNDER_CACHE_BYTES: usize = 8 * 600 * 600 * 4;
+/// Most bytes of those canvases together: eight of the largest cards
+/// (1200×600), so that the seven welcome cards, each over a background of
+/// its own, are all kept; the most recently used one is always kept.
+const UNDER_CACHE_BYTES: usize = 8 * 1200 * 600 * 4;
 
 /// A template (by address) and the arguments its layers under the avatar
 /// read: each parameter's value and whether it was given.
@@ -1394,7 +1405,15 @@ fn under_layers(
             bytes <= UNDER_CACHE_BYTES
         })
         .count();
-    cache.truncate(kept.clamp(1, UNDER_CACHE_ENTRIES));
+    let evicted: Vec<_> = cache.drain(kept.clamp(1, UNDER_CACHE_ENTRIES)..).collect();
+    drop(cache);
+    // A canvas no render is copying any more goes to the buffer store: the
+    // next canvas of its size is copied into memory already mapped.
+    for (_, canvas) in evicted {
+        if let Ok(canvas) = Arc::try_unwrap(canvas) {
+            crate::buffers::recycle(canvas.take());
+        }
+    }
     Ok(pixmap)
 }
 
@@ -1405,6 +1424,7 @@ fn layer_params(layer: &Layer, out: &mut Vec<&'static str>) {
             match piece {
                 Piece::Lit(_) => {}
                 Piece::Param(p) | Piece::Compact(p) | Piece::Flag { param: p, .. } => out.push(p),
+                Piece::CompactWith { param, with } => out.extend([param, with]),
                 Piece::IfSet {
                     param,
                     pieces: inner,
@@ -2071,6 +2091,11 @@ fn push_pieces(out: &mut String, pieces: &[Piece], args: &Args) {
             Piece::Lit(s) => out.push_str(s),
             Piece::Param(p) => out.push_str(&args.display(p)),
             Piece::Compact(p) => out.push_str(&crate::scene::format_count(u64::from(args.int(p)))),
+            Piece::CompactWith { param, with } => {
+                let (n, other) = (args.int(param), args.int(with));
+                let from = if n.max(other) >= 10_000 { 1_000 } else { 10_000 };
+                out.push_str(&crate::scene::format_count_from(u64::from(n), from));
+            }
             Piece::IfSet { param, pieces } => {
                 if args.is_set(param) {
                     push_pieces(out, pieces, args);
