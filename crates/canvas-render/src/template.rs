@@ -1156,12 +1156,18 @@ pub fn render_template_with(
         return Ok(draw_frame(template, args, 0, &prepared, &images, &mut texts)?.into_image());
     };
     // The layers under the avatar come from the cache; the rest is drawn.
-    let mut canvas = Canvas::from_layer(&*under_layers(template, args, first)?);
+    let (under, opaque) = under_layers(template, args, first)?;
+    let mut canvas = Canvas::from_layer(&under);
     for (i, layer) in template.layers.iter().enumerate().skip(first) {
         let source = layer_source(layer, i, &prepared, &images);
         draw_layer(&mut canvas, layer, source, args, 0, texts.slot(i))?;
     }
-    Ok(canvas.into_image())
+    // Drawn over an opaque canvas (a welcome card's background), every
+    // pixel stays opaque: nothing to un-premultiply.
+    Ok(match opaque {
+        true => canvas.into_opaque_image(),
+        false => canvas.into_image(),
+    })
 }
 
 /// Renders every output frame of `template` over an avatar given as its
@@ -1296,7 +1302,7 @@ impl Split {
             draw_layer(&mut over, layer, None, args, 0, &mut None)?;
         }
         Ok(Some(Split {
-            under: under_layers(template, args, avatar)?,
+            under: under_layers(template, args, avatar)?.0,
             over,
             avatar,
         }))
@@ -1351,23 +1357,25 @@ const UNDER_CACHE_BYTES: usize = 8 * 1200 * 600 * 4;
 /// read: each parameter's value and whether it was given.
 type UnderKey = (usize, Vec<(Option<Value>, bool)>);
 
-/// The canvases of the layers under the avatar, most recently used first.
-static UNDER_CACHE: Mutex<Vec<(UnderKey, Arc<Pixmap>)>> = Mutex::new(Vec::new());
+/// The canvases of the layers under the avatar, most recently used first,
+/// each with whether its every pixel is opaque.
+static UNDER_CACHE: Mutex<Vec<(UnderKey, Arc<Pixmap>, bool)>> = Mutex::new(Vec::new());
 
 /// The layers of `template` under its avatar slot `first`, drawn on a
-/// blank canvas. They read only a few parameters (a rank card's: its
-/// colours), so the canvas is kept for the last [`UNDER_CACHE_ENTRIES`]
-/// combinations of their values (at most 8 canvases) and copied per
-/// request: the same pixels as drawing them again.
+/// blank canvas, and whether its every pixel is opaque. They read only a
+/// few parameters (a rank card's: its colours), so the canvas is kept for
+/// the last [`UNDER_CACHE_ENTRIES`] combinations of their values (at most
+/// 8 canvases) and copied per request: the same pixels as drawing them
+/// again.
 fn under_layers(
     template: &Template,
     args: &Args,
     first: usize,
-) -> Result<Arc<Pixmap>, RenderError> {
+) -> Result<(Arc<Pixmap>, bool), RenderError> {
     let under = &template.layers[..first];
     let (w, h) = template.size;
     if under.is_empty() {
-        return Ok(Arc::new(Canvas::new(w, h)?.pixmap));
+        return Ok((Arc::new(Canvas::new(w, h)?.pixmap), false));
     }
     let mut names = Vec::new();
     for layer in under {
@@ -1383,24 +1391,25 @@ fn under_layers(
     let lock = || UNDER_CACHE.lock().unwrap_or_else(|e| e.into_inner());
     {
         let mut cache = lock();
-        if let Some(i) = cache.iter().position(|(k, _)| *k == key) {
+        if let Some(i) = cache.iter().position(|(k, _, _)| *k == key) {
             let entry = cache.remove(i);
-            let pixmap = entry.1.clone();
+            let found = (entry.1.clone(), entry.2);
             cache.insert(0, entry);
-            return Ok(pixmap);
+            return Ok(found);
         }
     }
     let (mut canvas, skip) = start_canvas(template, args, 0)?;
     for layer in &under[skip..] {
         draw_layer(&mut canvas, layer, None, args, 0, &mut None)?;
     }
+    let opaque = canvas.pixmap.data().chunks_exact(4).all(|p| p[3] == 255);
     let pixmap = Arc::new(canvas.pixmap);
     let mut cache = lock();
-    cache.insert(0, (key, pixmap.clone()));
+    cache.insert(0, (key, pixmap.clone(), opaque));
     let mut bytes = 0;
     let kept = cache
         .iter()
-        .take_while(|(_, p)| {
+        .take_while(|(_, p, _)| {
             bytes += p.data().len();
             bytes <= UNDER_CACHE_BYTES
         })
@@ -1409,12 +1418,12 @@ fn under_layers(
     drop(cache);
     // A canvas no render is copying any more goes to the buffer store: the
     // next canvas of its size is copied into memory already mapped.
-    for (_, canvas) in evicted {
+    for (_, canvas, _) in evicted {
         if let Ok(canvas) = Arc::try_unwrap(canvas) {
             crate::buffers::recycle(canvas.take());
         }
     }
-    Ok(pixmap)
+    Ok((pixmap, opaque))
 }
 
 /// Every parameter a layer reads, appended to `out`.
@@ -2093,7 +2102,11 @@ fn push_pieces(out: &mut String, pieces: &[Piece], args: &Args) {
             Piece::Compact(p) => out.push_str(&crate::scene::format_count(u64::from(args.int(p)))),
             Piece::CompactWith { param, with } => {
                 let (n, other) = (args.int(param), args.int(with));
-                let from = if n.max(other) >= 10_000 { 1_000 } else { 10_000 };
+                let from = if n.max(other) >= 10_000 {
+                    1_000
+                } else {
+                    10_000
+                };
                 out.push_str(&crate::scene::format_count_from(u64::from(n), from));
             }
             Piece::IfSet { param, pieces } => {

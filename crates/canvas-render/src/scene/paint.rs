@@ -284,6 +284,9 @@ pub(crate) fn box_shrink(
         }
         let height = (bottom - top) as u32;
         let line = &mut out.as_mut()[oy * t * 4..][..t * 4];
+        // The block's pixel count and its reciprocal: blocks take only two
+        // or three sizes, so it is computed when the size changes.
+        let mut block = (0, None);
         for (o, &(left, right)) in line.chunks_exact_mut(4).zip(&cols) {
             let mut sum = [0u32; 4];
             for p in columns[left * 4..right * 4].chunks_exact(4) {
@@ -292,17 +295,28 @@ pub(crate) fn box_shrink(
                 }
             }
             let n = (right - left) as u32 * height;
-            // The rounded mean, divided in `f64` (four lanes at once, where
-            // an integer division takes one at a time): exact, since a
-            // quotient of integers below 2³² is never within f64's rounding
-            // of the next integer.
-            let (half, nf) = (f64::from(n / 2), f64::from(n));
+            if block.0 != n {
+                block = (n, reciprocal(n));
+            }
             for (o, s) in o.iter_mut().zip(sum) {
-                *o = ((f64::from(s) + half) / nf).min(255.0) as u8;
+                let rounded = s + n / 2;
+                let mean = match block.1 {
+                    Some(m) => (u64::from(rounded) * m >> 32) as u32,
+                    None => rounded / n,
+                };
+                *o = mean.min(255) as u8;
             }
         }
     }
     Some(out)
+}
+
+/// `⌈2³² / n⌉`, with which `x * m >> 32` is `x / n` for every `x` below
+/// 256 `n` (the rounded sum of a block of `n` bytes) when `n` ≤ 4096: the
+/// error `x (m n − 2³²) / (n 2³²)` is then below `1 / n`. `None` for a
+/// larger block, which is divided.
+pub(crate) fn reciprocal(n: u32) -> Option<u64> {
+    (n <= 4096).then(|| (1u64 << 32).div_ceil(u64::from(n)))
 }
 
 /// A grey head-and-shoulders silhouette used when no avatar is given.
@@ -492,6 +506,20 @@ impl Canvas {
     /// Renders parsed SVG art with `transform`.
     pub(crate) fn svg(&mut self, tree: &resvg::usvg::Tree, transform: Transform) {
         resvg::render(tree, transform, &mut self.pixmap.as_mut());
+    }
+
+    /// Converts a canvas whose every pixel is opaque to an RGBA image: its
+    /// premultiplied colours are its straight ones, so no pixel is looked
+    /// at (a canvas that started opaque stays so under source-over drawing,
+    /// the only kind there is; debug builds check).
+    pub(crate) fn into_opaque_image(self) -> RgbaImage {
+        let (w, h) = (self.pixmap.width(), self.pixmap.height());
+        let data = self.pixmap.take();
+        debug_assert!(
+            data.chunks_exact(4).all(|p| p[3] == 255),
+            "an opaque canvas"
+        );
+        RgbaImage::from_raw(w, h, data).expect("buffer matches size")
     }
 
     /// Converts to a straight-alpha RGBA image.
