@@ -301,7 +301,7 @@ pub(crate) fn box_shrink(
             for (o, s) in o.iter_mut().zip(sum) {
                 let rounded = s + n / 2;
                 let mean = match block.1 {
-                    Some(m) => (u64::from(rounded) * m >> 32) as u32,
+                    Some(m) => ((u64::from(rounded) * m) >> 32) as u32,
                     None => rounded / n,
                 };
                 *o = mean.min(255) as u8;

@@ -148,7 +148,7 @@ fn the_shrink_reciprocal_divides_exactly() {
         // Every multiple of n up to 256 n and its neighbours below.
         for k in 0..=256u32 {
             for x in [k * n, (k * n).saturating_sub(1)] {
-                assert_eq!((u64::from(x) * m >> 32) as u32, x / n, "{x} / {n}");
+                assert_eq!(((u64::from(x) * m) >> 32) as u32, x / n, "{x} / {n}");
             }
         }
     }
