@@ -4,9 +4,17 @@
 //! and a tag, every other template with its defaults), on the same avatar,
 //! and the ratio of throughputs (render + PNG) is taken within the round;
 //! the medians over the rounds are printed, with the render and PNG times
-//! apart and the PNG's size. On a shared, noisy machine a ratio within one
+//! apart and the PNG's size. Images and files are handled as the server
+//! handles them: the PNG is written with `encode_png_into` into a buffer
+//! from `buffers`, and the image and the file are given back (`recycle`)
+//! once done. On a shared, noisy machine a ratio within one
 //! round means more than absolute times from separate runs. Issue 28's
 //! bound: a card ≥ 0.3× circle; issue 27's: a still overlay ≥ 0.5×.
+//!
+//! The `welcome` group also times the mix of `cargo xtask bench-compare`'s
+//! `welcome512` scenario: each call one of the seven cards over its own
+//! background, in a fixed shuffled order (render, PNG and giving the
+//! buffers back timed together), as the server sees them under wrk.
 //!
 //! Run: `cargo bench -p canvas-render --bench rank_cards [-- GROUP]`
 //! (release; only when measuring). `GROUP` picks the templates: `rank`
@@ -22,7 +30,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use canvas_render::template::{TemplateKind, render_template};
-use canvas_render::{RgbaImage, circle, encode_png};
+use canvas_render::{RgbaImage, buffers, circle, encode_png_into};
 
 const ROUNDS: usize = 9;
 const REPS: usize = 15;
@@ -35,15 +43,24 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// Calls timed per measurement: [`REPS`] when measuring, 1 in test mode.
 static REPS_NOW: AtomicUsize = AtomicUsize::new(REPS);
 
-/// Milliseconds per call of `f` over [`REPS`] calls, and its last result.
-fn time<T>(f: &mut dyn FnMut() -> T) -> (f64, T) {
+/// Milliseconds per call of `f` over [`REPS`] calls, each result but the
+/// last given to `done` (as the server gives its buffers back), and the
+/// last result.
+fn time<T>(f: &mut dyn FnMut() -> T, done: fn(T)) -> (f64, T) {
     let reps = REPS_NOW.load(Ordering::Relaxed);
     let t = Instant::now();
     let mut last = f();
     for _ in 1..reps {
-        last = black_box(f());
+        done(std::mem::replace(&mut last, black_box(f())));
     }
     (t.elapsed().as_secs_f64() * 1e3 / reps as f64, last)
+}
+
+/// The server's PNG of a still: into a kept buffer.
+fn png(img: &RgbaImage) -> Vec<u8> {
+    let mut out = buffers::take_empty(img.as_raw().len() / 2 + 1024);
+    encode_png_into(img, &mut out).unwrap();
+    out
 }
 
 /// One job's times in every round: render, PNG, and the ratio of circle's
@@ -59,11 +76,13 @@ struct Times {
 impl Times {
     /// Times `render` and the PNG of what it gives; the whole time.
     fn round(&mut self, render: &mut dyn FnMut() -> RgbaImage) -> f64 {
-        let (r, img) = time(render);
-        let (p, png) = time(&mut || encode_png(black_box(&img)).unwrap());
+        let (r, img) = time(render, buffers::recycle_image);
+        let (p, file) = time(&mut || png(black_box(&img)), buffers::recycle);
         self.render.push(r);
         self.png.push(p);
-        self.bytes = png.len();
+        self.bytes = file.len();
+        buffers::recycle(file);
+        buffers::recycle_image(img);
         r + p
     }
 
@@ -127,8 +146,24 @@ fn main() {
     };
     let mut circle_times = Times::default();
     let mut times = vec![Times::default(); chosen.len()];
+    let cards = welcome512();
+    let mut next = 0;
+    let mut mixed = Vec::new();
     for _ in 0..rounds {
         let c = circle_times.round(&mut || circle(black_box(&avatar)).unwrap());
+        if group == "welcome" || !measuring {
+            let (ms, ()) = time(
+                &mut || {
+                    next = (next + 1) % SCENARIO_ORDER.len();
+                    let (template, args) = &cards[SCENARIO_ORDER[next]];
+                    let img = render_template(template, args, Some(black_box(&avatar))).unwrap();
+                    buffers::recycle(png(&img));
+                    buffers::recycle_image(img);
+                },
+                |()| (),
+            );
+            mixed.push((c, ms));
+        }
         for (kind, t) in chosen.iter().zip(&mut times) {
             let template = kind.template();
             let args = template.args(call).unwrap();
@@ -146,4 +181,49 @@ fn main() {
     for (kind, t) in chosen.iter().zip(&times) {
         println!("{}", t.line(&format!("{kind:?}")));
     }
+    if !mixed.is_empty() {
+        println!(
+            "welcome512 mix + png: {:.2} ms, {:.2}x circle's throughput",
+            median(mixed.iter().map(|&(_, m)| m).collect()),
+            median(mixed.iter().map(|&(c, m)| c / m).collect())
+        );
+    }
+}
+
+/// The cards of `welcome512`, by index, in the order they are asked for:
+/// each twice, never twice in a row (a fixed shuffle, so every run asks
+/// for the same).
+const SCENARIO_ORDER: [usize; 14] = [3, 0, 5, 2, 6, 1, 4, 0, 2, 5, 3, 6, 4, 1];
+
+/// `cargo xtask bench-compare`'s `welcome512` calls: card n over its own
+/// background, with a name, a server and a member count.
+fn welcome512() -> Vec<(
+    &'static canvas_render::template::Template,
+    canvas_render::template::Args,
+)> {
+    let cards = [
+        (TemplateKind::Welcome1, "stars"),
+        (TemplateKind::Welcome2, "sunset"),
+        (TemplateKind::Welcome3, "night"),
+        (TemplateKind::Welcome4, "gaming1"),
+        (TemplateKind::Welcome5, "rainbow"),
+        (TemplateKind::Welcome6, "space"),
+        (TemplateKind::Welcome7, "blobday"),
+    ];
+    cards
+        .into_iter()
+        .map(|(kind, background)| {
+            let template = kind.template();
+            let args = template
+                .args(|n| match n {
+                    "username" => Some("Ferris"),
+                    "guildName" => Some("Rustaceans"),
+                    "memberCount" => Some("1234"),
+                    "background" => Some(background),
+                    _ => None,
+                })
+                .unwrap();
+            (template, args)
+        })
+        .collect()
 }

@@ -267,35 +267,56 @@ pub(crate) fn box_shrink(
     let stride = img.width() as usize * 4;
     let data = img.as_raw();
     let t = target as usize;
-    // Per output column, the channel sums of the current block of rows.
-    let mut sums = vec![0u32; t * 4];
+    let row = |y: usize| &data[(y0 as usize + y) * stride + x0 as usize * 4..][..side as usize * 4];
+    // Per source column and channel, the sum over the current block of
+    // rows (a plain vectorised add of whole rows), then summed across each
+    // block of columns.
+    let mut columns = vec![0u32; side as usize * 4];
     let mut out = RgbaImage::new(target, target);
     for (oy, &(top, bottom)) in rows.iter().enumerate() {
-        sums.fill(0);
-        for y in top..bottom {
-            let row = &data[(y0 as usize + y) * stride + x0 as usize * 4..][..side as usize * 4];
-            for (sum, &(left, right)) in sums.chunks_exact_mut(4).zip(&cols) {
-                for p in row[left * 4..right * 4].chunks_exact(4) {
-                    for (s, &c) in sum.iter_mut().zip(p) {
-                        *s += u32::from(c);
-                    }
-                }
+        for (s, &c) in columns.iter_mut().zip(row(top)) {
+            *s = u32::from(c);
+        }
+        for y in top + 1..bottom {
+            for (s, &c) in columns.iter_mut().zip(row(y)) {
+                *s += u32::from(c);
             }
         }
         let height = (bottom - top) as u32;
         let line = &mut out.as_mut()[oy * t * 4..][..t * 4];
-        for ((o, sum), &(left, right)) in line
-            .chunks_exact_mut(4)
-            .zip(sums.chunks_exact(4))
-            .zip(&cols)
-        {
+        // The block's pixel count and its reciprocal: blocks take only two
+        // or three sizes, so it is computed when the size changes.
+        let mut block = (0, None);
+        for (o, &(left, right)) in line.chunks_exact_mut(4).zip(&cols) {
+            let mut sum = [0u32; 4];
+            for p in columns[left * 4..right * 4].chunks_exact(4) {
+                for (s, &c) in sum.iter_mut().zip(p) {
+                    *s += c;
+                }
+            }
             let n = (right - left) as u32 * height;
-            for (o, &s) in o.iter_mut().zip(sum) {
-                *o = ((s + n / 2) / n).min(255) as u8;
+            if block.0 != n {
+                block = (n, reciprocal(n));
+            }
+            for (o, s) in o.iter_mut().zip(sum) {
+                let rounded = s + n / 2;
+                let mean = match block.1 {
+                    Some(m) => ((u64::from(rounded) * m) >> 32) as u32,
+                    None => rounded / n,
+                };
+                *o = mean.min(255) as u8;
             }
         }
     }
     Some(out)
+}
+
+/// `⌈2³² / n⌉`, with which `x * m >> 32` is `x / n` for every `x` below
+/// 256 `n` (the rounded sum of a block of `n` bytes) when `n` ≤ 4096: the
+/// error `x (m n − 2³²) / (n 2³²)` is then below `1 / n`. `None` for a
+/// larger block, which is divided.
+pub(crate) fn reciprocal(n: u32) -> Option<u64> {
+    (n <= 4096).then(|| (1u64 << 32).div_ceil(u64::from(n)))
 }
 
 /// A grey head-and-shoulders silhouette used when no avatar is given.
@@ -326,10 +347,16 @@ pub(crate) struct Canvas {
 }
 
 impl Canvas {
-    /// A canvas starting as a copy of a cached layer.
+    /// A canvas starting as a copy of a cached layer, in a buffer from the
+    /// store ([`crate::buffers`]): a caller that gives its finished image
+    /// back copies the next one into memory already mapped.
     pub(crate) fn from_layer(layer: &Pixmap) -> Canvas {
+        let mut data = crate::buffers::take(layer.data().len());
+        data.copy_from_slice(layer.data());
+        let size = tiny_skia::IntSize::from_wh(layer.width(), layer.height())
+            .expect("a pixmap's size is valid");
         Canvas {
-            pixmap: layer.clone(),
+            pixmap: Pixmap::from_vec(data, size).expect("the layer's length"),
         }
     }
 
@@ -481,15 +508,39 @@ impl Canvas {
         resvg::render(tree, transform, &mut self.pixmap.as_mut());
     }
 
+    /// Converts a canvas whose every pixel is opaque to an RGBA image: its
+    /// premultiplied colours are its straight ones, so no pixel is looked
+    /// at (a canvas that started opaque stays so under source-over drawing,
+    /// the only kind there is; debug builds check).
+    pub(crate) fn into_opaque_image(self) -> RgbaImage {
+        let (w, h) = (self.pixmap.width(), self.pixmap.height());
+        let data = self.pixmap.take();
+        debug_assert!(
+            data.chunks_exact(4).all(|p| p[3] == 255),
+            "an opaque canvas"
+        );
+        RgbaImage::from_raw(w, h, data).expect("buffer matches size")
+    }
+
     /// Converts to a straight-alpha RGBA image.
     pub(crate) fn into_image(self) -> RgbaImage {
         let (w, h) = (self.pixmap.width(), self.pixmap.height());
         let mut data = self.pixmap.take();
-        for px in data.chunks_exact_mut(4) {
-            let a = px[3] as u32;
-            if a != 255 && a != 0 {
-                for c in &mut px[..3] {
-                    *c = ((*c as u32 * 255 + a / 2) / a).min(255) as u8;
+        // Eight pixels at a time: opaque ones, most of a card, are the same
+        // premultiplied or not (the AND of their words is vectorised).
+        for group in data.chunks_mut(32) {
+            let alphas = group.chunks_exact(4).fold(u32::MAX, |m, p| {
+                m & u32::from_le_bytes([p[0], p[1], p[2], p[3]])
+            });
+            if group.len() == 32 && alphas >> 24 == 255 {
+                continue;
+            }
+            for px in group.chunks_exact_mut(4) {
+                let a = px[3] as u32;
+                if a != 255 && a != 0 {
+                    for c in &mut px[..3] {
+                        *c = ((*c as u32 * 255 + a / 2) / a).min(255) as u8;
+                    }
                 }
             }
         }

@@ -344,6 +344,16 @@ pub enum Piece {
     /// The value of a [`ParamKind::Int`] parameter, written compactly:
     /// `987`, `1,234`, `12.3K`, `4.5M`, `1.2B` (cut, never rounded up).
     Compact(&'static str),
+    /// The value of the [`ParamKind::Int`] parameter `param` written as
+    /// [`Piece::Compact`] writes it, but in thousands from 1,000 (`3.4K`)
+    /// when it or the parameter `with` is 10,000 or more, so that two counts
+    /// shown together are written alike: `3.4K / 10K`, never `3,420 / 10K`.
+    CompactWith {
+        /// The parameter written.
+        param: &'static str,
+        /// The count shown beside it.
+        with: &'static str,
+    },
     /// `pieces`, only when the parameter is set ([`Args::is_set`]: given,
     /// not blank and not zero).
     IfSet {
@@ -1146,12 +1156,18 @@ pub fn render_template_with(
         return Ok(draw_frame(template, args, 0, &prepared, &images, &mut texts)?.into_image());
     };
     // The layers under the avatar come from the cache; the rest is drawn.
-    let mut canvas = Canvas::from_layer(&*under_layers(template, args, first)?);
+    let (under, opaque) = under_layers(template, args, first)?;
+    let mut canvas = Canvas::from_layer(&under);
     for (i, layer) in template.layers.iter().enumerate().skip(first) {
         let source = layer_source(layer, i, &prepared, &images);
         draw_layer(&mut canvas, layer, source, args, 0, texts.slot(i))?;
     }
-    Ok(canvas.into_image())
+    // Drawn over an opaque canvas (a welcome card's background), every
+    // pixel stays opaque: nothing to un-premultiply.
+    Ok(match opaque {
+        true => canvas.into_opaque_image(),
+        false => canvas.into_image(),
+    })
 }
 
 /// Renders every output frame of `template` over an avatar given as its
@@ -1286,7 +1302,7 @@ impl Split {
             draw_layer(&mut over, layer, None, args, 0, &mut None)?;
         }
         Ok(Some(Split {
-            under: under_layers(template, args, avatar)?,
+            under: under_layers(template, args, avatar)?.0,
             over,
             avatar,
         }))
@@ -1332,31 +1348,34 @@ fn under_cached_slot(template: &Template, with_image: bool) -> Option<usize> {
 
 /// Most canvases of the layers under an avatar kept ([`under_layers`]).
 const UNDER_CACHE_ENTRIES: usize = 8;
-/// Most bytes of those canvases together: eight of 600×600 px, or four of
-/// the largest cards (1200×600); the most recently used one is always kept.
-const UNDER_CACHE_BYTES: usize = 8 * 600 * 600 * 4;
+/// Most bytes of those canvases together: eight of the largest cards
+/// (1200×600), so that the seven welcome cards, each over a background of
+/// its own, are all kept; the most recently used one is always kept.
+const UNDER_CACHE_BYTES: usize = 8 * 1200 * 600 * 4;
 
 /// A template (by address) and the arguments its layers under the avatar
 /// read: each parameter's value and whether it was given.
 type UnderKey = (usize, Vec<(Option<Value>, bool)>);
 
-/// The canvases of the layers under the avatar, most recently used first.
-static UNDER_CACHE: Mutex<Vec<(UnderKey, Arc<Pixmap>)>> = Mutex::new(Vec::new());
+/// The canvases of the layers under the avatar, most recently used first,
+/// each with whether its every pixel is opaque.
+static UNDER_CACHE: Mutex<Vec<(UnderKey, Arc<Pixmap>, bool)>> = Mutex::new(Vec::new());
 
 /// The layers of `template` under its avatar slot `first`, drawn on a
-/// blank canvas. They read only a few parameters (a rank card's: its
-/// colours), so the canvas is kept for the last [`UNDER_CACHE_ENTRIES`]
-/// combinations of their values (at most 8 canvases) and copied per
-/// request: the same pixels as drawing them again.
+/// blank canvas, and whether its every pixel is opaque. They read only a
+/// few parameters (a rank card's: its colours), so the canvas is kept for
+/// the last [`UNDER_CACHE_ENTRIES`] combinations of their values (at most
+/// 8 canvases) and copied per request: the same pixels as drawing them
+/// again.
 fn under_layers(
     template: &Template,
     args: &Args,
     first: usize,
-) -> Result<Arc<Pixmap>, RenderError> {
+) -> Result<(Arc<Pixmap>, bool), RenderError> {
     let under = &template.layers[..first];
     let (w, h) = template.size;
     if under.is_empty() {
-        return Ok(Arc::new(Canvas::new(w, h)?.pixmap));
+        return Ok((Arc::new(Canvas::new(w, h)?.pixmap), false));
     }
     let mut names = Vec::new();
     for layer in under {
@@ -1372,30 +1391,39 @@ fn under_layers(
     let lock = || UNDER_CACHE.lock().unwrap_or_else(|e| e.into_inner());
     {
         let mut cache = lock();
-        if let Some(i) = cache.iter().position(|(k, _)| *k == key) {
+        if let Some(i) = cache.iter().position(|(k, _, _)| *k == key) {
             let entry = cache.remove(i);
-            let pixmap = entry.1.clone();
+            let found = (entry.1.clone(), entry.2);
             cache.insert(0, entry);
-            return Ok(pixmap);
+            return Ok(found);
         }
     }
     let (mut canvas, skip) = start_canvas(template, args, 0)?;
     for layer in &under[skip..] {
         draw_layer(&mut canvas, layer, None, args, 0, &mut None)?;
     }
+    let opaque = canvas.pixmap.data().chunks_exact(4).all(|p| p[3] == 255);
     let pixmap = Arc::new(canvas.pixmap);
     let mut cache = lock();
-    cache.insert(0, (key, pixmap.clone()));
+    cache.insert(0, (key, pixmap.clone(), opaque));
     let mut bytes = 0;
     let kept = cache
         .iter()
-        .take_while(|(_, p)| {
+        .take_while(|(_, p, _)| {
             bytes += p.data().len();
             bytes <= UNDER_CACHE_BYTES
         })
         .count();
-    cache.truncate(kept.clamp(1, UNDER_CACHE_ENTRIES));
-    Ok(pixmap)
+    let evicted: Vec<_> = cache.drain(kept.clamp(1, UNDER_CACHE_ENTRIES)..).collect();
+    drop(cache);
+    // A canvas no render is copying any more goes to the buffer store: the
+    // next canvas of its size is copied into memory already mapped.
+    for (_, canvas, _) in evicted {
+        if let Ok(canvas) = Arc::try_unwrap(canvas) {
+            crate::buffers::recycle(canvas.take());
+        }
+    }
+    Ok((pixmap, opaque))
 }
 
 /// Every parameter a layer reads, appended to `out`.
@@ -1405,6 +1433,7 @@ fn layer_params(layer: &Layer, out: &mut Vec<&'static str>) {
             match piece {
                 Piece::Lit(_) => {}
                 Piece::Param(p) | Piece::Compact(p) | Piece::Flag { param: p, .. } => out.push(p),
+                Piece::CompactWith { param, with } => out.extend([param, with]),
                 Piece::IfSet {
                     param,
                     pieces: inner,
@@ -2071,6 +2100,15 @@ fn push_pieces(out: &mut String, pieces: &[Piece], args: &Args) {
             Piece::Lit(s) => out.push_str(s),
             Piece::Param(p) => out.push_str(&args.display(p)),
             Piece::Compact(p) => out.push_str(&crate::text::format_count(u64::from(args.int(p)))),
+            Piece::CompactWith { param, with } => {
+                let (n, other) = (args.int(param), args.int(with));
+                let from = if n.max(other) >= 10_000 {
+                    1_000
+                } else {
+                    10_000
+                };
+                out.push_str(&crate::text::format_count_from(u64::from(n), from));
+            }
             Piece::IfSet { param, pieces } => {
                 if args.is_set(param) {
                     push_pieces(out, pieces, args);

@@ -88,7 +88,7 @@ const fn params(p: Palette) -> [ParamSpec; 11] {
         },
         number(
             "cxp",
-            "current XP, a whole number 0 to 1000000000 (default 0), written compactly (12.3K)",
+            "current XP, a whole number 0 to 1000000000 (default 0), written compactly (12.3K); once cxp or nxp is 10000 or more, both in thousands alike (3.4K / 10K)",
         ),
         number(
             "nxp",
@@ -228,22 +228,41 @@ const TAG_ONLY: &[Piece] = &[Piece::IfSet {
     param: "discriminator",
     pieces: &[Piece::Lit("#"), Piece::Param("discriminator")],
 }];
-/// `340 / 1,000 XP`, or `340 XP` without a goal.
+/// `340 / 1,000 XP`, or `340 XP` without a goal; both counts in thousands
+/// once either is 10,000 or more (`3.4K / 10K XP`).
 #[cfg(test)]
 pub(super) const XP_PIECES: &[Piece] = XP;
 const XP: &[Piece] = &[
-    Piece::Compact("cxp"),
+    Piece::CompactWith {
+        param: "cxp",
+        with: "nxp",
+    },
     Piece::IfSet {
         param: "nxp",
-        pieces: &[Piece::Lit(" / "), Piece::Compact("nxp")],
+        pieces: &[
+            Piece::Lit(" / "),
+            Piece::CompactWith {
+                param: "nxp",
+                with: "cxp",
+            },
+        ],
     },
     Piece::Lit(" XP"),
 ];
 const XP_BARE: &[Piece] = &[
-    Piece::Compact("cxp"),
+    Piece::CompactWith {
+        param: "cxp",
+        with: "nxp",
+    },
     Piece::IfSet {
         param: "nxp",
-        pieces: &[Piece::Lit(" / "), Piece::Compact("nxp")],
+        pieces: &[
+            Piece::Lit(" / "),
+            Piece::CompactWith {
+                param: "nxp",
+                with: "cxp",
+            },
+        ],
     },
 ];
 const LEVEL: &[Piece] = &[Piece::Compact("level")];

@@ -161,6 +161,33 @@ fn counts_are_written_compactly() {
 }
 
 #[test]
+fn both_xp_counts_are_written_alike() {
+    let t = TemplateKind::Rank1.template();
+    let xp = |cxp: &'static str, nxp: &'static str| {
+        let args = t
+            .args(|n| match n {
+                "cxp" => Some(cxp),
+                "nxp" => Some(nxp),
+                _ => None,
+            })
+            .unwrap();
+        let mut out = String::new();
+        push_pieces(&mut out, rank::XP_PIECES, &args);
+        out
+    };
+    // Either count at 10,000 or more: both in thousands.
+    assert_eq!(xp("3420", "10000"), "3.4K / 10K XP");
+    assert_eq!(xp("9999", "10000"), "9.9K / 10K XP");
+    assert_eq!(xp("12345", "5000"), "12.3K / 5K XP");
+    assert_eq!(xp("500", "20000"), "500 / 20K XP");
+    // Both below: written out.
+    assert_eq!(xp("3420", "9999"), "3,420 / 9,999 XP");
+    assert_eq!(xp("340", "1000"), "340 / 1,000 XP");
+    // No goal: the count alone, as before.
+    assert_eq!(xp("3420", "0"), "3,420 XP");
+}
+
+#[test]
 fn numbers_and_texts_are_capped() {
     let t = TemplateKind::Rank1.template();
     for name in ["cxp", "nxp", "level", "rank"] {

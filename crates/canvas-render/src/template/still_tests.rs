@@ -62,7 +62,7 @@ fn the_welcome_cards_keep_their_background_per_choice_within_the_byte_bound() {
             assert!(got == direct(t, &args, &a), "{name}");
         }
         let cache = UNDER_CACHE.lock().unwrap_or_else(|e| e.into_inner());
-        let bytes: usize = cache.iter().map(|(_, p)| p.data().len()).sum();
+        let bytes: usize = cache.iter().map(|(_, p, _)| p.data().len()).sum();
         assert!(bytes <= UNDER_CACHE_BYTES, "{bytes} bytes kept");
         assert!(cache.len() <= UNDER_CACHE_ENTRIES);
     }
@@ -138,4 +138,19 @@ fn the_avatar_is_shrunk_to_the_pixels_of_image_thumbnail() {
             assert!(got == want, "{w}x{h} to {target}");
         }
     }
+}
+
+#[test]
+fn the_shrink_reciprocal_divides_exactly() {
+    use crate::scene::paint::reciprocal;
+    for n in 1..=4096u32 {
+        let m = reciprocal(n).expect("a small block");
+        // Every multiple of n up to 256 n and its neighbours below.
+        for k in 0..=256u32 {
+            for x in [k * n, (k * n).saturating_sub(1)] {
+                assert_eq!(((u64::from(x) * m) >> 32) as u32, x / n, "{x} / {n}");
+            }
+        }
+    }
+    assert_eq!(reciprocal(4097), None);
 }

@@ -64,6 +64,7 @@ fn pieces_use<'a>(pieces: &'a [Piece], used: &mut Vec<&'a str>) {
             | Piece::Compact(p)
             | Piece::Flag { param: p, .. }
             | Piece::Pick { param: p, .. } => used.push(p),
+            Piece::CompactWith { param, with } => used.extend([param, with]),
             Piece::IfSet { param, pieces } | Piece::IfGiven { param, pieces } => {
                 used.push(param);
                 pieces_use(pieces, used);

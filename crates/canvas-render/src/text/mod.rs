@@ -261,7 +261,13 @@ pub(crate) const MAX_NAME_CHARS: usize = 64;
 
 /// Formats a counter the way social sites do: `999`, `1,337`, `12.8K`, `4.2M`.
 pub(crate) fn format_count(n: u64) -> String {
-    if n < 10_000 {
+    format_count_from(n, 10_000)
+}
+
+/// Formats a counter as [`format_count`] does, but in units (`3.4K`) from
+/// `compact_from` (at least 1,000) on: below it `999`, `1,337`.
+pub(crate) fn format_count_from(n: u64, compact_from: u64) -> String {
+    if n < compact_from.max(1_000) {
         let s = n.to_string();
         if n >= 1000 {
             format!("{},{}", &s[..s.len() - 3], &s[s.len() - 3..])
@@ -553,5 +559,9 @@ mod tests {
         assert_eq!(format_count(250_000), "250K");
         assert_eq!(format_count(4_210_000), "4.2M");
         assert_eq!(format_count(u64::MAX), "18446744073B");
+        assert_eq!(format_count_from(3_420, 1_000), "3.4K");
+        assert_eq!(format_count_from(999, 1_000), "999");
+        assert_eq!(format_count_from(3_420, 10_000), "3,420");
+        assert_eq!(format_count_from(3_420, 0), "3.4K");
     }
 }

@@ -882,7 +882,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         path: "/premium/rankcard/{template}",
         tag: "canvas: cards",
         summary: "A rank card: avatar, name, level, rank and an XP bar (nine designs)",
-        description: "900×300, nine designs (`template` 1 to 9), each with its own layout and default colours (README, Rank cards). Only `avatar` is required: an absent `username` is \"Member\", absent `level`, `cxp` and `nxp` are 0, and `discriminator` and `rank` are hidden when absent or 0. The bar shows `cxp`/`nxp` clamped to 0–100 %; without `nxp` (or 0) it has no goal: full when `cxp` is above 0, and the counter reads `cxp XP`. Counts are written compactly (12.3K). A still avatar gives a PNG (or `format`); an animated avatar gives an animated card, aligned by time. Open to everyone.",
+        description: "900×300, nine designs (`template` 1 to 9), each with its own layout and default colours (README, Rank cards). Only `avatar` is required: an absent `username` is \"Member\", absent `level`, `cxp` and `nxp` are 0, and `discriminator` and `rank` are hidden when absent or 0. The bar shows `cxp`/`nxp` clamped to 0–100 %; without `nxp` (or 0) it has no goal: full when `cxp` is above 0, and the counter reads `cxp XP`. Counts are written compactly (12.3K); once `cxp` or `nxp` is 10,000 or more, both are in thousands alike (3.4K / 10K). A still avatar gives a PNG (or `format`); an animated avatar gives an animated card, aligned by time. Open to everyone.",
         params: &[
             Param {
                 name: "template",
@@ -909,7 +909,11 @@ pub const ENDPOINTS: &[Endpoint] = &[
                 "the tag drawn after the name as #1234; hidden when absent or \"0\"",
                 "1234",
             ),
-            rank_number("cxp", "current XP (drawn compactly: 12.3K)", "340"),
+            rank_number(
+                "cxp",
+                "current XP (drawn compactly: 12.3K; with nxp, both in thousands once either is 10000 or more: 3.4K / 10K)",
+                "340",
+            ),
             rank_number(
                 "nxp",
                 "XP of the next level; the bar shows cxp/nxp, clamped. Absent or 0: no goal (the bar is full when cxp is above 0)",
