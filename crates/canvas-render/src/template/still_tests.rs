@@ -142,7 +142,7 @@ fn the_avatar_is_shrunk_to_the_pixels_of_image_thumbnail() {
 
 #[test]
 fn the_shrink_reciprocal_divides_exactly() {
-    use crate::scene::paint::reciprocal;
+    use crate::paint::reciprocal;
     for n in 1..=4096u32 {
         let m = reciprocal(n).expect("a small block");
         // Every multiple of n up to 256 n and its neighbours below.
