@@ -78,6 +78,7 @@ mod catalog;
 mod rank;
 mod reuse;
 mod sample;
+mod warp;
 mod welcome;
 
 use std::sync::{Arc, Mutex, OnceLock};
@@ -1515,7 +1516,9 @@ impl Prepared {
                     let mut a = match (avatar, constant_side(slot.motion)) {
                         (Some(img), Some(exact)) if img.width().min(img.height()) < exact => {
                             let big = crate::resize::cover(img, exact, exact)?;
-                            Avatar::prepare(Some(&big), exact, slot.grey)?
+                            let a = Avatar::prepare(Some(&big), exact, slot.grey)?;
+                            crate::buffers::recycle_image(big);
+                            a
                         }
                         _ => Avatar::prepare(avatar, side, slot.grey)?,
                     };
@@ -1534,6 +1537,16 @@ impl Prepared {
             })
             .collect::<Result<_, RenderError>>()?;
         Ok(Prepared { slots })
+    }
+}
+
+/// A render's prepared avatars go back to the buffer store for the next
+/// render's (the same sizes come back: no fresh pages to fault in).
+impl Drop for Prepared {
+    fn drop(&mut self) {
+        for pix in std::mem::take(&mut self.slots).into_iter().flatten() {
+            crate::buffers::recycle(pix.take());
+        }
     }
 }
 
@@ -1616,7 +1629,10 @@ fn draw_frame(
     images: &PreparedImages,
     texts: &mut TextCache,
 ) -> Result<Canvas, RenderError> {
-    let (mut canvas, skip) = start_canvas(template, args, frame)?;
+    let (mut canvas, skip) = match start_from_placed_avatar(template, frame, prepared) {
+        Some(canvas) => (canvas, 1),
+        None => start_canvas(template, args, frame)?,
+    };
     for (i, layer) in template.layers.iter().enumerate().skip(skip) {
         let source = layer_source(layer, i, prepared, images);
         draw_layer(&mut canvas, layer, source, args, frame, texts.slot(i))?;
@@ -1680,6 +1696,52 @@ fn start_from_avatar(template: &Template, prepared: &mut Prepared) -> Option<Can
         && is_exact(place, w, h);
     fits.then(|| Canvas {
         pixmap: prepared.slots[0].take().expect("checked above"),
+    })
+}
+
+/// When the first layer is the avatar drawn square, upright, opaque and
+/// unscaled in `frame` (triggered's shake), the canvas as a copy of the
+/// prepared avatar at its place, transparent where it does not reach: the
+/// pixels drawing it over nothing gives, without the blank canvas and the
+/// blend.
+fn start_from_placed_avatar(
+    template: &Template,
+    frame: u32,
+    prepared: &Prepared,
+) -> Option<Canvas> {
+    let Some(Layer::Avatar(slot)) = template.layers.first() else {
+        return None;
+    };
+    let place = place_at(slot.motion, frame)?;
+    let pix = prepared.slots.first()?.as_ref()?;
+    let fits = slot.mask == Mask::Square
+        && place.opacity >= 1.0
+        && is_exact(&place, pix.width(), pix.height());
+    if !fits {
+        return None;
+    }
+    let (w, h) = template.size;
+    crate::check_size(w, h).ok()?;
+    let (x, y) = (place.x as i64, place.y as i64);
+    let (sw, sh) = (i64::from(pix.width()), i64::from(pix.height()));
+    let (x0, x1) = (x.clamp(0, i64::from(w)), (x + sw).clamp(0, i64::from(w)));
+    let row_bytes = w as usize * 4;
+    let mut data = Vec::with_capacity(row_bytes * h as usize);
+    let src = pix.data();
+    for row in 0..i64::from(h) {
+        let sy = row - y;
+        if !(0..sh).contains(&sy) || x0 >= x1 {
+            data.resize(data.len() + row_bytes, 0);
+            continue;
+        }
+        data.resize(data.len() + x0 as usize * 4, 0);
+        let start = (sy * sw + (x0 - x)) as usize * 4;
+        data.extend_from_slice(&src[start..start + (x1 - x0) as usize * 4]);
+        data.resize(data.len() + (i64::from(w) - x1) as usize * 4, 0);
+    }
+    let size = tiny_skia::IntSize::from_wh(w, h)?;
+    Some(Canvas {
+        pixmap: Pixmap::from_vec(data, size)?,
     })
 }
 
@@ -2053,7 +2115,10 @@ fn draw_avatar(canvas: &mut Canvas, pix: &Pixmap, mask: Mask, place: &Place) {
         Mask::Hexagon => hexagon_path(0.0, 0.0, side, side_h),
     };
     let t = place_transform(place, side, side_h);
-    canvas.fill_t(&path, &shader_paint(shader), t);
+    // Scaled or turned at full opacity: tiny-skia's coverage, our sampler.
+    if exact || place.opacity < 1.0 || !warp::draw(&mut canvas.pixmap, pix, &path, t) {
+        canvas.fill_t(&path, &shader_paint(shader), t);
+    }
 }
 
 /// The ellipse inscribed in a `w` × `h` box at the origin.

@@ -175,7 +175,11 @@ impl Avatar {
         };
         let source = shrunk.as_ref().map_or(img.as_raw(), |s| s.as_raw());
         let rows = source[start..].chunks(stride).take(sh as usize);
-        let mut pixmap = Pixmap::new(sw, sh).ok_or(RenderError::EmptyImage)?;
+        // Every byte is written below, so a reused buffer needs no zeroing.
+        let size = tiny_skia::IntSize::from_wh(sw, sh).ok_or(RenderError::EmptyImage)?;
+        let len = sw as usize * sh as usize * 4;
+        let mut pixmap =
+            Pixmap::from_vec(crate::buffers::take(len), size).ok_or(RenderError::EmptyImage)?;
         let width = sw as usize * 4;
         for (out, row) in pixmap.data_mut().chunks_exact_mut(width).zip(rows) {
             for (dst, src) in out.chunks_exact_mut(4).zip(row[..width].chunks_exact(4)) {
@@ -207,11 +211,20 @@ impl Avatar {
     pub(crate) fn tint(&mut self, hex: u32, strength: f32) {
         let s = (strength.clamp(0.0, 1.0) * 256.0) as u32;
         let rgb = [(hex >> 16) & 0xff, (hex >> 8) & 0xff, hex & 0xff];
+        let mix = |c: u32, target: u32| ((c * (256 - s) + target * s) >> 8) as u8;
+        // Opaque pixels (most of them) move by a table per channel.
+        let opaque: [[u8; 256]; 3] =
+            rgb.map(|t| std::array::from_fn(|c| mix(c as u32, (t * 255 + 127) / 255)));
         for px in self.pixmap.data_mut().chunks_exact_mut(4) {
             let a = u32::from(px[3]);
+            if a == 255 {
+                for (c, table) in px[..3].iter_mut().zip(&opaque) {
+                    *c = table[usize::from(*c)];
+                }
+                continue;
+            }
             for (c, t) in px[..3].iter_mut().zip(rgb) {
-                let target = (t * a + 127) / 255;
-                *c = ((u32::from(*c) * (256 - s) + target * s) >> 8) as u8;
+                *c = mix(u32::from(*c), (t * a + 127) / 255);
             }
         }
     }
