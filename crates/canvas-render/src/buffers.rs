@@ -63,8 +63,9 @@ pub fn keep_bytes() -> usize {
 /// from its own free lists quickly.
 const MIN_BYTES: usize = 64 << 10;
 
-/// At most this many buffers are kept (each lookup scans them).
-const MAX_BUFFERS: usize = 16;
+/// At most this many buffers are kept (each lookup scans them): the frames
+/// of one animated template (amongus's 30) and its scratch.
+const MAX_BUFFERS: usize = 48;
 
 /// The store: buffers in the order they were given back, oldest first.
 static STORE: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());

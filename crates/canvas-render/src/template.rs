@@ -1231,7 +1231,7 @@ pub fn render_planned_frames_with(
             if let Some(d) = deadline {
                 d.check()?;
             }
-            sink(image.clone(), step.delay_ms)?;
+            sink(copied(image), step.delay_ms)?;
             continue;
         }
         if let Some(d) = deadline {
@@ -1256,14 +1256,25 @@ pub fn render_planned_frames_with(
         };
         let frame = frame.into_image();
         if earlier.contains(&Some(k)) {
-            kept[k] = Some(frame.clone());
+            kept[k] = Some(copied(&frame));
         }
         sink(frame, step.delay_ms)?;
+    }
+    for frame in kept.into_iter().flatten() {
+        crate::buffers::recycle_image(frame);
     }
     if let Some(d) = deadline {
         d.check()?;
     }
     Ok(())
+}
+
+/// A copy of a frame, in a buffer from the store ([`crate::buffers`]) when
+/// the caller gave one back.
+fn copied(frame: &RgbaImage) -> RgbaImage {
+    let mut data = crate::buffers::take_empty(frame.as_raw().len());
+    data.extend_from_slice(frame.as_raw());
+    RgbaImage::from_raw(frame.width(), frame.height(), data).expect("the frame's own size")
 }
 
 /// A still template with one avatar slot, its other layers drawn once: those
@@ -1726,7 +1737,7 @@ fn start_from_placed_avatar(
     let (sw, sh) = (i64::from(pix.width()), i64::from(pix.height()));
     let (x0, x1) = (x.clamp(0, i64::from(w)), (x + sw).clamp(0, i64::from(w)));
     let row_bytes = w as usize * 4;
-    let mut data = Vec::with_capacity(row_bytes * h as usize);
+    let mut data = crate::buffers::take_empty(row_bytes * h as usize);
     let src = pix.data();
     for row in 0..i64::from(h) {
         let sy = row - y;
@@ -2246,8 +2257,8 @@ fn draw_text(
                 return Ok(());
             }
             // The prefix is drawn left-aligned where the whole text starts,
-            // so that typed characters stay where they will end up.
-            let prefix: String = full.graphemes(true).take(shown).collect();
+            // so that typed characters stay where they will end up: the
+            // whole text's glyphs of its first graphemes, not shaped again.
             let (fw, fh) = (
                 fitted.width() + style.outline_extent() * 2.0 + 1.0,
                 fitted.height(),
@@ -2266,8 +2277,7 @@ fn draw_text(
             let style = slot_style(slot, ink, fitted.font_size())
                 .align(Align::Left)
                 .valign(VAlign::Top);
-            let layout = text::fit_text(&prefix, &style, sub, fitted.font_size())?;
-            canvas.draw_layout(&layout, &style, sub);
+            canvas.draw_layout(&fitted.first_graphemes(shown), &style, sub);
         }
     }
     Ok(())

@@ -340,16 +340,26 @@ pub(crate) struct Canvas {
 
 impl Canvas {
     /// A canvas starting as a copy of a cached layer.
+    /// A copy of a kept layer, in a buffer from the store
+    /// ([`crate::buffers`]) when one was given back.
     pub(crate) fn from_layer(layer: &Pixmap) -> Canvas {
-        Canvas {
-            pixmap: layer.clone(),
-        }
+        let mut data = crate::buffers::take_empty(layer.data().len());
+        data.extend_from_slice(layer.data());
+        let size = tiny_skia::IntSize::from_wh(layer.width(), layer.height()).expect("non-empty");
+        let pixmap = Pixmap::from_vec(data, size).expect("the layer's own size");
+        Canvas { pixmap }
     }
 
+    /// A transparent canvas, in a buffer from the store when one was given
+    /// back.
     pub(crate) fn new(width: u32, height: u32) -> Result<Canvas, RenderError> {
         crate::check_size(width, height)?;
+        let size = tiny_skia::IntSize::from_wh(width, height).ok_or(RenderError::EmptyImage)?;
+        let len = width as usize * height as usize * 4;
+        let mut data = crate::buffers::take_empty(len);
+        data.resize(len, 0);
         Ok(Canvas {
-            pixmap: Pixmap::new(width, height).ok_or(RenderError::EmptyImage)?,
+            pixmap: Pixmap::from_vec(data, size).ok_or(RenderError::EmptyImage)?,
         })
     }
 

@@ -46,10 +46,7 @@ pub(super) fn draw(dst: &mut Pixmap, src: &Pixmap, path: &Path, t: Transform) ->
         t.post_translate(-(x0 as f32), -(y0 as f32)),
     );
     let cov = coverage.data();
-    let (sw, sh) = (src.width() as usize, src.height());
-    // Exclusive → inclusive limits, as the pipeline's gather clamps.
-    let xmax = ulp_below(sw as f32);
-    let ymax = ulp_below(sh as f32);
+    let (sw, sh) = (src.width() as i32, src.height() as i32);
     let texels = src.data();
     let dstride = dst.width() as usize * 4;
     let out = dst.data_mut();
@@ -63,21 +60,17 @@ pub(super) fn draw(dst: &mut Pixmap, src: &Pixmap, path: &Path, t: Transform) ->
             }
             let px = (x0 + col as i64) as f32 + 0.5;
             // The pipeline's `transform` stage: x·sx + (y·kx + tx).
-            let u = px * inv.sx + (py * inv.kx + inv.tx);
-            let v = px * inv.ky + (py * inv.sy + inv.ty);
-            let fx = fract(u + 0.5);
-            let fy = fract(v + 0.5);
-            let (ax, bx) = (
-                (u - 0.5).clamp(0.0, xmax) as usize,
-                (u + 0.5).clamp(0.0, xmax) as usize,
-            );
-            let (ay, by) = (
-                (v - 0.5).clamp(0.0, ymax) as usize,
-                (v + 0.5).clamp(0.0, ymax) as usize,
-            );
-            let texel = |x: usize, y: usize| -> [f32; 4] {
-                let p = &texels[(y * sw + x) * 4..][..4];
-                [p[0], p[1], p[2], p[3]].map(|c| f32::from(c) * (1.0 / 255.0))
+            let u = px * inv.sx + (py * inv.kx + inv.tx) - 0.5;
+            let v = px * inv.ky + (py * inv.sy + inv.ty) - 0.5;
+            // The texel left of and above the sample point, its weights,
+            // and the 2×2 block clamped to the image (the pad spread).
+            let (iu, iv) = (floor(u), floor(v));
+            let (fx, fy) = (u - iu as f32, v - iv as f32);
+            let (ax, bx) = (iu.clamp(0, sw - 1), (iu + 1).clamp(0, sw - 1));
+            let (ay, by) = (iv.clamp(0, sh - 1), (iv + 1).clamp(0, sh - 1));
+            let texel = |x: i32, y: i32| -> [f32; 4] {
+                let p = &texels[(y * sw + x) as usize * 4..][..4];
+                [p[0], p[1], p[2], p[3]].map(f32::from)
             };
             let w = [
                 (1.0 - fx) * (1.0 - fy),
@@ -92,29 +85,24 @@ pub(super) fn draw(dst: &mut Pixmap, src: &Pixmap, path: &Path, t: Transform) ->
                     *acc += tw * ch;
                 }
             }
-            if c != 255 {
-                let k = f32::from(c) * (1.0 / 255.0);
-                s = s.map(|ch| ch * k);
-            }
+            // Coverage, then source-over: d·(1 − sₐ) + s, in 0–255.
+            let k = f32::from(c) * (1.0 / 255.0);
+            let inv_a = 1.0 - s[3] * k * (1.0 / 255.0);
             let d = &mut line[(x0 as usize + col) * 4..][..4];
-            let inv_a = 1.0 - s[3];
             for (dc, sc) in d.iter_mut().zip(s) {
-                let v = f32::from(*dc) * (1.0 / 255.0) * inv_a + sc;
-                *dc = (v.clamp(0.0, 1.0) * 255.0).round() as u8;
+                let v = f32::from(*dc) * inv_a + sc * k;
+                *dc = (v.clamp(0.0, 255.0) + 0.5) as u8;
             }
         }
     }
     true
 }
 
-/// `v - v.floor()`, as the pipeline's `fract`.
-fn fract(v: f32) -> f32 {
-    v - v.floor()
-}
-
-/// The largest `f32` below `v` (for positive `v`).
-fn ulp_below(v: f32) -> f32 {
-    f32::from_bits(v.to_bits() - 1)
+/// `v.floor()` as a whole number, without the library call (the baseline
+/// target has no rounding instruction); exact for |v| < 2²³.
+fn floor(v: f32) -> i32 {
+    let t = v as i32;
+    if (t as f32) > v { t - 1 } else { t }
 }
 
 #[cfg(test)]
