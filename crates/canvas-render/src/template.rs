@@ -1223,15 +1223,27 @@ pub fn render_planned_frames_with(
         }
         false => vec![None; plan.len()],
     };
+    // The last step that shows each kept frame takes it; the others get
+    // copies.
+    let mut last_use = vec![None; plan.len()];
+    for (k, j) in earlier.iter().enumerate() {
+        if let Some(j) = *j {
+            last_use[j] = Some(k);
+        }
+    }
     let mut kept: Vec<Option<RgbaImage>> = vec![None; plan.len()];
     for (k, step) in plan.iter().enumerate() {
         if let Some(j) = earlier[k]
-            && let Some(image) = &kept[j]
+            && kept[j].is_some()
         {
             if let Some(d) = deadline {
                 d.check()?;
             }
-            sink(copied(image), step.delay_ms)?;
+            let image = match last_use[j] == Some(k) {
+                true => kept[j].take(),
+                false => kept[j].as_ref().map(copied),
+            };
+            sink(image.expect("kept above"), step.delay_ms)?;
             continue;
         }
         if let Some(d) = deadline {
@@ -1255,10 +1267,12 @@ pub fn render_planned_frames_with(
             None => draw_frame(template, args, step.template_frame, p, q, &mut texts)?,
         };
         let frame = frame.into_image();
-        if earlier.contains(&Some(k)) {
-            kept[k] = Some(copied(&frame));
+        if last_use[k].is_some() {
+            sink(copied(&frame), step.delay_ms)?;
+            kept[k] = Some(frame);
+        } else {
+            sink(frame, step.delay_ms)?;
         }
-        sink(frame, step.delay_ms)?;
     }
     for frame in kept.into_iter().flatten() {
         crate::buffers::recycle_image(frame);
@@ -1524,18 +1538,16 @@ impl Prepared {
                     // A slot that always shows the avatar at one size larger
                     // than it is gets it enlarged once, with the SIMD resizer
                     // (the raster pipeline's bilinear costs ~100 ns a pixel).
-                    let mut a = match (avatar, constant_side(slot.motion)) {
+                    let tint = slot.tint.map(|t| (t.rgb, t.strength));
+                    let a = match (avatar, constant_side(slot.motion)) {
                         (Some(img), Some(exact)) if img.width().min(img.height()) < exact => {
                             let big = crate::resize::cover(img, exact, exact)?;
-                            let a = Avatar::prepare(Some(&big), exact, slot.grey)?;
+                            let a = Avatar::prepare_tinted(Some(&big), exact, slot.grey, tint)?;
                             crate::buffers::recycle_image(big);
                             a
                         }
-                        _ => Avatar::prepare(avatar, side, slot.grey)?,
+                        _ => Avatar::prepare_tinted(avatar, side, slot.grey, tint)?,
                     };
-                    if let Some(t) = slot.tint {
-                        a.tint(t.rgb, t.strength);
-                    }
                     let pix = a.into_pixmap();
                     Ok(Some(match constant_side(slot.motion) {
                         Some(exact) if exact != pix.width() || exact != pix.height() => {
