@@ -1,7 +1,8 @@
 //! Image-sized buffers kept for reuse, so a program rendering one image
 //! after another does not map, fault in and zero fresh memory for each.
 //!
-//! The filters, the shapes and [`encode_png_into`](crate::encode_png_into)
+//! The filters, the shapes, [`encode_png_into`](crate::encode_png_into),
+//! the scenes' and templates' canvases and an animated template's frames
 //! take their output and scratch buffers from one store shared by every
 //! thread. Buffers come back to it when the crate is done with its own
 //! scratch, and when the caller gives a finished image or encoded file

@@ -6,11 +6,12 @@
 //! rasteriser (a [`tiny_skia::Mask`] over the placement's bounding box
 //! only), so edges are the ones a pattern fill draws; the inside is sampled
 //! as tiny-skia's bilinear pattern sampler does (pixel centres mapped back
-//! through the inverse transform, the 2×2 texels around them clamped to the
-//! image, weights from the fractional position, in `f32`), scaled by the
-//! coverage and blended source-over, a pixel at a time in four lanes. The
-//! result is what `fill_path` with a bilinear `Pattern` (padded, opaque)
-//! gives, within a level of rounding.
+//! through the inverse transform, here stepped along each row in 16.16
+//! fixed point; the 2×2 texels around the point clamped to the image,
+//! weighted by its fractional position, here in 12 bits and integers),
+//! scaled by the coverage and blended source-over. The result is what
+//! `fill_path` with a bilinear `Pattern` (padded, opaque) gives, within a
+//! level of rounding (tested).
 
 use tiny_skia::{FillRule, Mask, Path, Pixmap, Transform};
 
@@ -50,42 +51,48 @@ pub(super) fn draw(dst: &mut Pixmap, src: &Pixmap, path: &Path, t: Transform) ->
     let texels = src.data();
     let dstride = dst.width() as usize * 4;
     let out = dst.data_mut();
+    // Source positions in 16.16 fixed point, stepped along each row.
+    let fixed = |v: f32| (f64::from(v) * 65536.0).round() as i64;
+    let (du, dv) = (fixed(inv.sx), fixed(inv.ky));
     for (row, y) in (y0..y1).enumerate() {
         let cov_row = &cov[row * bw as usize..][..bw as usize];
         let line = &mut out[y as usize * dstride..][..dstride];
-        let py = y as f32 + 0.5;
+        // The pipeline's `transform` stage, x·sx + (y·kx + tx), at pixel
+        // centres; its bilinear stage samples around the point less ½.
+        let (px, py) = (x0 as f32 + 0.5, y as f32 + 0.5);
+        let mut u = fixed(px * inv.sx + (py * inv.kx + inv.tx) - 0.5);
+        let mut v = fixed(px * inv.ky + (py * inv.sy + inv.ty) - 0.5);
         for (col, &c) in cov_row.iter().enumerate() {
+            let (uu, vv) = (u, v);
+            u += du;
+            v += dv;
             if c == 0 {
                 continue;
             }
-            let px = (x0 + col as i64) as f32 + 0.5;
-            // The pipeline's `transform` stage: x·sx + (y·kx + tx).
-            let u = px * inv.sx + (py * inv.kx + inv.tx) - 0.5;
-            let v = px * inv.ky + (py * inv.sy + inv.ty) - 0.5;
-            // The texel left of and above the sample point, its weights,
-            // and the 2×2 block clamped to the image (the pad spread).
-            let (iu, iv) = (floor(u), floor(v));
-            let (fx, fy) = (u - iu as f32, v - iv as f32);
+            // The texel left of and above the sample point, the weights of
+            // the next ones in 12 bits, and the 2×2 block clamped to the
+            // image (the pad spread).
+            let (iu, iv) = ((uu >> 16) as i32, (vv >> 16) as i32);
+            let fx = ((uu >> 4) & 0xfff) as u32;
+            let fy = ((vv >> 4) & 0xfff) as u32;
             let (ax, bx) = (iu.clamp(0, sw - 1), (iu + 1).clamp(0, sw - 1));
             let (ay, by) = (iv.clamp(0, sh - 1), (iv + 1).clamp(0, sh - 1));
-            let texel = |x: i32, y: i32| -> [f32; 4] {
-                let p = &texels[(y * sw + x) as usize * 4..][..4];
-                [p[0], p[1], p[2], p[3]].map(f32::from)
+            let texel = |x: i32, y: i32| -> [u32; 4] {
+                let i = (y * sw + x) as usize * 4;
+                let p: [u8; 4] = texels[i..i + 4].try_into().expect("4 bytes");
+                p.map(u32::from)
             };
-            let w = [
-                (1.0 - fx) * (1.0 - fy),
-                fx * (1.0 - fy),
-                (1.0 - fx) * fy,
-                fx * fy,
-            ];
-            let t = [texel(ax, ay), texel(bx, ay), texel(ax, by), texel(bx, by)];
-            let mut s = [0.0f32; 4];
-            for (tw, tex) in w.iter().zip(&t) {
-                for (acc, ch) in s.iter_mut().zip(tex) {
-                    *acc += tw * ch;
-                }
-            }
-            // Coverage, then source-over: d·(1 − sₐ) + s, in 0–255.
+            let lerp = |a: [u32; 4], b: [u32; 4], f: u32| -> [u32; 4] {
+                std::array::from_fn(|i| a[i] * (4096 - f) + b[i] * f)
+            };
+            let top = lerp(texel(ax, ay), texel(bx, ay), fx);
+            let bottom = lerp(texel(ax, by), texel(bx, by), fx);
+            // 255 · 4096² < 2³²: the sum fits; then in levels, as floats.
+            let s: [f32; 4] = std::array::from_fn(|i| {
+                let sum = top[i] * (4096 - fy) + bottom[i] * fy;
+                (sum >> 8) as f32 * (1.0 / 65536.0)
+            });
+            // Coverage, then source-over: d·(1 − sₐ) + s, in levels.
             let k = f32::from(c) * (1.0 / 255.0);
             let inv_a = 1.0 - s[3] * k * (1.0 / 255.0);
             let d = &mut line[(x0 as usize + col) * 4..][..4];
@@ -96,13 +103,6 @@ pub(super) fn draw(dst: &mut Pixmap, src: &Pixmap, path: &Path, t: Transform) ->
         }
     }
     true
-}
-
-/// `v.floor()` as a whole number, without the library call (the baseline
-/// target has no rounding instruction); exact for |v| < 2²³.
-fn floor(v: f32) -> i32 {
-    let t = v as i32;
-    if (t as f32) > v { t - 1 } else { t }
 }
 
 #[cfg(test)]
