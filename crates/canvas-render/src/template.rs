@@ -1263,10 +1263,9 @@ pub fn render_planned_frames_with(
             unreachable!("prepared above")
         };
         let frame = match &split {
-            Some(split) => split.draw(template, args, p)?,
-            None => draw_frame(template, args, step.template_frame, p, q, &mut texts)?,
+            Some(split) => split.draw(template, args, p)?.into_image(),
+            None => draw_frame(template, args, step.template_frame, p, q, &mut texts)?.into_image(),
         };
-        let frame = frame.into_image();
         if last_use[k].is_some() {
             sink(copied(&frame), step.delay_ms)?;
             kept[k] = Some(frame);
@@ -1405,7 +1404,7 @@ fn under_layers(
             return Ok(pixmap);
         }
     }
-    let (mut canvas, skip) = start_canvas(template, args, 0)?;
+    let (mut canvas, skip, _) = start_canvas(template, args, 0)?;
     for layer in &under[skip..] {
         draw_layer(&mut canvas, layer, None, args, 0, &mut None)?;
     }
@@ -1644,6 +1643,21 @@ fn is_exact(place: &Place, sw: u32, sh: u32) -> bool {
         && place.y.fract() == 0.0
 }
 
+/// A drawn frame, and whether its every pixel is opaque.
+struct Drawn {
+    canvas: Canvas,
+    opaque: bool,
+}
+
+impl Drawn {
+    fn into_image(self) -> RgbaImage {
+        match self.opaque {
+            true => self.canvas.into_opaque_image(),
+            false => self.canvas.into_image(),
+        }
+    }
+}
+
 fn draw_frame(
     template: &Template,
     args: &Args,
@@ -1651,27 +1665,29 @@ fn draw_frame(
     prepared: &Prepared,
     images: &PreparedImages,
     texts: &mut TextCache,
-) -> Result<Canvas, RenderError> {
-    let (mut canvas, skip) = match start_from_placed_avatar(template, frame, prepared) {
-        Some(canvas) => (canvas, 1),
+) -> Result<Drawn, RenderError> {
+    let (mut canvas, skip, opaque) = match start_from_placed_avatar(template, frame, prepared) {
+        Some(canvas) => (canvas, 1, false),
         None => start_canvas(template, args, frame)?,
     };
+    // Every layer blends source-over, which keeps an opaque canvas opaque.
     for (i, layer) in template.layers.iter().enumerate().skip(skip) {
         let source = layer_source(layer, i, prepared, images);
         draw_layer(&mut canvas, layer, source, args, frame, texts.slot(i))?;
     }
-    Ok(canvas)
+    Ok(Drawn { canvas, opaque })
 }
 
 /// A blank canvas for `template`, or, when its first layer is art covering
 /// the canvas exactly, a copy of that art: the same pixels as drawing it
 /// over nothing, without the blend. Gives the canvas and how many layers
-/// it already holds (0 or 1).
+/// it already holds (0 or 1), and whether it is opaque (art with no
+/// transparent pixel).
 fn start_canvas(
     template: &Template,
     args: &Args,
     frame: u32,
-) -> Result<(Canvas, usize), RenderError> {
+) -> Result<(Canvas, usize, bool), RenderError> {
     let (w, h) = template.size;
     let base = template.layers.first().and_then(|layer| {
         let (art, motion) = match layer {
@@ -1689,11 +1705,11 @@ fn start_canvas(
             && place.y == 0.0
             && place.opacity >= 1.0
             && is_exact(&place, w, h))
-        .then(|| art::cached(art))
+        .then_some(art)
     });
     Ok(match base {
-        Some(pixmap) => (Canvas::from_layer(pixmap), 1),
-        None => (Canvas::new(w, h)?, 0),
+        Some(art) => (Canvas::from_layer(art::cached(art)), 1, art::is_opaque(art)),
+        None => (Canvas::new(w, h)?, 0, false),
     })
 }
 

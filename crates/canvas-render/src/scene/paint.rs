@@ -509,6 +509,13 @@ impl Canvas {
         resvg::render(tree, transform, &mut self.pixmap.as_mut());
     }
 
+    /// Converts a canvas whose every pixel is opaque (premultiplied and
+    /// straight alpha are then the same) to an RGBA image, as it is.
+    pub(crate) fn into_opaque_image(self) -> RgbaImage {
+        let (w, h) = (self.pixmap.width(), self.pixmap.height());
+        RgbaImage::from_raw(w, h, self.pixmap.take()).expect("buffer matches size")
+    }
+
     /// Converts to a straight-alpha RGBA image.
     pub(crate) fn into_image(self) -> RgbaImage {
         let (w, h) = (self.pixmap.width(), self.pixmap.height());
