@@ -78,7 +78,6 @@ mod catalog;
 mod rank;
 mod reuse;
 mod sample;
-mod warp;
 mod welcome;
 
 use std::sync::{Arc, Mutex, OnceLock};
@@ -2154,10 +2153,7 @@ fn draw_avatar(canvas: &mut Canvas, pix: &Pixmap, mask: Mask, place: &Place) {
         Mask::Hexagon => hexagon_path(0.0, 0.0, side, side_h),
     };
     let t = place_transform(place, side, side_h);
-    // Scaled or turned at full opacity: tiny-skia's coverage, our sampler.
-    if exact || place.opacity < 1.0 || !warp::draw(&mut canvas.pixmap, pix, &path, t) {
-        canvas.fill_t(&path, &shader_paint(shader), t);
-    }
+    canvas.fill_t(&path, &shader_paint(shader), t);
 }
 
 /// The ellipse inscribed in a `w` × `h` box at the origin.
