@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use canvas_render::animation::Deadline;
 use canvas_render::template::{TemplateKind, render_template, render_template_frames};
-use canvas_render::{Loops, circle, encode_gif, encode_png};
+use canvas_render::{Loops, buffers, circle, encode_gif, encode_png};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 fn bench_templates(c: &mut Criterion) {
@@ -58,7 +58,8 @@ fn bench_templates(c: &mut Criterion) {
 }
 
 /// The animated templates' two stages apart, on the same avatar: drawing
-/// every frame, and encoding the drawn frames as a GIF (palette, mapping,
+/// every frame (`render`: the frames dropped; `render-reused`: their
+/// buffers given back, as the server does once it has encoded them), and encoding the drawn frames as a GIF (palette, mapping,
 /// LZW), so a change can be weighed against the stage it touches.
 fn bench_animated_stages(c: &mut Criterion) {
     let (avatar, _) = support::avatar();
@@ -76,6 +77,17 @@ fn bench_animated_stages(c: &mut Criterion) {
         let label = format!("{kind:?}").to_lowercase();
         group.bench_function(format!("{label}/render"), |b| {
             b.iter(|| render_template_frames(t, &args, &[(black_box(&avatar), 0)], None).unwrap())
+        });
+        // As the server runs it: the frames' buffers given back once they
+        // are encoded, so the next render draws into them.
+        group.bench_function(format!("{label}/render-reused"), |b| {
+            b.iter(|| {
+                let frames =
+                    render_template_frames(t, &args, &[(black_box(&avatar), 0)], None).unwrap();
+                for (frame, _) in frames {
+                    buffers::recycle_image(frame);
+                }
+            })
         });
         let frames = render_template_frames(t, &args, &[(&avatar, 0)], None).unwrap();
         let (frames, delays): (Vec<_>, Vec<_>) = frames.into_iter().unzip();

@@ -1,7 +1,8 @@
 //! Image-sized buffers kept for reuse, so a program rendering one image
 //! after another does not map, fault in and zero fresh memory for each.
 //!
-//! The filters, the shapes and [`encode_png_into`](crate::encode_png_into)
+//! The filters, the shapes, [`encode_png_into`](crate::encode_png_into),
+//! the scenes' and templates' canvases and an animated template's frames
 //! take their output and scratch buffers from one store shared by every
 //! thread. Buffers come back to it when the crate is done with its own
 //! scratch, and when the caller gives a finished image or encoded file
@@ -63,8 +64,9 @@ pub fn keep_bytes() -> usize {
 /// from its own free lists quickly.
 const MIN_BYTES: usize = 64 << 10;
 
-/// At most this many buffers are kept (each lookup scans them).
-const MAX_BUFFERS: usize = 16;
+/// At most this many buffers are kept (each lookup scans them): the frames
+/// of one animated template (amongus's 30) and its scratch.
+const MAX_BUFFERS: usize = 48;
 
 /// The store: buffers in the order they were given back, oldest first.
 static STORE: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());

@@ -146,12 +146,28 @@ impl Avatar {
         display: u32,
         grey: bool,
     ) -> Result<Avatar, RenderError> {
+        Avatar::prepare_tinted(img, display, grey, None)
+    }
+
+    /// [`Avatar::prepare`], then [`Avatar::tint`] by `tint` (colour,
+    /// strength) when given, in the same pass over the pixels.
+    pub(crate) fn prepare_tinted(
+        img: Option<&RgbaImage>,
+        display: u32,
+        grey: bool,
+        tint: Option<(u32, f32)>,
+    ) -> Result<Avatar, RenderError> {
         let Some(img) = img else {
-            return Ok(Avatar {
+            let mut placeholder = Avatar {
                 pixmap: placeholder(),
                 smooth: false,
-            });
+            };
+            if let Some((hex, strength)) = tint {
+                placeholder.tint(hex, strength);
+            }
+            return Ok(placeholder);
         };
+        let tint = tint.map(|(hex, strength)| TintTable::new(hex, strength));
         let (w, h) = img.dimensions();
         crate::check_size(w, h)?;
         let side = w.min(h);
@@ -175,7 +191,11 @@ impl Avatar {
         };
         let source = shrunk.as_ref().map_or(img.as_raw(), |s| s.as_raw());
         let rows = source[start..].chunks(stride).take(sh as usize);
-        let mut pixmap = Pixmap::new(sw, sh).ok_or(RenderError::EmptyImage)?;
+        // Every byte is written below, so a reused buffer needs no zeroing.
+        let size = tiny_skia::IntSize::from_wh(sw, sh).ok_or(RenderError::EmptyImage)?;
+        let len = sw as usize * sh as usize * 4;
+        let mut pixmap =
+            Pixmap::from_vec(crate::buffers::take(len), size).ok_or(RenderError::EmptyImage)?;
         let width = sw as usize * 4;
         for (out, row) in pixmap.data_mut().chunks_exact_mut(width).zip(rows) {
             for (dst, src) in out.chunks_exact_mut(4).zip(row[..width].chunks_exact(4)) {
@@ -189,6 +209,9 @@ impl Avatar {
                 dst[1] = ((g * a + 127) / 255) as u8;
                 dst[2] = ((b * a + 127) / 255) as u8;
                 dst[3] = a as u8;
+                if let Some(t) = &tint {
+                    t.apply(dst);
+                }
             }
         }
         Ok(Avatar {
@@ -205,14 +228,9 @@ impl Avatar {
     /// Moves every pixel `strength` (0–1) of the way to the colour `hex`,
     /// keeping its alpha.
     pub(crate) fn tint(&mut self, hex: u32, strength: f32) {
-        let s = (strength.clamp(0.0, 1.0) * 256.0) as u32;
-        let rgb = [(hex >> 16) & 0xff, (hex >> 8) & 0xff, hex & 0xff];
+        let table = TintTable::new(hex, strength);
         for px in self.pixmap.data_mut().chunks_exact_mut(4) {
-            let a = u32::from(px[3]);
-            for (c, t) in px[..3].iter_mut().zip(rgb) {
-                let target = (t * a + 127) / 255;
-                *c = ((u32::from(*c) * (256 - s) + target * s) >> 8) as u8;
-            }
+            table.apply(px);
         }
     }
 
@@ -347,23 +365,26 @@ pub(crate) struct Canvas {
 }
 
 impl Canvas {
-    /// A canvas starting as a copy of a cached layer, in a buffer from the
-    /// store ([`crate::buffers`]): a caller that gives its finished image
-    /// back copies the next one into memory already mapped.
+    /// A copy of a kept layer, in a buffer from the store
+    /// ([`crate::buffers`]) when one was given back.
     pub(crate) fn from_layer(layer: &Pixmap) -> Canvas {
-        let mut data = crate::buffers::take(layer.data().len());
-        data.copy_from_slice(layer.data());
-        let size = tiny_skia::IntSize::from_wh(layer.width(), layer.height())
-            .expect("a pixmap's size is valid");
-        Canvas {
-            pixmap: Pixmap::from_vec(data, size).expect("the layer's length"),
-        }
+        let mut data = crate::buffers::take_empty(layer.data().len());
+        data.extend_from_slice(layer.data());
+        let size = tiny_skia::IntSize::from_wh(layer.width(), layer.height()).expect("non-empty");
+        let pixmap = Pixmap::from_vec(data, size).expect("the layer's own size");
+        Canvas { pixmap }
     }
 
+    /// A transparent canvas, in a buffer from the store when one was given
+    /// back.
     pub(crate) fn new(width: u32, height: u32) -> Result<Canvas, RenderError> {
         crate::check_size(width, height)?;
+        let size = tiny_skia::IntSize::from_wh(width, height).ok_or(RenderError::EmptyImage)?;
+        let len = width as usize * height as usize * 4;
+        let mut data = crate::buffers::take_empty(len);
+        data.resize(len, 0);
         Ok(Canvas {
-            pixmap: Pixmap::new(width, height).ok_or(RenderError::EmptyImage)?,
+            pixmap: Pixmap::from_vec(data, size).ok_or(RenderError::EmptyImage)?,
         })
     }
 
@@ -526,25 +547,75 @@ impl Canvas {
     pub(crate) fn into_image(self) -> RgbaImage {
         let (w, h) = (self.pixmap.width(), self.pixmap.height());
         let mut data = self.pixmap.take();
-        // Eight pixels at a time: opaque ones, most of a card, are the same
-        // premultiplied or not (the AND of their words is vectorised).
-        for group in data.chunks_mut(32) {
-            let alphas = group.chunks_exact(4).fold(u32::MAX, |m, p| {
-                m & u32::from_le_bytes([p[0], p[1], p[2], p[3]])
-            });
-            if group.len() == 32 && alphas >> 24 == 255 {
+        // Eight pixels at a time: a run all opaque or all transparent (most
+        // of an opaque picture) is left as it is.
+        const ALPHA: u64 = 0xff00_0000_ff00_0000;
+        let mut runs = data.chunks_exact_mut(32);
+        for run in &mut runs {
+            let words = run
+                .chunks_exact(8)
+                .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")) & ALPHA);
+            let (mut and, mut or) = (ALPHA, 0);
+            for w in words {
+                and &= w;
+                or |= w;
+            }
+            if and == ALPHA || or == 0 {
                 continue;
             }
-            for px in group.chunks_exact_mut(4) {
-                let a = px[3] as u32;
-                if a != 255 && a != 0 {
-                    for c in &mut px[..3] {
-                        *c = ((*c as u32 * 255 + a / 2) / a).min(255) as u8;
-                    }
-                }
+            unpremultiply(run);
+        }
+        unpremultiply(runs.into_remainder());
+        RgbaImage::from_raw(w, h, data).expect("buffer matches size")
+    }
+}
+
+/// A tint ([`Avatar::tint`]) ready to apply: each premultiplied channel
+/// moves `strength` of the way to the colour at the pixel's alpha, opaque
+/// pixels (most of them) by a table per channel.
+struct TintTable {
+    rgb: [u32; 3],
+    s: u32,
+    opaque: [[u8; 256]; 3],
+}
+
+impl TintTable {
+    fn new(hex: u32, strength: f32) -> TintTable {
+        let s = (strength.clamp(0.0, 1.0) * 256.0) as u32;
+        let rgb = [(hex >> 16) & 0xff, (hex >> 8) & 0xff, hex & 0xff];
+        let opaque = rgb.map(|t| std::array::from_fn(|c| mix(c as u32, (t * 255 + 127) / 255, s)));
+        TintTable { rgb, s, opaque }
+    }
+
+    /// Tints one premultiplied pixel.
+    fn apply(&self, px: &mut [u8]) {
+        let a = u32::from(px[3]);
+        if a == 255 {
+            for (c, table) in px[..3].iter_mut().zip(&self.opaque) {
+                *c = table[usize::from(*c)];
+            }
+            return;
+        }
+        for (c, t) in px[..3].iter_mut().zip(self.rgb) {
+            *c = mix(u32::from(*c), (t * a + 127) / 255, self.s);
+        }
+    }
+}
+
+/// `c` moved `s`/256 of the way to `target`.
+fn mix(c: u32, target: u32, s: u32) -> u8 {
+    ((c * (256 - s) + target * s) >> 8) as u8
+}
+
+/// Premultiplied RGBA pixels to straight alpha, in place.
+fn unpremultiply(pixels: &mut [u8]) {
+    for px in pixels.chunks_exact_mut(4) {
+        let a = px[3] as u32;
+        if a != 255 && a != 0 {
+            for c in &mut px[..3] {
+                *c = ((*c as u32 * 255 + a / 2) / a).min(255) as u8;
             }
         }
-        RgbaImage::from_raw(w, h, data).expect("buffer matches size")
     }
 }
 

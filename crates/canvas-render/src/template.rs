@@ -1238,15 +1238,27 @@ pub fn render_planned_frames_with(
         }
         false => vec![None; plan.len()],
     };
+    // The last step that shows each kept frame takes it; the others get
+    // copies.
+    let mut last_use = vec![None; plan.len()];
+    for (k, j) in earlier.iter().enumerate() {
+        if let Some(j) = *j {
+            last_use[j] = Some(k);
+        }
+    }
     let mut kept: Vec<Option<RgbaImage>> = vec![None; plan.len()];
     for (k, step) in plan.iter().enumerate() {
         if let Some(j) = earlier[k]
-            && let Some(image) = &kept[j]
+            && kept[j].is_some()
         {
             if let Some(d) = deadline {
                 d.check()?;
             }
-            sink(image.clone(), step.delay_ms)?;
+            let image = match last_use[j] == Some(k) {
+                true => kept[j].take(),
+                false => kept[j].as_ref().map(copied),
+            };
+            sink(image.expect("kept above"), step.delay_ms)?;
             continue;
         }
         if let Some(d) = deadline {
@@ -1266,19 +1278,31 @@ pub fn render_planned_frames_with(
             unreachable!("prepared above")
         };
         let frame = match &split {
-            Some(split) => split.draw(template, args, p)?,
-            None => draw_frame(template, args, step.template_frame, p, q, &mut texts)?,
+            Some(split) => split.draw(template, args, p)?.into_image(),
+            None => draw_frame(template, args, step.template_frame, p, q, &mut texts)?.into_image(),
         };
-        let frame = frame.into_image();
-        if earlier.contains(&Some(k)) {
-            kept[k] = Some(frame.clone());
+        if last_use[k].is_some() {
+            sink(copied(&frame), step.delay_ms)?;
+            kept[k] = Some(frame);
+        } else {
+            sink(frame, step.delay_ms)?;
         }
-        sink(frame, step.delay_ms)?;
+    }
+    for frame in kept.into_iter().flatten() {
+        crate::buffers::recycle_image(frame);
     }
     if let Some(d) = deadline {
         d.check()?;
     }
     Ok(())
+}
+
+/// A copy of a frame, in a buffer from the store ([`crate::buffers`]) when
+/// the caller gave one back.
+fn copied(frame: &RgbaImage) -> RgbaImage {
+    let mut data = crate::buffers::take_empty(frame.as_raw().len());
+    data.extend_from_slice(frame.as_raw());
+    RgbaImage::from_raw(frame.width(), frame.height(), data).expect("the frame's own size")
 }
 
 /// A still template with one avatar slot, its other layers drawn once: those
@@ -1398,7 +1422,7 @@ fn under_layers(
             return Ok(found);
         }
     }
-    let (mut canvas, skip) = start_canvas(template, args, 0)?;
+    let (mut canvas, skip, _) = start_canvas(template, args, 0)?;
     for layer in &under[skip..] {
         draw_layer(&mut canvas, layer, None, args, 0, &mut None)?;
     }
@@ -1541,16 +1565,16 @@ impl Prepared {
                     // A slot that always shows the avatar at one size larger
                     // than it is gets it enlarged once, with the SIMD resizer
                     // (the raster pipeline's bilinear costs ~100 ns a pixel).
-                    let mut a = match (avatar, constant_side(slot.motion)) {
+                    let tint = slot.tint.map(|t| (t.rgb, t.strength));
+                    let a = match (avatar, constant_side(slot.motion)) {
                         (Some(img), Some(exact)) if img.width().min(img.height()) < exact => {
                             let big = crate::resize::cover(img, exact, exact)?;
-                            Avatar::prepare(Some(&big), exact, slot.grey)?
+                            let a = Avatar::prepare_tinted(Some(&big), exact, slot.grey, tint)?;
+                            crate::buffers::recycle_image(big);
+                            a
                         }
-                        _ => Avatar::prepare(avatar, side, slot.grey)?,
+                        _ => Avatar::prepare_tinted(avatar, side, slot.grey, tint)?,
                     };
-                    if let Some(t) = slot.tint {
-                        a.tint(t.rgb, t.strength);
-                    }
                     let pix = a.into_pixmap();
                     Ok(Some(match constant_side(slot.motion) {
                         Some(exact) if exact != pix.width() || exact != pix.height() => {
@@ -1563,6 +1587,16 @@ impl Prepared {
             })
             .collect::<Result<_, RenderError>>()?;
         Ok(Prepared { slots })
+    }
+}
+
+/// A render's prepared avatars go back to the buffer store for the next
+/// render's (the same sizes come back: no fresh pages to fault in).
+impl Drop for Prepared {
+    fn drop(&mut self) {
+        for pix in std::mem::take(&mut self.slots).into_iter().flatten() {
+            crate::buffers::recycle(pix.take());
+        }
     }
 }
 
@@ -1637,6 +1671,21 @@ fn is_exact(place: &Place, sw: u32, sh: u32) -> bool {
         && place.y.fract() == 0.0
 }
 
+/// A drawn frame, and whether its every pixel is opaque.
+struct Drawn {
+    canvas: Canvas,
+    opaque: bool,
+}
+
+impl Drawn {
+    fn into_image(self) -> RgbaImage {
+        match self.opaque {
+            true => self.canvas.into_opaque_image(),
+            false => self.canvas.into_image(),
+        }
+    }
+}
+
 fn draw_frame(
     template: &Template,
     args: &Args,
@@ -1644,24 +1693,29 @@ fn draw_frame(
     prepared: &Prepared,
     images: &PreparedImages,
     texts: &mut TextCache,
-) -> Result<Canvas, RenderError> {
-    let (mut canvas, skip) = start_canvas(template, args, frame)?;
+) -> Result<Drawn, RenderError> {
+    let (mut canvas, skip, opaque) = match start_from_placed_avatar(template, frame, prepared) {
+        Some(canvas) => (canvas, 1, false),
+        None => start_canvas(template, args, frame)?,
+    };
+    // Every layer blends source-over, which keeps an opaque canvas opaque.
     for (i, layer) in template.layers.iter().enumerate().skip(skip) {
         let source = layer_source(layer, i, prepared, images);
         draw_layer(&mut canvas, layer, source, args, frame, texts.slot(i))?;
     }
-    Ok(canvas)
+    Ok(Drawn { canvas, opaque })
 }
 
 /// A blank canvas for `template`, or, when its first layer is art covering
 /// the canvas exactly, a copy of that art: the same pixels as drawing it
 /// over nothing, without the blend. Gives the canvas and how many layers
-/// it already holds (0 or 1).
+/// it already holds (0 or 1), and whether it is opaque (art with no
+/// transparent pixel).
 fn start_canvas(
     template: &Template,
     args: &Args,
     frame: u32,
-) -> Result<(Canvas, usize), RenderError> {
+) -> Result<(Canvas, usize, bool), RenderError> {
     let (w, h) = template.size;
     let base = template.layers.first().and_then(|layer| {
         let (art, motion) = match layer {
@@ -1679,11 +1733,11 @@ fn start_canvas(
             && place.y == 0.0
             && place.opacity >= 1.0
             && is_exact(&place, w, h))
-        .then(|| art::cached(art))
+        .then_some(art)
     });
     Ok(match base {
-        Some(pixmap) => (Canvas::from_layer(pixmap), 1),
-        None => (Canvas::new(w, h)?, 0),
+        Some(art) => (Canvas::from_layer(art::cached(art)), 1, art::is_opaque(art)),
+        None => (Canvas::new(w, h)?, 0, false),
     })
 }
 
@@ -1709,6 +1763,52 @@ fn start_from_avatar(template: &Template, prepared: &mut Prepared) -> Option<Can
         && is_exact(place, w, h);
     fits.then(|| Canvas {
         pixmap: prepared.slots[0].take().expect("checked above"),
+    })
+}
+
+/// When the first layer is the avatar drawn square, upright, opaque and
+/// unscaled in `frame` (triggered's shake), the canvas as a copy of the
+/// prepared avatar at its place, transparent where it does not reach: the
+/// pixels drawing it over nothing gives, without the blank canvas and the
+/// blend.
+fn start_from_placed_avatar(
+    template: &Template,
+    frame: u32,
+    prepared: &Prepared,
+) -> Option<Canvas> {
+    let Some(Layer::Avatar(slot)) = template.layers.first() else {
+        return None;
+    };
+    let place = place_at(slot.motion, frame)?;
+    let pix = prepared.slots.first()?.as_ref()?;
+    let fits = slot.mask == Mask::Square
+        && place.opacity >= 1.0
+        && is_exact(&place, pix.width(), pix.height());
+    if !fits {
+        return None;
+    }
+    let (w, h) = template.size;
+    crate::check_size(w, h).ok()?;
+    let (x, y) = (place.x as i64, place.y as i64);
+    let (sw, sh) = (i64::from(pix.width()), i64::from(pix.height()));
+    let (x0, x1) = (x.clamp(0, i64::from(w)), (x + sw).clamp(0, i64::from(w)));
+    let row_bytes = w as usize * 4;
+    let mut data = crate::buffers::take_empty(row_bytes * h as usize);
+    let src = pix.data();
+    for row in 0..i64::from(h) {
+        let sy = row - y;
+        if !(0..sh).contains(&sy) || x0 >= x1 {
+            data.resize(data.len() + row_bytes, 0);
+            continue;
+        }
+        data.resize(data.len() + x0 as usize * 4, 0);
+        let start = (sy * sw + (x0 - x)) as usize * 4;
+        data.extend_from_slice(&src[start..start + (x1 - x0) as usize * 4]);
+        data.resize(data.len() + (i64::from(w) - x1) as usize * 4, 0);
+    }
+    let size = tiny_skia::IntSize::from_wh(w, h)?;
+    Some(Canvas {
+        pixmap: Pixmap::from_vec(data, size)?,
     })
 }
 
@@ -2219,8 +2319,8 @@ fn draw_text(
                 return Ok(());
             }
             // The prefix is drawn left-aligned where the whole text starts,
-            // so that typed characters stay where they will end up.
-            let prefix: String = full.graphemes(true).take(shown).collect();
+            // so that typed characters stay where they will end up: the
+            // whole text's glyphs of its first graphemes, not shaped again.
             let (fw, fh) = (
                 fitted.width() + style.outline_extent() * 2.0 + 1.0,
                 fitted.height(),
@@ -2239,8 +2339,7 @@ fn draw_text(
             let style = slot_style(slot, ink, fitted.font_size())
                 .align(Align::Left)
                 .valign(VAlign::Top);
-            let layout = text::fit_text(&prefix, &style, sub, fitted.font_size())?;
-            canvas.draw_layout(&layout, &style, sub);
+            canvas.draw_layout(&fitted.first_graphemes(shown), &style, sub);
         }
     }
     Ok(())

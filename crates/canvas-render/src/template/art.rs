@@ -1,6 +1,8 @@
 //! The templates' static art: our own drawings, in code with tiny-skia,
 //! each drawn once per process ([`cached`]) at its natural size.
 
+use std::sync::OnceLock;
+
 use tiny_skia::{Color, PathBuilder, Pixmap, Transform};
 
 use super::{ART_CACHE, backdrops};
@@ -164,6 +166,14 @@ impl Art {
 /// The art's pixmap, drawn on first use and kept for the process.
 pub(super) fn cached(art: Art) -> &'static Pixmap {
     ART_CACHE[art.index()].get_or_init(|| draw(art))
+}
+
+/// Whether every pixel of the art is opaque (found once per process): a
+/// frame started as a copy of it stays opaque under every source-over
+/// layer, so it needs no un-premultiply.
+pub(super) fn is_opaque(art: Art) -> bool {
+    static OPAQUE: [OnceLock<bool>; Art::COUNT] = [const { OnceLock::new() }; Art::COUNT];
+    *OPAQUE[art.index()].get_or_init(|| cached(art).pixels().iter().all(|p| p.alpha() == 255))
 }
 
 fn draw(art: Art) -> Pixmap {

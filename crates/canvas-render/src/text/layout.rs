@@ -20,6 +20,8 @@ pub(super) struct Glyph {
     pub x: f32,
     /// Offset from the baseline, pixels (positive = down).
     pub y: f32,
+    /// The grapheme cluster of the laid-out text it draws (its index).
+    pub grapheme: u32,
 }
 
 /// One laid-out line, in visual (left-to-right drawing) order.
@@ -82,6 +84,28 @@ impl TextLayout {
     pub fn glyph_count(&self) -> usize {
         self.lines.iter().map(|l| l.glyphs.len()).sum()
     }
+    /// The layout with only the glyphs of the text's first `graphemes`
+    /// grapheme clusters, each where it is in the whole text (lines keep
+    /// their widths): text typing out, without shaping each prefix again.
+    pub fn first_graphemes(&self, graphemes: usize) -> TextLayout {
+        let lines = self
+            .lines
+            .iter()
+            .map(|l| Line {
+                glyphs: l
+                    .glyphs
+                    .iter()
+                    .filter(|g| (g.grapheme as usize) < graphemes)
+                    .copied()
+                    .collect(),
+                ..l.clone()
+            })
+            .collect();
+        TextLayout {
+            lines,
+            ..self.clone()
+        }
+    }
 }
 
 /// Shaped text, ready to be laid out at any size and width.
@@ -89,6 +113,8 @@ pub(super) struct Shaped {
     buffer: Buffer,
     /// Byte offset of each paragraph (`\n`-separated) in `text`.
     paragraphs: Vec<usize>,
+    /// Byte offset of each grapheme cluster in `text`.
+    graphemes: Vec<usize>,
 }
 
 impl Shaped {
@@ -99,7 +125,12 @@ impl Shaped {
         buffer.set_text(text, &engine.attrs(face), Shaping::Advanced, None);
         let mut paragraphs = vec![0];
         paragraphs.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        Shaped { buffer, paragraphs }
+        let graphemes = text.grapheme_indices(true).map(|(i, _)| i).collect();
+        Shaped {
+            buffer,
+            paragraphs,
+            graphemes,
+        }
     }
 
     /// Breaks the text into lines at `size` pixels, at most `max_width` wide.
@@ -147,11 +178,14 @@ impl Shaped {
                 let x = g.x - shift;
                 min_x = min_x.min(x);
                 max_x = max_x.max(x + g.w);
+                let start = para + g.start;
+                let grapheme = self.graphemes.partition_point(|&b| b <= start).max(1) - 1;
                 glyphs.push(Glyph {
                     font: engine.index(g.font_id),
                     id: g.glyph_id,
                     x: x + g.font_size * g.x_offset,
                     y: g.y - g.font_size * g.y_offset,
+                    grapheme: grapheme as u32,
                 });
             }
             if glyphs.is_empty() {

@@ -294,6 +294,8 @@ fn trim_decimal(v: f64, unit: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use unicode_segmentation::UnicodeSegmentation;
+
     use super::*;
 
     fn style() -> TextStyle {
@@ -328,6 +330,36 @@ mod tests {
                 assert_eq!(fonts::name(g.font), want, "{face:?}");
             }
         }
+    }
+
+    /// A typed prefix taken from the whole text's layout draws the glyphs
+    /// laying out the prefix alone draws, at the same places (one line,
+    /// left to right), and counts clusters, not bytes or glyphs.
+    #[test]
+    fn first_graphemes_are_the_prefix_laid_out() {
+        let text = "Ferris was not the impostor. Café 👍🏽!";
+        let whole = one_line(text);
+        let count = text.graphemes(true).count();
+        for n in [0, 1, 6, 7, 20, count - 2, count - 1, count] {
+            let prefix: String = text.graphemes(true).take(n).collect();
+            let alone = one_line(&prefix);
+            let typed = whole.first_graphemes(n);
+            let glyphs = |l: &TextLayout| -> Vec<(u16, i32, i32)> {
+                l.lines[0]
+                    .glyphs
+                    .iter()
+                    .map(|g| {
+                        (
+                            g.id,
+                            (g.x * 64.0).round() as i32,
+                            (g.y * 64.0).round() as i32,
+                        )
+                    })
+                    .collect()
+            };
+            assert_eq!(glyphs(&typed), glyphs(&alone), "{n}: {prefix:?}");
+        }
+        assert_eq!(whole.first_graphemes(count), whole);
     }
 
     #[test]

@@ -200,6 +200,12 @@ fn dilate(src: &Bitmap, radius: f32) -> Bitmap {
 #[inline(always)]
 fn blend(px: &mut [u8], rgb: [u8; 3], sa: u32, premultiplied: bool) {
     let inv = 255 - sa;
+    if sa == 255 {
+        // Opaque ink (the inside of a glyph): the formulas below give it.
+        px[..3].copy_from_slice(&rgb);
+        px[3] = 255;
+        return;
+    }
     if premultiplied {
         for ch in 0..3 {
             px[ch] = ((rgb[ch] as u32 * sa + px[ch] as u32 * inv + 127) / 255) as u8;

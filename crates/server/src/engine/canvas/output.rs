@@ -517,8 +517,12 @@ fn encode_frames(
         })
         .map_err(animation_error)?;
         deadline.check().map_err(animation_error)?;
-        return canvas_render::encode_gif(&frames, &delays, loops, deadline)
-            .map_err(animation_error);
+        let encoded = canvas_render::encode_gif(&frames, &delays, loops, deadline);
+        // The frames' buffers go back for the next render's frames.
+        frames
+            .into_iter()
+            .for_each(canvas_render::buffers::recycle_image);
+        return encoded.map_err(animation_error);
     }
     let mut writer: Option<WebpAnimationWriter> = None;
     produce(&mut |frame, delay| {
@@ -530,7 +534,9 @@ fn encode_frames(
                 loops,
             )?),
         };
-        w.add_frame(&frame, delay)
+        let added = w.add_frame(&frame, delay);
+        canvas_render::buffers::recycle_image(frame);
+        added
     })
     .map_err(animation_error)?;
     deadline.check().map_err(animation_error)?;
