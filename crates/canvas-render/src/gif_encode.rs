@@ -1341,29 +1341,10 @@ mod tests {
             let delays = vec![10; frames.len()];
             let gif =
                 super::encode_gif(&frames, &delays, crate::Loops::Infinite, &deadline).unwrap();
-            let mut options = gif_codec::DecodeOptions::new();
-            options.set_color_output(gif_codec::ColorOutput::RGBA);
-            let mut decoder = options.read_info(gif.as_slice()).unwrap();
             let (w, h) = frames[0].dimensions();
-            let mut screen = vec![0u8; (w * h * 4) as usize];
-            let (mut k, mut disposed) = (0, false);
-            while let Some(frame) = decoder.read_next_frame().unwrap() {
-                if disposed {
-                    screen.fill(0);
-                }
-                disposed = frame.dispose == gif_codec::DisposalMethod::Background;
-                let (left, top, fw) = (
-                    usize::from(frame.left),
-                    usize::from(frame.top),
-                    usize::from(frame.width),
-                );
-                for (i, px) in frame.buffer.chunks_exact(4).enumerate() {
-                    if px[3] != 0 {
-                        let at = ((top + i / fw) * w as usize + left + i % fw) * 4;
-                        screen[at..at + 4].copy_from_slice(px);
-                    }
-                }
-                for source in &frames[k..k + usize::from(frame.delay)] {
+            let mut k = 0;
+            for (screen, delay) in shown_screens(&gif, w as usize, h as usize) {
+                for source in &frames[k..k + usize::from(delay)] {
                     for (p, q) in source.as_raw().chunks_exact(4).zip(screen.chunks_exact(4)) {
                         if p[3] < 128 {
                             assert_eq!(q[3], 0, "frame {k}: a hole");
@@ -1373,10 +1354,40 @@ mod tests {
                         }
                     }
                 }
-                k += usize::from(frame.delay);
+                k += usize::from(delay);
             }
             assert_eq!(k, frames.len());
         }
+    }
+
+    /// What a viewer shows for each frame of `gif` (`width` × `height`,
+    /// RGBA, a frame drawn over the one before unless that one was disposed
+    /// to the background), with the frame's delay in centiseconds.
+    fn shown_screens(gif: &[u8], width: usize, height: usize) -> Vec<(Vec<u8>, u16)> {
+        let mut options = gif_codec::DecodeOptions::new();
+        options.set_color_output(gif_codec::ColorOutput::RGBA);
+        let mut decoder = options.read_info(gif).unwrap();
+        let mut screen = vec![0u8; width * height * 4];
+        let (mut shown, mut disposed) = (Vec::new(), false);
+        while let Some(frame) = decoder.read_next_frame().unwrap() {
+            if disposed {
+                screen.fill(0);
+            }
+            disposed = frame.dispose == gif_codec::DisposalMethod::Background;
+            let (left, top, fw) = (
+                usize::from(frame.left),
+                usize::from(frame.top),
+                usize::from(frame.width),
+            );
+            for (i, px) in frame.buffer.chunks_exact(4).enumerate() {
+                if px[3] != 0 {
+                    let at = ((top + i / fw) * width + left + i % fw) * 4;
+                    screen[at..at + 4].copy_from_slice(px);
+                }
+            }
+            shown.push((screen.clone(), frame.delay));
+        }
+        shown
     }
 
     /// Frames with the same pixels as an earlier one are found (not only
@@ -1393,25 +1404,10 @@ mod tests {
         assert_eq!(first_equal_frames(&frames), vec![0, 1, 2, 1, 0, 2]);
         let deadline = Deadline::after(Duration::from_secs(30));
         let gif = super::encode_gif(&frames, &[40; 6], crate::Loops::Infinite, &deadline).unwrap();
-        let mut options = gif_codec::DecodeOptions::new();
-        options.set_color_output(gif_codec::ColorOutput::RGBA);
-        let mut decoder = options.read_info(gif.as_slice()).unwrap();
-        let mut shown: Vec<Vec<u8>> = Vec::new();
-        let mut screen = vec![0u8; 64 * 48 * 4];
-        while let Some(frame) = decoder.read_next_frame().unwrap() {
-            let (left, top, w) = (
-                usize::from(frame.left),
-                usize::from(frame.top),
-                usize::from(frame.width),
-            );
-            for (i, px) in frame.buffer.chunks_exact(4).enumerate() {
-                if px[3] != 0 {
-                    let at = ((top + i / w) * 64 + left + i % w) * 4;
-                    screen[at..at + 4].copy_from_slice(px);
-                }
-            }
-            shown.push(screen.clone());
-        }
+        let shown: Vec<Vec<u8>> = shown_screens(&gif, 64, 48)
+            .into_iter()
+            .map(|(screen, _)| screen)
+            .collect();
         assert_eq!(shown.len(), 6);
         for (i, j) in [(0, 4), (1, 3), (2, 5)] {
             assert!(shown[i] == shown[j], "frames {i} and {j}");
