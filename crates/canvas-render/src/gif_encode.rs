@@ -873,8 +873,36 @@ pub fn encode_gif(
             // transparent: that makes long runs where little moves, but
             // scatters noise where nearly everything moves, so it is done
             // only when at least half the rectangle is unchanged.
-            let rect = match base {
-                None => {
+            // How the frame is stored: whole; as one transparent pixel
+            // (nothing changed); or as a rectangle of it, over the previous
+            // frame (unchanged pixels transparent) when that is given.
+            enum Store<'p> {
+                Whole,
+                Nothing,
+                Rect(Rect, Option<&'p [u8]>),
+            }
+            let store = match base {
+                None => Store::Whole,
+                Some((prev, change)) => match if clear_after { Some(full) } else { change.rect } {
+                    None => Store::Nothing,
+                    Some(rect) => {
+                        // Every pixel outside the rectangle is unchanged.
+                        let (_, _, w, h) = rect;
+                        let outside = cur.len() - w * h;
+                        let unchanged = change.unchanged - outside;
+                        // Mostly unchanged: transparent runs pay; else
+                        // the plain pixels compress better.
+                        let keep_prev = unchanged * 2 >= w * h;
+                        if !keep_prev && rect == full {
+                            Store::Whole
+                        } else {
+                            Store::Rect(rect, keep_prev.then_some(&prev[..]))
+                        }
+                    }
+                },
+            };
+            let rect = match store {
+                Store::Whole => {
                     encode_whole(
                         &mut lzw,
                         &mut whole,
@@ -885,37 +913,14 @@ pub fn encode_gif(
                     );
                     full
                 }
-                Some((prev, change)) => {
-                    let rect = if clear_after { Some(full) } else { change.rect };
-                    match rect {
-                        None => {
-                            lzw.encode(&[TRANSPARENT], &mut encoded);
-                            (0, 0, 1, 1)
-                        }
-                        Some(rect) => {
-                            // Every pixel outside the rectangle is unchanged.
-                            let (_, _, w, h) = rect;
-                            let outside = cur.len() - w * h;
-                            let unchanged = change.unchanged - outside;
-                            // Mostly unchanged: transparent runs pay; else
-                            // the plain pixels compress better.
-                            let keep_prev = unchanged * 2 >= w * h;
-                            if !keep_prev && rect == full {
-                                encode_whole(
-                                    &mut lzw,
-                                    &mut whole,
-                                    &repeats,
-                                    origins[i],
-                                    cur,
-                                    &mut encoded,
-                                );
-                            } else {
-                                crop(cur, keep_prev.then_some(prev), width, rect, &mut pixels);
-                                lzw.encode(&pixels, &mut encoded);
-                            }
-                            rect
-                        }
-                    }
+                Store::Nothing => {
+                    lzw.encode(&[TRANSPARENT], &mut encoded);
+                    (0, 0, 1, 1)
+                }
+                Store::Rect(rect, over) => {
+                    crop(cur, over, width, rect, &mut pixels);
+                    lzw.encode(&pixels, &mut encoded);
+                    rect
                 }
             };
             let (left, top, fw, fh) = rect;
