@@ -112,6 +112,13 @@ pub fn take_empty(capacity: usize) -> Vec<u8> {
     buffer
 }
 
+/// A copy of `bytes`, in a kept buffer when one fits.
+pub(crate) fn copy_of(bytes: &[u8]) -> Vec<u8> {
+    let mut buffer = take_empty(bytes.len());
+    buffer.extend_from_slice(bytes);
+    buffer
+}
+
 /// A buffer of exactly `len` bytes whose contents are unspecified (left
 /// over from an earlier image, or zero): only for outputs that overwrite
 /// every byte.

@@ -368,8 +368,7 @@ impl Canvas {
     /// A copy of a kept layer, in a buffer from the store
     /// ([`crate::buffers`]) when one was given back.
     pub(crate) fn from_layer(layer: &Pixmap) -> Canvas {
-        let mut data = crate::buffers::take_empty(layer.data().len());
-        data.extend_from_slice(layer.data());
+        let data = crate::buffers::copy_of(layer.data());
         let size = tiny_skia::IntSize::from_wh(layer.width(), layer.height()).expect("non-empty");
         let pixmap = Pixmap::from_vec(data, size).expect("the layer's own size");
         Canvas { pixmap }
@@ -535,12 +534,17 @@ impl Canvas {
     /// the only kind there is; debug builds check).
     pub(crate) fn into_opaque_image(self) -> RgbaImage {
         let (w, h) = (self.pixmap.width(), self.pixmap.height());
-        let data = self.pixmap.take();
-        debug_assert!(
-            data.chunks_exact(4).all(|p| p[3] == 255),
-            "an opaque canvas"
-        );
-        RgbaImage::from_raw(w, h, data).expect("buffer matches size")
+        debug_assert!(is_opaque(&self.pixmap), "an opaque canvas");
+        RgbaImage::from_raw(w, h, self.pixmap.take()).expect("buffer matches size")
+    }
+
+    /// Converts to an RGBA image: as it is when `opaque` (every pixel is,
+    /// see [`Canvas::into_opaque_image`]), else un-premultiplied.
+    pub(crate) fn into_image_known(self, opaque: bool) -> RgbaImage {
+        match opaque {
+            true => self.into_opaque_image(),
+            false => self.into_image(),
+        }
     }
 
     /// Converts to a straight-alpha RGBA image.
@@ -617,6 +621,11 @@ fn unpremultiply(pixels: &mut [u8]) {
             }
         }
     }
+}
+
+/// Whether every pixel of `pixmap` is opaque.
+pub(crate) fn is_opaque(pixmap: &Pixmap) -> bool {
+    pixmap.data().chunks_exact(4).all(|p| p[3] == 255)
 }
 
 /// Unwraps the canvas of a static layer: its size is a constant, so failure

@@ -1164,10 +1164,7 @@ pub fn render_template_with(
     }
     // Drawn over an opaque canvas (a welcome card's background), every
     // pixel stays opaque: nothing to un-premultiply.
-    Ok(match opaque {
-        true => canvas.into_opaque_image(),
-        false => canvas.into_image(),
-    })
+    Ok(canvas.into_image_known(opaque))
 }
 
 /// Renders every output frame of `template` over an avatar given as its
@@ -1300,8 +1297,7 @@ pub fn render_planned_frames_with(
 /// A copy of a frame, in a buffer from the store ([`crate::buffers`]) when
 /// the caller gave one back.
 fn copied(frame: &RgbaImage) -> RgbaImage {
-    let mut data = crate::buffers::take_empty(frame.as_raw().len());
-    data.extend_from_slice(frame.as_raw());
+    let data = crate::buffers::copy_of(frame.as_raw());
     RgbaImage::from_raw(frame.width(), frame.height(), data).expect("the frame's own size")
 }
 
@@ -1426,7 +1422,7 @@ fn under_layers(
     for layer in &under[skip..] {
         draw_layer(&mut canvas, layer, None, args, 0, &mut None)?;
     }
-    let opaque = canvas.pixmap.data().chunks_exact(4).all(|p| p[3] == 255);
+    let opaque = crate::paint::is_opaque(&canvas.pixmap);
     let pixmap = Arc::new(canvas.pixmap);
     let mut cache = lock();
     cache.insert(0, (key, pixmap.clone(), opaque));
@@ -1679,10 +1675,7 @@ struct Drawn {
 
 impl Drawn {
     fn into_image(self) -> RgbaImage {
-        match self.opaque {
-            true => self.canvas.into_opaque_image(),
-            false => self.canvas.into_image(),
-        }
+        self.canvas.into_image_known(self.opaque)
     }
 }
 

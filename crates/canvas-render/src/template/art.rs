@@ -173,7 +173,7 @@ pub(super) fn cached(art: Art) -> &'static Pixmap {
 /// layer, so it needs no un-premultiply.
 pub(super) fn is_opaque(art: Art) -> bool {
     static OPAQUE: [OnceLock<bool>; Art::COUNT] = [const { OnceLock::new() }; Art::COUNT];
-    *OPAQUE[art.index()].get_or_init(|| cached(art).pixels().iter().all(|p| p.alpha() == 255))
+    *OPAQUE[art.index()].get_or_init(|| crate::paint::is_opaque(cached(art)))
 }
 
 fn draw(art: Art) -> Pixmap {
