@@ -27,7 +27,7 @@
 //! | [`Sepia`](Filter::Sepia) | the standard sepia matrix, each result clamped to 255: `R' = .393R + .769G + .189B`, `G' = .349R + .686G + .168B`, `B' = .272R + .534G + .131B` |
 //! | [`Brightness(p)`](Filter::Brightness) | `(round(R + (255 − R)·p/100), …)`: every channel moved `p` % of the way to white; `0` is unchanged, `50` halfway to white, `100` white |
 //! | [`Color([r, g, b])`](Filter::Color) | `(round(R·r/255), round(G·g/255), round(B·b/255))`: the image seen through glass of that colour (a "multiply" blend); white becomes the colour, black stays black |
-//! | [`Blur`](Filter::Blur) | a Gaussian blur (three box passes) with σ = shorter side / 100 (5.12 px on a 512 px avatar), at least 1 px |
+//! | [`Blur`](Filter::Blur) | a Gaussian blur (three box passes) with σ = shorter side / 100 (5.12 px on a 512 px avatar), at least 1 px; from σ = 4 (shorter side ≥ 400 px) computed on a half-resolution copy and upsampled, within a few levels of the full-resolution blur |
 //! | [`Pixelate`](Filter::Pixelate) | square blocks of side `max(2, shorter side / 32)` (16 px on a 512 px avatar, 32 blocks across), each filled with the mean colour and mean alpha of a 4 × 4 grid of evenly spread samples (all pixels of blocks narrower than 4); blocks start at the top-left corner, the last row and column of blocks may be narrower |
 //!
 //! The blurple ramps map `L = 0` to a deep shade of the brand colour (the

@@ -1,6 +1,8 @@
 //! The blur of [`Filter::Blur`](super::Filter::Blur): three box passes
 //! down the columns, then three along the rows, each rounded to 8 bits, on
-//! premultiplied colour (see [`blur_with`]).
+//! premultiplied colour (see [`blur_with`]); from σ = 4 on, the same passes
+//! on a half-resolution copy of the image, upsampled back
+//! ([`half_blur_with`]).
 //!
 //! The file uses nothing but `std`, so the `blur` bench includes it by path
 //! and times each stage on its own; the point filters take their word
