@@ -827,6 +827,17 @@ mod tests {
             for radii in [[0, 0, 0], [1, 1, 1], [2, 2, 3]] {
                 let flat: Vec<u8> = [40, 200, 120, 255].repeat(w * h);
                 assert_eq!(half_blur(&flat, w, h, radii), flat, "{w}x{h}");
+                // Translucent: colour within one step of 255 / alpha.
+                let faint: Vec<u8> = [40, 200, 120, 128].repeat(w * h);
+                for (p, q) in half_blur(&faint, w, h, radii)
+                    .chunks_exact(4)
+                    .zip(faint.chunks_exact(4))
+                {
+                    assert_eq!(p[3], 128);
+                    assert!(p.iter().zip(q).all(|(a, b)| a.abs_diff(*b) <= 2), "{p:?}");
+                }
+                let clear = vec![0u8; w * h * 4];
+                assert_eq!(half_blur(&clear, w, h, radii), clear);
                 for kind in 0..5 {
                     let src = test_image(kind, w, h);
                     let out = half_blur(&src, w, h, radii);
