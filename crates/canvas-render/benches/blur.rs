@@ -10,6 +10,12 @@
 //!   check, premultiplying the strips, the six box passes (three on each of
 //!   the 8 strips, three on each of the 8 transposed bands), the 16 band
 //!   transpositions, copying the strips back, and un-premultiplying;
+//! * `blur/full_resolution`: the full-resolution blur that `apply` runs
+//!   below σ = 4 (and ran on this avatar before the half-resolution one);
+//! * `half/*`: the stages of the half-resolution blur: the premultiplying
+//!   2 × 2 average, the six box passes with their transpositions on the
+//!   half image, its un-premultiply (with the copy of the half image it
+//!   starts from, and that copy alone), and the bilinear upsample;
 //! * `floor/*`: lower bounds measured on this CPU: one read of the image
 //!   and one write of the result (`copy`), a read-only sum (`sum`), and one
 //!   box pass over a 64 × 32 pixel strip that stays in L1, as the blur does
@@ -104,6 +110,11 @@ fn benches(c: &mut Criterion) {
     g.bench_function("png", |b| {
         b.iter(|| encode_png(black_box(&blurred)).unwrap())
     });
+    let n = blur::scratch_len(w, h);
+    let (mut fa, mut fb, mut full) = (vec![0u8; n], vec![0u8; n], vec![0u8; src.len()]);
+    g.bench_function("full_resolution", |b| {
+        b.iter(|| blur::blur_with(black_box(src), &mut full, w, h, &mut fa, &mut fb))
+    });
     g.finish();
 
     let radii = blur::box_radii(blur::blur_sigma(w, h));
@@ -155,6 +166,37 @@ fn benches(c: &mut Criterion) {
             image.copy_from_slice(blurred.as_raw());
             blur::unpremultiply(&mut image, src)
         })
+    });
+    g.finish();
+
+    // The half-resolution blur's stages (what `apply` runs from σ = 4 on).
+    let (w2, h2) = blur::half_size(w, h);
+    let half_radii = blur::half_radii(w, h);
+    let mut half = vec![0u8; w2 * h2 * 4];
+    let n2 = blur::scratch_len(w2, h2);
+    let (mut ha, mut hb) = (vec![0u8; n2], vec![0u8; n2]);
+    blur::downsample(src, &mut half, w, h, blur::premultiply_word);
+    blur::blur_planes(None, &mut half, w2, h2, half_radii, false, &mut ha, &mut hb);
+    let blurred_half = half.clone();
+    let mut g = c.benchmark_group("half");
+    g.bench_function("downsample", |b| {
+        b.iter(|| blur::downsample(black_box(src), &mut half, w, h, blur::premultiply_word))
+    });
+    g.bench_function("box_passes_and_transposes", |b| {
+        b.iter(|| blur::blur_planes(None, &mut half, w2, h2, half_radii, false, &mut ha, &mut hb))
+    });
+    g.bench_function("copy_half", |b| {
+        b.iter(|| half.copy_from_slice(black_box(&blurred_half)))
+    });
+    g.bench_function("unpremultiply_with_copy", |b| {
+        b.iter(|| {
+            half.copy_from_slice(black_box(&blurred_half));
+            blur::unpremultiply_in_place(&mut half)
+        })
+    });
+    blur::unpremultiply_in_place(&mut half);
+    g.bench_function("upsample", |b| {
+        b.iter(|| blur::upsample(black_box(&half), w2, h2, src, &mut image, w))
     });
     g.finish();
 

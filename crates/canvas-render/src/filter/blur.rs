@@ -1,6 +1,8 @@
 //! The blur of [`Filter::Blur`](super::Filter::Blur): three box passes
 //! down the columns, then three along the rows, each rounded to 8 bits, on
-//! premultiplied colour (see [`blur_with`]).
+//! premultiplied colour (see [`blur_with`]); from σ = 4 on, the same passes
+//! on a half-resolution copy of the image, upsampled back
+//! ([`half_blur_with`]).
 //!
 //! The file uses nothing but `std`, so the `blur` bench includes it by path
 //! and times each stage on its own; the point filters take their word
@@ -91,16 +93,10 @@ pub(crate) fn scratch_len(w: usize, h: usize) -> usize {
     (strip.min(stride) * h).max(STRIP_PIXELS.min(h) * stride)
 }
 
-/// Blurs `src` into `dst` (same size): three vertical box passes, then
-/// three horizontal ones. Each direction is one sweep over the image: the
-/// vertical passes run on strips of [`STRIP_PIXELS`] columns copied out
-/// (premultiplied on the way, for an image that is not opaque), the
-/// horizontal ones on bands of as many rows transposed out (so they are
-/// vertical passes too, over contiguous memory), and the result is copied
-/// or transposed back. All six passes run in the two strip-sized buffers `a`
-/// and `b` (at least [`scratch_len`] bytes each, any contents), which stay
-/// in cache; each column's arithmetic is that of a pass over the
-/// whole image, so the result does not depend on the strip size.
+/// Blurs `src` into `dst` (same size) at full resolution: three vertical
+/// box passes, then three horizontal ones (see [`blur_planes`]), on
+/// premultiplied colour unless the image is opaque. `a` and `b` are
+/// scratch of at least [`scratch_len`] bytes each, any contents.
 pub(crate) fn blur_with(
     src: &[u8],
     dst: &mut [u8],
@@ -111,6 +107,37 @@ pub(crate) fn blur_with(
 ) {
     let opaque = is_opaque(src);
     let radii = box_radii(blur_sigma(w, h));
+    blur_planes(Some(src), dst, w, h, radii, !opaque, a, b);
+    if opaque {
+        // The mean of opaque pixels may round to 254.
+        map_words(None, dst, |p| p | ALPHA);
+    } else {
+        unpremultiply(dst, src);
+    }
+}
+
+/// Six box passes of radii `radii` over a `w × h` image: three vertical,
+/// then three horizontal, from `src` (premultiplied on the way when
+/// `premultiply`) or, when `src` is `None`, from `dst` itself, into `dst`.
+/// Each direction is one sweep over the image: the vertical passes run on
+/// strips of [`STRIP_PIXELS`] columns copied out, the horizontal ones on
+/// bands of as many rows transposed out (so they are vertical passes too,
+/// over contiguous memory), and the result is copied or transposed back.
+/// All six passes run in the two strip-sized buffers `a` and `b` (at least
+/// [`scratch_len`] bytes each, any contents), which stay in cache; each
+/// column's arithmetic is that of a pass over the whole image, so the
+/// result does not depend on the strip size.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn blur_planes(
+    src: Option<&[u8]>,
+    dst: &mut [u8],
+    w: usize,
+    h: usize,
+    radii: [usize; 3],
+    premultiply: bool,
+    a: &mut [u8],
+    b: &mut [u8],
+) {
     let stride = w * 4;
     let strip = STRIP_PIXELS * 4;
     let scratch = scratch_len(w, h);
@@ -119,13 +146,14 @@ pub(crate) fn blur_with(
     for x0 in (0..stride).step_by(strip) {
         let sw = strip.min(stride - x0);
         let (a, b) = (&mut a[..sw * h], &mut b[..sw * h]);
-        for (row, out) in src.chunks_exact(stride).zip(a.chunks_exact_mut(sw)) {
+        let from: &[u8] = src.unwrap_or(dst);
+        for (row, out) in from.chunks_exact(stride).zip(a.chunks_exact_mut(sw)) {
             let part = &row[x0..x0 + sw];
-            if opaque {
-                out.copy_from_slice(part);
-            } else {
+            if premultiply {
                 // Premultiplied alpha, so transparent colour never bleeds in.
                 map_words(Some(part), out, premultiply_word);
+            } else {
+                out.copy_from_slice(part);
             }
         }
         box3(a, b, sw, h, radii, &mut sums);
@@ -140,12 +168,6 @@ pub(crate) fn blur_with(
         transpose(band, a, w, bh);
         box3(a, b, bh * 4, w, radii, &mut sums);
         transpose(b, band, bh, w);
-    }
-    if opaque {
-        // The mean of opaque pixels may round to 254.
-        map_words(None, dst, |p| p | ALPHA);
-    } else {
-        unpremultiply(dst, src);
     }
 }
 
@@ -181,19 +203,14 @@ pub(crate) fn box3(
 /// final) take a vectorised pass instead.
 pub(crate) fn unpremultiply(dst: &mut [u8], src: &[u8]) {
     const RUN: usize = 4 * 16;
-    let mut recip = [0u32; 256];
-    for (a, r) in recip.iter_mut().enumerate().skip(1) {
-        *r = ((255 << 16) + a as u32 / 2) / a as u32;
-    }
+    let recip = recip_table();
     for (d, s) in dst.chunks_mut(RUN).zip(src.chunks(RUN)) {
         if d.chunks_exact(4).fold(255, |m, p| m & p[3]) == 255 {
             map_pairs(d, s, |b, s| (b & !ALPHA) | (s & ALPHA));
             continue;
         }
         map_pairs(d, s, |b, s| {
-            let r = recip[(b >> 24) as usize];
-            let un = |shift: u32| (((b >> shift) & 0xff) * r + 0x8000) >> 16;
-            un(0).min(255) | (un(8).min(255) << 8) | (un(16).min(255) << 16) | (s & ALPHA)
+            (unpremultiply_word(b, &recip) & !ALPHA) | (s & ALPHA)
         });
     }
 }
@@ -303,5 +320,267 @@ pub(crate) fn box_vertical(
             *o = ((u32::from(v.wrapping_add(half)) * u32::from(inv)) >> 16) as u16 as u8;
             *s = v.wrapping_add(u16::from(a)).wrapping_sub(u16::from(b));
         }
+    }
+}
+
+/// From this σ on (an image whose shorter side is at least 400 px) the
+/// blur runs on a half-resolution copy of the image ([`half_blur_with`]):
+/// a Gaussian this wide leaves nothing that a half-resolution image cannot
+/// hold. Smaller images take the full-resolution [`blur_with`]: below it
+/// the downsample and upsample are too large a part of the blur and their
+/// grid shows on hard edges (BENCHMARKS.md, "Blur at half resolution").
+pub(crate) const HALF_FROM_SIGMA: f32 = 4.0;
+
+/// Whether a `w × h` image is blurred at half resolution.
+pub(crate) fn at_half(w: usize, h: usize) -> bool {
+    blur_sigma(w, h) >= HALF_FROM_SIGMA
+}
+
+/// The size of the half-resolution image: each side halved, rounded up
+/// (an odd last column or row is a half pixel of its own).
+pub(crate) fn half_size(w: usize, h: usize) -> (usize, usize) {
+    (w.div_ceil(2), h.div_ceil(2))
+}
+
+/// Bytes of scratch for [`half_blur_with`]: the half-resolution image and
+/// the two strip buffers of its passes.
+pub(crate) fn half_scratch_len(w: usize, h: usize) -> usize {
+    let (w2, h2) = half_size(w, h);
+    w2 * h2 * 4 + 2 * scratch_len(w2, h2)
+}
+
+/// The variance (in pixels²) of three box passes of these radii: a box of
+/// width `2r + 1` has variance `r (r + 1) / 3`.
+pub(crate) fn box_variance(radii: [usize; 3]) -> f32 {
+    radii.iter().map(|&r| (r * (r + 1)) as f32 / 3.0).sum()
+}
+
+/// Radii of the three box passes at half resolution that give, with the
+/// downsample and the upsample, the blur of the full-resolution passes
+/// (`box_radii(blur_sigma(w, h))`, variance `V`). The 2 × 2 average and the
+/// bilinear upsample together are a kernel of variance 1 px² per axis
+/// (weights ⅛ ⅛ ⅜ ⅜ at offsets −2 −1 0 1 for an even pixel, mirrored for
+/// an odd one), and a half-resolution pass of variance `v` is `4 v` at full
+/// resolution, so the half passes aim at `t = (V − 1) / 4`. Box variances
+/// come in steps of ⅔ at this scale: [`box_radii`]'s near-equal radii are
+/// taken unless they miss `t` by more than ½ (2 px² at full resolution,
+/// where hard edges showed a mean difference of 2 levels), and then the
+/// closest radii within 2 of each other.
+pub(crate) fn half_radii(w: usize, h: usize) -> [usize; 3] {
+    let target = ((box_variance(box_radii(blur_sigma(w, h))) - 1.0) / 4.0).max(0.0);
+    let even = box_radii(target.sqrt());
+    let miss = |radii: [usize; 3]| (box_variance(radii) - target).abs();
+    if miss(even) <= 0.5 {
+        return even;
+    }
+    let mut best = even;
+    let low = even[0].saturating_sub(2);
+    for r0 in low..=even[2] + 2 {
+        for r1 in r0..=r0 + 2 {
+            for r2 in r1..=r0 + 2 {
+                if miss([r0, r1, r2]) < miss(best) {
+                    best = [r0, r1, r2];
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Blurs `src` into `dst` (same size, `w × h`) at half resolution: a 2 × 2
+/// average of the premultiplied image (of the image itself when it is
+/// opaque), six box passes of radii `radii` on it ([`blur_planes`]), its
+/// colour un-premultiplied, and a bilinear 2× upsample to `w × h` that
+/// takes each pixel's alpha from `src`, as [`blur_with`] does. `scratch`
+/// holds at least [`half_scratch_len`] bytes, any contents.
+pub(crate) fn half_blur_with(
+    src: &[u8],
+    dst: &mut [u8],
+    w: usize,
+    h: usize,
+    radii: [usize; 3],
+    scratch: &mut [u8],
+) {
+    let opaque = is_opaque(src);
+    let (w2, h2) = half_size(w, h);
+    let n = scratch_len(w2, h2);
+    let (half, rest) = scratch.split_at_mut(w2 * h2 * 4);
+    let (a, rest) = rest.split_at_mut(n);
+    if opaque {
+        downsample(src, half, w, h, |p| p);
+    } else {
+        downsample(src, half, w, h, premultiply_word);
+    }
+    blur_planes(None, half, w2, h2, radii, false, a, &mut rest[..n]);
+    if !opaque {
+        unpremultiply_in_place(half);
+    }
+    upsample(half, w2, h2, src, dst, w);
+}
+
+/// The rounded mean of four pixels, channel by channel: the even and odd
+/// bytes summed in 16-bit lanes of a word.
+#[inline(always)]
+fn mean4(p: u32, q: u32, r: u32, s: u32) -> u32 {
+    const LANES: u32 = 0x00ff_00ff;
+    const HALF: u32 = 0x0002_0002;
+    let lo = |x: u32| x & LANES;
+    let hi = |x: u32| (x >> 8) & LANES;
+    let even = lo(p) + lo(q) + lo(r) + lo(s) + HALF;
+    let odd = hi(p) + hi(q) + hi(r) + hi(s) + HALF;
+    ((even >> 2) & LANES) | (((odd >> 2) & LANES) << 8)
+}
+
+/// Averages each 2 × 2 block of the `w × h` image `src` (after `f`, the
+/// premultiply or nothing) into one pixel of `half` ([`half_size`]); an odd
+/// last column or row is averaged with itself.
+pub(crate) fn downsample<F: Fn(u32) -> u32>(src: &[u8], half: &mut [u8], w: usize, h: usize, f: F) {
+    let (w2, h2) = half_size(w, h);
+    let stride = w * 4;
+    for (k, out) in half.chunks_exact_mut(w2 * 4).take(h2).enumerate() {
+        let top = &src[2 * k * stride..][..stride];
+        let y1 = (2 * k + 1).min(h - 1);
+        let bottom = &src[y1 * stride..][..stride];
+        for ((o, p), q) in out
+            .chunks_exact_mut(4)
+            .zip(top.chunks_exact(8))
+            .zip(bottom.chunks_exact(8))
+        {
+            let m = mean4(
+                f(word(&p[..4])),
+                f(word(&p[4..])),
+                f(word(&q[..4])),
+                f(word(&q[4..])),
+            );
+            o.copy_from_slice(&m.to_le_bytes());
+        }
+        if w % 2 == 1 {
+            let (p, q) = (f(word(&top[stride - 4..])), f(word(&bottom[stride - 4..])));
+            out[(w2 - 1) * 4..].copy_from_slice(&mean4(p, p, q, q).to_le_bytes());
+        }
+    }
+}
+
+/// `round(c · 255 / α)` for each colour byte of a premultiplied pixel `p`,
+/// alpha kept, through the 16.16 reciprocals `recip` of [`recip_table`].
+#[inline(always)]
+fn unpremultiply_word(p: u32, recip: &[u32; 256]) -> u32 {
+    let r = recip[(p >> 24) as usize];
+    let un = |shift: u32| ((((p >> shift) & 0xff) * r + 0x8000) >> 16).min(255);
+    un(0) | (un(8) << 8) | (un(16) << 16) | (p & ALPHA)
+}
+
+/// `255 / α` in 16.16 fixed point for each alpha, rounded; 0 for α = 0.
+fn recip_table() -> [u32; 256] {
+    let mut recip = [0u32; 256];
+    for (a, r) in recip.iter_mut().enumerate().skip(1) {
+        *r = ((255 << 16) + a as u32 / 2) / a as u32;
+    }
+    recip
+}
+
+/// Un-premultiplies a blurred image in place, each pixel by its own alpha
+/// (kept); runs of 16 opaque pixels are already final and are skipped.
+pub(crate) fn unpremultiply_in_place(img: &mut [u8]) {
+    const RUN: usize = 4 * 16;
+    let recip = recip_table();
+    for d in img.chunks_mut(RUN) {
+        if d.chunks_exact(4).fold(255, |m, p| m & p[3]) != 255 {
+            map_words(None, d, |p| unpremultiply_word(p, &recip));
+        }
+    }
+}
+
+/// A pixel's four bytes in the four 16-bit lanes of a `u64`.
+#[inline(always)]
+fn spread(p: u32) -> u64 {
+    let x = u64::from(p);
+    let x = (x | (x << 16)) & 0x0000_ffff_0000_ffff;
+    (x | (x << 8)) & 0x00ff_00ff_00ff_00ff
+}
+
+/// The pixel of four 16-bit lanes holding 16 × each channel: each lane
+/// divided by 16, rounded, and packed back into bytes.
+#[inline(always)]
+fn narrow(x: u64) -> u32 {
+    let x = ((x + 0x0008_0008_0008_0008) >> 4) & 0x00ff_00ff_00ff_00ff;
+    let x = (x | (x >> 8)) & 0x0000_ffff_0000_ffff;
+    (x | (x >> 16)) as u32
+}
+
+/// The colour of `p` with the alpha of `s`.
+#[inline(always)]
+fn with_alpha(p: u32, s: &[u8]) -> [u8; 4] {
+    ((p & !ALPHA) | (word(s) & ALPHA)).to_le_bytes()
+}
+
+/// Upsamples the `w2 × h2` image `half` 2× into `dst` (`w` pixels wide,
+/// `w2 = ⌈w / 2⌉`, as many rows as `src`), bilinear with centres aligned:
+/// full pixel `2k` is ¾ of half pixel `k` and ¼ of `k − 1`, pixel `2k + 1`
+/// ¾ of `k` and ¼ of `k + 1` (edges extended), in each direction. Each
+/// pixel's alpha is that of `src` (same size as `dst`).
+pub(crate) fn upsample(half: &[u8], w2: usize, h2: usize, src: &[u8], dst: &mut [u8], w: usize) {
+    let hs = w2 * 4;
+    let last = h2 as isize - 1;
+    let half_row = |k: isize| {
+        let k = k.clamp(0, last) as usize;
+        &half[k * hs..(k + 1) * hs]
+    };
+    // One row of 4 × the vertical interpolation, each pixel in 16-bit lanes.
+    let mut v = vec![0u64; w2];
+    for (y, (out, s)) in dst
+        .chunks_exact_mut(w * 4)
+        .zip(src.chunks_exact(w * 4))
+        .enumerate()
+    {
+        let k = (y / 2) as isize;
+        let near = half_row(k);
+        let far = half_row(if y % 2 == 0 { k - 1 } else { k + 1 });
+        for ((v, n), f) in v
+            .iter_mut()
+            .zip(near.chunks_exact(4))
+            .zip(far.chunks_exact(4))
+        {
+            *v = 3 * spread(word(n)) + spread(word(f));
+        }
+        upsample_row(&v, out, s, w);
+    }
+}
+
+/// One output row of [`upsample`] from `v` (4 × the vertically
+/// interpolated half row): pixels `2i` and `2i + 1` from `v[i − 1]`,
+/// `v[i]` and `v[i + 1]`, alpha from the source row `s`.
+fn upsample_row(v: &[u64], out: &mut [u8], s: &[u8], w: usize) {
+    let n = v.len();
+    let pair = |l: u64, c: u64, r: u64| {
+        let m = 3 * c;
+        (narrow(m + l), narrow(m + r))
+    };
+    if n >= 3 {
+        for ((((o, s), &l), &c), &r) in out[8..]
+            .chunks_exact_mut(8)
+            .zip(s[8..].chunks_exact(8))
+            .zip(&v[..n - 2])
+            .zip(&v[1..n - 1])
+            .zip(&v[2..])
+        {
+            let (even, odd) = pair(l, c, r);
+            o[..4].copy_from_slice(&with_alpha(even, &s[..4]));
+            o[4..].copy_from_slice(&with_alpha(odd, &s[4..]));
+        }
+    }
+    // The first and last half pixels, edges extended; a last odd column
+    // has its even pixel only.
+    let mut edge = |i: usize| {
+        let (even, odd) = pair(v[i.saturating_sub(1)], v[i], v[(i + 1).min(n - 1)]);
+        for (x, p) in [(2 * i, even), (2 * i + 1, odd)] {
+            if x < w {
+                out[x * 4..x * 4 + 4].copy_from_slice(&with_alpha(p, &s[x * 4..x * 4 + 4]));
+            }
+        }
+    };
+    edge(0);
+    if n > 1 {
+        edge(n - 1);
     }
 }
