@@ -19,8 +19,8 @@ thread_local! {
 /// details: the PNG is stored in the smallest colour type that holds the
 /// pixels (greyscale, greyscale + alpha, a palette indexed by one channel
 /// when that channel determines the pixel, as in the output of the `red`,
-/// `green` and `blue` filters, then RGB or RGBA), Paeth-filtered and
-/// compressed by a deflate made for image data. Every visible pixel decodes
+/// `green` and `blue` filters, then RGB or RGBA), each scanline filtered
+/// with the PNG filter that suits it best, and compressed by a deflate made for image data. Every visible pixel decodes
 /// exactly; fully transparent pixels decode as transparent black, so
 /// nothing hidden under alpha 0 (the corners cut off by [`circle`](crate::circle),
 /// say) reaches the file.
