@@ -301,16 +301,24 @@ impl Filterer {
 /// The sum of the bytes' magnitudes as signed values (|−1| for 255).
 #[inline(always)]
 fn magnitude(bytes: &[u8]) -> u64 {
+    // Added up in 32 lanes of 16 bits, which a vector unit does a register
+    // at a time, over pieces short enough (256 × 32 bytes of at most 128)
+    // that no lane overflows.
     let mut sum = 0u64;
-    // In pieces of 256, whose sums (at most 256 × 128) fit 16 bits, so that
-    // the loop adds in 16-bit lanes.
-    for piece in bytes.chunks(256) {
-        sum += u64::from(
-            piece
-                .iter()
-                .map(|&b| u16::from((b as i8).unsigned_abs()))
-                .fold(0u16, u16::wrapping_add),
-        );
+    for piece in bytes.chunks(8192) {
+        let mut lanes = [0u16; 32];
+        let mut blocks = piece.chunks_exact(32);
+        for block in &mut blocks {
+            for (l, &b) in lanes.iter_mut().zip(block) {
+                *l += u16::from((b as i8).unsigned_abs());
+            }
+        }
+        sum += lanes.iter().map(|&l| u64::from(l)).sum::<u64>();
+        sum += blocks
+            .remainder()
+            .iter()
+            .map(|&b| u64::from((b as i8).unsigned_abs()))
+            .sum::<u64>();
     }
     sum
 }
@@ -387,17 +395,6 @@ fn paeth(a: u8, b: u8, c: u8) -> u8 {
     };
     let b_or_c = if pb.min(pc) == pb { b } else { c };
     if pa.min(pb).min(pc) == pa { a } else { b_or_c }
-}
-
-/// Whether the eight bytes of `data` from `k` are all zero (false when
-/// fewer than eight remain). Zero bytes at the end of a chunk start a run
-/// only when this holds for the next chunk: otherwise they are cheaper as
-/// literals (a zero byte every few is the normal case in filtered image
-/// data: the alpha channel of a mostly opaque image, for one).
-#[inline(always)]
-fn next_is_zero(data: &[u8], k: usize) -> bool {
-    data.get(k..k + 8)
-        .is_some_and(|n| u64::from_le_bytes(n.try_into().expect("8 bytes")) == 0)
 }
 
 /// Symbol counts of the sampled scanlines: bytes in four tables (so that
@@ -524,26 +521,20 @@ fn emit_row(
     let scratch = &mut bits.scratch[..];
     let mut at = bits.at;
     let mut chunks = data.chunks_exact(8);
-    let mut k = 0;
-    for chunk in &mut chunks {
-        k += 8;
-        let v = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+    let word = |c: &[u8]| u64::from_le_bytes(c.try_into().expect("8 bytes"));
+    let mut next = chunks.next().map(word);
+    while let Some(v) = next {
+        next = chunks.next().map(word);
         if v == 0 {
             zeros += 8;
             continue;
         }
-        let mut lead = 0;
-        if zeros > 0 {
-            lead = v.trailing_zeros() / 8;
-            at = emit_run(at, scratch, table, zeros + lead);
-        }
-        let lz = v.leading_zeros() / 8;
-        let trail = if lz > 0 && next_is_zero(data, k) {
-            lz
-        } else {
-            0
-        };
-        if lead == 0 && trail == 0 {
+        // Zero bytes at the end start a run only when the next chunk is all
+        // zeros; otherwise they are cheaper as literals (a zero byte every
+        // few is the normal case in filtered image data: the alpha channel
+        // of a mostly opaque image, for one).
+        let next_zero = next == Some(0);
+        if zeros == 0 && (v >> 56 != 0 || !next_zero) {
             // The common case: eight literals, two codes a lookup, four
             // codes a store.
             let p0 = pairs[(v & 0xffff) as usize];
@@ -562,12 +553,8 @@ fn emit_row(
                 n2 + (p3 & 31),
             );
         } else {
-            // The bytes between the run ending here and the one starting
-            // here (`lead + trail` < 8, since `v` is not zero).
-            let keep = (!0u64 << (8 * lead)) & (!0u64 >> (8 * trail));
-            literals(&mut at, scratch, table, v, keep);
+            zeros = edge_chunk(&mut at, scratch, table, v, zeros, next_zero);
         }
-        zeros = trail;
     }
     for &b in chunks.remainder() {
         if b == 0 {
@@ -583,6 +570,33 @@ fn emit_row(
     }
     bits.at = at;
     zeros
+}
+
+/// A chunk `v` (not zero) next to a run of zeros: the run carried in
+/// (`zeros`) ends with its leading zero bytes, and its trailing zero bytes
+/// start the run carried out (returned) when the next chunk is all zeros.
+/// Kept out of line, so that the common case's loop keeps its registers.
+#[inline(never)]
+fn edge_chunk(
+    at: &mut At,
+    scratch: &mut [u8],
+    table: &[u32; LITLEN],
+    v: u64,
+    zeros: u32,
+    next_zero: bool,
+) -> u32 {
+    let mut keep = !0u64;
+    if zeros > 0 {
+        let lead = v.trailing_zeros() / 8;
+        *at = emit_run(*at, scratch, table, zeros + lead);
+        keep <<= 8 * lead;
+    }
+    let lz = v.leading_zeros() / 8;
+    let trail = if next_zero { lz } else { 0 };
+    // `lead + trail` < 8, since `v` is not zero.
+    keep &= !0u64 >> (8 * trail);
+    literals(at, scratch, table, v, keep);
+    trail
 }
 
 /// Writes the bytes of `v` (least significant first) whose byte of `keep`
