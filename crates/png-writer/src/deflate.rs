@@ -96,9 +96,19 @@ const CLEN_EXTRA: [u8; 19] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2,
 /// Appends the zlib stream of `raw`'s scanlines (`stride` bytes each,
 /// `bpp` bytes a pixel, 1–4), each filtered as [`Filterer`] chooses, to
 /// `out`.
-pub(crate) fn png_image_data(raw: &[u8], stride: usize, bpp: usize, out: &mut Vec<u8>) {
+///
+/// With `clear_hidden` (`bpp` 4: RGBA), every pixel whose alpha is 0 is
+/// read as transparent black, a scanline at a time, so the caller need not
+/// copy the image without that colour first.
+pub(crate) fn png_image_data(
+    raw: &[u8],
+    stride: usize,
+    bpp: usize,
+    clear_hidden: bool,
+    out: &mut Vec<u8>,
+) {
     debug_assert!((1..=4).contains(&bpp) && stride > 0 && raw.len().is_multiple_of(stride));
-    encode(raw, stride, bpp, out);
+    encode(raw, stride, bpp, clear_hidden, out);
 }
 
 #[multiversion::multiversion(targets(
@@ -106,11 +116,11 @@ pub(crate) fn png_image_data(raw: &[u8], stride: usize, bpp: usize, out: &mut Ve
     "x86_64+sse4.1",
     "aarch64+neon",
 ))]
-fn encode(raw: &[u8], stride: usize, bpp: usize, out: &mut Vec<u8>) {
+fn encode(raw: &[u8], stride: usize, bpp: usize, clear_hidden: bool, out: &mut Vec<u8>) {
     let rows = raw.len() / stride;
     let line = stride + 1;
     let mut filtered = vec![0u8; line];
-    let mut filter = Filterer::new(stride);
+    let mut filter = Filterer::new(stride, clear_hidden && bpp == 4);
 
     // Pass 1: byte counts over every eighth scanline of a tall image, every
     // fourth of a shorter one, all of a short one.
@@ -258,24 +268,58 @@ struct Filterer {
     zero: Vec<u8>,
     /// One scanline for each filter but None, without the type byte.
     candidates: Vec<u8>,
+    /// Whether fully transparent RGBA pixels are read as transparent black.
+    clear_hidden: bool,
+    /// With `clear_hidden`: scanline `y` so read in slot `y % 2`, and which
+    /// scanline each slot holds.
+    visible: Vec<u8>,
+    held: [usize; 2],
 }
 
 impl Filterer {
-    fn new(stride: usize) -> Self {
+    fn new(stride: usize, clear_hidden: bool) -> Self {
         Self {
             zero: vec![0; stride],
             candidates: vec![0; 4 * stride],
+            clear_hidden,
+            visible: if clear_hidden {
+                vec![0; 2 * stride]
+            } else {
+                Vec::new()
+            },
+            held: [usize::MAX; 2],
         }
     }
 
     /// Scanline `y` of `raw` after its filter type byte, into `out`.
     #[inline(always)]
     fn row(&mut self, raw: &[u8], stride: usize, bpp: usize, y: usize, out: &mut [u8]) {
-        let row = &raw[y * stride..][..stride];
-        let prev = if y == 0 {
-            &self.zero[..]
+        if self.clear_hidden {
+            for r in y.saturating_sub(1)..=y {
+                let slot = r % 2;
+                if self.held[slot] != r {
+                    let dst = &mut self.visible[slot * stride..][..stride];
+                    without_hidden_colour(&raw[r * stride..][..stride], dst);
+                    self.held[slot] = r;
+                }
+            }
+        }
+        let (row, prev) = if self.clear_hidden {
+            let row = &self.visible[y % 2 * stride..][..stride];
+            let prev = if y == 0 {
+                &self.zero[..]
+            } else {
+                &self.visible[(y - 1) % 2 * stride..][..stride]
+            };
+            (row, prev)
         } else {
-            &raw[(y - 1) * stride..][..stride]
+            let row = &raw[y * stride..][..stride];
+            let prev = if y == 0 {
+                &self.zero[..]
+            } else {
+                &raw[(y - 1) * stride..][..stride]
+            };
+            (row, prev)
         };
         let (paeth_row, rest) = self.candidates.split_at_mut(stride);
         let (avg_row, rest) = rest.split_at_mut(stride);
@@ -295,6 +339,17 @@ impl Filterer {
         }
         out[0] = FILTERS[best];
         out[1..].copy_from_slice(rows[best]);
+    }
+}
+
+/// RGBA pixels from `src` into `dst`, fully transparent ones as
+/// transparent black; a pixel at a time as a `u32`, so that it vectorises.
+#[inline(always)]
+fn without_hidden_colour(src: &[u8], dst: &mut [u8]) {
+    for (d, s) in dst.chunks_exact_mut(4).zip(src.chunks_exact(4)) {
+        let px = u32::from_le_bytes([s[0], s[1], s[2], s[3]]);
+        let px = if px >> 24 == 0 { 0 } else { px };
+        d.copy_from_slice(&px.to_le_bytes());
     }
 }
 
@@ -900,7 +955,7 @@ mod tests {
 
     fn round_trip(raw: &[u8], stride: usize, bpp: usize) -> usize {
         let mut out = vec![0xAA];
-        png_image_data(raw, stride, bpp, &mut out);
+        png_image_data(raw, stride, bpp, false, &mut out);
         assert_eq!(out[0], 0xAA, "appends");
         assert_eq!(unfilter(&inflate(&out[1..]), stride, bpp), raw);
         out.len() - 1

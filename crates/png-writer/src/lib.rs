@@ -141,10 +141,10 @@ pub fn encode_rgba(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, Enco
     Ok(out)
 }
 
-/// An encoder that keeps its working buffers (the copy without hidden
-/// colour and the repacked pixels, up to one image's size each) from one
-/// image to the next, so a program encoding many images does not allocate
-/// and fault in fresh image-sized buffers for each.
+/// An encoder that keeps its working buffer (the pixels repacked in the
+/// chosen colour type, up to one image's size) from one image to the next,
+/// so a program encoding many images does not allocate and fault in a
+/// fresh image-sized buffer for each.
 /// [`encode_rgba_into`](Encoder::encode_rgba_into) writes exactly the bytes
 /// [`encode_rgba`] returns.
 ///
@@ -160,8 +160,6 @@ pub fn encode_rgba(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, Enco
 /// ```
 #[derive(Debug, Default)]
 pub struct Encoder {
-    /// The pixels with the colour of fully transparent pixels cleared.
-    visible: Vec<u8>,
     /// The pixels in the chosen colour type.
     packed: Vec<u8>,
 }
@@ -169,15 +167,12 @@ pub struct Encoder {
 impl Encoder {
     /// An encoder with no buffers yet.
     pub const fn new() -> Self {
-        Self {
-            visible: Vec::new(),
-            packed: Vec::new(),
-        }
+        Self { packed: Vec::new() }
     }
 
     /// Bytes of working buffers the encoder holds between images.
     pub fn retained_bytes(&self) -> usize {
-        self.visible.capacity() + self.packed.capacity()
+        self.packed.capacity()
     }
 
     /// Encodes like [`encode_rgba`], replacing the contents of `out` by the
@@ -211,8 +206,8 @@ impl Encoder {
         }
         let (grey, opaque) = classify(rgba);
         // Fully transparent pixels are written as transparent black: every
-        // path below reads them so (the palettes, the grey repacking), and
-        // RGBA is copied without their colour.
+        // path below reads them so (the palettes, the grey repacking, and
+        // the deflate for RGBA).
         let raw = rgba;
         let packed = &mut self.packed;
         let keyed = if grey { None } else { keyed_palette(raw) };
@@ -263,14 +258,8 @@ impl Encoder {
                 (ColourType::Indexed, indices, Some(table))
             }
             (false, true, None) => (ColourType::Rgb, repack_rgb(raw, packed), None),
-            (false, false, None) => {
-                let visible = if without_hidden_colour(raw, &mut self.visible) {
-                    &self.visible
-                } else {
-                    raw
-                };
-                (ColourType::Rgba, visible, None)
-            }
+            // Read without hidden colour by the deflate, a row at a time.
+            (false, false, None) => (ColourType::Rgba, raw, None),
         };
         let bpp = match colour {
             ColourType::Grey | ColourType::Indexed => 1,
@@ -335,7 +324,8 @@ fn write_png(
         }
     }
     chunk(out, b"IDAT", |c| {
-        deflate::png_image_data(data, stride, bpp, c);
+        let clear_hidden = matches!(colour, ColourType::Rgba);
+        deflate::png_image_data(data, stride, bpp, clear_hidden, c);
     })?;
     chunk(out, b"IEND", |_| ())
 }
@@ -469,27 +459,6 @@ impl std::ops::Deref for SmallPalette {
     fn deref(&self) -> &[[u8; 4]] {
         &self.entries
     }
-}
-
-/// When some fully transparent pixel of `raw` carries colour, copies `raw`
-/// into `visible` with every such pixel made transparent black and returns
-/// `true`; else returns `false` and leaves `visible` as it was.
-fn without_hidden_colour(raw: &[u8], visible: &mut Vec<u8>) -> bool {
-    let hidden = |p: &[u8]| (p[3] == 0) & ((p[0] | p[1] | p[2]) != 0);
-    if !raw.chunks_exact(4).any(hidden) {
-        return false;
-    }
-    visible.clear();
-    visible.extend_from_slice(raw);
-    for p in visible.chunks_exact_mut(4) {
-        // Branch-free, so the loop vectorises: keep the colour where
-        // alpha is not zero.
-        let keep = if p[3] == 0 { 0 } else { 0xff };
-        p[0] &= keep;
-        p[1] &= keep;
-        p[2] &= keep;
-    }
-    true
 }
 
 /// PNG colour types (the `IHDR` field's values).
