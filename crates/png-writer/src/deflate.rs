@@ -258,11 +258,14 @@ fn write_stored(
 /// The scanline filters, in the order a tie between them is settled.
 const FILTERS: [u8; 5] = [PAETH, AVG, UP, SUB, NONE];
 
-/// Filters scanlines: each one with every PNG filter, keeping the one whose
-/// bytes, read as signed values, have the smallest sum of magnitudes (the
-/// PNG specification's suggested heuristic, libpng's choice too). Paeth
-/// suits most photographs, Average smooth gradients and greyscale, Sub and
-/// Up flat art; one filter for all rows leaves 2–6 % on the table.
+/// Filters scanlines: each even one with every PNG filter, keeping the one
+/// whose bytes, read as signed values, have the smallest sum of magnitudes
+/// (the PNG specification's suggested heuristic, libpng's choice too), and
+/// the odd one after it with the same filter. Paeth suits most
+/// photographs, Average smooth gradients and greyscale, Sub and Up flat
+/// art; one filter for all rows leaves 2–6 % on the table, while choosing
+/// on every row rather than every other one saves only about 0.1–0.2 %
+/// more, at twice the cost.
 struct Filterer {
     /// The row above the first: zeros.
     zero: Vec<u8>,
@@ -274,6 +277,9 @@ struct Filterer {
     /// scanline each slot holds.
     visible: Vec<u8>,
     held: [usize; 2],
+    /// The scanline whose filter was last chosen, and the filter (an index
+    /// into [`FILTERS`]).
+    chosen: (usize, usize),
 }
 
 impl Filterer {
@@ -288,6 +294,7 @@ impl Filterer {
                 Vec::new()
             },
             held: [usize::MAX; 2],
+            chosen: (usize::MAX, 0),
         }
     }
 
@@ -321,6 +328,19 @@ impl Filterer {
             };
             (row, prev)
         };
+        if y % 2 == 1 && self.chosen.0 == y - 1 {
+            let best = self.chosen.1;
+            out[0] = FILTERS[best];
+            let out = &mut out[1..];
+            match FILTERS[best] {
+                PAETH => filter_paeth(row, prev, bpp, out),
+                AVG => filter_avg(row, prev, bpp, out),
+                UP => filter_up(row, prev, out),
+                SUB => filter_sub(row, bpp, out),
+                _ => out.copy_from_slice(row),
+            }
+            return;
+        }
         let (paeth_row, rest) = self.candidates.split_at_mut(stride);
         let (avg_row, rest) = rest.split_at_mut(stride);
         let (up_row, sub_row) = rest.split_at_mut(stride);
@@ -339,6 +359,7 @@ impl Filterer {
         }
         out[0] = FILTERS[best];
         out[1..].copy_from_slice(rows[best]);
+        self.chosen = (y, best);
     }
 }
 
@@ -929,7 +950,8 @@ mod tests {
 
     /// Undoes the filters of the scanlines in `stream` (each a filter type
     /// and `stride` bytes) by the textbook predictors, and checks that each
-    /// row's filter is one whose bytes have the smallest sum of magnitudes.
+    /// even row's filter is one whose bytes have the smallest sum of
+    /// magnitudes, and each odd row's that of the row before.
     fn unfilter(stream: &[u8], stride: usize, bpp: usize) -> Vec<u8> {
         assert!(stream.len().is_multiple_of(stride + 1));
         let mut raw = vec![0u8; stream.len() / (stride + 1) * stride];
@@ -947,6 +969,10 @@ mod tests {
                     })
                     .sum()
             };
+            if y % 2 == 1 {
+                assert_eq!(line[0], stream[(y - 1) * (stride + 1)], "row {y}");
+                continue;
+            }
             let best = (0..5).map(magnitude).min().unwrap();
             assert_eq!(magnitude(line[0]), best, "row {y}: filter {}", line[0]);
         }
