@@ -1077,14 +1077,41 @@ mod tests {
 
     #[test]
     fn tall_images_of_zeros_round_trip() {
-        // Every scanline starts with its filter type (4), so a run of zeros
-        // spans at most one scanline's worth and what one scanline writes
-        // fits the scratch buffer (sized for a scanline of longest codes).
+        // A run of zeros spans at most two scanlines' worth (only a None
+        // row starts with a zero, and it is not all zeros), so what one
+        // scanline writes fits the scratch buffer (sized for a scanline of
+        // longest codes and such a run).
         for (w, h) in [(16, 4000), (1, 70_000), (600, 300)] {
             let mut raw = vec![0u8; w * h];
             *raw.last_mut().unwrap() = 9;
             raw[w / 2] = 3;
             round_trip(&raw, w, 1);
+        }
+    }
+
+    #[test]
+    fn runs_of_zeros_cross_rows_filtered_with_none() {
+        // Even rows zero but for two bytes at the end, odd rows noise then
+        // zeros: below a noisy row None leaves the fewest residuals, and
+        // the odd row after keeps it, so runs of zeros run from the end of
+        // one row through the next one's filter type (0) into its start.
+        for w in [64, 3000] {
+            let h = 41;
+            let noise = noise(w as u64, w * h);
+            let raw: Vec<u8> = (0..w * h)
+                .map(|i| match ((i / w) % 2, i % w) {
+                    // 3, 0, 3 at the end: Sub would leave more than None.
+                    (0, x) if x == w - 1 || x == w - 3 => 3,
+                    (1, x) if x < w / 2 => noise[i] | 1,
+                    _ => 0,
+                })
+                .collect();
+            round_trip(&raw, w, 1);
+            let mut out = Vec::new();
+            png_image_data(&raw, w, 1, false, &mut out);
+            let stream = inflate(&out);
+            let types: Vec<u8> = stream.chunks_exact(w + 1).map(|l| l[0]).collect();
+            assert!(types[2..].iter().all(|&t| t == NONE), "{types:?}");
         }
     }
 
