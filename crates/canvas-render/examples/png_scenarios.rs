@@ -1,6 +1,7 @@
 //! Renders the images of the sharp-comparison scenarios (`cargo xtask
-//! bench-compare`) from the shared bench avatars, prints the bytes of each
-//! one's PNG and writes the PNGs to a directory, so the PNG writer can be
+//! bench-compare`) and every filter's output (`filter-<name>`) from the
+//! shared bench avatars, prints the bytes of each one's PNG and writes the
+//! PNGs to a directory, so the PNG writer can be
 //! measured on exactly these images (`cargo run --release -p png-writer
 //! --example encode_files -- <dir>/*.png`).
 //!
@@ -56,8 +57,15 @@ fn main() {
             apply(&Filter::Color(Filter::DEFAULT_COLOR), &a1024).unwrap(),
         ),
     ];
-    for (name, img) in &scenarios {
-        let png = encode_png(img).unwrap();
+    let filters = Filter::ALL
+        .iter()
+        .map(|f| (format!("filter-{}", f.name()), apply(f, &a512).unwrap()));
+    let all = scenarios
+        .into_iter()
+        .map(|(name, img)| (name.to_owned(), img))
+        .chain(filters);
+    for (name, img) in all {
+        let png = encode_png(&img).unwrap();
         println!(
             "{name}: {}x{}, colour type {}, {} bytes",
             img.width(),

@@ -262,7 +262,8 @@ const FILTERS: [u8; 5] = [PAETH, AVG, UP, SUB, NONE];
 /// Filters scanlines: each even one with every PNG filter, keeping the one
 /// whose bytes, read as signed values, have the smallest sum of magnitudes
 /// (the PNG specification's suggested heuristic, libpng's choice too), and
-/// the odd one after it with the same filter. Paeth suits most
+/// the odd one after it with the same filter; a scanline that repeats the
+/// one above is filtered with Up (all zeros) without comparing. Paeth suits most
 /// photographs, Average smooth gradients and greyscale, Sub and Up flat
 /// art; one filter for all rows leaves 2–6 % on the table, while choosing
 /// on every row rather than every other one saves only about 0.1–0.2 %
@@ -329,6 +330,13 @@ impl Filterer {
             };
             (row, prev)
         };
+        if row == prev {
+            // A repeated row (flat art, pixelated blocks): Up leaves all
+            // zeros, with nothing to compare.
+            out[0] = UP;
+            out[1..].fill(0);
+            return;
+        }
         if y % 2 == 1 && self.chosen.0 == y - 1 {
             let best = self.chosen.1;
             out[0] = FILTERS[best];
@@ -951,8 +959,9 @@ mod tests {
 
     /// Undoes the filters of the scanlines in `stream` (each a filter type
     /// and `stride` bytes) by the textbook predictors, and checks that each
-    /// even row's filter is one whose bytes have the smallest sum of
-    /// magnitudes, and each odd row's that of the row before.
+    /// row that repeats the one above is filtered with Up, each odd row
+    /// after a row whose filter was chosen with that row's filter, and every
+    /// other row with one whose bytes have the smallest sum of magnitudes.
     fn unfilter(stream: &[u8], stride: usize, bpp: usize) -> Vec<u8> {
         assert!(stream.len().is_multiple_of(stride + 1));
         let mut raw = vec![0u8; stream.len() / (stride + 1) * stride];
@@ -970,7 +979,18 @@ mod tests {
                     })
                     .sum()
             };
-            if y % 2 == 1 {
+            let repeats = |y: usize| {
+                let row = &raw[y * stride..][..stride];
+                match y {
+                    0 => row.iter().all(|&b| b == 0),
+                    _ => row == &raw[(y - 1) * stride..][..stride],
+                }
+            };
+            if repeats(y) {
+                assert_eq!(line[0], UP, "row {y} repeats the one above");
+                continue;
+            }
+            if y % 2 == 1 && !repeats(y - 1) {
                 assert_eq!(line[0], stream[(y - 1) * (stride + 1)], "row {y}");
                 continue;
             }
