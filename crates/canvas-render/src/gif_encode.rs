@@ -337,7 +337,7 @@ impl Quantised {
     fn index_frame_spans(
         &mut self,
         frame: &RgbaImage,
-        prev: Option<((&RgbaImage, &[u8]), &[Span])>,
+        prev: Option<Before<'_>>,
         out: &mut Vec<u8>,
     ) {
         let (prev, spans) = (prev.map(|(p, _)| p), prev.map(|(_, s)| s));
@@ -455,6 +455,10 @@ impl Quantised {
         self.lut[cell]
     }
 }
+
+/// The frame before a frame, its indices, and the frame's
+/// [`changed_spans`] over it.
+type Before<'a> = ((&'a RgbaImage, &'a [u8]), &'a [Span]);
 
 /// Pixels `lo..hi` of a row: those that differ from the frame before lie
 /// within (`(width, width)` when none does).
