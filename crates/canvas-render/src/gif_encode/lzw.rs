@@ -49,6 +49,10 @@ pub(super) struct Lzw {
     runs: Vec<Vec<u16>>,
 }
 
+/// Pixels after a string's first that must repeat it for the run to be
+/// followed by its codes.
+const RUN_WORD: usize = 8;
+
 /// [`Lzw::run_byte`] of a code whose string is not one byte repeated.
 const NOT_A_RUN: u16 = u16::MAX;
 
@@ -132,7 +136,16 @@ impl Lzw {
         let mut i = 0;
         while i < rest.len() {
             let byte = rest[i];
-            if fresh && u32::from(byte) == current {
+            // Runs of at least 8 (checked as one word, so that the short
+            // runs of a dithered picture, often one or two pixels, cost no
+            // mispredicted branch and go pixel by pixel below).
+            let run_ahead = rest.get(i..i + RUN_WORD).is_some_and(|ahead| {
+                let ahead = u64::from_le_bytes(ahead.try_into().expect("8 bytes"));
+                // One test of both (`&`, not `&&`): whether a string just
+                // began, and whether the next 8 pixels are its byte.
+                fresh & (ahead == u64::from(current as u8) * 0x0101_0101_0101_0101)
+            });
+            if run_ahead {
                 // A run of one byte at the start of a string: the codes of
                 // the byte repeated are known without a lookup for each
                 // pixel. The strings matched, the codes written and the
