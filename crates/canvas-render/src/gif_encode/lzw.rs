@@ -136,15 +136,16 @@ impl Lzw {
         let mut i = 0;
         while i < rest.len() {
             let byte = rest[i];
-            // Runs of at least 8 (checked as one word, so that the short
-            // runs of a dithered picture, often one or two pixels, cost no
-            // mispredicted branch and go pixel by pixel below).
-            let run_ahead = rest.get(i..i + RUN_WORD).is_some_and(|ahead| {
-                let ahead = u64::from_le_bytes(ahead.try_into().expect("8 bytes"));
-                // One test of both (`&`, not `&&`): whether a string just
-                // began, and whether the next 8 pixels are its byte.
-                fresh & (ahead == u64::from(current as u8) * 0x0101_0101_0101_0101)
-            });
+            // Runs of at least 8, looked for once per string (the short
+            // runs of a dithered picture, often one or two pixels, go pixel
+            // by pixel below): 8 pixels checked as one word.
+            let run_ahead = fresh
+                && rest.get(i..i + RUN_WORD).is_some_and(|ahead| {
+                    u64::from_le_bytes(ahead.try_into().expect("8 bytes"))
+                        == u64::from(byte) * 0x0101_0101_0101_0101
+                })
+                && u32::from(byte) == current;
+            fresh = false;
             if run_ahead {
                 // A run of one byte at the start of a string: the codes of
                 // the byte repeated are known without a lookup for each
@@ -204,7 +205,6 @@ impl Lzw {
                     reset_runs = false;
                 }
                 i += run - 1;
-                fresh = false;
                 continue;
             }
             let byte = u32::from(byte);
@@ -223,7 +223,6 @@ impl Lzw {
             i += 1;
             if let Some(code) = found {
                 current = code;
-                fresh = false;
                 continue;
             }
             w.put(current, size);
