@@ -45,6 +45,9 @@ const ALPHA_CUTOFF: u8 = 128;
 const UNKNOWN: u8 = TRANSPARENT;
 /// Pixels sampled from all frames to train the palette.
 const PALETTE_SAMPLE: usize = 48 * 1024;
+/// Pixels sampled from all frames when they mostly repeat the frame before
+/// ([`palette_sample`]).
+const STILL_SAMPLE: usize = 16 * 1024;
 /// Pixels of that sample the palette's k-means steps look at.
 const REFINE_SAMPLE: usize = 12 * 1024;
 
@@ -253,24 +256,15 @@ struct Quantised {
 }
 
 impl Quantised {
+    /// A palette trained on a sample of every frame's pixels.
+    #[cfg(test)]
     fn train(frames: &[RgbaImage]) -> Self {
-        let total: usize = frames.iter().map(|f| f.as_raw().len() / 4).sum();
-        let step = (total / PALETTE_SAMPLE).max(1);
-        let mut sample: Vec<[u8; 3]> = Vec::with_capacity(PALETTE_SAMPLE + 1);
-        // Every `step`th pixel of all the frames in turn (the last of
-        // each `step`), skipping to it rather than counting every pixel.
-        let mut start = 0usize;
-        for frame in frames {
-            let pixels = frame.as_raw();
-            let first = (step - (start + 1) % step) % step;
-            for p in pixels.chunks_exact(4).skip(first).step_by(step) {
-                if p[3] >= ALPHA_CUTOFF {
-                    sample.push([p[0], p[1], p[2]]);
-                }
-            }
-            start += pixels.len() / 4;
-        }
-        let mut colours = neuquant::palette(&sample);
+        Self::train_on(&sample_all(frames, PALETTE_SAMPLE))
+    }
+
+    /// A palette trained on `sample` (opaque colours).
+    fn train_on(sample: &[[u8; 3]]) -> Self {
+        let mut colours = neuquant::palette(sample);
         // NeuQuant pulls its colours in from the edges of the colour
         // cloud, which dithering cannot reach past: three k-means (Lloyd)
         // steps on part of the sample move each colour to the mean of the
@@ -327,12 +321,26 @@ impl Quantised {
     /// A row is dithered whole at once ([`Dither::row`]), then each pixel
     /// mapped takes its lookup cell from its dithered bytes; pixels that
     /// moved unchanged are compared and copied 8 at a time.
+    #[cfg(test)]
     fn index_frame(
         &mut self,
         frame: &RgbaImage,
         prev: Option<(&RgbaImage, &[u8])>,
         out: &mut Vec<u8>,
     ) {
+        let spans = prev.map(|(img, _)| changed_spans(frame, img));
+        self.index_frame_spans(frame, prev.zip(spans.as_deref()), out);
+    }
+
+    /// [`Quantised::index_frame`] with the frame before's [`changed_spans`]
+    /// of `frame` given.
+    fn index_frame_spans(
+        &mut self,
+        frame: &RgbaImage,
+        prev: Option<Before<'_>>,
+        out: &mut Vec<u8>,
+    ) {
+        let (prev, spans) = (prev.map(|(p, _)| p), prev.map(|(_, s)| s));
         let width = frame.width() as usize;
         let height = frame.height() as usize;
         let dither = Dither::new(self.amplitude);
@@ -353,13 +361,7 @@ impl Quantised {
                     &idx[y * width..(y + 1) * width],
                 )
             });
-            let (lo, hi) = match before {
-                None => (0, width),
-                Some((prev_row, _)) => match first_difference(row, prev_row) / 4 {
-                    lo if lo == width => (width, width),
-                    lo => (lo, width - last_difference(row, prev_row) / 4),
-                },
-            };
+            let (lo, hi) = spans.map_or((0, width), |s| s[y]);
             if let Some((_, prev_idx)) = before {
                 out[..lo].copy_from_slice(&prev_idx[..lo]);
                 out[hi..].copy_from_slice(&prev_idx[hi..]);
@@ -451,6 +453,80 @@ impl Quantised {
             .planes
             .nearest_from(cell_centre(cell), (hint != UNKNOWN).then_some(hint));
         self.lut[cell]
+    }
+}
+
+/// The frame before a frame, its indices, and the frame's
+/// [`changed_spans`] over it.
+type Before<'a> = ((&'a RgbaImage, &'a [u8]), &'a [Span]);
+
+/// Pixels `lo..hi` of a row: those that differ from the frame before lie
+/// within (`(width, width)` when none does).
+type Span = (usize, usize);
+
+/// Each row's [`Span`] of `frame` over `prev` (of one size): the pixels
+/// before the first and after the last that differ are the same in both.
+fn changed_spans(frame: &RgbaImage, prev: &RgbaImage) -> Vec<Span> {
+    let width = frame.width() as usize;
+    frame
+        .as_raw()
+        .chunks_exact(width * 4)
+        .zip(prev.as_raw().chunks_exact(width * 4))
+        .map(
+            |(row, prev_row)| match first_difference(row, prev_row) / 4 {
+                lo if lo == width => (width, width),
+                lo => (lo, width - last_difference(row, prev_row) / 4),
+            },
+        )
+        .collect()
+}
+
+/// Opaque pixels of `pixels` (RGBA) into `sample`: the last of each `step`,
+/// counting on from `*seen` pixels already passed (which grows by their
+/// number), skipping to each rather than counting every pixel.
+fn sample_every(pixels: &[u8], step: usize, seen: &mut usize, sample: &mut Vec<[u8; 3]>) {
+    let first = (step - (*seen + 1) % step) % step;
+    for p in pixels.chunks_exact(4).skip(first).step_by(step) {
+        if p[3] >= ALPHA_CUTOFF {
+            sample.push([p[0], p[1], p[2]]);
+        }
+    }
+    *seen += pixels.len() / 4;
+}
+
+/// Every `step`th pixel of all the frames in turn, about `count` of them.
+fn sample_all(frames: &[RgbaImage], count: usize) -> Vec<[u8; 3]> {
+    let total: usize = frames.iter().map(|f| f.as_raw().len() / 4).sum();
+    let step = (total / count).max(1);
+    let mut sample: Vec<[u8; 3]> = Vec::with_capacity(count + 1);
+    let mut seen = 0;
+    for frame in frames {
+        sample_every(frame.as_raw(), step, &mut seen, &mut sample);
+    }
+    sample
+}
+
+/// The sample a palette is trained on: [`sample_all`], of
+/// [`PALETTE_SAMPLE`] pixels, or of [`STILL_SAMPLE`] when the frames
+/// mapped mostly repeat the frame before (a still scene where an avatar
+/// moves and text types: at most half their pixels lie in the [`Span`]s
+/// of the frames mapped over the one before, `None` for a frame not
+/// mapped). The sample is as many pixels of the same few colours again and
+/// again there, and a third of it trains as good a palette
+/// (`gif_quality`).
+fn palette_sample(frames: &[RgbaImage], spans: &[Option<Vec<Span>>]) -> Vec<[u8; 3]> {
+    let per_frame = frames[0].as_raw().len() / 4;
+    let mapped = per_frame * (1 + spans.iter().flatten().count());
+    let new: usize = per_frame
+        + spans
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|&(lo, hi)| hi - lo)
+            .sum::<usize>();
+    match new * 2 > mapped {
+        true => sample_all(frames, PALETTE_SAMPLE),
+        false => sample_all(frames, STILL_SAMPLE),
     }
 }
 
@@ -643,7 +719,18 @@ fn index_frames(frames: &[RgbaImage], deadline: &Deadline) -> Result<Indexed, An
     if let Some((exact, indexed)) = ExactColours::index(frames, deadline)? {
         return Ok((exact.colours, indexed, origins));
     }
-    let mut q = Quantised::train(frames);
+    // Where each frame mapped over the one before differs from it, found
+    // once for the palette's sample and the mapping.
+    let spans: Vec<Option<Vec<Span>>> = frames
+        .iter()
+        .enumerate()
+        .map(|(i, frame)| match i {
+            0 => None,
+            i if origins[i] != i => None,
+            i => Some(changed_spans(frame, &frames[i - 1])),
+        })
+        .collect();
+    let mut q = Quantised::train_on(&palette_sample(frames, &spans));
     deadline.check()?;
     for (i, frame) in frames.iter().enumerate() {
         if origins[i] != i {
@@ -655,8 +742,9 @@ fn index_frames(frames: &[RgbaImage], deadline: &Deadline) -> Result<Indexed, An
         let mut out = Vec::with_capacity(per_frame);
         let prev = i
             .checked_sub(1)
-            .map(|j| (&frames[j], indexed[j].as_slice()));
-        q.index_frame(frame, prev, &mut out);
+            .map(|j| (&frames[j], indexed[j].as_slice()))
+            .zip(spans[i].as_deref());
+        q.index_frame_spans(frame, prev, &mut out);
         indexed.push(out);
         deadline.check()?;
     }
@@ -961,6 +1049,42 @@ mod tests {
         last_difference,
     };
     use crate::frames::Deadline;
+
+    /// Frames that change everywhere keep the full sample; frames that
+    /// mostly repeat the one before (a small square moving over a still
+    /// picture) take the smaller one, still from every frame.
+    #[test]
+    fn still_scenes_take_the_smaller_sample() {
+        use super::{PALETTE_SAMPLE, STILL_SAMPLE, changed_spans, palette_sample, sample_all};
+        let spans_of = |frames: &[RgbaImage]| -> Vec<Option<Vec<(usize, usize)>>> {
+            (0..frames.len())
+                .map(|i| (i > 0).then(|| changed_spans(&frames[i], &frames[i - 1])))
+                .collect()
+        };
+        let moving: Vec<RgbaImage> = (0..8).map(|k| shaken(200, 150, k * 3, k * 2)).collect();
+        let sample = palette_sample(&moving, &spans_of(&moving));
+        assert!(sample == sample_all(&moving, PALETTE_SAMPLE));
+        assert!(sample.len() >= PALETTE_SAMPLE);
+        let still: Vec<RgbaImage> = (0..8u32)
+            .map(|k| {
+                let mut img = shaken(200, 150, 0, 0);
+                for y in 50..70 {
+                    for x in k * 10..k * 10 + 20 {
+                        img.put_pixel(x, y, Rgba([255, 0, 0, 255]));
+                    }
+                }
+                img
+            })
+            .collect();
+        let spans = spans_of(&still);
+        // Each frame differs from the one before only in the square's
+        // rows, from where it was to where it is.
+        assert!(spans[3].as_ref().unwrap()[10] == (200, 200));
+        assert!(spans[3].as_ref().unwrap()[55] == (20, 50));
+        let sample = palette_sample(&still, &spans);
+        assert!(sample == sample_all(&still, STILL_SAMPLE));
+        assert!((STILL_SAMPLE..STILL_SAMPLE * 2).contains(&sample.len()));
+    }
 
     #[test]
     fn differences_are_found_at_every_place() {

@@ -2311,28 +2311,11 @@ fn draw_text(
                 canvas.draw_layout(fitted, &style, area);
                 return Ok(());
             }
-            // The prefix is drawn left-aligned where the whole text starts,
-            // so that typed characters stay where they will end up: the
-            // whole text's glyphs of its first graphemes, not shaped again.
-            let (fw, fh) = (
-                fitted.width() + style.outline_extent() * 2.0 + 1.0,
-                fitted.height(),
-            );
-            let x0 = match slot.align {
-                Align::Center => x + (w - fw) / 2.0,
-                Align::Right => x + w - fw,
-                _ => x,
-            };
-            let y0 = match slot.valign {
-                VAlign::Middle => y + (h - fh) / 2.0,
-                VAlign::Bottom => y + h - fh,
-                _ => y,
-            };
-            let sub = TextBox::new(x0.max(x), y0.max(y), fw.min(w), h - (y0 - y).max(0.0));
-            let style = slot_style(slot, ink, fitted.font_size())
-                .align(Align::Left)
-                .valign(VAlign::Top);
-            canvas.draw_layout(&fitted.first_graphemes(shown), &style, sub);
+            // The whole text's glyphs of its first graphemes, not shaped
+            // again, with the whole text's lines (their widths kept) in the
+            // same area and style: each typed character is drawn where it
+            // is in the whole sentence.
+            canvas.draw_layout(&fitted.first_graphemes(shown), &style, area);
         }
     }
     Ok(())

@@ -40,7 +40,21 @@ pub(super) struct Lzw {
     /// `prefix << 8 | byte` of each code's string (read only for codes
     /// found in `slots`).
     keys: Box<[u32; MAX_CODES as usize]>,
+    /// For each code whose string is one byte repeated, that byte; else
+    /// [`NOT_A_RUN`] (read only for codes in the table).
+    run_byte: Box<[u16; MAX_CODES as usize]>,
+    /// For each byte `b`, the codes of `b b`, `b b b`… in the table, in
+    /// that order (a run's string is added only after the one a byte
+    /// shorter): the code of `b` repeated `k` times is `runs[b][k - 2]`.
+    runs: Vec<Vec<u16>>,
 }
+
+/// Pixels after a string's first that must repeat it for the run to be
+/// followed by its codes.
+const RUN_WORD: usize = 8;
+
+/// [`Lzw::run_byte`] of a code whose string is not one byte repeated.
+const NOT_A_RUN: u16 = u16::MAX;
 
 /// Codes packed least significant bit first.
 struct BitWriter<'a> {
@@ -75,6 +89,8 @@ impl Lzw {
         Self {
             slots: Box::new([0; SLOTS]),
             keys: Box::new([0; MAX_CODES as usize]),
+            run_byte: Box::new([NOT_A_RUN; MAX_CODES as usize]),
+            runs: vec![Vec::new(); 256],
         }
     }
 
@@ -107,30 +123,104 @@ impl Lzw {
 
         let slots = &mut *self.slots;
         let keys = &mut *self.keys;
+        let run_byte = &mut *self.run_byte;
+        let runs = &mut self.runs;
         slots.fill(0);
+        runs.iter_mut().for_each(Vec::clear);
         let mut next = clear + 2;
         let mut current = u32::from(first);
-        for &byte in rest {
+        // Whether `current` is the one byte before `rest[i]`, a string just
+        // begun.
+        let mut fresh = true;
+        let mut reset_runs = false;
+        let mut i = 0;
+        while i < rest.len() {
+            let byte = rest[i];
+            // Runs of at least 8, looked for once per string (the short
+            // runs of a dithered picture, often one or two pixels, go pixel
+            // by pixel below): 8 pixels checked as one word.
+            let run_ahead = fresh
+                && rest.get(i..i + RUN_WORD).is_some_and(|ahead| {
+                    u64::from_le_bytes(ahead.try_into().expect("8 bytes"))
+                        == u64::from(byte) * 0x0101_0101_0101_0101
+                })
+                && u32::from(byte) == current;
+            fresh = false;
+            if run_ahead {
+                // A run of one byte at the start of a string: the codes of
+                // the byte repeated are known without a lookup for each
+                // pixel. The strings matched, the codes written and the
+                // entries added are those of the loop below, pixel by
+                // pixel.
+                let run = 1 + run_length(&rest[i..], byte);
+                let mut left = run;
+                let codes = &mut runs[usize::from(byte)];
+                loop {
+                    // The longest run of `byte` in the table.
+                    let longest = codes.len() + 1;
+                    let code_of = |codes: &[u16], k: usize| match k {
+                        1 => u32::from(byte),
+                        k => u32::from(codes[k - 2]),
+                    };
+                    if left <= longest {
+                        current = code_of(codes, left);
+                        break;
+                    }
+                    // That longest run, then the same byte: not in the
+                    // table. Its code is written and the run a byte longer
+                    // added; a string begins again with the byte.
+                    let prefix = code_of(codes, longest);
+                    w.put(prefix, size);
+                    if next == MAX_CODES {
+                        w.put(clear, size);
+                        slots.fill(0);
+                        codes.clear();
+                        reset_runs = true;
+                        size = min_size + 1;
+                        next = clear + 2;
+                    } else {
+                        let mut slot = slot_of(prefix, u32::from(byte));
+                        while slots[slot] != 0 {
+                            slot = (slot + 1) & (SLOTS - 1);
+                        }
+                        slots[slot] = next;
+                        keys[usize::from(next)] = prefix << 8 | u32::from(byte);
+                        run_byte[usize::from(next)] = u16::from(byte);
+                        codes.push(next);
+                        next += 1;
+                        if u32::from(next) > 1 << size && size < MAX_CODE_SIZE {
+                            size += 1;
+                        }
+                    }
+                    left -= longest;
+                }
+                if reset_runs {
+                    // A clear empties the table: the runs of other bytes
+                    // are gone too.
+                    for (b, codes) in runs.iter_mut().enumerate() {
+                        if b != usize::from(byte) {
+                            codes.clear();
+                        }
+                    }
+                    reset_runs = false;
+                }
+                i += run - 1;
+                continue;
+            }
             let byte = u32::from(byte);
             let key = current << 8 | byte;
-            // A few cycles after the previous lookup (no multiplication
-            // of the code: the byte's part does not wait for it); the code
-            // spread over the slots by 8, so that consecutive codes do not
-            // make runs of full slots.
-            let mut i = (current << (SLOT_BITS - 12)
-                ^ byte.wrapping_mul(0x9E37_79B1) >> (32 - SLOT_BITS))
-                as usize;
+            let mut s = slot_of(current, byte);
             let found = loop {
-                i &= SLOTS - 1;
-                let code = slots[i];
+                let code = slots[s];
                 if code == 0 {
                     break None;
                 }
                 if keys[usize::from(code)] == key {
                     break Some(u32::from(code));
                 }
-                i += 1;
+                s = (s + 1) & (SLOTS - 1);
             };
+            i += 1;
             if let Some(code) = found {
                 current = code;
                 continue;
@@ -140,11 +230,25 @@ impl Lzw {
                 // A full table: start again, as the decoder will.
                 w.put(clear, size);
                 slots.fill(0);
+                runs.iter_mut().for_each(Vec::clear);
                 size = min_size + 1;
                 next = clear + 2;
             } else {
-                slots[i] = next;
+                slots[s] = next;
                 keys[usize::from(next)] = key;
+                // The string is one byte repeated when its prefix is that
+                // byte repeated (or that byte alone).
+                let repeated = if current < u32::from(clear) {
+                    current == byte
+                } else {
+                    u32::from(run_byte[current as usize]) == byte
+                };
+                run_byte[usize::from(next)] = if repeated {
+                    runs[byte as usize].push(next);
+                    byte as u16
+                } else {
+                    NOT_A_RUN
+                };
                 next += 1;
                 // The decoder adds its entry one code later, and widens
                 // its codes once its next entry needs another bit.
@@ -153,6 +257,7 @@ impl Lzw {
                 }
             }
             current = byte;
+            fresh = true;
         }
         w.put(current, size);
         // Reading that last code, the decoder adds one more entry.
@@ -162,6 +267,33 @@ impl Lzw {
         w.put(end, size);
         w.finish();
     }
+}
+
+/// The first slot to look at for the string `prefix` then `byte`. A few
+/// cycles after the previous lookup (no multiplication of the code: the
+/// byte's part does not wait for it); the code spread over the slots by 8,
+/// so that consecutive codes do not make runs of full slots.
+#[inline(always)]
+fn slot_of(prefix: u32, byte: u32) -> usize {
+    (prefix << (SLOT_BITS - 12) ^ byte.wrapping_mul(0x9E37_79B1) >> (32 - SLOT_BITS)) as usize
+        & (SLOTS - 1)
+}
+
+/// How many bytes at the start of `bytes` are `byte`.
+#[inline]
+fn run_length(bytes: &[u8], byte: u8) -> usize {
+    let all = u128::from_ne_bytes([byte; 16]);
+    let mut n = 0;
+    for chunk in bytes.chunks_exact(16) {
+        if u128::from_ne_bytes(chunk.try_into().expect("16 bytes")) != all {
+            break;
+        }
+        n += 16;
+    }
+    n + bytes[n..]
+        .iter()
+        .position(|&b| b != byte)
+        .unwrap_or(bytes.len() - n)
 }
 
 #[cfg(test)]
@@ -425,6 +557,141 @@ mod tests {
         for len in 0..pixels.len() {
             let part = &pixels[..len];
             assert!(lzw.encoded(part) == reference(part), "{len} bytes");
+        }
+    }
+
+    /// The encoder as it was before runs were followed by their codes: a
+    /// lookup for every pixel (a map for the dictionary, the same rules for
+    /// codes, clears and widths).
+    fn pixel_by_pixel(pixels: &[u8]) -> Vec<u8> {
+        let largest = pixels.iter().fold(0u8, |m, &p| m.max(p));
+        let min_size = (u32::from(largest) + 1)
+            .max(4)
+            .next_power_of_two()
+            .trailing_zeros();
+        let clear = 1u32 << min_size;
+        let mut out = vec![min_size as u8];
+        let (mut bits, mut count) = (0u64, 0u32);
+        let mut put = |out: &mut Vec<u8>, code: u32, size: u32| {
+            bits |= u64::from(code) << count;
+            count += size;
+            while count >= 8 {
+                out.push(bits as u8);
+                bits >>= 8;
+                count -= 8;
+            }
+        };
+        let mut size = min_size + 1;
+        put(&mut out, clear, size);
+        let mut table = std::collections::HashMap::new();
+        let mut next = clear + 2;
+        if let Some((&first, rest)) = pixels.split_first() {
+            let mut current = u32::from(first);
+            for &byte in rest {
+                let key = (current, byte);
+                if let Some(&code) = table.get(&key) {
+                    current = code;
+                    continue;
+                }
+                put(&mut out, current, size);
+                if next == 4096 {
+                    put(&mut out, clear, size);
+                    table.clear();
+                    size = min_size + 1;
+                    next = clear + 2;
+                } else {
+                    table.insert(key, next);
+                    next += 1;
+                    if next > 1 << size && size < 12 {
+                        size += 1;
+                    }
+                }
+                current = u32::from(byte);
+            }
+            put(&mut out, current, size);
+            if next >= 1 << size && size < 12 {
+                size += 1;
+            }
+        }
+        put(&mut out, clear + 1, size);
+        if count > 0 {
+            out.push(bits as u8);
+        }
+        out
+    }
+
+    /// Runs of every length (short, long, past a full table) of one or a
+    /// few bytes, between noise, at the ends and across a clear: the
+    /// stream is the one a lookup for every pixel gives, bit for bit.
+    #[test]
+    fn runs_encode_as_pixel_by_pixel() {
+        let mut lzw = Lzw::new();
+        let mut check_same = |pixels: &[u8], what: &str| {
+            let got = lzw.encoded(pixels);
+            assert!(
+                got == pixel_by_pixel(pixels),
+                "{what}: {} bytes, lengths {} and {}",
+                pixels.len(),
+                got.len(),
+                pixel_by_pixel(pixels).len()
+            );
+        };
+        check_same(&[], "empty");
+        for len in [
+            1, 2, 3, 4, 5, 15, 16, 17, 31, 32, 33, 100, 4096, 5000, 100_000,
+        ] {
+            for b in [0, 1, 3, 7, 15, 31, 63, 127, 255] {
+                check_same(&vec![b; len], "one run");
+            }
+        }
+        // Runs of lengths drawn from noise, of symbols drawn from noise,
+        // for every minimum code size, long enough for many clears.
+        for colours in [2u32, 3, 4, 5, 8, 9, 16, 17, 32, 33, 64, 65, 128, 129, 256] {
+            for (k, longest) in [1u32, 2, 3, 8, 40, 300, 3000].into_iter().enumerate() {
+                let symbols = noise(4000, colours * 7 + k as u32, colours);
+                let lengths = noise(4000, colours * 13 + k as u32 + 1, longest);
+                let pixels: Vec<u8> = symbols
+                    .iter()
+                    .zip(&lengths)
+                    .flat_map(|(&s, &n)| std::iter::repeat_n(s, usize::from(n) + 1))
+                    .take(300_000)
+                    .collect();
+                check_same(&pixels, &format!("{colours} colours, runs up to {longest}"));
+                // Ending at many places: inside a run, at its end.
+                for cut in [1usize, 2, 17, 999, 4097, 12_345] {
+                    if cut < pixels.len() {
+                        check_same(&pixels[..cut], "a prefix");
+                    }
+                }
+            }
+        }
+        // A frame's rectangle over the one before: transparent runs (255)
+        // across the ends of rows, with a few changed pixels and a moving
+        // block.
+        for frame in 0..12usize {
+            let (w, h) = (540usize, 250usize);
+            let pixels: Vec<u8> = (0..w * h)
+                .map(|i| {
+                    let (x, y) = (i % w, i / w);
+                    if (x + frame * 7) % 97 < 20 && (y + frame) % 41 < 30 {
+                        ((x * 3 + y * 5 + frame) % 200) as u8
+                    } else if (x * 31 + y * 17 + frame) % 1009 == 0 {
+                        (x % 13) as u8
+                    } else {
+                        255
+                    }
+                })
+                .collect();
+            check_same(&pixels, &format!("rectangle {frame}"));
+        }
+        // Random bytes (codes added at every pixel) then a long run, so the
+        // run meets a full table.
+        for len in [3000usize, 3900, 4000, 4050, 4090, 8000] {
+            let mut pixels = noise(len, len as u32, 256);
+            pixels.extend(std::iter::repeat_n(9, 20_000));
+            pixels.extend(noise(5000, 3, 256));
+            pixels.extend(std::iter::repeat_n(9, 20_000));
+            check_same(&pixels, &format!("noise of {len} then runs"));
         }
     }
 }

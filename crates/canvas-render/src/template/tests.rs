@@ -373,6 +373,67 @@ fn amongus_text_follows_its_parameters_and_types_out() {
     assert!(t.args(|n| (n == "impostor").then_some("yes")).is_err());
 }
 
+/// Typed text is drawn where the whole text puts it: on a clear canvas,
+/// each typed frame covers no pixel more than the whole sentence does (its
+/// alpha at most the whole text's, everywhere), and covers more as it
+/// types; with one line and with a sentence wrapped onto lines of
+/// different widths (each centred on its own).
+#[test]
+fn typed_text_lands_where_the_whole_text_is() {
+    let t = TemplateKind::Amongus.template();
+    let Some((index, slot)) = t.layers.iter().enumerate().find_map(|(i, l)| match l {
+        Layer::Text(slot) => Some((i, slot)),
+        _ => None,
+    }) else {
+        panic!("amongus has a text slot")
+    };
+    let Reveal::Typed { from, to } = slot.reveal else {
+        panic!("amongus types its text")
+    };
+    let (w, h) = t.size;
+    for custom in [
+        "Ferris was not The Impostor.",
+        "A much longer sentence that cannot fit on one line, so it wraps onto a second, shorter one",
+    ] {
+        let args = t.args(|n| (n == "custom").then_some(custom)).unwrap();
+        let mut texts = TextCache::new(t);
+        let draw = |frame: u32, texts: &mut TextCache| {
+            let mut canvas = Canvas::new(w, h).unwrap();
+            draw_text(
+                &mut canvas,
+                slot,
+                slot.color,
+                slot.outline,
+                &args,
+                frame,
+                texts.slot(index),
+            )
+            .unwrap();
+            canvas.into_image()
+        };
+        let whole = draw(to, &mut texts);
+        let lines = texts.slots[index].as_ref().map(|(_, l)| l.line_count());
+        let wraps = custom.len() > 40;
+        assert_eq!(lines, Some(1 + usize::from(wraps)), "{custom:?}");
+        let mut covered = 0;
+        for frame in from..to {
+            let typed = draw(frame, &mut texts);
+            let mut n = 0;
+            for (p, q) in typed.pixels().zip(whole.pixels()) {
+                assert!(
+                    p.0[3] <= q.0[3],
+                    "{custom:?}, frame {frame}: {p:?} over {q:?}"
+                );
+                n += usize::from(p.0[3] > 0);
+            }
+            // (A space typed adds no pixel.)
+            assert!(n >= covered, "{custom:?}, frame {frame}: {n} pixels");
+            covered = n;
+        }
+        assert!(covered > 0);
+    }
+}
+
 #[test]
 fn tint_and_grey_apply_to_the_avatar() {
     let t = TemplateKind::Triggered.template();
