@@ -1321,8 +1321,8 @@ pub fn render_planned_frames_with(
                     let framed = kept[j]
                         .as_ref()
                         .map(|p| on_canvas(template, step.template_frame, p));
-                    if last {
-                        kept[j].take().map(crate::buffers::recycle_image);
+                    if last && let Some(picture) = kept[j].take() {
+                        crate::buffers::recycle_image(picture);
                     }
                     framed
                 }

@@ -183,7 +183,7 @@ mod tests {
             let (dx, dy) = steps[k];
             assert!(dx * dx + dy * dy >= 12 * 12, "step {k} is small");
             assert!(
-                places[k].0 % 2 == 0 && places[k].1 % 2 == 0,
+                places[k].0.is_multiple_of(2) && places[k].1.is_multiple_of(2),
                 "odd place {k}"
             );
         }
