@@ -10,11 +10,18 @@
 //!   ordered (Bayer) dithering sized to the palette's spacing (nearest
 //!   colours found by `gif_encode/palette.rs`), so gradients do not band.
 //!   Ordered dithering is the same from frame to frame where the picture
-//!   is, which keeps the frame differences below small.
-//! - A frame with the pixels of an earlier one (a shake back to a pose)
-//!   takes that one's indices; a frame that shows the one before moved
-//!   (found by a probe, `find_shift`) copies the indices of the pixels
-//!   that moved unchanged, so a shaking picture is mapped once.
+//!   is, which keeps the frame differences below small. A picture placed
+//!   in several frames (below) is sampled once.
+//! - A frame whose visible pixels (their bounding rectangle, everything
+//!   outside it transparent) are those of another frame at another place
+//!   (a picture shaking on a transparent canvas) shows one picture cut out
+//!   once: it is mapped once, its LZW stream encoded once and written for
+//!   each such frame at that frame's place, over a canvas cleared to the
+//!   background (frames disposed to the background).
+//! - A frame with the pixels of an earlier one takes that one's indices; a
+//!   frame that shows the one before moved (found by a probe,
+//!   `find_shift`) copies the indices of the pixels that moved unchanged,
+//!   so a shaking picture is mapped once.
 //! - After the first frame, a frame only stores the rectangle that changed
 //!   and marks unchanged pixels transparent; identical consecutive frames
 //!   merge into one with their delays added, and a frame stored whole
@@ -23,7 +30,7 @@
 //! - LZW is our own (`gif_encode/lzw.rs`: the `gif` crate's rules with a
 //!   faster dictionary); the file structure comes from the `gif` crate.
 
-use std::borrow::Cow;
+use std::borrow::{Borrow, Cow};
 
 use image::RgbaImage;
 
@@ -48,6 +55,11 @@ const PALETTE_SAMPLE: usize = 48 * 1024;
 /// Pixels sampled from all frames when they mostly repeat the frame before
 /// ([`palette_sample`]).
 const STILL_SAMPLE: usize = 16 * 1024;
+/// Fewest pixels sampled when the frames show a placed picture (sampled
+/// once, not once a frame; [`placed_sample`]): triggered's picture, 488²
+/// pixels, gives about 17 Ki, which `gif_quality` puts 0.06 level of block
+/// mean behind a sample of 59 Ki, at a third of the training's time.
+const PLACED_SAMPLE: usize = 16 * 1024;
 /// Pixels of that sample the palette's k-means steps look at.
 const REFINE_SAMPLE: usize = 12 * 1024;
 
@@ -99,7 +111,7 @@ impl ExactColours {
     /// index in order of appearance; the merges below then renumber the
     /// indices through a 256-entry table.
     fn index(
-        frames: &[RgbaImage],
+        frames: &[&RgbaImage],
         deadline: &Deadline,
     ) -> Result<Option<(Self, IndexedFrames)>, AnimationError> {
         let mut set = Self {
@@ -256,10 +268,11 @@ struct Quantised {
 }
 
 impl Quantised {
-    /// A palette trained on a sample of every frame's pixels.
+    /// A palette trained on a sample of about `size` pixels of `frames`
+    /// ([`sample_all`]).
     #[cfg(test)]
-    fn train(frames: &[RgbaImage]) -> Self {
-        Self::train_on(&sample_all(frames, PALETTE_SAMPLE))
+    fn train(frames: &[&RgbaImage], size: usize) -> Self {
+        Self::train_on(&sample_all(frames, size))
     }
 
     /// A palette trained on `sample` (opaque colours).
@@ -495,25 +508,25 @@ fn sample_every(pixels: &[u8], step: usize, seen: &mut usize, sample: &mut Vec<[
 }
 
 /// Every `step`th pixel of all the frames in turn, about `count` of them.
-fn sample_all(frames: &[RgbaImage], count: usize) -> Vec<[u8; 3]> {
-    let total: usize = frames.iter().map(|f| f.as_raw().len() / 4).sum();
+fn sample_all<F: Borrow<RgbaImage>>(frames: &[F], count: usize) -> Vec<[u8; 3]> {
+    let total: usize = frames.iter().map(|f| f.borrow().as_raw().len() / 4).sum();
     let step = (total / count).max(1);
     let mut sample: Vec<[u8; 3]> = Vec::with_capacity(count + 1);
     let mut seen = 0;
     for frame in frames {
-        sample_every(frame.as_raw(), step, &mut seen, &mut sample);
+        sample_every(frame.borrow().as_raw(), step, &mut seen, &mut sample);
     }
     sample
 }
 
-/// The sample a palette is trained on: [`sample_all`], of
-/// [`PALETTE_SAMPLE`] pixels, or of [`STILL_SAMPLE`] when the frames
-/// mapped mostly repeat the frame before (a still scene where an avatar
-/// moves and text types: at most half their pixels lie in the [`Span`]s
-/// of the frames mapped over the one before, `None` for a frame not
-/// mapped). The sample is as many pixels of the same few colours again and
-/// again there, and a third of it trains as good a palette
-/// (`gif_quality`).
+/// The sample a palette is trained on when every frame is a whole picture:
+/// [`sample_all`] of the frames, of [`PALETTE_SAMPLE`] pixels, or of
+/// [`STILL_SAMPLE`] when the distinct pictures mostly repeat the one before
+/// (a still scene where an avatar moves and text types: at most half their
+/// pixels lie in the [`Span`]s `spans` gives for each picture mapped over
+/// the one before, `None` for the first). The sample is as many pixels of
+/// the same few colours again and again there, and a third of it trains as
+/// good a palette (`gif_quality`).
 fn palette_sample(frames: &[RgbaImage], spans: &[Option<Vec<Span>>]) -> Vec<[u8; 3]> {
     let per_frame = frames[0].as_raw().len() / 4;
     let mapped = per_frame * (1 + spans.iter().flatten().count());
@@ -528,6 +541,32 @@ fn palette_sample(frames: &[RgbaImage], spans: &[Option<Vec<Span>>]) -> Vec<[u8;
         true => sample_all(frames, PALETTE_SAMPLE),
         false => sample_all(frames, STILL_SAMPLE),
     }
+}
+
+/// The sample a palette is trained on when some frames show a placed
+/// picture ([`Shows::placed`]): whole frames each time they show, as
+/// [`sample_all`] takes them, and a placed picture once, not once a frame,
+/// at the rate of the frames as they show (its repeats cost nothing) but
+/// at least [`PLACED_SAMPLE`] pixels.
+fn placed_sample(frames: &[RgbaImage], pictures: &[&RgbaImage], shows: &[Shows]) -> Vec<[u8; 3]> {
+    let mut sampled = vec![false; pictures.len()];
+    let sample: Vec<&RgbaImage> = shows
+        .iter()
+        .enumerate()
+        .filter_map(|(i, show)| match show.placed {
+            None => Some(&frames[i]),
+            Some(_) if !sampled[show.picture] => {
+                sampled[show.picture] = true;
+                Some(pictures[show.picture])
+            }
+            Some(_) => None,
+        })
+        .collect();
+    let frame_pixels = frames[0].as_raw().len() / 4;
+    let sampled: usize = sample.iter().map(|p| p.as_raw().len() / 4).sum();
+    let size = (PALETTE_SAMPLE * sampled / (frame_pixels * frames.len()).max(1))
+        .clamp(PLACED_SAMPLE, PALETTE_SAMPLE);
+    sample_all(&sample, size)
 }
 
 /// The lookup table cell of a pixel (`r | g << 8 | b << 16`, alpha above
@@ -702,54 +741,223 @@ fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
     2 * d(0) + 4 * d(1) + 3 * d(2)
 }
 
-/// Every frame as palette indices, row by row.
+/// Every picture as palette indices, row by row.
 type IndexedFrames = Vec<Vec<u8>>;
 
-/// The palette, every frame as palette indices, and for each frame the
-/// first frame with exactly its pixels.
-type Indexed = (Vec<[u8; 3]>, IndexedFrames, Vec<usize>);
+/// A frame's rectangle: left, top, width, height.
+type Rect = (usize, usize, usize, usize);
 
-/// A palette for every frame, the frames as palette indices, and for each
-/// frame the first frame with exactly its pixels (itself when none before
-/// it has them).
+/// What a frame shows: one of the pictures mapped, and where.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Shows {
+    /// Index into the pictures (and their indices).
+    picture: usize,
+    /// `None`: the picture is the whole frame. `Some(rect)`: the picture
+    /// is the frame's pixels in `rect` and every pixel outside it is
+    /// transparent; the same picture shows elsewhere in another frame.
+    placed: Option<Rect>,
+}
+
+/// The palette, every distinct picture as palette indices, and what each
+/// frame shows.
+type Indexed = (Vec<[u8; 3]>, IndexedFrames, Vec<Shows>);
+
+/// A palette for every frame and the distinct pictures the frames show
+/// ([`pictures`]) as palette indices, each mapped once.
 fn index_frames(frames: &[RgbaImage], deadline: &Deadline) -> Result<Indexed, AnimationError> {
-    let per_frame = frames[0].as_raw().len() / 4;
-    let origins = first_equal_frames(frames);
-    let mut indexed: IndexedFrames = Vec::with_capacity(frames.len());
-    if let Some((exact, indexed)) = ExactColours::index(frames, deadline)? {
-        return Ok((exact.colours, indexed, origins));
-    }
-    // Where each frame mapped over the one before differs from it, found
-    // once for the palette's sample and the mapping.
-    let spans: Vec<Option<Vec<Span>>> = frames
+    let (cut, sources, shows) = pictures(frames);
+    let pictures: Vec<&RgbaImage> = sources
         .iter()
-        .enumerate()
-        .map(|(i, frame)| match i {
-            0 => None,
-            i if origins[i] != i => None,
-            i => Some(changed_spans(frame, &frames[i - 1])),
+        .map(|s| match *s {
+            Source::Frame(i) => &frames[i],
+            Source::Cut(c) => &cut[c],
         })
         .collect();
-    let mut q = Quantised::train_on(&palette_sample(frames, &spans));
+    let mut indexed: IndexedFrames = Vec::with_capacity(pictures.len());
+    if let Some((exact, indexed)) = ExactColours::index(&pictures, deadline)? {
+        return Ok((exact.colours, indexed, shows));
+    }
+    // Where each picture mapped over the one before it (a picture of the
+    // same size) differs from it, found once for the palette's sample and
+    // the mapping.
+    let spans: Vec<Option<Vec<Span>>> = pictures
+        .iter()
+        .enumerate()
+        .map(|(i, picture)| {
+            let prev = pictures[i.checked_sub(1)?];
+            (prev.dimensions() == picture.dimensions()).then(|| changed_spans(picture, prev))
+        })
+        .collect();
+    let sample = match shows.iter().any(|s| s.placed.is_some()) {
+        false => palette_sample(frames, &spans),
+        true => placed_sample(frames, &pictures, &shows),
+    };
+    let mut q = Quantised::train_on(&sample);
     deadline.check()?;
-    for (i, frame) in frames.iter().enumerate() {
-        if origins[i] != i {
-            // The same pixels as an earlier frame: the same indices.
-            let same = indexed[origins[i]].clone();
-            indexed.push(same);
-            continue;
-        }
-        let mut out = Vec::with_capacity(per_frame);
-        let prev = i
-            .checked_sub(1)
-            .map(|j| (&frames[j], indexed[j].as_slice()))
-            .zip(spans[i].as_deref());
-        q.index_frame_spans(frame, prev, &mut out);
+    for (i, picture) in pictures.iter().enumerate() {
+        let mut out = Vec::with_capacity(picture.as_raw().len() / 4);
+        // The picture before, when it is a frame of the same size: what
+        // did not change or only moved copies its indices.
+        let prev = spans[i]
+            .as_deref()
+            .map(|spans| ((pictures[i - 1], indexed[i - 1].as_slice()), spans));
+        q.index_frame_spans(picture, prev, &mut out);
         indexed.push(out);
         deadline.check()?;
     }
     let colours = q.colours;
-    Ok((colours, indexed, origins))
+    Ok((colours, indexed, shows))
+}
+
+/// Where a picture's pixels are: a whole frame, or a rectangle cut out of
+/// one (in the list of cuts).
+#[derive(Debug, Clone, Copy)]
+enum Source {
+    Frame(usize),
+    Cut(usize),
+}
+
+/// The distinct pictures `frames` show, in order of first appearance, and
+/// what each frame shows. A frame whose pixels that are not transparent
+/// (their bounding rectangle, [`opaque_bounds`]) are those of another
+/// frame at another place shows that content as a picture of its own, cut
+/// out once ([`Shows::placed`]): a picture shaking on a transparent canvas
+/// is one picture. Any other frame is a whole picture, shared with the
+/// first frame with exactly its pixels.
+fn pictures(frames: &[RgbaImage]) -> (Vec<RgbaImage>, Vec<Source>, Vec<Shows>) {
+    let contents = moved_contents(frames);
+    let origins = first_equal_frames(frames);
+    let (mut cut, mut sources) = (Vec::new(), Vec::new());
+    let mut picture_of: Vec<Option<usize>> = vec![None; frames.len()];
+    let shows = (0..frames.len())
+        .map(|i| {
+            let (origin, placed) = match contents[i] {
+                Some((rect, origin)) => (origin, Some(rect)),
+                None => (origins[i], None),
+            };
+            let picture = *picture_of[origin].get_or_insert_with(|| {
+                sources.push(match contents[origin] {
+                    Some((rect, _)) => {
+                        cut.push(cut_out(&frames[origin], rect));
+                        Source::Cut(cut.len() - 1)
+                    }
+                    None => Source::Frame(origin),
+                });
+                sources.len() - 1
+            });
+            Shows { picture, placed }
+        })
+        .collect();
+    (cut, sources, shows)
+}
+
+/// The pixels of `frame` in `rect`, as an image of their own.
+fn cut_out(frame: &RgbaImage, (x, y, w, h): Rect) -> RgbaImage {
+    let width = frame.width() as usize;
+    let mut data = Vec::with_capacity(w * h * 4);
+    for row in frame.as_raw().chunks_exact(width * 4).skip(y).take(h) {
+        data.extend_from_slice(&row[x * 4..(x + w) * 4]);
+    }
+    RgbaImage::from_raw(w as u32, h as u32, data).expect("the rectangle's own size")
+}
+
+/// The bounding rectangle of the pixels of `frame` that are not
+/// transparent (alpha [`ALPHA_CUTOFF`] or more), if any: rows are looked
+/// at from the top and the bottom until one has such a pixel, and each row
+/// between only as far in from either side as the rectangle found so far,
+/// so a frame opaque to its edges costs a few pixels a row.
+fn opaque_bounds(frame: &RgbaImage) -> Option<Rect> {
+    let width = frame.width() as usize;
+    if width == 0 {
+        return None;
+    }
+    let rows: Vec<&[u8]> = frame.as_raw().chunks_exact(width * 4).collect();
+    let seen = |px: &[u8]| px[3] >= ALPHA_CUTOFF;
+    let any = |row: &[u8]| row.chunks_exact(4).any(seen);
+    let top = rows.iter().position(|r| any(r))?;
+    let bottom = rows.iter().rposition(|r| any(r))?;
+    let (mut left, mut right) = (width, 0);
+    for row in &rows[top..=bottom] {
+        if let Some(x) = row[..left * 4].chunks_exact(4).position(seen) {
+            left = x;
+        }
+        if let Some(x) = row[right * 4..].chunks_exact(4).rposition(seen) {
+            right += x + 1;
+        }
+    }
+    Some((left, top, right - left, bottom - top + 1))
+}
+
+/// For each frame whose content (the pixels in its [`opaque_bounds`],
+/// everything outside transparent) shows at another place in another
+/// frame, its rectangle and the first frame with that content; `None` for
+/// the others. Contents are compared only when their sizes and a sample
+/// of their pixels agree.
+fn moved_contents(frames: &[RgbaImage]) -> Vec<Option<(Rect, usize)>> {
+    let bounds: Vec<Option<Rect>> = frames.iter().map(opaque_bounds).collect();
+    let content = |i: usize, r: Rect| {
+        let width = frames[i].width() as usize;
+        let (x, y, w, h) = r;
+        frames[i]
+            .as_raw()
+            .chunks_exact(width * 4)
+            .skip(y)
+            .take(h)
+            .map(move |row| &row[x * 4..(x + w) * 4])
+    };
+    let mut seen: Vec<(Rect, u64, usize)> = Vec::new();
+    // The first frame with each frame's content, and whether that content
+    // shows at more than one place.
+    let mut origin = vec![None; frames.len()];
+    let mut moves = vec![false; frames.len()];
+    for (i, b) in bounds.iter().enumerate() {
+        let Some(r) = *b else { continue };
+        // A frame that fills itself cannot show its content elsewhere.
+        if (r.2, r.3) == (frames[i].width() as usize, frames[i].height() as usize) {
+            continue;
+        }
+        let key = content_fingerprint(content(i, r), r);
+        let same = seen.iter().find(|&&(s, k, j)| {
+            (s.2, s.3) == (r.2, r.3) && k == key && content(j, s).eq(content(i, r))
+        });
+        match same {
+            Some(&(s, _, j)) => {
+                origin[i] = Some(j);
+                if (s.0, s.1) != (r.0, r.1) {
+                    moves[j] = true;
+                }
+            }
+            None => {
+                seen.push((r, key, i));
+                origin[i] = Some(i);
+            }
+        }
+    }
+    (0..frames.len())
+        .map(|i| {
+            let j = origin[i]?;
+            moves[j].then(|| (bounds[i].expect("a content"), j))
+        })
+        .collect()
+}
+
+/// A hash of the size of a content and of about 1024 of its pixels.
+fn content_fingerprint<'a>(rows: impl Iterator<Item = &'a [u8]>, r: Rect) -> u64 {
+    let (w, h) = (r.2, r.3);
+    let every = (w * h / 1024).max(1);
+    let mut hash = (w as u64) << 32 | h as u64;
+    let mut at = 0usize;
+    for row in rows {
+        // The pixels of the row whose place in the whole is a multiple of
+        // `every`.
+        let first = (every - at % every) % every;
+        for p in row.chunks_exact(4).skip(first).step_by(every) {
+            hash = (hash ^ u64::from(u32::from_le_bytes([p[0], p[1], p[2], p[3]])))
+                .wrapping_mul(0x0100_0000_01b3);
+        }
+        at += w;
+    }
+    hash
 }
 
 /// For each frame, the first frame with exactly its pixels (itself when
@@ -785,9 +993,6 @@ fn fingerprint(pixels: &[u8]) -> u64 {
                 .wrapping_mul(0x0100_0000_01b3)
         })
 }
-
-/// A frame's rectangle: left, top, width, height.
-type Rect = (usize, usize, usize, usize);
 
 /// How a frame differs from the frame shown before it.
 #[derive(Debug, Clone, Copy)]
@@ -905,7 +1110,7 @@ pub fn encode_gif(
         u16::try_from(w).map_err(|_| too_big())?,
         u16::try_from(h).map_err(|_| too_big())?,
     );
-    let (colours, indexed, origins) = index_frames(frames, deadline)?;
+    let (colours, indexed, shows) = index_frames(frames, deadline)?;
     let mut palette: Vec<u8> = colours.iter().flatten().copied().collect();
     palette.resize(256 * 3, 0);
 
@@ -913,7 +1118,11 @@ pub fn encode_gif(
     let mut shown: Vec<(usize, u64)> = Vec::with_capacity(frames.len());
     for (i, &delay) in delays_ms.iter().enumerate() {
         match shown.last_mut() {
-            Some((j, total)) if origins[*j] == origins[i] || indexed[*j] == indexed[i] => {
+            Some((j, total))
+                if shows[*j] == shows[i]
+                    || (shows[*j].placed, shows[i].placed) == (None, None)
+                        && indexed[shows[*j].picture] == indexed[shows[i].picture] =>
+            {
                 *total += u64::from(delay)
             }
             _ => shown.push((i, u64::from(delay))),
@@ -940,23 +1149,35 @@ pub fn encode_gif(
         // A whole frame's stream, kept when a later frame shown has the same
         // pixels: encoded whole too, it is the same stream (a shake that
         // comes back to a pose costs its LZW once).
-        let mut repeats = vec![0usize; frames.len()];
+        let mut repeats = vec![0usize; indexed.len()];
         for &(i, _) in &shown {
-            repeats[origins[i]] += 1;
+            repeats[shows[i].picture] += 1;
         }
-        let mut whole: Vec<Option<Vec<u8>>> = vec![None; frames.len()];
+        let mut whole: Vec<Option<Vec<u8>>> = vec![None; indexed.len()];
         let mut cleared = true;
         // How each shown frame differs from the one before it.
         let mut change: Option<Change> = None;
         for (k, &(i, delay)) in shown.iter().enumerate() {
-            let cur = &indexed[i];
-            let next_change = shown
-                .get(k + 1)
-                .map(|&(j, _)| compare(cur, &indexed[j], width));
-            // Going on uncovers transparency where this frame is opaque: clear
-            // the canvas after it (so it must cover the whole canvas).
-            let clear_after = next_change.is_some_and(|c| c.uncovers);
-            let base = (!cleared).then(|| &indexed[shown[k - 1].0]).zip(change);
+            let picture = shows[i].picture;
+            let cur = &indexed[picture];
+            let next = shown.get(k + 1).map(|&(j, _)| shows[j]);
+            // Frames of whole pictures are compared; a placed picture is
+            // drawn on a cleared canvas, and cleared after.
+            let next_change = match (shows[i].placed, next) {
+                (None, Some(n)) if n.placed.is_none() => {
+                    Some(compare(cur, &indexed[n.picture], width))
+                }
+                _ => None,
+            };
+            // Going on uncovers transparency where this frame is opaque, or
+            // shows a placed picture: clear the canvas after it (so it must
+            // cover the whole canvas, or be a placed picture itself).
+            let clear_after = next_change.is_some_and(|c| c.uncovers)
+                || shows[i].placed.is_some()
+                || next.is_some_and(|n| n.placed.is_some());
+            let base = (!cleared)
+                .then(|| &indexed[shows[shown[k - 1].0].picture])
+                .zip(change);
             // Over a previous frame, unchanged pixels may be left
             // transparent: that makes long runs where little moves, but
             // scatters noise where nearly everything moves, so it is done
@@ -964,42 +1185,44 @@ pub fn encode_gif(
             // How the frame is stored: whole; as one transparent pixel
             // (nothing changed); or as a rectangle of it, over the previous
             // frame (unchanged pixels transparent) when that is given.
+            // A placed picture (on the cleared canvas) is stored at its
+            // rectangle, its stream kept for its other places.
             enum Store<'p> {
                 Whole,
+                Placed(Rect),
                 Nothing,
                 Rect(Rect, Option<&'p [u8]>),
             }
-            let store = match base {
-                None => Store::Whole,
-                Some((prev, change)) => match if clear_after { Some(full) } else { change.rect } {
-                    None => Store::Nothing,
-                    Some(rect) => {
-                        // Every pixel outside the rectangle is unchanged.
-                        let (_, _, w, h) = rect;
-                        let outside = cur.len() - w * h;
-                        let unchanged = change.unchanged - outside;
-                        // Mostly unchanged: transparent runs pay; else
-                        // the plain pixels compress better.
-                        let keep_prev = unchanged * 2 >= w * h;
-                        if !keep_prev && rect == full {
-                            Store::Whole
-                        } else {
-                            Store::Rect(rect, keep_prev.then_some(&prev[..]))
+            let store = match (shows[i].placed, base) {
+                (Some(rect), _) => Store::Placed(rect),
+                (None, None) => Store::Whole,
+                (None, Some((prev, change))) => {
+                    match if clear_after { Some(full) } else { change.rect } {
+                        None => Store::Nothing,
+                        Some(rect) => {
+                            // Every pixel outside the rectangle is unchanged.
+                            let (_, _, w, h) = rect;
+                            let outside = cur.len() - w * h;
+                            let unchanged = change.unchanged - outside;
+                            // Mostly unchanged: transparent runs pay; else
+                            // the plain pixels compress better.
+                            let keep_prev = unchanged * 2 >= w * h;
+                            if !keep_prev && rect == full {
+                                Store::Whole
+                            } else {
+                                Store::Rect(rect, keep_prev.then_some(&prev[..]))
+                            }
                         }
                     }
-                },
+                }
             };
             let rect = match store {
-                Store::Whole => {
-                    encode_whole(
-                        &mut lzw,
-                        &mut whole,
-                        &repeats,
-                        origins[i],
-                        cur,
-                        &mut encoded,
-                    );
-                    full
+                Store::Whole | Store::Placed(_) => {
+                    encode_whole(&mut lzw, &mut whole, &repeats, picture, cur, &mut encoded);
+                    match store {
+                        Store::Placed(rect) => rect,
+                        _ => full,
+                    }
                 }
                 Store::Nothing => {
                     lzw.encode(&[TRANSPARENT], &mut encoded);
@@ -1044,9 +1267,9 @@ mod tests {
     use image::{Rgba, RgbaImage};
 
     use super::{
-        BAYER, Dither, ExactColours, PROBE, Planes, Quantised, SHIFT_REACH, TRANSPARENT,
-        cell_centre, cell_of, distance, find_shift, first_difference, first_equal_frames,
-        last_difference,
+        BAYER, Dither, ExactColours, PALETTE_SAMPLE, PROBE, Planes, Quantised, SHIFT_REACH,
+        TRANSPARENT, cell_centre, cell_of, distance, find_shift, first_difference,
+        first_equal_frames, last_difference,
     };
     use crate::frames::Deadline;
 
@@ -1121,7 +1344,7 @@ mod tests {
                 })
             })
             .collect();
-        let mut q = Quantised::train(&frames);
+        let mut q = Quantised::train(&frames.iter().collect::<Vec<_>>(), PALETTE_SAMPLE);
         let alone: Vec<Vec<u8>> = frames
             .iter()
             .map(|f| {
@@ -1151,7 +1374,9 @@ mod tests {
     /// pixel in the final (merged) set gives.
     fn indices_match_lookups(frames: &[RgbaImage]) -> usize {
         let deadline = Deadline::after(Duration::from_secs(30));
-        let (set, indexed) = ExactColours::index(frames, &deadline).unwrap().unwrap();
+        let (set, indexed) = ExactColours::index(&frames.iter().collect::<Vec<_>>(), &deadline)
+            .unwrap()
+            .unwrap();
         assert!(set.colours.len() <= usize::from(TRANSPARENT));
         for (frame, got) in frames.iter().zip(&indexed) {
             let mut want = Vec::new();
@@ -1195,7 +1420,7 @@ mod tests {
         assert_eq!(indices_match_lookups(&spaced), 255);
         let over = RgbaImage::from_fn(17, 17, |x, y| Rgba([x as u8 * 15, y as u8 * 15, 9, 255]));
         let deadline = Deadline::after(Duration::from_secs(30));
-        assert!(ExactColours::index(&[over], &deadline).unwrap().is_none());
+        assert!(ExactColours::index(&[&over], &deadline).unwrap().is_none());
     }
 
     /// The ordered search picks what a plain scan picks, the first of
@@ -1327,7 +1552,7 @@ mod tests {
         }
         let (dx, dy) = find_shift(&b, &a).expect("a shift");
         assert_eq!((dx, dy), (5, -3));
-        let mut q = Quantised::train(&[a.clone(), b.clone()]);
+        let mut q = Quantised::train(&[&a, &b], PALETTE_SAMPLE);
         let (mut ia, mut ib, mut alone) = (Vec::new(), Vec::new(), Vec::new());
         q.index_frame(&a, None, &mut ia);
         q.index_frame(&b, Some((&a, &ia)), &mut ib);
@@ -1418,7 +1643,7 @@ mod tests {
         let (a, b) = (shaken(96, 80, 20, 20), shaken(96, 80, 13, 24));
         // b at (x, y) is a at (x - 7, y + 4): b shows a moved by (7, -4).
         assert_eq!(find_shift(&b, &a), Some((7, -4)));
-        let mut q = Quantised::train(&[a.clone(), b.clone()]);
+        let mut q = Quantised::train(&[&a, &b], PALETTE_SAMPLE);
         let (mut ia, mut ib) = (Vec::new(), Vec::new());
         q.index_frame(&a, None, &mut ia);
         q.index_frame(&b, Some((&a, &ia)), &mut ib);
@@ -1517,6 +1742,122 @@ mod tests {
             shown.push((screen.clone(), frame.delay));
         }
         shown
+    }
+
+    /// `picture` at `(x, y)` on a transparent `w` × `h` canvas.
+    fn placed(picture: &RgbaImage, w: u32, h: u32, (x, y): (u32, u32)) -> RgbaImage {
+        let mut frame = RgbaImage::new(w, h);
+        image::imageops::replace(&mut frame, picture, i64::from(x), i64::from(y));
+        frame
+    }
+
+    /// A picture that moves on a transparent canvas (a shake) is mapped and
+    /// compressed once: every frame is that one stream at the frame's place
+    /// (its rectangle inside the screen), disposed to the background; shown
+    /// as a viewer shows it, each frame is the picture at its place over
+    /// transparency.
+    #[test]
+    fn a_picture_moving_on_a_transparent_canvas_is_stored_once() {
+        let mut picture = shaken(56, 40, 4, 4);
+        // A transparent hole inside it, and a corner: kept as they are.
+        for (x, y, p) in picture.enumerate_pixels_mut() {
+            if (20..26).contains(&x) && (10..14).contains(&y) || x + y < 3 {
+                p.0[3] = 0;
+            }
+        }
+        let places = [(0, 0), (10, 2), (4, 10), (10, 10), (0, 6), (6, 0), (2, 8)];
+        let frames: Vec<RgbaImage> = places
+            .iter()
+            .map(|&at| placed(&picture, 66, 50, at))
+            .collect();
+        let deadline = Deadline::after(Duration::from_secs(30));
+        let delays = [40; 7];
+        let gif = super::encode_gif(&frames, &delays, crate::Loops::Infinite, &deadline).unwrap();
+        // The stored frames: one stream, at each place.
+        let mut options = gif_codec::DecodeOptions::new();
+        options.skip_frame_decoding(true);
+        let mut decoder = options.read_info(&gif[..]).unwrap();
+        let mut streams = Vec::new();
+        while let Some(frame) = decoder.read_next_frame().unwrap() {
+            let k = streams.len();
+            let (x, y) = places[k];
+            assert_eq!(
+                (frame.left, frame.top, frame.width, frame.height),
+                (x as u16, y as u16, 56, 40),
+                "frame {k}"
+            );
+            assert_eq!(frame.dispose, gif_codec::DisposalMethod::Background);
+            streams.push(frame.buffer.to_vec());
+        }
+        assert_eq!(streams.len(), 7);
+        assert!(streams.iter().all(|s| *s == streams[0]));
+        // The palette, and the one stream for each frame (a GIF frame holds
+        // its own data) with little more.
+        let most = 800 + 7 * (streams[0].len() + 40);
+        assert!(gif.len() < most, "{} bytes", gif.len());
+        // What a viewer shows.
+        let shown = shown_screens(&gif, 66, 50);
+        assert_eq!(shown.len(), 7);
+        for (k, (screen, delay)) in shown.iter().enumerate() {
+            assert_eq!(*delay, 4);
+            for (p, q) in frames[k]
+                .as_raw()
+                .chunks_exact(4)
+                .zip(screen.chunks_exact(4))
+            {
+                if p[3] == 0 {
+                    assert_eq!(q[3], 0, "frame {k}: a transparent pixel shows");
+                } else {
+                    let far = (0..3).map(|c| p[c].abs_diff(q[c])).max().unwrap();
+                    assert!(q[3] == 255 && far <= 48, "frame {k}: {p:?} as {q:?}");
+                }
+            }
+        }
+    }
+
+    /// A picture that moves while it changes (an animated avatar shaken)
+    /// is stored frame by frame, and still shows each frame's picture at
+    /// its place over transparency.
+    #[test]
+    fn a_changing_picture_moving_on_a_transparent_canvas_shows_each_frame() {
+        let places = [(0, 0), (10, 2), (4, 10), (10, 10)];
+        let frames: Vec<RgbaImage> = places
+            .iter()
+            .enumerate()
+            .map(|(k, &at)| placed(&shaken(56, 40, k as i32 * 3, 0), 66, 50, at))
+            .collect();
+        let deadline = Deadline::after(Duration::from_secs(30));
+        let gif = super::encode_gif(&frames, &[40; 4], crate::Loops::Infinite, &deadline).unwrap();
+        let shown = shown_screens(&gif, 66, 50);
+        assert_eq!(shown.len(), 4);
+        for (k, (screen, _)) in shown.iter().enumerate() {
+            for (p, q) in frames[k]
+                .as_raw()
+                .chunks_exact(4)
+                .zip(screen.chunks_exact(4))
+            {
+                if p[3] == 0 {
+                    assert_eq!(q[3], 0, "frame {k}: a transparent pixel shows");
+                } else {
+                    let far = (0..3).map(|c| p[c].abs_diff(q[c])).max().unwrap();
+                    assert!(q[3] == 255 && far <= 48, "frame {k}: {p:?} as {q:?}");
+                }
+            }
+        }
+    }
+
+    /// The bounds of what is not transparent, the rest at any alpha under
+    /// the cutoff.
+    #[test]
+    fn opaque_bounds_are_the_rectangle_of_visible_pixels() {
+        let mut frame = RgbaImage::from_pixel(30, 20, Rgba([1, 2, 3, 100]));
+        assert_eq!(super::opaque_bounds(&frame), None);
+        for (x, y) in [(7, 4), (12, 15), (3, 9), (20, 6)] {
+            frame.put_pixel(x, y, Rgba([9, 9, 9, 128]));
+        }
+        assert_eq!(super::opaque_bounds(&frame), Some((3, 4, 18, 12)));
+        let full = RgbaImage::from_pixel(5, 4, Rgba([0, 0, 0, 255]));
+        assert_eq!(super::opaque_bounds(&full), Some((0, 0, 5, 4)));
     }
 
     /// Frames with the same pixels as an earlier one are found (not only

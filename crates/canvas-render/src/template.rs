@@ -23,11 +23,17 @@
 //! * [`Layer::When`]: another layer, drawn only when a parameter is set
 //!   ([`When`], [`Args::is_set`]).
 //!
+//! A template may also have a [`Camera`]: the layers then draw a picture
+//! smaller than the canvas, which each frame shows at a place of its own,
+//! transparent around it (triggered's shake is the whole picture jumping
+//! between 12 places); the picture is drawn once when it does not change.
+//!
 //! Templates are data rather than code so that a new one is a table, not a
 //! new function: the interpreter ([`render_template`],
 //! [`render_template_frames`]) is the only drawing code, and the tests walk
 //! every template's tables (every parameter bounded and documented, every
-//! per-frame placement list one entry or one per frame). They are Rust
+//! per-frame placement list one entry or one per frame, every camera
+//! place inside the canvas). They are Rust
 //! statics rather than an embedded file format: the compiler checks them,
 //! they cost nothing to load, and art stays code or SVG next to them.
 //!
@@ -241,6 +247,9 @@ impl TemplateKind {
 pub struct Template {
     /// Canvas width and height in pixels.
     pub size: (u32, u32),
+    /// Where the picture the layers draw sits on the canvas in each frame
+    /// (`None`: the picture is the canvas).
+    pub camera: Option<Camera>,
     /// Frames and their delay.
     pub timeline: Timeline,
     /// Layers from back to front.
@@ -258,6 +267,21 @@ pub struct Timeline {
     pub delay_ms: u32,
     /// The [`ParamKind::Int`] parameter that sets the delay, if any.
     pub delay_param: Option<&'static str>,
+}
+
+/// The whole picture moving on the canvas: the layers draw a picture of
+/// `content` pixels (their placements are in its coordinates), and each
+/// frame shows it with its top-left corner at that frame's entry of
+/// `offsets` (whole pixels; one entry for all frames, or one per frame),
+/// transparent around it. A picture that stays the same while it moves is
+/// drawn once per render, and the GIF encoder stores it once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Camera {
+    /// The picture's width and height, at most the canvas's.
+    pub content: (u32, u32),
+    /// The picture's top-left corner on the canvas, per frame; the picture
+    /// lies inside the canvas at each.
+    pub offsets: &'static [(u32, u32)],
 }
 
 /// Where a layer is in one frame: its box (a width different from its
@@ -788,6 +812,23 @@ impl Template {
         self.timeline.frames > 1
     }
 
+    /// The size of the picture the layers draw: the canvas, or the
+    /// [`Camera`]'s picture.
+    pub fn content_size(&self) -> (u32, u32) {
+        self.camera.map_or(self.size, |c| c.content)
+    }
+
+    /// Where the picture is on the canvas in `frame` ([`Camera`]): its
+    /// top-left corner, `(0, 0)` without a camera.
+    pub fn offset(&self, frame: u32) -> (u32, u32) {
+        match self.camera {
+            Some(Camera { offsets, .. }) if !offsets.is_empty() => {
+                offsets[frame as usize % offsets.len()]
+            }
+            _ => (0, 0),
+        }
+    }
+
     /// Every text slot, those of conditional layers included, back to
     /// front.
     pub fn text_slots(&self) -> impl Iterator<Item = &'static TextSlot> + use<> {
@@ -1140,6 +1181,25 @@ pub fn render_template_with(
     avatar: Option<&RgbaImage>,
     image: Option<&RgbaImage>,
 ) -> Result<RgbaImage, RenderError> {
+    let picture = render_picture(template, args, avatar, image)?;
+    Ok(match template.camera {
+        Some(_) => {
+            let framed = on_canvas(template, 0, &picture);
+            crate::buffers::recycle_image(picture);
+            framed
+        }
+        None => picture,
+    })
+}
+
+/// The picture of the first frame ([`render_template_with`]), before the
+/// [`Camera`] places it.
+fn render_picture(
+    template: &Template,
+    args: &Args,
+    avatar: Option<&RgbaImage>,
+    image: Option<&RgbaImage>,
+) -> Result<RgbaImage, RenderError> {
     let mut prepared = Prepared::new(template, avatar)?;
     let images = PreparedImages::new(template, image)?;
     let mut texts = TextCache::new(template);
@@ -1225,8 +1285,8 @@ pub fn render_planned_frames_with(
         false => None,
     };
     // Over a still avatar and image, a template frame that looks like an
-    // earlier one (a pose the shake comes back to, a pat's way back up) is
-    // a copy of it: those wanted later are kept.
+    // earlier one (a pat's way back up; with a camera, the same picture at
+    // another place) is a copy of it: those wanted later are kept.
     let still_sources = avatar.len() <= 1 && image.len() <= 1 && split.is_none();
     let earlier = match still_sources {
         true => {
@@ -1243,6 +1303,9 @@ pub fn render_planned_frames_with(
             last_use[j] = Some(k);
         }
     }
+    // With a camera, what is drawn and kept is the picture, placed on the
+    // canvas for each frame.
+    let camera = template.camera.is_some();
     let mut kept: Vec<Option<RgbaImage>> = vec![None; plan.len()];
     for (k, step) in plan.iter().enumerate() {
         if let Some(j) = earlier[k]
@@ -1251,9 +1314,20 @@ pub fn render_planned_frames_with(
             if let Some(d) = deadline {
                 d.check()?;
             }
-            let image = match last_use[j] == Some(k) {
-                true => kept[j].take(),
-                false => kept[j].as_ref().map(copied),
+            let last = last_use[j] == Some(k);
+            let image = match (camera, last) {
+                // The same picture at this frame's place.
+                (true, _) => {
+                    let framed = kept[j]
+                        .as_ref()
+                        .map(|p| on_canvas(template, step.template_frame, p));
+                    if last && let Some(picture) = kept[j].take() {
+                        crate::buffers::recycle_image(picture);
+                    }
+                    framed
+                }
+                (false, true) => kept[j].take(),
+                (false, false) => kept[j].as_ref().map(copied),
             };
             sink(image.expect("kept above"), step.delay_ms)?;
             continue;
@@ -1278,7 +1352,18 @@ pub fn render_planned_frames_with(
             Some(split) => split.draw(template, args, p)?.into_image(),
             None => draw_frame(template, args, step.template_frame, p, q, &mut texts)?.into_image(),
         };
-        if last_use[k].is_some() {
+        if camera {
+            // The picture goes to its place; it is kept while a later
+            // frame shows it again.
+            sink(
+                on_canvas(template, step.template_frame, &frame),
+                step.delay_ms,
+            )?;
+            match last_use[k] {
+                Some(_) => kept[k] = Some(frame),
+                None => crate::buffers::recycle_image(frame),
+            }
+        } else if last_use[k].is_some() {
             sink(copied(&frame), step.delay_ms)?;
             kept[k] = Some(frame);
         } else {
@@ -1292,6 +1377,26 @@ pub fn render_planned_frames_with(
         d.check()?;
     }
     Ok(())
+}
+
+/// Frame `frame` of `template` as shown: `picture` (the layers drawn) at
+/// the frame's place on a transparent canvas ([`Camera`]), clipped to it.
+fn on_canvas(template: &Template, frame: u32, picture: &RgbaImage) -> RgbaImage {
+    let (w, h) = (template.size.0 as usize, template.size.1 as usize);
+    let (x, y) = template.offset(frame);
+    let (x, y) = ((x as usize).min(w), (y as usize).min(h));
+    let (pw, ph) = (picture.width() as usize, picture.height() as usize);
+    let (cols, rows) = (pw.min(w - x), ph.min(h - y));
+    let row_bytes = w * 4;
+    let mut data = crate::buffers::take_empty(row_bytes * h);
+    data.resize(row_bytes * y, 0);
+    for row in picture.as_raw().chunks_exact(pw * 4).take(rows) {
+        data.resize(data.len() + x * 4, 0);
+        data.extend_from_slice(&row[..cols * 4]);
+        data.resize(data.len() + (w - x - cols) * 4, 0);
+    }
+    data.resize(row_bytes * h, 0);
+    RgbaImage::from_raw(w as u32, h as u32, data).expect("the canvas's own size")
 }
 
 /// A copy of a frame, in a buffer from the store ([`crate::buffers`]) when
@@ -1316,7 +1421,7 @@ impl Split {
         let Some(avatar) = under_cached_slot(template, true) else {
             return Ok(None);
         };
-        let (w, h) = template.size;
+        let (w, h) = template.content_size();
         let mut over = Canvas::new(w, h)?;
         for layer in &template.layers[avatar + 1..] {
             draw_layer(&mut over, layer, None, args, 0, &mut None)?;
@@ -1393,7 +1498,7 @@ fn under_layers(
     first: usize,
 ) -> Result<(Arc<Pixmap>, bool), RenderError> {
     let under = &template.layers[..first];
-    let (w, h) = template.size;
+    let (w, h) = template.content_size();
     if under.is_empty() {
         return Ok((Arc::new(Canvas::new(w, h)?.pixmap), false));
     }
@@ -1709,7 +1814,7 @@ fn start_canvas(
     args: &Args,
     frame: u32,
 ) -> Result<(Canvas, usize, bool), RenderError> {
-    let (w, h) = template.size;
+    let (w, h) = template.content_size();
     let base = template.layers.first().and_then(|layer| {
         let (art, motion) = match layer {
             Layer::Art { art, motion } => (*art, *motion),
@@ -1742,7 +1847,7 @@ fn start_from_avatar(template: &Template, prepared: &mut Prepared) -> Option<Can
     let Some(Layer::Avatar(slot)) = template.layers.first() else {
         return None;
     };
-    let (w, h) = template.size;
+    let (w, h) = template.content_size();
     let place = match slot.motion {
         [place] => place,
         _ => return None,
@@ -1780,7 +1885,7 @@ fn start_from_placed_avatar(
     if !fits {
         return None;
     }
-    let (w, h) = template.size;
+    let (w, h) = template.content_size();
     crate::check_size(w, h).ok()?;
     let (x, y) = (place.x as i64, place.y as i64);
     let (sw, sh) = (i64::from(pix.width()), i64::from(pix.height()));

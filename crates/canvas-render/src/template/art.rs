@@ -28,7 +28,7 @@ pub enum Art {
     JailBars,
     /// 512×512: a dimming vignette and a gold "PASSED" banner.
     PassedBanner,
-    /// 512×112: the red "TRIGGERED" banner.
+    /// 488×112: the red "TRIGGERED" banner.
     TriggeredBanner,
     /// 512×512: a dimming vignette and a red "WASTED" banner.
     WastedBanner,
@@ -130,7 +130,7 @@ impl Art {
     /// Natural width and height in pixels.
     pub fn size(self) -> (u32, u32) {
         match self {
-            Art::TriggeredBanner => (512, 112),
+            Art::TriggeredBanner => (TRIGGERED_WIDTH as u32, 112),
             Art::Hand => (160, 150),
             Art::Space => (600, 300),
             Art::LiedBackdrop | Art::LiedVignette => (600, 600),
@@ -475,8 +475,11 @@ fn banner(c: &mut Canvas, kind: Banner) {
     }
 }
 
+/// The width of the TRIGGERED banner: that of the picture it crosses.
+const TRIGGERED_WIDTH: f32 = 488.0;
+
 fn triggered(c: &mut Canvas) {
-    let path = rect_path(0.0, 8.0, 512.0, 104.0);
+    let path = rect_path(0.0, 8.0, TRIGGERED_WIDTH, 104.0);
     c.fill(
         &path,
         &shader_paint(linear(
@@ -487,8 +490,14 @@ fn triggered(c: &mut Canvas) {
             &[(0.0, rgba(0xff2a1f, 255)), (1.0, rgba(0xb50d0d, 255))],
         )),
     );
-    c.color(&rect_path(0.0, 0.0, 512.0, 8.0), rgba(0x1a0000, 220));
-    c.color(&rect_path(0.0, 8.0, 512.0, 3.0), rgba(0xff8a80, 255));
+    c.color(
+        &rect_path(0.0, 0.0, TRIGGERED_WIDTH, 8.0),
+        rgba(0x1a0000, 220),
+    );
+    c.color(
+        &rect_path(0.0, 8.0, TRIGGERED_WIDTH, 3.0),
+        rgba(0xff8a80, 255),
+    );
     let style = TextStyle::new(FontFace::Meme, 76.0)
         .color([0xff, 0xff, 0xff, 255])
         .align(Align::Center)
@@ -497,7 +506,7 @@ fn triggered(c: &mut Canvas) {
     c.text(
         "TRIGGERED",
         &style,
-        TextBox::new(8.0, 10.0, 496.0, 100.0),
+        TextBox::new(8.0, 10.0, TRIGGERED_WIDTH - 16.0, 100.0),
         24.0,
     )
     .expect("fixed banner text");

@@ -5,8 +5,8 @@
 
 use super::art::LIED_PHOTO;
 use super::{
-    Art, AvatarSlot, Layer, Mask, ParamKind, ParamSpec, Piece, Place, Reveal, Template, TextSlot,
-    Timeline, Tint,
+    Art, AvatarSlot, Camera, Layer, Mask, ParamKind, ParamSpec, Piece, Place, Reveal, Template,
+    TextSlot, Timeline, Tint,
 };
 use crate::text::{Align, FontFace, VAlign};
 
@@ -42,6 +42,7 @@ macro_rules! overlay {
         $(#[$doc])*
         pub(super) static $name: Template = Template {
             size: (512, 512),
+            camera: None,
             timeline: STILL,
             layers: &[avatar(FULL, $grey, None), art($art, FULL)],
             params: &[],
@@ -74,14 +75,20 @@ overlay!(
     WASTED, grey: true, Art::WastedBanner
 );
 
-/// `triggered`: 12 frames of 40 ms; the avatar, enlarged so that its edges
-/// never show, shakes under a red tint; the banner shakes a fifth as much.
-/// The shake jumps between four poses (one near each corner of its range)
-/// in an order that never repeats a step, so it reads as random; a pose
-/// shown again is the same picture, which the interpreter copies and the
-/// GIF encoder encodes once.
+/// `triggered`: 12 frames of 40 ms; the avatar under a red tint fills a
+/// 488 px square with the TRIGGERED banner across its foot, and that whole
+/// picture shakes as one on the 512 px canvas: each frame shows it at
+/// another of 12 offsets (up to 12 px either way from the centre, even, so
+/// that WebP frame offsets are exact), transparent around it, in an order
+/// where every step (the loop's too) jumps 16 to 27 px in a direction of
+/// its own, so it reads as random. The picture is the same in every frame:
+/// the interpreter draws it once and the GIF encoder stores it once.
 pub(super) static TRIGGERED: Template = Template {
     size: (512, 512),
+    camera: Some(Camera {
+        content: (SHAKEN, SHAKEN),
+        offsets: &SHAKE,
+    }),
     timeline: Timeline {
         frames: 12,
         delay_ms: 40,
@@ -89,67 +96,53 @@ pub(super) static TRIGGERED: Template = Template {
     },
     layers: &[
         avatar(
-            SHAKE,
+            &[Place::rect(0.0, 0.0, SHAKEN as f32, SHAKEN as f32)],
             false,
             Some(Tint {
                 rgb: 0xff1a1a,
                 strength: 0.42,
             }),
         ),
-        art(Art::TriggeredBanner, BANNER_SHAKE),
+        art(
+            Art::TriggeredBanner,
+            &[Place::rect(
+                0.0,
+                SHAKEN as f32 - 112.0,
+                SHAKEN as f32,
+                112.0,
+            )],
+        ),
     ],
     params: &[],
 };
 
-/// The four poses of the shake: the avatar's box and the banner's.
-const POSES: [(Place, Place); 4] = [
-    (
-        Place::new(-46.0, -40.0, 568.0, 568.0, 0.0, 1.0),
-        Place::new(-4.0, 398.0, 512.0, 112.0, 0.0, 1.0),
-    ),
-    (
-        Place::new(-12.0, -16.0, 568.0, 568.0, 0.0, 1.0),
-        Place::new(3.0, 402.0, 512.0, 112.0, 0.0, 1.0),
-    ),
-    (
-        Place::new(-42.0, -12.0, 568.0, 568.0, 0.0, 1.0),
-        Place::new(-3.0, 403.0, 512.0, 112.0, 0.0, 1.0),
-    ),
-    (
-        Place::new(-14.0, -44.0, 568.0, 568.0, 0.0, 1.0),
-        Place::new(3.0, 397.0, 512.0, 112.0, 0.0, 1.0),
-    ),
+/// The side of triggered's shaking picture: 12 px short of the canvas on
+/// every side.
+const SHAKEN: u32 = 488;
+
+/// Where triggered's picture is in each frame: 12 distinct places, the
+/// centre being (12, 12); no two steps alike.
+const SHAKE: [(u32, u32); 12] = [
+    (24, 24),
+    (16, 6),
+    (0, 8),
+    (24, 4),
+    (0, 16),
+    (18, 2),
+    (8, 20),
+    (6, 4),
+    (10, 22),
+    (0, 6),
+    (18, 22),
+    (14, 6),
 ];
-
-/// The pose of each frame: every step (the loop's too) goes to another
-/// pose, and no run of steps repeats at once.
-const SHAKE_ORDER: [usize; 12] = [0, 1, 2, 3, 1, 0, 2, 3, 0, 2, 1, 3];
-
-const SHAKE: &[Place] = &{
-    let mut out = [POSES[0].0; 12];
-    let mut i = 0;
-    while i < 12 {
-        out[i] = POSES[SHAKE_ORDER[i]].0;
-        i += 1;
-    }
-    out
-};
-
-const BANNER_SHAKE: &[Place] = &{
-    let mut out = [POSES[0].1; 12];
-    let mut i = 0;
-    while i < 12 {
-        out[i] = POSES[SHAKE_ORDER[i]].1;
-        i += 1;
-    }
-    out
-};
 
 /// `petpet`: 256×256, 10 frames (40 ms by default, `delay` 20–1000): the
 /// hand presses down and the avatar squashes (wider, lower) and springs
 /// back.
 pub(super) static PETPET: Template = Template {
     size: (256, 256),
+    camera: None,
     timeline: Timeline {
         frames: 10,
         delay_ms: 40,
@@ -212,6 +205,7 @@ pub const MAX_CUSTOM_CHARS: usize = 120;
 /// 21, then held).
 pub(super) static AMONGUS: Template = Template {
     size: (600, 300),
+    camera: None,
     timeline: Timeline {
         frames: 30,
         delay_ms: 80,
@@ -312,6 +306,7 @@ const DRIFT: &[Place] = &[
 /// when absent).
 pub(crate) static LIED: Template = Template {
     size: (600, 600),
+    camera: None,
     timeline: STILL,
     layers: &[
         art(Art::LiedBackdrop, &[Place::rect(0.0, 0.0, 600.0, 600.0)]),

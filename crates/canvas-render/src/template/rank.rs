@@ -310,6 +310,7 @@ macro_rules! stat {
 /// colour, level and rank as columns at the top right, a wide round bar.
 pub(super) static RANK_1: Template = Template {
     size: RANK_CARD_SIZE,
+    camera: None,
     timeline: STILL,
     layers: &{
         const STATS: [Layer; 2] = stat!(
@@ -369,6 +370,7 @@ pub(super) static RANK_1: Template = Template {
 /// a framed rounded-square avatar and the level; a segmented bar.
 pub(super) static RANK_2: Template = Template {
     size: RANK_CARD_SIZE,
+    camera: None,
     timeline: STILL,
     layers: &[
         shape(Shape::Rect, (0.0, 0.0, W, H), BG),
@@ -448,6 +450,7 @@ pub(super) static RANK_2: Template = Template {
 /// condensed level, a thin bar above the horizon.
 pub(super) static RANK_3: Template = Template {
     size: RANK_CARD_SIZE,
+    camera: None,
     timeline: STILL,
     layers: &[
         shape(Shape::Rounded(20.0), (0.0, 0.0, W, H), BG),
@@ -525,6 +528,7 @@ pub(super) static RANK_3: Template = Template {
 /// shadow, a serif name, one quiet line of facts and a slim bar.
 pub(super) static RANK_4: Template = Template {
     size: RANK_CARD_SIZE,
+    camera: None,
     timeline: STILL,
     layers: &[
         shape(Shape::Rounded(24.0), (0.0, 0.0, W, H), BG),
@@ -608,6 +612,7 @@ pub(super) static RANK_4: Template = Template {
 /// honeycomb, and a bar of narrow blocks.
 pub(super) static RANK_5: Template = Template {
     size: RANK_CARD_SIZE,
+    camera: None,
     timeline: STILL,
     layers: &[
         shape(Shape::Rect, (0.0, 0.0, W, H), BG),
@@ -697,6 +702,7 @@ pub(super) static RANK_5: Template = Template {
 /// rank stand in columns under the name.
 pub(super) static RANK_6: Template = Template {
     size: RANK_CARD_SIZE,
+    camera: None,
     timeline: STILL,
     layers: &{
         const LEVEL_COL: [Layer; 2] = stat!(
@@ -766,6 +772,7 @@ pub(super) static RANK_6: Template = Template {
 /// avatar overlapping it, a round level badge, a bar along the foot.
 pub(super) static RANK_7: Template = Template {
     size: RANK_CARD_SIZE,
+    camera: None,
     timeline: STILL,
     layers: &[
         shape(Shape::Rounded(26.0), (0.0, 0.0, W, H), BG),
@@ -851,6 +858,7 @@ pub(super) static RANK_7: Template = Template {
 /// framed box with a hard shadow, condensed type and chunky blocks.
 pub(super) static RANK_8: Template = Template {
     size: RANK_CARD_SIZE,
+    camera: None,
     timeline: STILL,
     layers: &[
         shape(Shape::Rect, (0.0, 0.0, W, H), BG),
@@ -934,6 +942,7 @@ pub(super) static RANK_8: Template = Template {
 /// ring, level and rank in pills, a round bar.
 pub(super) static RANK_9: Template = Template {
     size: RANK_CARD_SIZE,
+    camera: None,
     timeline: STILL,
     layers: &[
         shape(Shape::Rounded(32.0), (0.0, 0.0, W, H), BG),

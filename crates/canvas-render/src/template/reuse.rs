@@ -136,31 +136,89 @@ mod tests {
         })
     }
 
-    /// The shake comes back to its poses: frames of one pose are the same
-    /// picture, no step (the loop's included) stays in place.
+    /// The part of `frame` at `(x, y)`, `w` × `h`, and whether every pixel
+    /// around it is transparent.
+    fn cut(frame: &RgbaImage, (x, y): (u32, u32), (w, h): (u32, u32)) -> (RgbaImage, bool) {
+        let part = image::imageops::crop_imm(frame, x, y, w, h).to_image();
+        let clear = frame
+            .enumerate_pixels()
+            .all(|(px, py, p)| (x..x + w).contains(&px) && (y..y + h).contains(&py) || p.0[3] == 0);
+        (part, clear)
+    }
+
+    /// Triggered's shake moves one picture: every frame shows the same
+    /// picture (the tinted avatar, opaque, with its banner) at a place of
+    /// its own, transparent around it; the 12 places all differ, and so do
+    /// the 12 steps between them (the loop's included), each a jump.
     #[test]
-    fn triggered_shakes_between_four_poses_never_in_place() {
+    fn triggered_shakes_one_picture_between_twelve_places() {
         let t = TemplateKind::Triggered.template();
         let args = t.args(|_| None).unwrap();
         let a = avatar();
         let frames = render_template_frames(t, &args, &[(&a, 0)], None).unwrap();
         assert_eq!(frames.len(), 12);
-        let mut distinct: Vec<&RgbaImage> = Vec::new();
-        for (k, (frame, _)) in frames.iter().enumerate() {
-            let next = &frames[(k + 1) % frames.len()].0;
-            assert!(frame != next, "frame {k} is the next one");
-            if !distinct.contains(&frame) {
-                distinct.push(frame);
-            }
-            for (j, (earlier, _)) in frames[..k].iter().enumerate() {
-                assert_eq!(
-                    same_look(t, k as u32, j as u32),
-                    frame == earlier,
-                    "{k} {j}"
-                );
-            }
+        let size = t.content_size();
+        assert!(size.0 < 512 && size.0 >= 480 && size.0 == size.1);
+        let places: Vec<(u32, u32)> = (0..12).map(|k| t.offset(k)).collect();
+        let (picture, _) = cut(&frames[0].0, places[0], size);
+        assert!(picture.pixels().all(|p| p.0[3] == 255));
+        for (k, (frame, delay)) in frames.iter().enumerate() {
+            assert_eq!((frame.dimensions(), *delay), ((512, 512), 40));
+            let (part, clear) = cut(frame, places[k], size);
+            assert!(part == picture && clear, "frame {k}");
+            assert!(same_look(t, k as u32, 0));
         }
-        assert_eq!(distinct.len(), 4);
+        let steps: Vec<(i64, i64)> = (0..12)
+            .map(|k| {
+                let (a, b) = (places[k], places[(k + 1) % 12]);
+                (
+                    i64::from(b.0) - i64::from(a.0),
+                    i64::from(b.1) - i64::from(a.1),
+                )
+            })
+            .collect();
+        for k in 0..12 {
+            assert!(!places[..k].contains(&places[k]), "place {k} again");
+            assert!(!steps[..k].contains(&steps[k]), "step {k} again");
+            let (dx, dy) = steps[k];
+            assert!(dx * dx + dy * dy >= 12 * 12, "step {k} is small");
+            assert!(
+                places[k].0.is_multiple_of(2) && places[k].1.is_multiple_of(2),
+                "odd place {k}"
+            );
+        }
+        // The still (format=png) is the first frame.
+        let still = super::super::render_template(t, &args, Some(&a)).unwrap();
+        assert!(still == frames[0].0);
+    }
+
+    /// Over an animated avatar every frame draws its own picture (the
+    /// avatar frame of its time), still at the frame's place of the shake.
+    #[test]
+    fn triggered_over_an_animated_avatar_shakes_each_avatar_frame() {
+        let t = TemplateKind::Triggered.template();
+        let args = t.args(|_| None).unwrap();
+        let a = avatar();
+        let b = RgbaImage::from_pixel(80, 80, image::Rgba([30, 200, 60, 255]));
+        // 100 ms a frame: 12 frames of 40 ms show a, a, a, b, b, b (from
+        // 120 ms, then 240 ms)...
+        let source = [(&a, 100), (&b, 100)];
+        let frames = render_template_frames(t, &args, &source, None).unwrap();
+        assert_eq!(frames.len(), 12);
+        let size = t.content_size();
+        let alone = |img: &RgbaImage| {
+            render_template_frames(t, &args, &[(img, 0)], None).unwrap()[0]
+                .0
+                .clone()
+        };
+        let (pa, _) = cut(&alone(&a), t.offset(0), size);
+        let (pb, _) = cut(&alone(&b), t.offset(0), size);
+        assert!(pa != pb);
+        for (k, (frame, _)) in frames.iter().enumerate() {
+            let (part, clear) = cut(frame, t.offset(k as u32), size);
+            let want = if (k * 40 / 100) % 2 == 0 { &pa } else { &pb };
+            assert!(clear && part == *want, "frame {k}");
+        }
     }
 
     /// The pat comes back up through the poses it went down by: those

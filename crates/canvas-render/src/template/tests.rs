@@ -46,6 +46,20 @@ fn every_placement_list_has_one_entry_or_one_per_frame() {
                 assert!(p.w > 0.0 && p.h > 0.0 && (0.0..=1.0).contains(&p.opacity));
             }
         }
+        // A camera: one place or one per frame, the picture inside the
+        // canvas at each.
+        if let Some(camera) = t.camera {
+            let n = camera.offsets.len();
+            assert!(n == 1 || n == frames, "{kind:?}: {n} camera places");
+            let (pw, ph) = camera.content;
+            assert!(pw >= 1 && ph >= 1, "{kind:?}");
+            for &(x, y) in camera.offsets {
+                assert!(
+                    x + pw <= t.size.0 && y + ph <= t.size.1,
+                    "{kind:?}: ({x}, {y})"
+                );
+            }
+        }
     }
 }
 

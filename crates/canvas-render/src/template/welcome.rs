@@ -263,6 +263,7 @@ const fn colored(slot: TextSlot) -> Layer {
 /// top, centred lines under it.
 pub(super) static WELCOME_1: Template = Template {
     size: SIZE,
+    camera: None,
     timeline: STILL,
     layers: &[
         BACKGROUND,
@@ -307,6 +308,7 @@ pub(super) static WELCOME_1: Template = Template {
 /// ring, left-aligned lines with a large name.
 pub(super) static WELCOME_2: Template = Template {
     size: SIZE,
+    camera: None,
     timeline: STILL,
     layers: &[
         BACKGROUND,
@@ -351,6 +353,7 @@ pub(super) static WELCOME_2: Template = Template {
 /// rounded frame on the left, the lines on the panel.
 pub(super) static WELCOME_3: Template = Template {
     size: SIZE,
+    camera: None,
     timeline: STILL,
     layers: &[
         BACKGROUND,
@@ -398,6 +401,7 @@ pub(super) static WELCOME_3: Template = Template {
 /// with the lines, the avatar in a thick ring breaking through it.
 pub(super) static WELCOME_4: Template = Template {
     size: SIZE,
+    camera: None,
     timeline: STILL,
     layers: &[
         BACKGROUND,
@@ -447,6 +451,7 @@ pub(super) static WELCOME_4: Template = Template {
 /// the lines in serif italics on a soft panel.
 pub(super) static WELCOME_5: Template = Template {
     size: SIZE,
+    camera: None,
     timeline: STILL,
     layers: &[
         BACKGROUND,
@@ -506,6 +511,7 @@ pub(super) static WELCOME_5: Template = Template {
 /// the member count on its right.
 pub(super) static WELCOME_6: Template = Template {
     size: SIZE,
+    camera: None,
     timeline: STILL,
     layers: &[
         BACKGROUND,
@@ -555,6 +561,7 @@ pub(super) static WELCOME_6: Template = Template {
 /// a gold ring on its top edge, centred lines.
 pub(super) static WELCOME_7: Template = Template {
     size: SIZE,
+    camera: None,
     timeline: STILL,
     layers: &[
         BACKGROUND,

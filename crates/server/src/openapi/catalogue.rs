@@ -749,7 +749,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         path: "/canvas/overlay/triggered",
         tag: "canvas: overlays",
         summary: "The avatar shaking under a red tint with a TRIGGERED banner (animated)",
-        description: "512×512, 12 frames of 40 ms, always animated: absent `format` gives a GIF (png: the first frame). An animated avatar keeps its own motion, aligned by time.",
+        description: "512×512, 12 frames of 40 ms, always animated: the tinted avatar with the banner across its foot is one 488×488 picture that jumps between 12 places (up to 12 px from the centre), transparent in the margin it leaves. Absent `format` gives a GIF (png: the first frame). An animated avatar keeps its own motion, aligned by time.",
         params: &[AVATAR],
         ok: Success::CanvasImage,
         errors: CANVAS_ERRORS,
