@@ -5,8 +5,8 @@ use std::cell::RefCell;
 use crate::{RenderError, RgbaImage, check_size};
 
 /// Working buffers each thread's PNG encoder keeps between images, at most
-/// (a 1024 × 1024 image's repacked pixels, up to 3 MiB, fit); past it they
-/// are freed after the image.
+/// (a 1024 × 1024 image's copy without hidden colour plus its repacked
+/// pixels fit); past it they are freed after the image.
 const KEEP_ENCODER_BYTES: usize = 8 << 20;
 
 thread_local! {
@@ -19,9 +19,9 @@ thread_local! {
 /// details: the PNG is stored in the smallest colour type that holds the
 /// pixels (greyscale, greyscale + alpha, a palette indexed by one channel
 /// when that channel determines the pixel, as in the output of the `red`,
-/// `green` and `blue` filters, then RGB or RGBA), each scanline filtered
-/// with the PNG filter that suits it best, and compressed by a deflate made
-/// for image data. Every visible pixel decodes exactly; fully transparent pixels decode as transparent black, so
+/// `green` and `blue` filters, then RGB or RGBA), Paeth-filtered and
+/// compressed by a deflate made for image data. Every visible pixel decodes
+/// exactly; fully transparent pixels decode as transparent black, so
 /// nothing hidden under alpha 0 (the corners cut off by [`circle`](crate::circle),
 /// say) reaches the file.
 ///

@@ -1,4 +1,4 @@
-//! The compressed image data of a PNG (its `IDAT` stream): filtered
+//! The compressed image data of a PNG (its `IDAT` stream): Paeth-filtered
 //! scanlines in one zlib stream, coded by a fast encoder made for this data.
 //!
 //! PNG filtering leaves mostly small values and stretches of zeros. A full
@@ -13,10 +13,9 @@
 //! channel of a mostly opaque image) as literals rather than breaking off
 //! a run for each; and its hot loops are compiled for the running CPU's
 //! vector and bit-manipulation extensions (AVX2, BMI2) where present. On
-//! the outputs of the benchmark avatar's 14 filters it wrote 10 % fewer
-//! bytes in total than the `png` crate's fast mode with Paeth on every
-//! scanline alone, in less time; choosing the filter per scanline saves
-//! 2–6 % more (the crate's README has the criterion figures).
+//! the outputs of the benchmark avatar's 14 filters it writes 10 % fewer
+//! bytes in total than the `png` crate's fast mode, in less time (the
+//! crate's README has the criterion figures).
 //!
 //! Every symbol has a code whether it was counted or not, so the stream is
 //! valid whatever the unsampled scanlines hold; when it would come out
@@ -30,11 +29,7 @@ const LITLEN: usize = 286;
 const END_OF_BLOCK: usize = 256;
 /// Runs of zeros shorter than this after the first are sent as literals.
 const MIN_COPY: u32 = 5;
-/// The PNG filter types.
-const NONE: u8 = 0;
-const SUB: u8 = 1;
-const UP: u8 = 2;
-const AVG: u8 = 3;
+/// The PNG filter type written before every scanline.
 const PAETH: u8 = 4;
 
 /// Deflate's length codes 257–285: `(base length, extra bits)`.
@@ -95,21 +90,10 @@ const CLEN_ORDER: [usize; 19] = [
 const CLEN_EXTRA: [u8; 19] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3, 7];
 
 /// Appends the zlib stream of `raw`'s scanlines (`stride` bytes each,
-/// `bpp` bytes a pixel, 1–4), each filtered as [`Filterer`] chooses, to
-/// `out`.
-///
-/// With `clear_hidden` (`bpp` 4: RGBA), every pixel whose alpha is 0 is
-/// read as transparent black, a scanline at a time, so the caller need not
-/// copy the image without that colour first.
-pub(crate) fn png_image_data(
-    raw: &[u8],
-    stride: usize,
-    bpp: usize,
-    clear_hidden: bool,
-    out: &mut Vec<u8>,
-) {
+/// `bpp` bytes a pixel, 1–4), each Paeth-filtered, to `out`.
+pub(crate) fn png_image_data(raw: &[u8], stride: usize, bpp: usize, out: &mut Vec<u8>) {
     debug_assert!((1..=4).contains(&bpp) && stride > 0 && raw.len().is_multiple_of(stride));
-    encode(raw, stride, bpp, clear_hidden, out);
+    encode(raw, stride, bpp, out);
 }
 
 #[multiversion::multiversion(targets(
@@ -117,11 +101,10 @@ pub(crate) fn png_image_data(
     "x86_64+sse4.1",
     "aarch64+neon",
 ))]
-fn encode(raw: &[u8], stride: usize, bpp: usize, clear_hidden: bool, out: &mut Vec<u8>) {
+fn encode(raw: &[u8], stride: usize, bpp: usize, out: &mut Vec<u8>) {
     let rows = raw.len() / stride;
     let line = stride + 1;
     let mut filtered = vec![0u8; line];
-    let mut filter = Filterer::new(stride, clear_hidden && bpp == 4);
 
     // Pass 1: byte counts over every eighth scanline of a tall image, every
     // fourth of a shorter one, all of a short one.
@@ -135,7 +118,7 @@ fn encode(raw: &[u8], stride: usize, bpp: usize, clear_hidden: bool, out: &mut V
         lengths: [0; 29],
     };
     for y in (0..rows).step_by(step) {
-        filter.row(raw, stride, bpp, y, &mut filtered);
+        filter_row(raw, stride, bpp, y, &mut filtered);
         counts.add(&filtered);
     }
     let freq = counts.frequencies();
@@ -163,13 +146,11 @@ fn encode(raw: &[u8], stride: usize, bpp: usize, clear_hidden: bool, out: &mut V
 
     // Pass 2: the block, one scanline at a time into `scratch`, whole bytes
     // then moved to `out`. A scanline writes at most 12 bits a byte, plus
-    // the run of zeros carried in from the one before: no run spans more
-    // than two scanlines, since only a row filtered with None starts with a
-    // zero, and such a row is not all zeros (every filter would tie, and
-    // ties go to Paeth). That run costs at most 13 bits per 258 zeros and
-    // 30 more, which `line / 32` and 1 KiB of slack cover.
+    // the run of zeros carried in from the one before (no run spans more:
+    // every scanline starts with its filter type, 4), at most 18 bits per
+    // 258 zeros, which the 1 KiB of slack covers for the widest image.
     let mut bits = Bits {
-        scratch: vec![0u8; line * usize::from(MAX_CODE_LEN) / 8 + line / 32 + 1024],
+        scratch: vec![0u8; line * usize::from(MAX_CODE_LEN) / 8 + 1024],
         at: At {
             pos: 0,
             acc: 0,
@@ -181,7 +162,7 @@ fn encode(raw: &[u8], stride: usize, bpp: usize, clear_hidden: bool, out: &mut V
     let mut adler = simd_adler32::Adler32::new();
     let mut zeros = 0;
     for y in 0..rows {
-        filter.row(raw, stride, bpp, y, &mut filtered);
+        filter_row(raw, stride, bpp, y, &mut filtered);
         adler.write(&filtered);
         zeros = emit_row(&mut bits, &table, &pairs, &filtered, zeros);
         bits.drain_into(out);
@@ -197,7 +178,7 @@ fn encode(raw: &[u8], stride: usize, bpp: usize, clear_hidden: bool, out: &mut V
 
     if out.len() - start > stored {
         out.truncate(start);
-        write_stored(raw, stride, bpp, out, &mut filter, &mut filtered);
+        write_stored(raw, stride, bpp, out, &mut filtered);
     }
 }
 
@@ -227,18 +208,11 @@ fn stored_size(len: usize) -> usize {
 
 /// Data that does not compress (noise): the filtered scanlines in stored
 /// blocks.
-fn write_stored(
-    raw: &[u8],
-    stride: usize,
-    bpp: usize,
-    out: &mut Vec<u8>,
-    filter: &mut Filterer,
-    filtered: &mut [u8],
-) {
+fn write_stored(raw: &[u8], stride: usize, bpp: usize, out: &mut Vec<u8>, filtered: &mut [u8]) {
     let rows = raw.len() / stride;
     let mut data = Vec::with_capacity(rows * filtered.len());
     for y in 0..rows {
-        filter.row(raw, stride, bpp, y, filtered);
+        filter_row(raw, stride, bpp, y, filtered);
         data.extend_from_slice(filtered);
     }
     out.extend_from_slice(&[0x78, 0x01]);
@@ -256,209 +230,25 @@ fn write_stored(
     out.extend_from_slice(&simd_adler32::adler32(&data.as_slice()).to_be_bytes());
 }
 
-/// The scanline filters, in the order a tie between them is settled.
-const FILTERS: [u8; 5] = [PAETH, AVG, UP, SUB, NONE];
-
-/// Filters scanlines: each even one with every PNG filter, keeping the one
-/// whose bytes, read as signed values, have the smallest sum of magnitudes
-/// (the PNG specification's suggested heuristic, libpng's choice too; here
-/// each nonzero byte counts [`NONZERO_COST`] more), and
-/// the odd one after it with the same filter; a scanline that repeats the
-/// one above is filtered with Up (all zeros) without comparing. Paeth suits most
-/// photographs, Average smooth gradients and greyscale, Sub and Up flat
-/// art; one filter for all rows leaves 2–6 % on the table, while choosing
-/// on every row rather than every other one saves only about 0.1–0.2 %
-/// more, at twice the cost.
-struct Filterer {
-    /// The row above the first: zeros.
-    zero: Vec<u8>,
-    /// One scanline for each filter but None, without the type byte.
-    candidates: Vec<u8>,
-    /// Whether fully transparent RGBA pixels are read as transparent black.
-    clear_hidden: bool,
-    /// With `clear_hidden`: scanline `y` so read in slot `y % 2`, and which
-    /// scanline each slot holds.
-    visible: Vec<u8>,
-    held: [usize; 2],
-    /// The scanline whose filter was last chosen, and the filter (an index
-    /// into [`FILTERS`]).
-    chosen: (usize, usize),
-}
-
-impl Filterer {
-    fn new(stride: usize, clear_hidden: bool) -> Self {
-        Self {
-            zero: vec![0; stride],
-            candidates: vec![0; 4 * stride],
-            clear_hidden,
-            visible: if clear_hidden {
-                vec![0; 2 * stride]
-            } else {
-                Vec::new()
-            },
-            held: [usize::MAX; 2],
-            chosen: (usize::MAX, 0),
-        }
-    }
-
-    /// Scanline `y` of `raw` after its filter type byte, into `out`.
-    #[inline(always)]
-    fn row(&mut self, raw: &[u8], stride: usize, bpp: usize, y: usize, out: &mut [u8]) {
-        if self.clear_hidden {
-            for r in y.saturating_sub(1)..=y {
-                let slot = r % 2;
-                if self.held[slot] != r {
-                    let dst = &mut self.visible[slot * stride..][..stride];
-                    without_hidden_colour(&raw[r * stride..][..stride], dst);
-                    self.held[slot] = r;
-                }
-            }
-        }
-        let (row, prev) = if self.clear_hidden {
-            let row = &self.visible[y % 2 * stride..][..stride];
-            let prev = if y == 0 {
-                &self.zero[..]
-            } else {
-                &self.visible[(y - 1) % 2 * stride..][..stride]
-            };
-            (row, prev)
-        } else {
-            let row = &raw[y * stride..][..stride];
-            let prev = if y == 0 {
-                &self.zero[..]
-            } else {
-                &raw[(y - 1) * stride..][..stride]
-            };
-            (row, prev)
-        };
-        if row == prev {
-            // A repeated row (flat art, pixelated blocks): Up leaves all
-            // zeros, with nothing to compare.
-            out[0] = UP;
-            out[1..].fill(0);
-            return;
-        }
-        if y % 2 == 1 && self.chosen.0 == y - 1 {
-            let best = self.chosen.1;
-            out[0] = FILTERS[best];
-            let out = &mut out[1..];
-            match FILTERS[best] {
-                PAETH => filter_paeth(row, prev, bpp, out),
-                AVG => filter_avg(row, prev, bpp, out),
-                UP => filter_up(row, prev, out),
-                SUB => filter_sub(row, bpp, out),
-                _ => out.copy_from_slice(row),
-            }
-            return;
-        }
-        let (paeth_row, rest) = self.candidates.split_at_mut(stride);
-        let (avg_row, rest) = rest.split_at_mut(stride);
-        let (up_row, sub_row) = rest.split_at_mut(stride);
-        filter_paeth(row, prev, bpp, paeth_row);
-        filter_avg(row, prev, bpp, avg_row);
-        filter_up(row, prev, up_row);
-        filter_sub(row, bpp, sub_row);
-        let rows: [&[u8]; 5] = [paeth_row, avg_row, up_row, sub_row, row];
-        let mut best = 0;
-        let mut best_sum = u64::MAX;
-        for (i, r) in rows.iter().enumerate() {
-            let sum = magnitude(r);
-            if sum < best_sum {
-                (best, best_sum) = (i, sum);
-            }
-        }
-        out[0] = FILTERS[best];
-        out[1..].copy_from_slice(rows[best]);
-        self.chosen = (y, best);
-    }
-}
-
-/// RGBA pixels from `src` into `dst`, fully transparent ones as
-/// transparent black; a pixel at a time as a `u32`, so that it vectorises.
+/// Scanline `y` of `raw`, Paeth-filtered, after its filter type byte.
 #[inline(always)]
-fn without_hidden_colour(src: &[u8], dst: &mut [u8]) {
-    for (d, s) in dst.chunks_exact_mut(4).zip(src.chunks_exact(4)) {
-        let px = u32::from_le_bytes([s[0], s[1], s[2], s[3]]);
-        let px = if px >> 24 == 0 { 0 } else { px };
-        d.copy_from_slice(&px.to_le_bytes());
-    }
-}
-
-/// What a nonzero byte costs in [`magnitude`] beyond its size: zeros run
-/// into copies in this deflate, so a filter leaving more of them is worth
-/// a slightly larger sum (drawn cards and text 0.5–1 % smaller than by the
-/// plain sum, photographs the same).
-const NONZERO_COST: u16 = 2;
-
-/// The sum of the bytes' magnitudes as signed values (|−1| for 255), each
-/// nonzero byte [`NONZERO_COST`] more.
-#[inline(always)]
-fn magnitude(bytes: &[u8]) -> u64 {
-    // Added up in 32 lanes of 16 bits, which a vector unit does a register
-    // at a time, over pieces short enough (256 × 32 bytes of at most 130)
-    // that no lane overflows.
-    let mut sum = 0u64;
-    for piece in bytes.chunks(8192) {
-        let mut lanes = [0u16; 32];
-        let mut blocks = piece.chunks_exact(32);
-        for block in &mut blocks {
-            for (l, &b) in lanes.iter_mut().zip(block) {
-                *l += u16::from((b as i8).unsigned_abs()) + NONZERO_COST * u16::from(b != 0);
-            }
+fn filter_row(raw: &[u8], stride: usize, bpp: usize, y: usize, out: &mut [u8]) {
+    let row = &raw[y * stride..][..stride];
+    out[0] = PAETH;
+    let out = &mut out[1..];
+    if y == 0 {
+        // Above the image is zero: Paeth predicts the left neighbour.
+        out[..bpp].copy_from_slice(&row[..bpp]);
+        for ((o, &x), &a) in out[bpp..].iter_mut().zip(&row[bpp..]).zip(row) {
+            *o = x.wrapping_sub(a);
         }
-        sum += lanes.iter().map(|&l| u64::from(l)).sum::<u64>();
-        sum += blocks
-            .remainder()
-            .iter()
-            .map(|&b| u64::from((b as i8).unsigned_abs() + NONZERO_COST as u8 * u8::from(b != 0)))
-            .sum::<u64>();
+        return;
     }
-    sum
-}
-
-/// Sub: each byte less the one `bpp` to its left.
-#[inline(always)]
-fn filter_sub(row: &[u8], bpp: usize, out: &mut [u8]) {
-    out[..bpp].copy_from_slice(&row[..bpp]);
-    for ((o, &x), &a) in out[bpp..].iter_mut().zip(&row[bpp..]).zip(row) {
-        *o = x.wrapping_sub(a);
-    }
-}
-
-/// Up: each byte less the one above.
-#[inline(always)]
-fn filter_up(row: &[u8], prev: &[u8], out: &mut [u8]) {
-    for ((o, &x), &b) in out.iter_mut().zip(row).zip(prev) {
-        *o = x.wrapping_sub(b);
-    }
-}
-
-/// Average: each byte less the floor of the mean of the left and upper
-/// ones, as `(a & b) + ((a ^ b) >> 1)`, which stays in bytes.
-#[inline(always)]
-fn filter_avg(row: &[u8], prev: &[u8], bpp: usize, out: &mut [u8]) {
-    for ((o, &x), &b) in out[..bpp].iter_mut().zip(row).zip(prev) {
-        *o = x.wrapping_sub(b >> 1);
-    }
-    for (((o, &x), &a), &b) in out[bpp..]
-        .iter_mut()
-        .zip(&row[bpp..])
-        .zip(row)
-        .zip(&prev[bpp..])
-    {
-        *o = x.wrapping_sub((a & b) + ((a ^ b) >> 1));
-    }
-}
-
-/// Paeth: each byte less the Paeth predictor of its left, upper and
-/// upper-left neighbours.
-#[inline(always)]
-fn filter_paeth(row: &[u8], prev: &[u8], bpp: usize, out: &mut [u8]) {
-    // Left of the row is zero: Paeth predicts the upper neighbour.
+    let prev = &raw[(y - 1) * stride..][..stride];
     for ((o, &x), &b) in out[..bpp].iter_mut().zip(row).zip(prev) {
         *o = x.wrapping_sub(b);
     }
-    let n = row.len() - bpp;
+    let n = stride - bpp;
     for ((((o, &x), &a), &b), &c) in out[bpp..]
         .iter_mut()
         .zip(&row[bpp..])
@@ -488,6 +278,17 @@ fn paeth(a: u8, b: u8, c: u8) -> u8 {
     };
     let b_or_c = if pb.min(pc) == pb { b } else { c };
     if pa.min(pb).min(pc) == pa { a } else { b_or_c }
+}
+
+/// Whether the eight bytes of `data` from `k` are all zero (false when
+/// fewer than eight remain). Zero bytes at the end of a chunk start a run
+/// only when this holds for the next chunk: otherwise they are cheaper as
+/// literals (a zero byte every few is the normal case in filtered image
+/// data: the alpha channel of a mostly opaque image, for one).
+#[inline(always)]
+fn next_is_zero(data: &[u8], k: usize) -> bool {
+    data.get(k..k + 8)
+        .is_some_and(|n| u64::from_le_bytes(n.try_into().expect("8 bytes")) == 0)
 }
 
 /// Symbol counts of the sampled scanlines: bytes in four tables (so that
@@ -614,20 +415,26 @@ fn emit_row(
     let scratch = &mut bits.scratch[..];
     let mut at = bits.at;
     let mut chunks = data.chunks_exact(8);
-    let word = |c: &[u8]| u64::from_le_bytes(c.try_into().expect("8 bytes"));
-    let mut next = chunks.next().map(word);
-    while let Some(v) = next {
-        next = chunks.next().map(word);
+    let mut k = 0;
+    for chunk in &mut chunks {
+        k += 8;
+        let v = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
         if v == 0 {
             zeros += 8;
             continue;
         }
-        // Zero bytes at the end start a run only when the next chunk is all
-        // zeros; otherwise they are cheaper as literals (a zero byte every
-        // few is the normal case in filtered image data: the alpha channel
-        // of a mostly opaque image, for one).
-        let next_zero = next == Some(0);
-        if zeros == 0 && (v >> 56 != 0 || !next_zero) {
+        let mut lead = 0;
+        if zeros > 0 {
+            lead = v.trailing_zeros() / 8;
+            at = emit_run(at, scratch, table, zeros + lead);
+        }
+        let lz = v.leading_zeros() / 8;
+        let trail = if lz > 0 && next_is_zero(data, k) {
+            lz
+        } else {
+            0
+        };
+        if lead == 0 && trail == 0 {
             // The common case: eight literals, two codes a lookup, four
             // codes a store.
             let p0 = pairs[(v & 0xffff) as usize];
@@ -646,8 +453,12 @@ fn emit_row(
                 n2 + (p3 & 31),
             );
         } else {
-            zeros = edge_chunk(&mut at, scratch, table, v, zeros, next_zero);
+            for &b in &chunk[lead as usize..8 - trail as usize] {
+                let c = table[usize::from(b)];
+                at.put(scratch, u64::from(c >> 4), c & 15);
+            }
         }
+        zeros = trail;
     }
     for &b in chunks.remainder() {
         if b == 0 {
@@ -663,51 +474,6 @@ fn emit_row(
     }
     bits.at = at;
     zeros
-}
-
-/// A chunk `v` (not zero) next to a run of zeros: the run carried in
-/// (`zeros`) ends with its leading zero bytes, and its trailing zero bytes
-/// start the run carried out (returned) when the next chunk is all zeros.
-/// Kept out of line, so that the common case's loop keeps its registers.
-#[inline(never)]
-fn edge_chunk(
-    at: &mut At,
-    scratch: &mut [u8],
-    table: &[u32; LITLEN],
-    v: u64,
-    zeros: u32,
-    next_zero: bool,
-) -> u32 {
-    let mut keep = !0u64;
-    if zeros > 0 {
-        let lead = v.trailing_zeros() / 8;
-        *at = emit_run(*at, scratch, table, zeros + lead);
-        keep <<= 8 * lead;
-    }
-    let lz = v.leading_zeros() / 8;
-    let trail = if next_zero { lz } else { 0 };
-    // `lead + trail` < 8, since `v` is not zero.
-    keep &= !0u64 >> (8 * trail);
-    literals(at, scratch, table, v, keep);
-    trail
-}
-
-/// Writes the bytes of `v` (least significant first) whose byte of `keep`
-/// is not zero as literals: four codes a store, without branches (a byte
-/// left out contributes a code of no bits).
-#[inline(always)]
-fn literals(at: &mut At, scratch: &mut [u8], table: &[u32; LITLEN], v: u64, keep: u64) {
-    for half in [0, 32] {
-        let mut acc = 0u64;
-        let mut n = 0u32;
-        for i in (half..half + 32).step_by(8) {
-            let on = 0u32.wrapping_sub((keep >> i) as u32 & 1);
-            let c = table[usize::from((v >> i) as u8)] & on;
-            acc |= u64::from(c >> 4) << n;
-            n += c & 15;
-        }
-        at.put(scratch, acc, n);
-    }
 }
 
 /// How a run of `n` zeros (n ≥ 1) is sent: a literal zero, then copies of
@@ -927,94 +693,44 @@ mod tests {
         out
     }
 
-    /// The textbook predictor of PNG filter `kind` for a byte whose left,
-    /// upper and upper-left neighbours are `a`, `b` and `c`.
-    fn predict(kind: u8, a: u8, b: u8, c: u8) -> u8 {
-        let (a, b, c) = (i16::from(a), i16::from(b), i16::from(c));
-        let p = match kind {
-            0 => 0,
-            1 => a,
-            2 => b,
-            3 => (a + b) / 2,
-            4 => {
+    /// What the stream must hold: every scanline Paeth-filtered, by the
+    /// textbook predictor.
+    fn reference(raw: &[u8], stride: usize, bpp: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        for (y, row) in raw.chunks_exact(stride).enumerate() {
+            out.push(4);
+            for i in 0..stride {
+                let a = if i >= bpp { i16::from(row[i - bpp]) } else { 0 };
+                let b = if y > 0 {
+                    i16::from(raw[(y - 1) * stride + i])
+                } else {
+                    0
+                };
+                let c = if y > 0 && i >= bpp {
+                    i16::from(raw[(y - 1) * stride + i - bpp])
+                } else {
+                    0
+                };
                 let p = a + b - c;
                 let (pa, pb, pc) = ((p - a).abs(), (p - b).abs(), (p - c).abs());
-                if pa <= pb && pa <= pc {
+                let pred = if pa <= pb && pa <= pc {
                     a
                 } else if pb <= pc {
                     b
                 } else {
                     c
-                }
+                };
+                out.push(row[i].wrapping_sub(pred as u8));
             }
-            _ => panic!("filter type {kind}"),
-        };
-        p as u8
-    }
-
-    /// The neighbours `(a, b, c)` of byte `i` of row `y`.
-    fn neighbours(raw: &[u8], stride: usize, bpp: usize, y: usize, i: usize) -> (u8, u8, u8) {
-        let at = |y: usize, i: usize| raw[y * stride + i];
-        let a = if i >= bpp { at(y, i - bpp) } else { 0 };
-        let b = if y > 0 { at(y - 1, i) } else { 0 };
-        let c = if y > 0 && i >= bpp {
-            at(y - 1, i - bpp)
-        } else {
-            0
-        };
-        (a, b, c)
-    }
-
-    /// Undoes the filters of the scanlines in `stream` (each a filter type
-    /// and `stride` bytes) by the textbook predictors, and checks that each
-    /// row that repeats the one above is filtered with Up, each odd row
-    /// after a row whose filter was chosen with that row's filter, and every
-    /// other row with one whose bytes have the smallest sum of magnitudes
-    /// (each nonzero byte [`NONZERO_COST`] more).
-    fn unfilter(stream: &[u8], stride: usize, bpp: usize) -> Vec<u8> {
-        assert!(stream.len().is_multiple_of(stride + 1));
-        let mut raw = vec![0u8; stream.len() / (stride + 1) * stride];
-        for (y, line) in stream.chunks_exact(stride + 1).enumerate() {
-            for i in 0..stride {
-                let (a, b, c) = neighbours(&raw, stride, bpp, y, i);
-                raw[y * stride + i] = line[1 + i].wrapping_add(predict(line[0], a, b, c));
-            }
-            let magnitude = |kind: u8| -> u32 {
-                (0..stride)
-                    .map(|i| {
-                        let (a, b, c) = neighbours(&raw, stride, bpp, y, i);
-                        let v = raw[y * stride + i].wrapping_sub(predict(kind, a, b, c));
-                        u32::from((v as i8).unsigned_abs())
-                            + u32::from(NONZERO_COST) * u32::from(v != 0)
-                    })
-                    .sum()
-            };
-            let repeats = |y: usize| {
-                let row = &raw[y * stride..][..stride];
-                match y {
-                    0 => row.iter().all(|&b| b == 0),
-                    _ => row == &raw[(y - 1) * stride..][..stride],
-                }
-            };
-            if repeats(y) {
-                assert_eq!(line[0], UP, "row {y} repeats the one above");
-                continue;
-            }
-            if y % 2 == 1 && !repeats(y - 1) {
-                assert_eq!(line[0], stream[(y - 1) * (stride + 1)], "row {y}");
-                continue;
-            }
-            let best = (0..5).map(magnitude).min().unwrap();
-            assert_eq!(magnitude(line[0]), best, "row {y}: filter {}", line[0]);
         }
-        raw
+        out
     }
 
     fn round_trip(raw: &[u8], stride: usize, bpp: usize) -> usize {
         let mut out = vec![0xAA];
-        png_image_data(raw, stride, bpp, false, &mut out);
+        png_image_data(raw, stride, bpp, &mut out);
         assert_eq!(out[0], 0xAA, "appends");
-        assert_eq!(unfilter(&inflate(&out[1..]), stride, bpp), raw);
+        assert_eq!(inflate(&out[1..]), reference(raw, stride, bpp));
         out.len() - 1
     }
 
@@ -1107,41 +823,14 @@ mod tests {
 
     #[test]
     fn tall_images_of_zeros_round_trip() {
-        // A run of zeros spans at most two scanlines' worth (only a None
-        // row starts with a zero, and it is not all zeros), so what one
-        // scanline writes fits the scratch buffer (sized for a scanline of
-        // longest codes and such a run).
+        // Every scanline starts with its filter type (4), so a run of zeros
+        // spans at most one scanline's worth and what one scanline writes
+        // fits the scratch buffer (sized for a scanline of longest codes).
         for (w, h) in [(16, 4000), (1, 70_000), (600, 300)] {
             let mut raw = vec![0u8; w * h];
             *raw.last_mut().unwrap() = 9;
             raw[w / 2] = 3;
             round_trip(&raw, w, 1);
-        }
-    }
-
-    #[test]
-    fn runs_of_zeros_cross_rows_filtered_with_none() {
-        // Even rows zero but for two bytes at the end, odd rows noise then
-        // zeros: below a noisy row None leaves the fewest residuals, and
-        // the odd row after keeps it, so runs of zeros run from the end of
-        // one row through the next one's filter type (0) into its start.
-        for w in [64, 3000] {
-            let h = 41;
-            let noise = noise(w as u64, w * h);
-            let raw: Vec<u8> = (0..w * h)
-                .map(|i| match ((i / w) % 2, i % w) {
-                    // 3, 0, 3 at the end: Sub would leave more than None.
-                    (0, x) if x == w - 1 || x == w - 3 => 3,
-                    (1, x) if x < w / 2 => noise[i] | 1,
-                    _ => 0,
-                })
-                .collect();
-            round_trip(&raw, w, 1);
-            let mut out = Vec::new();
-            png_image_data(&raw, w, 1, false, &mut out);
-            let stream = inflate(&out);
-            let types: Vec<u8> = stream.chunks_exact(w + 1).map(|l| l[0]).collect();
-            assert!(types[2..].iter().all(|&t| t == NONE), "{types:?}");
         }
     }
 
