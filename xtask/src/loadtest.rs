@@ -105,7 +105,7 @@ pub struct LoadtestArgs {
     #[arg(long, value_enum)]
     pub abuse: Option<pressure::Abuse>,
     /// Hostile-memory: the worst-case memory stated in the README.
-    #[arg(long, default_value_t = 1339)]
+    #[arg(long, default_value_t = 1355)]
     pub memory_bound_mib: u64,
     /// Run the burst, fairness and hostile-memory modes against this server
     /// binary instead of building one (to compare builds).

@@ -825,7 +825,7 @@ enum Source {
 /// is one picture. Any other frame is a whole picture, shared with the
 /// first frame with exactly its pixels.
 fn pictures(frames: &[RgbaImage]) -> (Vec<RgbaImage>, Vec<Source>, Vec<Shows>) {
-    let contents = moved_contents(frames);
+    let contents = moved_contents(frames, MAX_CUT_BYTES);
     let origins = first_equal_frames(frames);
     let (mut cut, mut sources) = (Vec::new(), Vec::new());
     let mut picture_of: Vec<Option<usize>> = vec![None; frames.len()];
@@ -888,12 +888,20 @@ fn opaque_bounds(frame: &RgbaImage) -> Option<Rect> {
     Some((left, top, right - left, bottom - top + 1))
 }
 
+/// The most bytes of pictures cut out of an animation's frames
+/// ([`pictures`]), kept while it is encoded: two 1024² pictures (a
+/// triggered shake cuts one of 488²). Contents past it stay in their whole
+/// frames, so a crafted animation of many moving pictures costs no more
+/// memory than the stated bound allows for it.
+const MAX_CUT_BYTES: usize = 8 << 20;
+
 /// For each frame whose content (the pixels in its [`opaque_bounds`],
 /// everything outside transparent) shows at another place in another
 /// frame, its rectangle and the first frame with that content; `None` for
-/// the others. Contents are compared only when their sizes and a sample
-/// of their pixels agree.
-fn moved_contents(frames: &[RgbaImage]) -> Vec<Option<(Rect, usize)>> {
+/// the others, and for contents past `budget` bytes of RGBA cut-outs
+/// (counted in the order of their first frames). Contents are compared only
+/// when their sizes and a sample of their pixels agree.
+fn moved_contents(frames: &[RgbaImage], budget: usize) -> Vec<Option<(Rect, usize)>> {
     let bounds: Vec<Option<Rect>> = frames.iter().map(opaque_bounds).collect();
     let content = |i: usize, r: Rect| {
         let width = frames[i].width() as usize;
@@ -930,6 +938,16 @@ fn moved_contents(frames: &[RgbaImage]) -> Vec<Option<(Rect, usize)>> {
             None => {
                 seen.push((r, key, i));
                 origin[i] = Some(i);
+            }
+        }
+    }
+    let mut left = budget;
+    for (j, moved) in moves.iter_mut().enumerate() {
+        if *moved {
+            let (_, _, w, h) = bounds[j].expect("a content");
+            match left.checked_sub(w * h * 4) {
+                Some(rest) => left = rest,
+                None => *moved = false,
             }
         }
     }
@@ -1813,6 +1831,37 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Pictures are cut out only within the byte budget: the first moving
+    /// picture (by its first frame) is cut, one past the budget stays in
+    /// its whole frames.
+    #[test]
+    fn moving_pictures_are_cut_out_within_a_budget() {
+        let (a, b) = (shaken(20, 10, 1, 2), shaken(16, 12, 5, 3));
+        let frames = [
+            placed(&a, 40, 30, (0, 0)),
+            placed(&b, 40, 30, (2, 2)),
+            placed(&a, 40, 30, (6, 4)),
+            placed(&b, 40, 30, (8, 10)),
+        ];
+        let all = super::moved_contents(&frames, 20 * 10 * 4 + 16 * 12 * 4);
+        assert_eq!(
+            all,
+            [
+                Some(((0, 0, 20, 10), 0)),
+                Some(((2, 2, 16, 12), 1)),
+                Some(((6, 4, 20, 10), 0)),
+                Some(((8, 10, 16, 12), 1)),
+            ]
+        );
+        let one = super::moved_contents(&frames, 20 * 10 * 4 + 16 * 12 * 4 - 1);
+        assert_eq!(one, [all[0], None, all[2], None]);
+        assert!(
+            super::moved_contents(&frames, 0)
+                .iter()
+                .all(Option::is_none)
+        );
     }
 
     /// A picture that moves while it changes (an animated avatar shaken)
