@@ -1762,6 +1762,20 @@ mod tests {
         shown
     }
 
+    /// What a viewer shows (`screen`, RGBA) is frame `k` as drawn: its
+    /// transparent pixels transparent, the others opaque and within a
+    /// palette's dither of their colour.
+    fn assert_shows(frame: &RgbaImage, screen: &[u8], k: usize) {
+        for (p, q) in frame.as_raw().chunks_exact(4).zip(screen.chunks_exact(4)) {
+            if p[3] == 0 {
+                assert_eq!(q[3], 0, "frame {k}: a transparent pixel shows");
+            } else {
+                let far = (0..3).map(|c| p[c].abs_diff(q[c])).max().unwrap();
+                assert!(q[3] == 255 && far <= 48, "frame {k}: {p:?} as {q:?}");
+            }
+        }
+    }
+
     /// `picture` at `(x, y)` on a transparent `w` × `h` canvas.
     fn placed(picture: &RgbaImage, w: u32, h: u32, (x, y): (u32, u32)) -> RgbaImage {
         let mut frame = RgbaImage::new(w, h);
@@ -1818,18 +1832,7 @@ mod tests {
         assert_eq!(shown.len(), 7);
         for (k, (screen, delay)) in shown.iter().enumerate() {
             assert_eq!(*delay, 4);
-            for (p, q) in frames[k]
-                .as_raw()
-                .chunks_exact(4)
-                .zip(screen.chunks_exact(4))
-            {
-                if p[3] == 0 {
-                    assert_eq!(q[3], 0, "frame {k}: a transparent pixel shows");
-                } else {
-                    let far = (0..3).map(|c| p[c].abs_diff(q[c])).max().unwrap();
-                    assert!(q[3] == 255 && far <= 48, "frame {k}: {p:?} as {q:?}");
-                }
-            }
+            assert_shows(&frames[k], screen, k);
         }
     }
 
@@ -1880,18 +1883,7 @@ mod tests {
         let shown = shown_screens(&gif, 66, 50);
         assert_eq!(shown.len(), 4);
         for (k, (screen, _)) in shown.iter().enumerate() {
-            for (p, q) in frames[k]
-                .as_raw()
-                .chunks_exact(4)
-                .zip(screen.chunks_exact(4))
-            {
-                if p[3] == 0 {
-                    assert_eq!(q[3], 0, "frame {k}: a transparent pixel shows");
-                } else {
-                    let far = (0..3).map(|c| p[c].abs_diff(q[c])).max().unwrap();
-                    assert!(q[3] == 255 && far <= 48, "frame {k}: {p:?} as {q:?}");
-                }
-            }
+            assert_shows(&frames[k], screen, k);
         }
     }
 
