@@ -84,6 +84,16 @@ impl BitWriter<'_> {
     }
 }
 
+/// The minimum code size of a stream of `pixels`: bits for the largest
+/// index, at least 2 (so at least 4 colours).
+fn min_code_size(pixels: &[u8]) -> u32 {
+    let largest = pixels.iter().fold(0u8, |m, &p| m.max(p));
+    (u32::from(largest) + 1)
+        .max(4)
+        .next_power_of_two()
+        .trailing_zeros()
+}
+
 impl Lzw {
     pub(super) fn new() -> Self {
         Self {
@@ -97,11 +107,7 @@ impl Lzw {
     /// The minimum code size byte and LZW stream of `pixels`, in place of
     /// what `out` held.
     pub(super) fn encode(&mut self, pixels: &[u8], out: &mut Vec<u8>) {
-        let largest = pixels.iter().fold(0u8, |m, &p| m.max(p));
-        let min_size = (u32::from(largest) + 1)
-            .max(4)
-            .next_power_of_two()
-            .trailing_zeros();
+        let min_size = min_code_size(pixels);
         let clear = 1u16 << min_size;
         let end = clear + 1;
 
@@ -564,11 +570,7 @@ mod tests {
     /// lookup for every pixel (a map for the dictionary, the same rules for
     /// codes, clears and widths).
     fn pixel_by_pixel(pixels: &[u8]) -> Vec<u8> {
-        let largest = pixels.iter().fold(0u8, |m, &p| m.max(p));
-        let min_size = (u32::from(largest) + 1)
-            .max(4)
-            .next_power_of_two()
-            .trailing_zeros();
+        let min_size = super::min_code_size(pixels);
         let clear = 1u32 << min_size;
         let mut out = vec![min_size as u8];
         let (mut bits, mut count) = (0u64, 0u32);
