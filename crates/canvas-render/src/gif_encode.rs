@@ -17,7 +17,10 @@
 //!   (a picture shaking on a transparent canvas) shows one picture cut out
 //!   once: it is mapped once, its LZW stream encoded once and written for
 //!   each such frame at that frame's place, over a canvas cleared to the
-//!   background (frames disposed to the background).
+//!   background (frames disposed to the background). A caller that knows
+//!   its frames are one picture at several places (a template's camera)
+//!   hands over the picture and its places instead ([`encode_gif_placed`]):
+//!   the same file, with no frame composed, scanned or compared.
 //! - A frame with the pixels of an earlier one takes that one's indices; a
 //!   frame that shows the one before moved (found by a probe,
 //!   `find_shift`) copies the indices of the pixels that moved unchanged,
