@@ -16,8 +16,10 @@ mod support;
 use std::hint::black_box;
 use std::time::Duration;
 
-use canvas_render::animation::Deadline;
-use canvas_render::template::{TemplateKind, render_template, render_template_frames};
+use canvas_render::animation::{Deadline, encode_gif_placed};
+use canvas_render::template::{
+    TemplateKind, plan_frames, render_placed_frames, render_template, render_template_frames,
+};
 use canvas_render::{Loops, buffers, circle, encode_gif, encode_png};
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -39,6 +41,17 @@ fn bench_templates(c: &mut Criterion) {
             group.bench_function(label, |b| {
                 b.iter(|| {
                     let deadline = Deadline::after(Duration::from_secs(60));
+                    // As the server does: one picture placed in each frame
+                    // (a camera) goes to the GIF encoder as it is.
+                    let plan = plan_frames(t, &args, &[0]);
+                    let source = [(black_box(&avatar), 0)];
+                    if let Some(placed) =
+                        render_placed_frames(t, &args, &source, &[], &plan, None).unwrap()
+                    {
+                        let gif = encode_gif_placed(&placed, Loops::Infinite, &deadline).unwrap();
+                        buffers::recycle_image(placed.picture);
+                        return gif;
+                    }
                     let frames =
                         render_template_frames(t, &args, &[(black_box(&avatar), 0)], None).unwrap();
                     let (frames, delays): (Vec<_>, Vec<_>) = frames.into_iter().unzip();
@@ -89,6 +102,33 @@ fn bench_animated_stages(c: &mut Criterion) {
                 }
             })
         });
+        // A camera's picture and its places, drawn and encoded as they are.
+        let plan = plan_frames(t, &args, &[0]);
+        if let Some(placed) =
+            render_placed_frames(t, &args, &[(&avatar, 0)], &[], &plan, None).unwrap()
+        {
+            group.bench_function(format!("{label}/render-placed"), |b| {
+                b.iter(|| {
+                    let placed = render_placed_frames(
+                        t,
+                        &args,
+                        &[(black_box(&avatar), 0)],
+                        &[],
+                        &plan,
+                        None,
+                    )
+                    .unwrap()
+                    .unwrap();
+                    buffers::recycle_image(placed.picture);
+                })
+            });
+            group.bench_function(format!("{label}/gif-placed"), |b| {
+                b.iter(|| {
+                    let deadline = Deadline::after(Duration::from_secs(60));
+                    encode_gif_placed(black_box(&placed), Loops::Infinite, &deadline).unwrap()
+                })
+            });
+        }
         let frames = render_template_frames(t, &args, &[(&avatar, 0)], None).unwrap();
         let (frames, delays): (Vec<_>, Vec<_>) = frames.into_iter().unzip();
         group.bench_function(format!("{label}/gif"), |b| {

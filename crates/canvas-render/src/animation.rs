@@ -1,5 +1,7 @@
 //! Animated images: a still operation applied to every frame under a time
-//! budget, and the animated encoders ([`encode_gif`], [`encode_webp_animation`]).
+//! budget, and the animated encoders ([`encode_gif`], [`encode_webp_animation`];
+//! [`encode_gif_placed`] for one picture placed anew in each frame,
+//! [`PlacedFrames`]).
 //!
 //! ```
 //! use std::time::Duration;
@@ -17,7 +19,8 @@ use image::RgbaImage;
 use crate::RenderError;
 
 pub use crate::frames::{AnimationError, Deadline, Loops};
-pub use crate::gif_encode::encode_gif;
+pub use crate::gif_encode::{encode_gif, encode_gif_placed};
+pub use crate::placed::PlacedFrames;
 pub use crate::webp_encode::{WebpAnimationWriter, encode_webp, encode_webp_animation};
 
 /// `render` applied to every frame, in order, stopping with

@@ -17,7 +17,10 @@
 //!   (a picture shaking on a transparent canvas) shows one picture cut out
 //!   once: it is mapped once, its LZW stream encoded once and written for
 //!   each such frame at that frame's place, over a canvas cleared to the
-//!   background (frames disposed to the background).
+//!   background (frames disposed to the background). A caller that knows
+//!   its frames are one picture at several places (a template's camera)
+//!   hands over the picture and its places instead ([`encode_gif_placed`]):
+//!   the same file, with no frame composed, scanned or compared.
 //! - A frame with the pixels of an earlier one takes that one's indices; a
 //!   frame that shows the one before moved (found by a probe,
 //!   `find_shift`) copies the indices of the pixels that moved unchanged,
@@ -35,6 +38,7 @@ use std::borrow::{Borrow, Cow};
 use image::RgbaImage;
 
 use crate::frames::{AnimationError, Deadline, Loops, check_frames};
+use crate::placed::PlacedFrames;
 
 mod lzw;
 mod neuquant;
@@ -564,9 +568,15 @@ fn placed_sample(frames: &[RgbaImage], pictures: &[&RgbaImage], shows: &[Shows])
         .collect();
     let frame_pixels = frames[0].as_raw().len() / 4;
     let sampled: usize = sample.iter().map(|p| p.as_raw().len() / 4).sum();
-    let size = (PALETTE_SAMPLE * sampled / (frame_pixels * frames.len()).max(1))
-        .clamp(PLACED_SAMPLE, PALETTE_SAMPLE);
+    let size = placed_sample_size(sampled, frame_pixels, frames.len());
     sample_all(&sample, size)
+}
+
+/// The size of [`placed_sample`]'s sample: `sampled` pixels taken from
+/// `frames` frames of `frame_pixels` each, at the rate of the frames as
+/// they show, at least [`PLACED_SAMPLE`].
+fn placed_sample_size(sampled: usize, frame_pixels: usize, frames: usize) -> usize {
+    (PALETTE_SAMPLE * sampled / (frame_pixels * frames).max(1)).clamp(PLACED_SAMPLE, PALETTE_SAMPLE)
 }
 
 /// The lookup table cell of a pixel (`r | g << 8 | b << 16`, alpha above
@@ -1123,17 +1133,86 @@ pub fn encode_gif(
     deadline: &Deadline,
 ) -> Result<Vec<u8>, AnimationError> {
     let (w, h) = check_frames(frames, delays_ms)?;
+    gif_size(w, h)?;
+    let indexed = index_frames(frames, deadline)?;
+    write_gif((w, h), indexed, delays_ms, loops, deadline)
+}
+
+/// The canvas's sides as a GIF stores them.
+fn gif_size(w: u32, h: u32) -> Result<(u16, u16), AnimationError> {
     let too_big = || AnimationError::Invalid("a GIF is at most 65535 pixels on a side");
-    let (gw, gh) = (
+    Ok((
         u16::try_from(w).map_err(|_| too_big())?,
         u16::try_from(h).map_err(|_| too_big())?,
-    );
-    let (colours, indexed, shows) = index_frames(frames, deadline)?;
+    ))
+}
+
+/// Encodes an animation of one picture at a place of its own in each frame
+/// ([`PlacedFrames`]) as an animated GIF, as [`encode_gif`] does the
+/// composed frames: the picture is mapped and its LZW stream encoded once,
+/// written at each frame's place over a canvas cleared to the background.
+/// Nothing of canvas size is composed, scanned or compared. A picture that
+/// does not lie inside the canvas in every frame is encoded from its
+/// composed frames.
+pub fn encode_gif_placed(
+    placed: &PlacedFrames,
+    loops: Loops,
+    deadline: &Deadline,
+) -> Result<Vec<u8>, AnimationError> {
+    let (w, h) = placed.canvas;
+    let (pw, ph) = placed.picture.dimensions();
+    if placed.frames.is_empty() {
+        return Err(AnimationError::Invalid("no frames"));
+    }
+    crate::check_size(w, h)?;
+    gif_size(w, h)?;
+    if !placed.fits() || pw == 0 || ph == 0 {
+        let (frames, delays): (Vec<RgbaImage>, Vec<u32>) = placed.composed().into_iter().unzip();
+        let encoded = encode_gif(&frames, &delays, loops, deadline);
+        frames.into_iter().for_each(crate::buffers::recycle_image);
+        return encoded;
+    }
+    let shows: Vec<Shows> = placed
+        .frames
+        .iter()
+        .map(|&((x, y), _)| Shows {
+            picture: 0,
+            placed: Some((x as usize, y as usize, pw as usize, ph as usize)),
+        })
+        .collect();
+    let picture = [&placed.picture];
+    let (colours, indexed) = match ExactColours::index(&picture, deadline)? {
+        Some((exact, indexed)) => (exact.colours, indexed),
+        None => {
+            let frame_pixels = w as usize * h as usize;
+            let size = placed_sample_size(pw as usize * ph as usize, frame_pixels, shows.len());
+            let mut q = Quantised::train_on(&sample_all(&picture, size));
+            deadline.check()?;
+            let mut out = Vec::with_capacity(pw as usize * ph as usize);
+            q.index_frame_spans(&placed.picture, None, &mut out);
+            (q.colours, vec![out])
+        }
+    };
+    deadline.check()?;
+    let delays: Vec<u32> = placed.frames.iter().map(|&(_, d)| d).collect();
+    write_gif((w, h), (colours, indexed, shows), &delays, loops, deadline)
+}
+
+/// Writes the GIF of frames indexed by [`index_frames`] (or laid out as
+/// it does), each shown for its `delays_ms`, on a `w` × `h` canvas.
+fn write_gif(
+    (w, h): (u32, u32),
+    (colours, indexed, shows): Indexed,
+    delays_ms: &[u32],
+    loops: Loops,
+    deadline: &Deadline,
+) -> Result<Vec<u8>, AnimationError> {
+    let (gw, gh) = gif_size(w, h)?;
     let mut palette: Vec<u8> = colours.iter().flatten().copied().collect();
     palette.resize(256 * 3, 0);
 
     // Identical consecutive frames become one, their delays added.
-    let mut shown: Vec<(usize, u64)> = Vec::with_capacity(frames.len());
+    let mut shown: Vec<(usize, u64)> = Vec::with_capacity(delays_ms.len());
     for (i, &delay) in delays_ms.iter().enumerate() {
         match shown.last_mut() {
             Some((j, total))
@@ -1834,6 +1913,76 @@ mod tests {
             assert_eq!(*delay, 4);
             assert_shows(&frames[k], screen, k);
         }
+    }
+
+    /// A picture handed over with its places ([`super::encode_gif_placed`])
+    /// is the same GIF, byte for byte, as its frames composed and found to
+    /// be one picture moved: photo-like (a trained palette) or of a few
+    /// colours (kept exactly), with a frame at the same place twice in a
+    /// row (merged). One that does not fit the canvas everywhere is encoded
+    /// from its composed frames, and shows them.
+    #[test]
+    fn a_placed_picture_is_the_gif_of_its_composed_frames() {
+        use crate::placed::PlacedFrames;
+        let mut photo = shaken(56, 40, 4, 4);
+        for (x, y, p) in photo.enumerate_pixels_mut() {
+            if (20..26).contains(&x) && (10..14).contains(&y) || x + y < 3 {
+                p.0[3] = 0;
+            }
+        }
+        let flat = RgbaImage::from_fn(30, 20, |x, y| {
+            Rgba([(x / 6 * 40) as u8, 200, (y / 5 * 60) as u8, 255])
+        });
+        let deadline = Deadline::after(Duration::from_secs(30));
+        let places = [(0, 0), (10, 2), (10, 2), (4, 10), (10, 10), (0, 6), (6, 0)];
+        for picture in [photo, flat] {
+            let handed = PlacedFrames {
+                canvas: (66, 50),
+                picture: picture.clone(),
+                frames: places
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &at)| (at, 30 + k as u32 * 10))
+                    .collect(),
+            };
+            let frames: Vec<RgbaImage> = places
+                .iter()
+                .map(|&at| placed(&picture, 66, 50, at))
+                .collect();
+            let delays: Vec<u32> = handed.frames.iter().map(|&(_, d)| d).collect();
+            let whole =
+                super::encode_gif(&frames, &delays, crate::Loops::Infinite, &deadline).unwrap();
+            let gif = super::encode_gif_placed(&handed, crate::Loops::Infinite, &deadline).unwrap();
+            assert!(
+                gif == whole,
+                "{} bytes, {} composed",
+                gif.len(),
+                whole.len()
+            );
+            let shown = shown_screens(&gif, 66, 50);
+            assert_eq!(shown.len(), 6);
+            assert_shows(&frames[0], &shown[0].0, 0);
+            assert_shows(&frames[3], &shown[2].0, 3);
+        }
+        // Partly off the canvas: the frames as composed, clipped.
+        let picture = shaken(40, 30, 0, 0);
+        let off = PlacedFrames {
+            canvas: (50, 40),
+            picture: picture.clone(),
+            frames: vec![((0, 0), 40), ((20, 15), 40)],
+        };
+        assert!(!off.fits());
+        let gif = super::encode_gif_placed(&off, crate::Loops::Infinite, &deadline).unwrap();
+        let shown = shown_screens(&gif, 50, 40);
+        assert_eq!(shown.len(), 2);
+        for (k, (screen, _)) in shown.iter().enumerate() {
+            assert_shows(&off.frame(k), screen, k);
+        }
+        let empty = PlacedFrames {
+            frames: Vec::new(),
+            ..off
+        };
+        assert!(super::encode_gif_placed(&empty, crate::Loops::Infinite, &deadline).is_err());
     }
 
     /// Pictures are cut out only within the byte budget: the first moving

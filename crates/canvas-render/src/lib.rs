@@ -51,6 +51,7 @@ pub mod animation;
 mod frames;
 mod gif_encode;
 mod paint;
+mod placed;
 mod webp_encode;
 
 pub use encode::{encode_png, encode_png_into};

@@ -200,19 +200,27 @@ impl Avatar {
         for (out, row) in pixmap.data_mut().chunks_exact_mut(width).zip(rows) {
             for (dst, src) in out.chunks_exact_mut(4).zip(row[..width].chunks_exact(4)) {
                 let a = src[3] as u32;
-                let (mut r, mut g, mut b) = (src[0] as u32, src[1] as u32, src[2] as u32);
-                if grey {
-                    let l = (r * 299 + g * 587 + b * 114 + 500) / 1000;
-                    (r, g, b) = (l, l, l);
+                if a == 255 && !grey {
+                    // Premultiplied by 255: the same bytes.
+                    dst.copy_from_slice(src);
+                } else {
+                    let (mut r, mut g, mut b) = (src[0] as u32, src[1] as u32, src[2] as u32);
+                    if grey {
+                        let l = (r * 299 + g * 587 + b * 114 + 500) / 1000;
+                        (r, g, b) = (l, l, l);
+                    }
+                    dst[0] = ((r * a + 127) / 255) as u8;
+                    dst[1] = ((g * a + 127) / 255) as u8;
+                    dst[2] = ((b * a + 127) / 255) as u8;
+                    dst[3] = a as u8;
                 }
-                dst[0] = ((r * a + 127) / 255) as u8;
-                dst[1] = ((g * a + 127) / 255) as u8;
-                dst[2] = ((b * a + 127) / 255) as u8;
-                dst[3] = a as u8;
                 if let Some(t) = &tint {
                     t.apply(dst);
                 }
             }
+        }
+        if let Some(shrunk) = shrunk {
+            crate::buffers::recycle_image(shrunk);
         }
         Ok(Avatar {
             pixmap,
@@ -290,7 +298,8 @@ pub(crate) fn box_shrink(
     // rows (a plain vectorised add of whole rows), then summed across each
     // block of columns.
     let mut columns = vec![0u32; side as usize * 4];
-    let mut out = RgbaImage::new(target, target);
+    // Every byte is written below: a reused buffer needs no zeroing.
+    let mut out = RgbaImage::from_raw(target, target, crate::buffers::take(t * t * 4))?;
     for (oy, &(top, bottom)) in rows.iter().enumerate() {
         for (s, &c) in columns.iter_mut().zip(row(top)) {
             *s = u32::from(c);
@@ -306,6 +315,14 @@ pub(crate) fn box_shrink(
         // or three sizes, so it is computed when the size changes.
         let mut block = (0, None);
         for (o, &(left, right)) in line.chunks_exact_mut(4).zip(&cols) {
+            // A block of one pixel (most of them when shrinking by a
+            // little, 512 to 488 px) is that pixel.
+            if height == 1 && right - left == 1 {
+                for (o, &c) in o.iter_mut().zip(&columns[left * 4..left * 4 + 4]) {
+                    *o = c as u8;
+                }
+                continue;
+            }
             let mut sum = [0u32; 4];
             for p in columns[left * 4..right * 4].chunks_exact(4) {
                 for (s, &c) in sum.iter_mut().zip(p) {

@@ -99,7 +99,7 @@ pub use welcome::{
     MAX_USERNAME_CHARS as MAX_WELCOME_USERNAME_CHARS, TEXT_COLOR_NAMES,
 };
 
-use crate::animation::{AnimationError, Deadline};
+use crate::animation::{AnimationError, Deadline, PlacedFrames};
 use crate::paint::{Avatar, Canvas, circle_path, rect_path, rrect_path, shader_paint};
 use crate::text::{self, Align, FontFace, TextBox, TextLayout, TextStyle, VAlign, check_length};
 use crate::{RenderError, RgbaImage};
@@ -1377,6 +1377,61 @@ pub fn render_planned_frames_with(
         d.check()?;
     }
     Ok(())
+}
+
+/// The output frames `plan` lists, as [`render_planned_frames_with`] draws
+/// them, given as one picture and its place in each frame
+/// ([`PlacedFrames`]) when every frame shows the same picture at a place
+/// of its own: a template with a [`Camera`] over a still avatar and image
+/// whose frames all draw the same picture. The picture is drawn once and
+/// no frame is composed; the GIF encoder takes it as it is
+/// ([`crate::animation::encode_gif_placed`]). `None` for any other
+/// template or plan (render its frames instead).
+pub fn render_placed_frames(
+    template: &Template,
+    args: &Args,
+    avatar: &[(&RgbaImage, u32)],
+    image: &[(&RgbaImage, u32)],
+    plan: &[FramePlan],
+    deadline: Option<&Deadline>,
+) -> Result<Option<PlacedFrames>, AnimationError> {
+    let Some(first) = plan.first() else {
+        return Ok(None);
+    };
+    if template.camera.is_none() || avatar.len() > 1 || image.len() > 1 {
+        return Ok(None);
+    }
+    let frames: Vec<u32> = plan.iter().map(|s| s.template_frame).collect();
+    let earlier = reuse::earlier_same(template, &frames);
+    if earlier.iter().skip(1).any(|e| *e != Some(0)) {
+        return Ok(None);
+    }
+    if let Some(d) = deadline {
+        d.check()?;
+    }
+    let prepared = Prepared::new(template, avatar.first().map(|(img, _)| *img))?;
+    let images = PreparedImages::new(template, image.first().map(|(img, _)| *img))?;
+    let mut texts = TextCache::new(template);
+    let picture = draw_frame(
+        template,
+        args,
+        first.template_frame,
+        &prepared,
+        &images,
+        &mut texts,
+    )?
+    .into_image();
+    if let Some(d) = deadline {
+        d.check()?;
+    }
+    Ok(Some(PlacedFrames {
+        canvas: template.size,
+        picture,
+        frames: plan
+            .iter()
+            .map(|s| (template.offset(s.template_frame), s.delay_ms))
+            .collect(),
+    }))
 }
 
 /// Frame `frame` of `template` as shown: `picture` (the layers drawn) at

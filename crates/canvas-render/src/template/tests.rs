@@ -661,3 +661,42 @@ fn the_exact_blend_matches_tiny_skia_within_a_level() {
         .unwrap();
     assert!(worst <= 1, "{worst}");
 }
+
+/// Every template with a camera, over a still avatar, gives its frames as
+/// one picture and its places: composed, they are the frames drawn one by
+/// one, with their delays. Over an animated avatar, or without a camera,
+/// the frames are drawn instead.
+#[test]
+fn placed_frames_compose_to_the_frames_drawn() {
+    let a = avatar();
+    let mut cameras = 0;
+    for kind in TemplateKind::ALL {
+        let t = kind.template();
+        let args = defaults(t);
+        let plan = plan_frames(t, &args, &[0]);
+        let placed = render_placed_frames(t, &args, &[(&a, 0)], &[], &plan, None).unwrap();
+        let Some(placed) = placed else {
+            assert!(t.camera.is_none(), "{kind:?}");
+            continue;
+        };
+        cameras += 1;
+        assert!(placed.fits(), "{kind:?}");
+        assert_eq!(placed.canvas, t.size);
+        let drawn = render_template_frames(t, &args, &[(&a, 0)], None).unwrap();
+        assert_eq!(placed.frames.len(), drawn.len(), "{kind:?}");
+        for (k, (frame, delay)) in drawn.iter().enumerate() {
+            let (composed, d) = (placed.frame(k), placed.frames[k].1);
+            assert!(composed == *frame, "{kind:?}: frame {k}");
+            assert_eq!(d, *delay);
+        }
+        let b = crate::solid(96, 96, [20, 200, 40]).unwrap();
+        let moving = plan_frames(t, &args, &[40, 40]);
+        let two = [(&a, 40), (&b, 40)];
+        assert!(
+            render_placed_frames(t, &args, &two, &[], &moving, None)
+                .unwrap()
+                .is_none()
+        );
+    }
+    assert!(cameras >= 1);
+}

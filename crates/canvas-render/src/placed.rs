@@ -1,0 +1,113 @@
+//! An animation whose every frame shows one picture at a place of its own
+//! on a transparent canvas (a template with a camera over a still avatar:
+//! triggered's shake), given as the picture and its places rather than as
+//! whole frames.
+//!
+//! The GIF encoder takes it as it is ([`crate::animation::encode_gif_placed`]):
+//! the picture is stored once and written at each frame's place, with no
+//! canvas-sized frame composed, scanned or compared. Any other consumer
+//! (the WebP encoder, a still of the first frame) composes the frames it
+//! needs ([`PlacedFrames::frame`]).
+
+use image::RgbaImage;
+
+/// One picture shown by every frame of an animation, each frame placing
+/// it at its own offset on a transparent canvas.
+#[derive(Debug)]
+pub struct PlacedFrames {
+    /// The canvas's width and height.
+    pub canvas: (u32, u32),
+    /// The picture (straight alpha).
+    pub picture: RgbaImage,
+    /// Each frame in order: the picture's top-left corner on the canvas
+    /// and the frame's delay in ms.
+    pub frames: Vec<((u32, u32), u32)>,
+}
+
+impl PlacedFrames {
+    /// Whether the picture lies wholly inside the canvas in every frame
+    /// (else a frame shows only part of it).
+    pub fn fits(&self) -> bool {
+        let (pw, ph) = self.picture.dimensions();
+        self.frames.iter().all(|&((x, y), _)| {
+            u64::from(x) + u64::from(pw) <= u64::from(self.canvas.0)
+                && u64::from(y) + u64::from(ph) <= u64::from(self.canvas.1)
+        })
+    }
+
+    /// Frame `i` as shown: the picture at its place on a transparent
+    /// canvas, clipped to it (a transparent canvas past the last frame).
+    pub fn frame(&self, i: usize) -> RgbaImage {
+        let (w, h) = (self.canvas.0 as usize, self.canvas.1 as usize);
+        let (x, y) = self
+            .frames
+            .get(i)
+            .map_or((w, h), |&((x, y), _)| (x as usize, y as usize));
+        let (x, y) = (x.min(w), y.min(h));
+        let (pw, ph) = (
+            self.picture.width() as usize,
+            self.picture.height() as usize,
+        );
+        let (cols, rows) = (pw.min(w - x), ph.min(h - y));
+        let row_bytes = w * 4;
+        let mut data = crate::buffers::take_empty(row_bytes * h);
+        data.resize(row_bytes * y, 0);
+        if pw > 0 {
+            for row in self.picture.as_raw().chunks_exact(pw * 4).take(rows) {
+                data.resize(data.len() + x * 4, 0);
+                data.extend_from_slice(&row[..cols * 4]);
+                data.resize(data.len() + (w - x - cols) * 4, 0);
+            }
+        }
+        data.resize(row_bytes * h, 0);
+        RgbaImage::from_raw(w as u32, h as u32, data).expect("the canvas's own size")
+    }
+
+    /// Every frame composed ([`PlacedFrames::frame`]), with its delay.
+    pub fn composed(&self) -> Vec<(RgbaImage, u32)> {
+        (0..self.frames.len())
+            .map(|i| (self.frame(i), self.frames[i].1))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use image::{Rgba, RgbaImage};
+
+    use super::PlacedFrames;
+
+    #[test]
+    fn frames_place_the_picture_and_clip_it() {
+        let picture = RgbaImage::from_fn(3, 2, |x, y| Rgba([x as u8 * 50, y as u8 * 90, 7, 255]));
+        let placed = PlacedFrames {
+            canvas: (5, 4),
+            picture: picture.clone(),
+            frames: vec![((1, 2), 40), ((3, 3), 60)],
+        };
+        assert!(!placed.fits());
+        let first = placed.frame(0);
+        assert_eq!(first.dimensions(), (5, 4));
+        for (x, y, p) in first.enumerate_pixels() {
+            let inside = (1..4).contains(&x) && (2..4).contains(&y);
+            let want = match inside {
+                true => *picture.get_pixel(x - 1, y - 2),
+                false => Rgba([0, 0, 0, 0]),
+            };
+            assert_eq!(*p, want, "({x}, {y})");
+        }
+        // Clipped at the canvas's edge.
+        let second = placed.frame(1);
+        assert_eq!(*second.get_pixel(3, 3), *picture.get_pixel(0, 0));
+        assert_eq!(*second.get_pixel(4, 3), *picture.get_pixel(1, 0));
+        assert_eq!(*second.get_pixel(2, 3), Rgba([0, 0, 0, 0]));
+        let composed = placed.composed();
+        assert_eq!(composed.len(), 2);
+        assert_eq!(composed[1].1, 60);
+        let inside = PlacedFrames {
+            frames: vec![((2, 2), 40), ((0, 0), 40)],
+            ..placed
+        };
+        assert!(inside.fits());
+    }
+}
