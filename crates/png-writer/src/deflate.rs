@@ -110,6 +110,7 @@ pub(crate) fn png_image_data(
     stride: usize,
     bpp: usize,
     may_choose: bool,
+    scratch: &mut Scratch,
     out: &mut Vec<u8>,
 ) {
     debug_assert!((1..=4).contains(&bpp) && stride > 0 && raw.len().is_multiple_of(stride));
@@ -118,7 +119,27 @@ pub(crate) fn png_image_data(
     } else {
         Plan::Paeth
     };
-    encode(raw, stride, bpp, plan, out);
+    encode(raw, stride, bpp, plan, &mut scratch.pairs, out);
+}
+
+/// Working memory of the deflate kept from one image to the next: the
+/// 256 KiB table of pairs of literal codes, which a fresh allocation for
+/// each image would fault in again (and, freed, could be handed back to
+/// the system at once).
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    pairs: Vec<u32>,
+}
+
+impl Scratch {
+    pub(crate) const fn new() -> Self {
+        Self { pairs: Vec::new() }
+    }
+
+    /// Bytes held.
+    pub(crate) fn retained_bytes(&self) -> usize {
+        self.pairs.capacity() * size_of::<u32>()
+    }
 }
 
 #[multiversion::multiversion(targets(
@@ -126,7 +147,14 @@ pub(crate) fn png_image_data(
     "x86_64+sse4.1",
     "aarch64+neon",
 ))]
-fn encode(raw: &[u8], stride: usize, bpp: usize, plan: Plan, out: &mut Vec<u8>) {
+fn encode(
+    raw: &[u8],
+    stride: usize,
+    bpp: usize,
+    plan: Plan,
+    pairs: &mut Vec<u32>,
+    out: &mut Vec<u8>,
+) {
     let rows = raw.len() / stride;
     let line = stride + 1;
     let mut filtered = vec![0u8; line];
@@ -154,7 +182,8 @@ fn encode(raw: &[u8], stride: usize, bpp: usize, plan: Plan, out: &mut Vec<u8>) 
     for (t, (&c, &l)) in table.iter_mut().zip(codes.iter().zip(&lens)) {
         *t = u32::from(c) << 4 | u32::from(l);
     }
-    let pairs = pair_table(&table);
+    pair_table(&table, pairs);
+    let pairs: &[u32; 65536] = pairs[..].try_into().expect("65536 entries");
     let estimate = freq
         .iter()
         .zip(&lens)
@@ -190,7 +219,7 @@ fn encode(raw: &[u8], stride: usize, bpp: usize, plan: Plan, out: &mut Vec<u8>) 
     for y in 0..rows {
         filter.row(raw, stride, bpp, y, &mut filtered);
         adler.write(&filtered);
-        zeros = emit_row(&mut bits, &table, &pairs, &filtered, zeros);
+        zeros = emit_row(&mut bits, &table, pairs, &filtered, zeros);
         if zeros as usize > stride {
             bits.at = emit_run(bits.at, &mut bits.scratch, &table, zeros);
             zeros = 0;
@@ -214,11 +243,13 @@ fn encode(raw: &[u8], stride: usize, bpp: usize, plan: Plan, out: &mut Vec<u8>) 
 
 /// The codes of every two literals `lo, hi` at index `hi << 8 | lo`: the
 /// code of `lo`, then that of `hi`, above their total length in the low
-/// 5 bits (at most 24 bits of code, since no code is longer than 12).
-fn pair_table(table: &[u32; LITLEN]) -> Box<[u32; 65536]> {
+/// 5 bits (at most 24 bits of code, since no code is longer than 12);
+/// written over `pairs`.
+fn pair_table(table: &[u32; LITLEN], pairs: &mut Vec<u32>) {
     let lo_codes: [u32; 256] = std::array::from_fn(|i| table[i] >> 4);
     let lo_lens: [u32; 256] = std::array::from_fn(|i| table[i] & 15);
-    let mut pairs: Vec<u32> = Vec::with_capacity(65536);
+    pairs.clear();
+    pairs.reserve_exact(65536);
     for &hi in &table[..256] {
         let (code_hi, len_hi) = (hi >> 4, hi & 15);
         pairs.extend(
@@ -228,7 +259,6 @@ fn pair_table(table: &[u32; LITLEN]) -> Box<[u32; 65536]> {
                 .map(|(&c, &n)| (c | code_hi << n) << 5 | (n + len_hi)),
         );
     }
-    pairs.into_boxed_slice().try_into().expect("65536 entries")
 }
 
 /// The size of a zlib stream of `len` bytes in stored blocks.
@@ -1120,7 +1150,7 @@ mod tests {
 
     fn round_trip(raw: &[u8], stride: usize, bpp: usize) -> usize {
         let mut out = vec![0xAA];
-        png_image_data(raw, stride, bpp, true, &mut out);
+        png_image_data(raw, stride, bpp, true, &mut Scratch::new(), &mut out);
         assert_eq!(out[0], 0xAA, "appends");
         let plan = Plan::for_image(raw, stride, bpp);
         assert_eq!(unfilter(&inflate(&out[1..]), stride, bpp, plan), raw);
@@ -1247,7 +1277,7 @@ mod tests {
                 .collect();
             // Filters chosen whatever the sample says.
             let mut out = Vec::new();
-            encode(&raw, w, 1, Plan::Choose, &mut out);
+            encode(&raw, w, 1, Plan::Choose, &mut Vec::new(), &mut out);
             let stream = inflate(&out);
             assert_eq!(unfilter(&stream, w, 1, Plan::Choose), raw);
             let types: Vec<u8> = stream.chunks_exact(w + 1).map(|l| l[0]).collect();
@@ -1265,7 +1295,7 @@ mod tests {
             raw[..w].copy_from_slice(&noise(3, w));
             raw[w * h / 2] = 5;
             let mut out = Vec::new();
-            encode(&raw, w, 1, Plan::One(4), &mut out);
+            encode(&raw, w, 1, Plan::One(4), &mut Vec::new(), &mut out);
             assert_eq!(unfilter(&inflate(&out), w, 1, Plan::One(4)), raw);
         }
     }

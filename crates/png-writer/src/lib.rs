@@ -142,8 +142,8 @@ pub fn encode_rgba(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, Enco
 }
 
 /// An encoder that keeps its working buffers (the copy without hidden
-/// colour and the repacked pixels, up to one image's size each) from one
-/// image to the next, so a program encoding many images does not allocate
+/// colour and the repacked pixels, up to one image's size each, and the
+/// deflate's 256 KiB code table) from one image to the next, so a program encoding many images does not allocate
 /// and fault in fresh image-sized buffers for each.
 /// [`encode_rgba_into`](Encoder::encode_rgba_into) writes exactly the bytes
 /// [`encode_rgba`] returns.
@@ -164,6 +164,8 @@ pub struct Encoder {
     visible: Vec<u8>,
     /// The pixels in the chosen colour type.
     packed: Vec<u8>,
+    /// The deflate's working memory.
+    deflate: deflate::Scratch,
 }
 
 impl Encoder {
@@ -172,12 +174,13 @@ impl Encoder {
         Self {
             visible: Vec::new(),
             packed: Vec::new(),
+            deflate: deflate::Scratch::new(),
         }
     }
 
     /// Bytes of working buffers the encoder holds between images.
     pub fn retained_bytes(&self) -> usize {
-        self.visible.capacity() + self.packed.capacity()
+        self.visible.capacity() + self.packed.capacity() + self.deflate.retained_bytes()
     }
 
     /// Encodes like [`encode_rgba`], replacing the contents of `out` by the
@@ -234,10 +237,9 @@ impl Encoder {
                 w,
                 h,
                 (ColourType::Indexed, bits),
-                packed,
-                stride,
-                1,
+                (packed, stride, 1),
                 &table,
+                &mut self.deflate,
             );
             if written.is_none() {
                 out.clear();
@@ -289,10 +291,9 @@ impl Encoder {
             w,
             h,
             (colour, 8),
-            data,
-            w as usize * bpp,
-            bpp,
+            (data, w as usize * bpp, bpp),
             palette.as_deref().unwrap_or(&[]),
+            &mut self.deflate,
         );
         if written.is_none() {
             out.clear();
@@ -303,17 +304,16 @@ impl Encoder {
 }
 
 /// Writes the PNG file's chunks (`PLTE` and `tRNS` from `palette` when
-/// it is not empty); `None` when one is longer than a chunk may be.
-#[allow(clippy::too_many_arguments)]
+/// it is not empty) for `data`, scanlines of `stride` bytes, `bpp` bytes
+/// a pixel; `None` when one is longer than a chunk may be.
 fn write_png(
     out: &mut Vec<u8>,
     w: u32,
     h: u32,
     (colour, depth): (ColourType, u8),
-    data: &[u8],
-    stride: usize,
-    bpp: usize,
+    (data, stride, bpp): (&[u8], usize, usize),
     palette: &[[u8; 4]],
+    scratch: &mut deflate::Scratch,
 ) -> Option<()> {
     out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
     let mut ihdr = [0u8; 13];
@@ -340,7 +340,7 @@ fn write_png(
         // where it costs time and bytes, and a sample of scanlines does not
         // tell the two apart reliably enough.
         let may_choose = matches!(colour, ColourType::Grey | ColourType::GreyAlpha);
-        deflate::png_image_data(data, stride, bpp, may_choose, c);
+        deflate::png_image_data(data, stride, bpp, may_choose, scratch, c);
     })?;
     chunk(out, b"IEND", |_| ())
 }
