@@ -25,7 +25,9 @@ thread_local! {
 /// aspect ratio is resampled with a bilinear (triangle) convolution whose
 /// support widens with the reduction, so downscales are antialiased. Colour
 /// is weighted by alpha (premultiplied while resampling), so transparent
-/// pixels do not bleed their hidden colour into the edge. The resampling is
+/// pixels do not bleed their hidden colour into the edge; an opaque crop
+/// is resampled without the weighting, which would change none of its
+/// pixels. The resampling is
 /// `fast_image_resize`'s, with SIMD (AVX2, SSE4.1 or NEON, chosen at run
 /// time). An input that already has the target size is copied unchanged.
 pub(crate) fn cover(img: &RgbaImage, width: u32, height: u32) -> Result<RgbaImage, RenderError> {
