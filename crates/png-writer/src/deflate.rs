@@ -1,5 +1,6 @@
-//! The compressed image data of a PNG (its `IDAT` stream): Paeth-filtered
-//! scanlines in one zlib stream, coded by a fast encoder made for this data.
+//! The compressed image data of a PNG (its `IDAT` stream): filtered
+//! scanlines (Paeth, unless a sample shows another way cheaper; see
+//! [`Plan`]) in one zlib stream, coded by a fast encoder made for this data.
 //!
 //! PNG filtering leaves mostly small values and stretches of zeros. A full
 //! LZ77 search finds little more in such data and costs most of the time,
@@ -29,8 +30,19 @@ const LITLEN: usize = 286;
 const END_OF_BLOCK: usize = 256;
 /// Runs of zeros shorter than this after the first are sent as literals.
 const MIN_COPY: u32 = 5;
-/// The PNG filter type written before every scanline.
+/// The PNG filter types.
+const NONE: u8 = 0;
+const SUB: u8 = 1;
+const UP: u8 = 2;
+const AVG: u8 = 3;
 const PAETH: u8 = 4;
+/// Scanlines looked at to decide how an image is filtered (spread evenly
+/// over the image; see [`Plan`]).
+const GATE_ROWS: usize = 16;
+/// How much lower (in hundredths) the sampled scanlines' entropy must come
+/// out filtered another way than with Paeth (or than with one filter, for
+/// a choice per scanline) for that way to be taken.
+const GATE_MARGIN: u64 = 3;
 
 /// Deflate's length codes 257–285: `(base length, extra bits)`.
 const LENGTH_BASE: [(u16, u8); 29] = [
@@ -90,10 +102,44 @@ const CLEN_ORDER: [usize; 19] = [
 const CLEN_EXTRA: [u8; 19] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3, 7];
 
 /// Appends the zlib stream of `raw`'s scanlines (`stride` bytes each,
-/// `bpp` bytes a pixel, 1–4), each Paeth-filtered, to `out`.
-pub(crate) fn png_image_data(raw: &[u8], stride: usize, bpp: usize, out: &mut Vec<u8>) {
+/// `bpp` bytes a pixel, 1–4), to `out`: each Paeth-filtered, unless
+/// `may_choose` and a sample of them shows that a filter chosen per
+/// scanline pays (see [`Filterer`]).
+pub(crate) fn png_image_data(
+    raw: &[u8],
+    stride: usize,
+    bpp: usize,
+    may_choose: bool,
+    scratch: &mut Scratch,
+    out: &mut Vec<u8>,
+) {
     debug_assert!((1..=4).contains(&bpp) && stride > 0 && raw.len().is_multiple_of(stride));
-    encode(raw, stride, bpp, out);
+    let plan = if may_choose {
+        Plan::for_image(raw, stride, bpp)
+    } else {
+        Plan::Paeth
+    };
+    encode(raw, stride, bpp, plan, &mut scratch.pairs, out);
+}
+
+/// Working memory of the deflate kept from one image to the next: the
+/// 256 KiB table of pairs of literal codes, which a fresh allocation for
+/// each image would fault in again (and, freed, could be handed back to
+/// the system at once).
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    pairs: Vec<u32>,
+}
+
+impl Scratch {
+    pub(crate) const fn new() -> Self {
+        Self { pairs: Vec::new() }
+    }
+
+    /// Bytes held.
+    pub(crate) fn retained_bytes(&self) -> usize {
+        self.pairs.capacity() * size_of::<u32>()
+    }
 }
 
 #[multiversion::multiversion(targets(
@@ -101,10 +147,18 @@ pub(crate) fn png_image_data(raw: &[u8], stride: usize, bpp: usize, out: &mut Ve
     "x86_64+sse4.1",
     "aarch64+neon",
 ))]
-fn encode(raw: &[u8], stride: usize, bpp: usize, out: &mut Vec<u8>) {
+fn encode(
+    raw: &[u8],
+    stride: usize,
+    bpp: usize,
+    plan: Plan,
+    pairs: &mut Vec<u32>,
+    out: &mut Vec<u8>,
+) {
     let rows = raw.len() / stride;
     let line = stride + 1;
     let mut filtered = vec![0u8; line];
+    let mut filter = Filterer::new(stride, plan);
 
     // Pass 1: byte counts over every eighth scanline of a tall image, every
     // fourth of a shorter one, all of a short one.
@@ -113,12 +167,9 @@ fn encode(raw: &[u8], stride: usize, bpp: usize, out: &mut Vec<u8>) {
         64..256 => 4,
         _ => 8,
     };
-    let mut counts = Counts {
-        bytes: [[0; 256]; 4],
-        lengths: [0; 29],
-    };
+    let mut counts = Counts::new();
     for y in (0..rows).step_by(step) {
-        filter_row(raw, stride, bpp, y, &mut filtered);
+        filter.row(raw, stride, bpp, y, &mut filtered);
         counts.add(&filtered);
     }
     let freq = counts.frequencies();
@@ -131,7 +182,8 @@ fn encode(raw: &[u8], stride: usize, bpp: usize, out: &mut Vec<u8>) {
     for (t, (&c, &l)) in table.iter_mut().zip(codes.iter().zip(&lens)) {
         *t = u32::from(c) << 4 | u32::from(l);
     }
-    let pairs = pair_table(&table);
+    pair_table(&table, pairs);
+    let pairs: &[u32; 65536] = pairs[..].try_into().expect("65536 entries");
     let estimate = freq
         .iter()
         .zip(&lens)
@@ -146,11 +198,14 @@ fn encode(raw: &[u8], stride: usize, bpp: usize, out: &mut Vec<u8>) {
 
     // Pass 2: the block, one scanline at a time into `scratch`, whole bytes
     // then moved to `out`. A scanline writes at most 12 bits a byte, plus
-    // the run of zeros carried in from the one before (no run spans more:
-    // every scanline starts with its filter type, 4), at most 18 bits per
-    // 258 zeros, which the 1 KiB of slack covers for the widest image.
+    // the run of zeros carried in from the one before. Only a row filtered
+    // with None starts with a zero, so only then may a run cross from one
+    // scanline into the next; one carried past a scanline is written out
+    // once it is longer than a scanline, so no scanline writes more than
+    // three scanlines' worth of zeros as runs, at most 13 bits per 258
+    // zeros and 30 more each, which `line / 32` and 1 KiB of slack cover.
     let mut bits = Bits {
-        scratch: vec![0u8; line * usize::from(MAX_CODE_LEN) / 8 + 1024],
+        scratch: vec![0u8; line * usize::from(MAX_CODE_LEN) / 8 + line / 32 + 1024],
         at: At {
             pos: 0,
             acc: 0,
@@ -162,9 +217,13 @@ fn encode(raw: &[u8], stride: usize, bpp: usize, out: &mut Vec<u8>) {
     let mut adler = simd_adler32::Adler32::new();
     let mut zeros = 0;
     for y in 0..rows {
-        filter_row(raw, stride, bpp, y, &mut filtered);
+        filter.row(raw, stride, bpp, y, &mut filtered);
         adler.write(&filtered);
-        zeros = emit_row(&mut bits, &table, &pairs, &filtered, zeros);
+        zeros = emit_row(&mut bits, &table, pairs, &filtered, zeros);
+        if zeros as usize > stride {
+            bits.at = emit_run(bits.at, &mut bits.scratch, &table, zeros);
+            zeros = 0;
+        }
         bits.drain_into(out);
     }
     if zeros > 0 {
@@ -178,17 +237,19 @@ fn encode(raw: &[u8], stride: usize, bpp: usize, out: &mut Vec<u8>) {
 
     if out.len() - start > stored {
         out.truncate(start);
-        write_stored(raw, stride, bpp, out, &mut filtered);
+        write_stored(raw, stride, bpp, out, &mut filter, &mut filtered);
     }
 }
 
 /// The codes of every two literals `lo, hi` at index `hi << 8 | lo`: the
 /// code of `lo`, then that of `hi`, above their total length in the low
-/// 5 bits (at most 24 bits of code, since no code is longer than 12).
-fn pair_table(table: &[u32; LITLEN]) -> Box<[u32; 65536]> {
+/// 5 bits (at most 24 bits of code, since no code is longer than 12);
+/// written over `pairs`.
+fn pair_table(table: &[u32; LITLEN], pairs: &mut Vec<u32>) {
     let lo_codes: [u32; 256] = std::array::from_fn(|i| table[i] >> 4);
     let lo_lens: [u32; 256] = std::array::from_fn(|i| table[i] & 15);
-    let mut pairs: Vec<u32> = Vec::with_capacity(65536);
+    pairs.clear();
+    pairs.reserve_exact(65536);
     for &hi in &table[..256] {
         let (code_hi, len_hi) = (hi >> 4, hi & 15);
         pairs.extend(
@@ -198,7 +259,6 @@ fn pair_table(table: &[u32; LITLEN]) -> Box<[u32; 65536]> {
                 .map(|(&c, &n)| (c | code_hi << n) << 5 | (n + len_hi)),
         );
     }
-    pairs.into_boxed_slice().try_into().expect("65536 entries")
 }
 
 /// The size of a zlib stream of `len` bytes in stored blocks.
@@ -208,11 +268,18 @@ fn stored_size(len: usize) -> usize {
 
 /// Data that does not compress (noise): the filtered scanlines in stored
 /// blocks.
-fn write_stored(raw: &[u8], stride: usize, bpp: usize, out: &mut Vec<u8>, filtered: &mut [u8]) {
+fn write_stored(
+    raw: &[u8],
+    stride: usize,
+    bpp: usize,
+    out: &mut Vec<u8>,
+    filter: &mut Filterer,
+    filtered: &mut [u8],
+) {
     let rows = raw.len() / stride;
     let mut data = Vec::with_capacity(rows * filtered.len());
     for y in 0..rows {
-        filter_row(raw, stride, bpp, y, filtered);
+        filter.row(raw, stride, bpp, y, filtered);
         data.extend_from_slice(filtered);
     }
     out.extend_from_slice(&[0x78, 0x01]);
@@ -228,6 +295,284 @@ fn write_stored(raw: &[u8], stride: usize, bpp: usize, out: &mut Vec<u8>, filter
         out.extend_from_slice(block);
     }
     out.extend_from_slice(&simd_adler32::adler32(&data.as_slice()).to_be_bytes());
+}
+
+/// The scanline filters, in the order a tie between them is settled.
+const FILTERS: [u8; 5] = [PAETH, AVG, UP, SUB, NONE];
+
+/// How an image's scanlines are filtered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Plan {
+    /// Paeth on every scanline.
+    Paeth,
+    /// One filter (an index into [`FILTERS`]) on every scanline.
+    One(usize),
+    /// A filter chosen per scanline.
+    Choose,
+}
+
+impl Plan {
+    /// The plan for `raw`, from [`GATE_ROWS`] of its scanlines spread over
+    /// the image. Each is filtered with every filter and the bytes of each
+    /// way (each filter on all of them, or each one's best filter by the
+    /// sum of magnitudes) are counted. The way of least entropy is taken
+    /// if it is at least [`GATE_MARGIN`] % below Paeth's, a single filter
+    /// over the choice unless the choice is [`GATE_MARGIN`] % lower still
+    /// (a single filter costs no more than Paeth to apply); else Paeth.
+    fn for_image(raw: &[u8], stride: usize, bpp: usize) -> Plan {
+        let rows = raw.len() / stride;
+        if rows < 2 {
+            return Plan::Paeth;
+        }
+        let mut candidates = vec![0u8; 4 * stride];
+        let mut each: [Counts; 5] = std::array::from_fn(|_| Counts::new());
+        let mut chosen = Counts::new();
+        // Row 0 has nothing above it, which favours Sub whatever the image;
+        // the sample starts at row 1.
+        let gap = ((rows - 1) / GATE_ROWS).max(1);
+        for y in (1..rows).step_by(gap).take(GATE_ROWS) {
+            let row = &raw[y * stride..][..stride];
+            let prev = &raw[(y - 1) * stride..][..stride];
+            let best = best_of(&filter_all(row, prev, bpp, &mut candidates));
+            for (f, counts) in each.iter_mut().enumerate() {
+                counts.add(if f < 4 {
+                    &candidates[f * stride..][..stride]
+                } else {
+                    row
+                });
+            }
+            chosen.add(if best < 4 {
+                &candidates[best * stride..][..stride]
+            } else {
+                row
+            });
+        }
+        let costs = each.map(|c| c.cost());
+        let (one, one_cost) = costs
+            .iter()
+            .copied()
+            .enumerate()
+            .fold((0, f64::MAX), |b, (f, c)| if c < b.1 { (f, c) } else { b });
+        let chosen_cost = chosen.cost();
+        let below = |a: f64, b: f64| a * 100.0 < b * ((100 - GATE_MARGIN) as f64);
+        if below(chosen_cost, one_cost) && below(chosen_cost, costs[0]) {
+            Plan::Choose
+        } else if one != 0 && below(one_cost, costs[0]) {
+            Plan::One(one)
+        } else {
+            Plan::Paeth
+        }
+    }
+}
+
+/// Filters scanlines as a [`Plan`] says.
+///
+/// Paeth on every scanline suits drawn pictures (cards, text, flat art,
+/// cut-out shapes) and most photographs: it is the cheapest way, and on
+/// such images choosing a filter per scanline by the usual heuristic makes
+/// the file no smaller, or larger. On smooth images (greyscale
+/// photographs, gradients) Average does markedly better. When choosing,
+/// each even scanline is filtered with every PNG filter, keeping the one
+/// whose bytes, read as signed values, have the smallest sum of magnitudes
+/// (the PNG specification's suggested heuristic, libpng's choice too), and
+/// the odd one after it with the same filter; a scanline that repeats the
+/// one above is filtered with Up (all zeros) without comparing.
+struct Filterer {
+    plan: Plan,
+    /// The row above the first: zeros (unless the plan is Paeth).
+    zero: Vec<u8>,
+    /// One scanline for each filter but None, without the type byte (only
+    /// when choosing).
+    candidates: Vec<u8>,
+    /// The scanline whose filter was last chosen, and the filter (an index
+    /// into [`FILTERS`]).
+    chosen: (usize, usize),
+}
+
+impl Filterer {
+    fn new(stride: usize, plan: Plan) -> Self {
+        Self {
+            plan,
+            zero: if plan == Plan::Paeth {
+                Vec::new()
+            } else {
+                vec![0; stride]
+            },
+            candidates: if plan == Plan::Choose {
+                vec![0; 4 * stride]
+            } else {
+                Vec::new()
+            },
+            chosen: (usize::MAX, 0),
+        }
+    }
+
+    /// Scanline `y` of `raw` after its filter type byte, into `out`.
+    #[inline(always)]
+    fn row(&mut self, raw: &[u8], stride: usize, bpp: usize, y: usize, out: &mut [u8]) {
+        if self.plan == Plan::Paeth {
+            filter_row(raw, stride, bpp, y, out);
+            return;
+        }
+        let row = &raw[y * stride..][..stride];
+        let prev = if y == 0 {
+            &self.zero[..]
+        } else {
+            &raw[(y - 1) * stride..][..stride]
+        };
+        if let Plan::One(f) = self.plan {
+            out[0] = FILTERS[f];
+            apply_filter(FILTERS[f], row, prev, bpp, &mut out[1..]);
+            return;
+        }
+        if row == prev {
+            // A repeated row (flat art, pixelated blocks): Up leaves all
+            // zeros, with nothing to compare.
+            out[0] = UP;
+            out[1..].fill(0);
+            return;
+        }
+        if y % 2 == 1 && self.chosen.0 == y - 1 {
+            let best = self.chosen.1;
+            out[0] = FILTERS[best];
+            apply_filter(FILTERS[best], row, prev, bpp, &mut out[1..]);
+            return;
+        }
+        let best = best_of(&filter_all(row, prev, bpp, &mut self.candidates));
+        out[0] = FILTERS[best];
+        let from = if best < 4 {
+            &self.candidates[best * stride..][..stride]
+        } else {
+            row
+        };
+        out[1..].copy_from_slice(from);
+        self.chosen = (y, best);
+    }
+}
+
+/// `row` filtered with PNG filter `kind` into `out`.
+#[inline(always)]
+fn apply_filter(kind: u8, row: &[u8], prev: &[u8], bpp: usize, out: &mut [u8]) {
+    match kind {
+        PAETH => filter_paeth(row, prev, bpp, out),
+        AVG => filter_avg(row, prev, bpp, out),
+        UP => filter_up(row, prev, out),
+        SUB => filter_sub(row, bpp, out),
+        _ => out.copy_from_slice(row),
+    }
+}
+
+/// `row` filtered with Paeth, Average, Up and Sub into the four scanlines
+/// of `candidates`, and the sums of magnitudes of the five filters' bytes,
+/// in the order of [`FILTERS`].
+#[inline(always)]
+fn filter_all(row: &[u8], prev: &[u8], bpp: usize, candidates: &mut [u8]) -> [u64; 5] {
+    let stride = row.len();
+    let (paeth_row, rest) = candidates.split_at_mut(stride);
+    let (avg_row, rest) = rest.split_at_mut(stride);
+    let (up_row, sub_row) = rest.split_at_mut(stride);
+    filter_paeth(row, prev, bpp, paeth_row);
+    filter_avg(row, prev, bpp, avg_row);
+    filter_up(row, prev, up_row);
+    filter_sub(row, bpp, sub_row);
+    [
+        magnitude(paeth_row),
+        magnitude(avg_row),
+        magnitude(up_row),
+        magnitude(sub_row),
+        magnitude(row),
+    ]
+}
+
+/// The index of the smallest of `sums`, the first of equal ones.
+#[inline(always)]
+fn best_of(sums: &[u64; 5]) -> usize {
+    let mut best = 0;
+    for (i, &sum) in sums.iter().enumerate() {
+        if sum < sums[best] {
+            best = i;
+        }
+    }
+    best
+}
+
+/// The sum of the bytes' magnitudes as signed values (|−1| for 255).
+#[inline(always)]
+fn magnitude(bytes: &[u8]) -> u64 {
+    // Added up in 32 lanes of 16 bits, which a vector unit does a register
+    // at a time, over pieces short enough (256 × 32 bytes of at most 128)
+    // that no lane overflows.
+    let mut sum = 0u64;
+    for piece in bytes.chunks(8192) {
+        let mut lanes = [0u16; 32];
+        let mut blocks = piece.chunks_exact(32);
+        for block in &mut blocks {
+            for (l, &b) in lanes.iter_mut().zip(block) {
+                *l += u16::from((b as i8).unsigned_abs());
+            }
+        }
+        sum += lanes.iter().map(|&l| u64::from(l)).sum::<u64>();
+        sum += blocks
+            .remainder()
+            .iter()
+            .map(|&b| u64::from((b as i8).unsigned_abs()))
+            .sum::<u64>();
+    }
+    sum
+}
+
+/// Sub: each byte less the one `bpp` to its left.
+#[inline(always)]
+fn filter_sub(row: &[u8], bpp: usize, out: &mut [u8]) {
+    out[..bpp].copy_from_slice(&row[..bpp]);
+    for ((o, &x), &a) in out[bpp..].iter_mut().zip(&row[bpp..]).zip(row) {
+        *o = x.wrapping_sub(a);
+    }
+}
+
+/// Up: each byte less the one above.
+#[inline(always)]
+fn filter_up(row: &[u8], prev: &[u8], out: &mut [u8]) {
+    for ((o, &x), &b) in out.iter_mut().zip(row).zip(prev) {
+        *o = x.wrapping_sub(b);
+    }
+}
+
+/// Average: each byte less the floor of the mean of the left and upper
+/// ones, as `(a & b) + ((a ^ b) >> 1)`, which stays in bytes.
+#[inline(always)]
+fn filter_avg(row: &[u8], prev: &[u8], bpp: usize, out: &mut [u8]) {
+    for ((o, &x), &b) in out[..bpp].iter_mut().zip(row).zip(prev) {
+        *o = x.wrapping_sub(b >> 1);
+    }
+    for (((o, &x), &a), &b) in out[bpp..]
+        .iter_mut()
+        .zip(&row[bpp..])
+        .zip(row)
+        .zip(&prev[bpp..])
+    {
+        *o = x.wrapping_sub((a & b) + ((a ^ b) >> 1));
+    }
+}
+
+/// Paeth: each byte less the Paeth predictor of its left, upper and
+/// upper-left neighbours.
+#[inline(always)]
+fn filter_paeth(row: &[u8], prev: &[u8], bpp: usize, out: &mut [u8]) {
+    // Left of the row is zero: Paeth predicts the upper neighbour.
+    for ((o, &x), &b) in out[..bpp].iter_mut().zip(row).zip(prev) {
+        *o = x.wrapping_sub(b);
+    }
+    let n = row.len() - bpp;
+    for ((((o, &x), &a), &b), &c) in out[bpp..]
+        .iter_mut()
+        .zip(&row[bpp..])
+        .zip(&row[..n])
+        .zip(&prev[bpp..])
+        .zip(&prev[..n])
+    {
+        *o = x.wrapping_sub(paeth(a, b, c));
+    }
 }
 
 /// Scanline `y` of `raw`, Paeth-filtered, after its filter type byte.
@@ -300,6 +645,23 @@ struct Counts {
 }
 
 impl Counts {
+    fn new() -> Self {
+        Self {
+            bytes: [[0; 256]; 4],
+            lengths: [0; 29],
+        }
+    }
+
+    /// The bits the counted symbols would take in a code made for them
+    /// (their entropy), a close estimate of what the block's code spends.
+    fn cost(&self) -> f64 {
+        let freq = self.frequencies();
+        let total: f64 = freq.iter().map(|&f| f64::from(f)).sum();
+        freq.iter()
+            .map(|&f| f64::from(f) * (total / f64::from(f)).log2())
+            .sum()
+    }
+
     #[inline(always)]
     fn add(&mut self, data: &[u8]) {
         let mut zero_chunks = 0;
@@ -693,44 +1055,105 @@ mod tests {
         out
     }
 
-    /// What the stream must hold: every scanline Paeth-filtered, by the
-    /// textbook predictor.
-    fn reference(raw: &[u8], stride: usize, bpp: usize) -> Vec<u8> {
-        let mut out = Vec::new();
-        for (y, row) in raw.chunks_exact(stride).enumerate() {
-            out.push(4);
-            for i in 0..stride {
-                let a = if i >= bpp { i16::from(row[i - bpp]) } else { 0 };
-                let b = if y > 0 {
-                    i16::from(raw[(y - 1) * stride + i])
-                } else {
-                    0
-                };
-                let c = if y > 0 && i >= bpp {
-                    i16::from(raw[(y - 1) * stride + i - bpp])
-                } else {
-                    0
-                };
+    /// The textbook predictor of PNG filter `kind` for a byte whose left,
+    /// upper and upper-left neighbours are `a`, `b` and `c`.
+    fn predict(kind: u8, a: u8, b: u8, c: u8) -> u8 {
+        let (a, b, c) = (i16::from(a), i16::from(b), i16::from(c));
+        let p = match kind {
+            0 => 0,
+            1 => a,
+            2 => b,
+            3 => (a + b) / 2,
+            4 => {
                 let p = a + b - c;
                 let (pa, pb, pc) = ((p - a).abs(), (p - b).abs(), (p - c).abs());
-                let pred = if pa <= pb && pa <= pc {
+                if pa <= pb && pa <= pc {
                     a
                 } else if pb <= pc {
                     b
                 } else {
                     c
-                };
-                out.push(row[i].wrapping_sub(pred as u8));
+                }
             }
+            _ => panic!("filter type {kind}"),
+        };
+        p as u8
+    }
+
+    /// The neighbours `(a, b, c)` of byte `i` of row `y`.
+    fn neighbours(raw: &[u8], stride: usize, bpp: usize, y: usize, i: usize) -> (u8, u8, u8) {
+        let at = |y: usize, i: usize| raw[y * stride + i];
+        let a = if i >= bpp { at(y, i - bpp) } else { 0 };
+        let b = if y > 0 { at(y - 1, i) } else { 0 };
+        let c = if y > 0 && i >= bpp {
+            at(y - 1, i - bpp)
+        } else {
+            0
+        };
+        (a, b, c)
+    }
+
+    /// Undoes the filters of the scanlines in `stream` (each a filter type
+    /// and `stride` bytes) by the textbook predictors. Unless the plan is to
+    /// choose, checks that every scanline has the plan's filter; else that each row
+    /// that repeats the one above is filtered with Up, each odd row after a
+    /// row whose filter was chosen with that row's filter, and every other
+    /// row with one whose bytes have the smallest sum of magnitudes.
+    fn unfilter(stream: &[u8], stride: usize, bpp: usize, plan: Plan) -> Vec<u8> {
+        assert!(stream.len().is_multiple_of(stride + 1));
+        let mut raw = vec![0u8; stream.len() / (stride + 1) * stride];
+        for (y, line) in stream.chunks_exact(stride + 1).enumerate() {
+            for i in 0..stride {
+                let (a, b, c) = neighbours(&raw, stride, bpp, y, i);
+                raw[y * stride + i] = line[1 + i].wrapping_add(predict(line[0], a, b, c));
+            }
+            match plan {
+                Plan::Paeth => {
+                    assert_eq!(line[0], PAETH, "row {y}");
+                    continue;
+                }
+                Plan::One(f) => {
+                    assert_eq!(line[0], FILTERS[f], "row {y}");
+                    continue;
+                }
+                Plan::Choose => {}
+            }
+            let magnitude = |kind: u8| -> u32 {
+                (0..stride)
+                    .map(|i| {
+                        let (a, b, c) = neighbours(&raw, stride, bpp, y, i);
+                        let v = raw[y * stride + i].wrapping_sub(predict(kind, a, b, c));
+                        u32::from((v as i8).unsigned_abs())
+                    })
+                    .sum()
+            };
+            let repeats = |y: usize| {
+                let row = &raw[y * stride..][..stride];
+                match y {
+                    0 => row.iter().all(|&b| b == 0),
+                    _ => row == &raw[(y - 1) * stride..][..stride],
+                }
+            };
+            if repeats(y) {
+                assert_eq!(line[0], UP, "row {y} repeats the one above");
+                continue;
+            }
+            if y % 2 == 1 && !repeats(y - 1) {
+                assert_eq!(line[0], stream[(y - 1) * (stride + 1)], "row {y}");
+                continue;
+            }
+            let best = (0..5).map(magnitude).min().unwrap();
+            assert_eq!(magnitude(line[0]), best, "row {y}: filter {}", line[0]);
         }
-        out
+        raw
     }
 
     fn round_trip(raw: &[u8], stride: usize, bpp: usize) -> usize {
         let mut out = vec![0xAA];
-        png_image_data(raw, stride, bpp, &mut out);
+        png_image_data(raw, stride, bpp, true, &mut Scratch::new(), &mut out);
         assert_eq!(out[0], 0xAA, "appends");
-        assert_eq!(inflate(&out[1..]), reference(raw, stride, bpp));
+        let plan = Plan::for_image(raw, stride, bpp);
+        assert_eq!(unfilter(&inflate(&out[1..]), stride, bpp, plan), raw);
         out.len() - 1
     }
 
@@ -823,15 +1246,78 @@ mod tests {
 
     #[test]
     fn tall_images_of_zeros_round_trip() {
-        // Every scanline starts with its filter type (4), so a run of zeros
-        // spans at most one scanline's worth and what one scanline writes
-        // fits the scratch buffer (sized for a scanline of longest codes).
+        // A run of zeros spans at most two scanlines' worth (only a None
+        // row starts with a zero, and only an odd one may be all zeros), so
+        // what one scanline writes fits the scratch buffer (sized for a
+        // scanline of longest codes and such a run).
         for (w, h) in [(16, 4000), (1, 70_000), (600, 300)] {
             let mut raw = vec![0u8; w * h];
             *raw.last_mut().unwrap() = 9;
             raw[w / 2] = 3;
             round_trip(&raw, w, 1);
         }
+    }
+
+    #[test]
+    fn runs_of_zeros_cross_rows_filtered_with_none() {
+        // Even rows zero but for two bytes at the end, odd rows noise then
+        // zeros: below a noisy row None leaves the fewest residuals, and
+        // the odd row after keeps it, so runs of zeros run from the end of
+        // one row through the next one's filter type (0) into its start.
+        for w in [64, 3000] {
+            let h = 41;
+            let noise = noise(w as u64, w * h);
+            let raw: Vec<u8> = (0..w * h)
+                .map(|i| match ((i / w) % 2, i % w) {
+                    // 3, 0, 3 at the end: Sub would leave more than None.
+                    (0, x) if x == w - 1 || x == w - 3 => 3,
+                    (1, x) if x < w / 2 => noise[i] | 1,
+                    _ => 0,
+                })
+                .collect();
+            // Filters chosen whatever the sample says.
+            let mut out = Vec::new();
+            encode(&raw, w, 1, Plan::Choose, &mut Vec::new(), &mut out);
+            let stream = inflate(&out);
+            assert_eq!(unfilter(&stream, w, 1, Plan::Choose), raw);
+            let types: Vec<u8> = stream.chunks_exact(w + 1).map(|l| l[0]).collect();
+            assert!(types[2..].iter().all(|&t| t == NONE), "{types:?}");
+        }
+    }
+
+    #[test]
+    fn runs_of_zeros_through_many_rows_filtered_with_none() {
+        // A noisy first row, then zeros: filtered with None, every row but
+        // the first is one run of zeros from its filter type on, and the
+        // run through them must not outgrow the scratch buffer.
+        for (w, h) in [(3000, 700), (1, 3_000_000), (64, 64)] {
+            let mut raw = vec![0u8; w * h];
+            raw[..w].copy_from_slice(&noise(3, w));
+            raw[w * h / 2] = 5;
+            let mut out = Vec::new();
+            encode(&raw, w, 1, Plan::One(4), &mut Vec::new(), &mut out);
+            assert_eq!(unfilter(&inflate(&out), w, 1, Plan::One(4)), raw);
+        }
+    }
+
+    #[test]
+    fn drawn_pictures_keep_paeth() {
+        // Flat boxes with hard edges and a hatched band, as a drawn card
+        // has: every filter leaves mostly zeros, so choosing does not pay.
+        let (w, h) = (300, 200);
+        let raw: Vec<u8> = (0..w * h)
+            .map(|i| {
+                let (x, y) = (i % w, i / w);
+                match (x / 60 + y / 50) % 3 {
+                    0 => 30,
+                    1 if (x + y) % 7 == 0 => 220,
+                    1 => 90,
+                    _ => 160,
+                }
+            })
+            .collect();
+        assert_eq!(Plan::for_image(&raw, w, 1), Plan::Paeth);
+        round_trip(&raw, w, 1);
     }
 
     #[test]

@@ -45,7 +45,9 @@
 //!
 //! One byte a pixel instead of three or four makes the file both smaller
 //! and several times faster to compress. Every scanline is Paeth-filtered
-//! and compressed by the crate's own deflate: a Huffman code made for the
+//! (on a greyscale image, one filter for the whole image, or one chosen per
+//! scanline, when a sample of its scanlines shows that cheaper) and
+//! compressed by the crate's own deflate: a Huffman code made for the
 //! image, literals, and runs of zeros as copies, in the manner of
 //! [fdeflate](https://crates.io/crates/fdeflate) (the `png` crate's fast
 //! mode) but faster and about a tenth smaller on photographs; its hot loops
@@ -140,8 +142,8 @@ pub fn encode_rgba(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, Enco
 }
 
 /// An encoder that keeps its working buffers (the copy without hidden
-/// colour and the repacked pixels, up to one image's size each) from one
-/// image to the next, so a program encoding many images does not allocate
+/// colour and the repacked pixels, up to one image's size each, and the
+/// deflate's 256 KiB code table) from one image to the next, so a program encoding many images does not allocate
 /// and fault in fresh image-sized buffers for each.
 /// [`encode_rgba_into`](Encoder::encode_rgba_into) writes exactly the bytes
 /// [`encode_rgba`] returns.
@@ -162,6 +164,8 @@ pub struct Encoder {
     visible: Vec<u8>,
     /// The pixels in the chosen colour type.
     packed: Vec<u8>,
+    /// The deflate's working memory.
+    deflate: deflate::Scratch,
 }
 
 impl Encoder {
@@ -170,12 +174,13 @@ impl Encoder {
         Self {
             visible: Vec::new(),
             packed: Vec::new(),
+            deflate: deflate::Scratch::new(),
         }
     }
 
     /// Bytes of working buffers the encoder holds between images.
     pub fn retained_bytes(&self) -> usize {
-        self.visible.capacity() + self.packed.capacity()
+        self.visible.capacity() + self.packed.capacity() + self.deflate.retained_bytes()
     }
 
     /// Encodes like [`encode_rgba`], replacing the contents of `out` by the
@@ -232,10 +237,9 @@ impl Encoder {
                 w,
                 h,
                 (ColourType::Indexed, bits),
-                packed,
-                stride,
-                1,
+                (packed, stride, 1),
                 &table,
+                &mut self.deflate,
             );
             if written.is_none() {
                 out.clear();
@@ -287,10 +291,9 @@ impl Encoder {
             w,
             h,
             (colour, 8),
-            data,
-            w as usize * bpp,
-            bpp,
+            (data, w as usize * bpp, bpp),
             palette.as_deref().unwrap_or(&[]),
+            &mut self.deflate,
         );
         if written.is_none() {
             out.clear();
@@ -301,17 +304,16 @@ impl Encoder {
 }
 
 /// Writes the PNG file's chunks (`PLTE` and `tRNS` from `palette` when
-/// it is not empty); `None` when one is longer than a chunk may be.
-#[allow(clippy::too_many_arguments)]
+/// it is not empty) for `data`, scanlines of `stride` bytes, `bpp` bytes
+/// a pixel; `None` when one is longer than a chunk may be.
 fn write_png(
     out: &mut Vec<u8>,
     w: u32,
     h: u32,
     (colour, depth): (ColourType, u8),
-    data: &[u8],
-    stride: usize,
-    bpp: usize,
+    (data, stride, bpp): (&[u8], usize, usize),
     palette: &[[u8; 4]],
+    scratch: &mut deflate::Scratch,
 ) -> Option<()> {
     out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
     let mut ihdr = [0u8; 13];
@@ -333,7 +335,12 @@ fn write_png(
         }
     }
     chunk(out, b"IDAT", |c| {
-        deflate::png_image_data(data, stride, bpp, c);
+        // Grey images are photographs or made from them, where a filter
+        // chosen per scanline may pay; colour ones include drawn cards,
+        // where it costs time and bytes, and a sample of scanlines does not
+        // tell the two apart reliably enough.
+        let may_choose = matches!(colour, ColourType::Grey | ColourType::GreyAlpha);
+        deflate::png_image_data(data, stride, bpp, may_choose, scratch, c);
     })?;
     chunk(out, b"IEND", |_| ())
 }
@@ -731,6 +738,59 @@ mod tests {
             let want: Vec<_> = img.px.iter().map(|&p| visible(p)).collect();
             assert_eq!(decode(&bytes), want, "variant {i}");
         }
+    }
+
+    /// The filter type of every scanline of a PNG of `bpp` bytes a pixel.
+    fn filter_types(png_bytes: &[u8], bpp: usize) -> Vec<u8> {
+        use std::io::Read;
+        let w = u32::from_be_bytes(png_bytes[16..20].try_into().unwrap()) as usize;
+        let mut idat = Vec::new();
+        let mut at = 8;
+        while at < png_bytes.len() {
+            let len = u32::from_be_bytes(png_bytes[at..at + 4].try_into().unwrap()) as usize;
+            if &png_bytes[at + 4..at + 8] == b"IDAT" {
+                idat.extend_from_slice(&png_bytes[at + 8..at + 8 + len]);
+            }
+            at += len + 12;
+        }
+        let mut stream = Vec::new();
+        flate2::read::ZlibDecoder::new(&idat[..])
+            .read_to_end(&mut stream)
+            .unwrap();
+        stream.chunks_exact(w * bpp + 1).map(|l| l[0]).collect()
+    }
+
+    #[test]
+    fn smooth_grey_images_get_a_better_filter_than_paeth_colour_ones_do_not() {
+        // A smooth shading with a little grain, as a greyscale photograph
+        // has: Average leaves fewer residual bits than Paeth.
+        let shade = |x: u32, y: u32| {
+            let mut grain = (x << 16 | y).wrapping_mul(0x9E37_79B9);
+            grain ^= grain >> 15;
+            grain = grain.wrapping_mul(0x85EB_CA6B);
+            grain ^= grain >> 13;
+            let v = 128.0 + 90.0 * (x as f32 / 23.0).sin() * (y as f32 / 31.0).cos();
+            (v as i32 + (grain >> 28) as i32 - 8).clamp(0, 255) as u8
+        };
+        let grey = Img::from_fn(200, 120, |x, y| {
+            let g = shade(x, y);
+            [g, g, g, 255]
+        });
+        let bytes = grey.encode();
+        assert_eq!(bytes[25], 0, "greyscale");
+        let types = filter_types(&bytes, 1);
+        assert!(types.iter().any(|&t| t != 4), "{types:?}");
+        let want: Vec<_> = grey.px.iter().map(|&p| visible(p)).collect();
+        assert_eq!(decode(&bytes), want);
+        // The same picture in colour keeps Paeth on every scanline.
+        let colour = Img::from_fn(200, 120, |x, y| {
+            let [r, g, b, a] = grey.px[(y * 200 + x) as usize];
+            [r, g / 2 + (x / 4) as u8, b / 3 + (y / 2) as u8, a]
+        });
+        let bytes = colour.encode();
+        assert_eq!(bytes[25], 2, "RGB");
+        assert!(filter_types(&bytes, 3).iter().all(|&t| t == 4));
+        assert_eq!(decode(&bytes), colour.px);
     }
 
     #[test]
