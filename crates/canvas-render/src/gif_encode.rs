@@ -67,6 +67,14 @@ const PLACED_SAMPLE: usize = 16 * 1024;
 /// Pixels of that sample the palette's k-means steps look at.
 const REFINE_SAMPLE: usize = 12 * 1024;
 
+/// Slots (as bits) of the table of colours already placed in a k-means
+/// step of [`Quantised::train_on`].
+const SEEN_BITS: u32 = 12;
+const SEEN_SLOTS: usize = 1 << SEEN_BITS;
+/// An empty slot of that table (`colour << 8 | index` holds no such value:
+/// an index is at most 254).
+const NOT_SEEN: u32 = u32::MAX;
+
 /// The 8×8 Bayer matrix (values 0..64).
 const BAYER: [[u8; 8]; 8] = [
     [0, 32, 8, 40, 2, 34, 10, 42],
@@ -286,12 +294,39 @@ impl Quantised {
         // cloud, which dithering cannot reach past: three k-means (Lloyd)
         // steps on part of the sample move each colour to the mean of the
         // pixels nearest to it.
+        // Each pixel's nearest colour of the step before starts its search
+        // (and, in the first step, the pixel before's): the colours move
+        // little, so the search is soon bounded; the answer is the same.
+        // A colour met again in a step (a still scene's sample repeats its
+        // few colours) takes its answer from a small table of the step's
+        // answers.
         let every = (sample.len() / REFINE_SAMPLE).max(1);
-        for _ in 0..3 {
+        let mut nearest: Vec<u8> = Vec::with_capacity(sample.len().div_ceil(every));
+        let mut seen = vec![NOT_SEEN; SEEN_SLOTS];
+        for step in 0..3 {
             let planes = Planes::new(&colours);
             let mut sums = vec![[0u32; 4]; colours.len()];
-            for &rgb in sample.iter().step_by(every) {
-                let s = &mut sums[usize::from(planes.nearest(rgb))];
+            seen.fill(NOT_SEEN);
+            for (n, &rgb) in sample.iter().step_by(every).enumerate() {
+                let key = u32::from_le_bytes([rgb[0], rgb[1], rgb[2], 0]);
+                let slot = (key.wrapping_mul(0x9E37_79B1) >> (32 - SEEN_BITS)) as usize;
+                let index = match seen[slot] {
+                    known if known != NOT_SEEN && known >> 8 == key => known as u8,
+                    _ => {
+                        let hint = match step {
+                            0 => nearest.last().copied(),
+                            _ => Some(nearest[n]),
+                        };
+                        let index = planes.nearest_from(rgb, hint);
+                        seen[slot] = key << 8 | u32::from(index);
+                        index
+                    }
+                };
+                match step {
+                    0 => nearest.push(index),
+                    _ => nearest[n] = index,
+                }
+                let s = &mut sums[usize::from(index)];
                 for c in 0..3 {
                     s[c] += u32::from(rgb[c]);
                 }
@@ -363,7 +398,12 @@ impl Quantised {
         let dither = Dither::new(self.amplitude);
         let shift = prev.and_then(|(img, _)| find_shift(frame, img));
         let start = out.len();
-        out.resize(start + width * height, TRANSPARENT);
+        // Over the frame before, its indices to start with: the pixels that
+        // changed (each row's span) are all written below.
+        match prev {
+            Some((_, prev_idx)) => out.extend_from_slice(prev_idx),
+            None => out.resize(start + width * height, TRANSPARENT),
+        }
         let rows = frame
             .as_raw()
             .chunks_exact(width * 4)
@@ -371,22 +411,15 @@ impl Quantised {
         let mut dithered = vec![0u8; width * 4];
         for (y, (row, out)) in rows.enumerate() {
             // Pixels `lo..hi` of the row are mapped; those before and after
-            // (the same as in the frame before) copy its indices.
-            let before = prev.map(|(img, idx)| {
-                (
-                    &img.as_raw()[y * width * 4..(y + 1) * width * 4],
-                    &idx[y * width..(y + 1) * width],
-                )
-            });
+            // (the same as in the frame before) keep its indices.
             let (lo, hi) = spans.map_or((0, width), |s| s[y]);
-            if let Some((_, prev_idx)) = before {
-                out[..lo].copy_from_slice(&prev_idx[..lo]);
-                out[hi..].copy_from_slice(&prev_idx[hi..]);
-            }
             if lo == hi {
                 continue;
             }
-            dither.row(row, y, &mut dithered);
+            // Only the span is dithered, from the 8-pixel column of the
+            // pattern it starts in (the pattern repeats every 8 pixels).
+            let (from, to) = (lo / 8 * 8, hi.next_multiple_of(8).min(width));
+            dither.row(&row[from * 4..to * 4], y, &mut dithered[from * 4..to * 4]);
             // The row of the frame before that this one shows moved by
             // `shift`, and the columns of this row that it covers (within
             // `lo..hi`).
