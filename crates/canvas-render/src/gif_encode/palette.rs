@@ -56,6 +56,7 @@ impl Planes {
 
     /// The index of the colour nearest to `rgb` (by [`distance`]; the
     /// first of equally near ones).
+    #[cfg(test)]
     pub(super) fn nearest(&self, rgb: [u8; 3]) -> u8 {
         self.nearest_from(rgb, None)
     }
