@@ -200,20 +200,15 @@ impl Avatar {
         for (out, row) in pixmap.data_mut().chunks_exact_mut(width).zip(rows) {
             for (dst, src) in out.chunks_exact_mut(4).zip(row[..width].chunks_exact(4)) {
                 let a = src[3] as u32;
-                if a == 255 && !grey {
-                    // Premultiplied by 255: the same bytes.
-                    dst.copy_from_slice(src);
-                } else {
-                    let (mut r, mut g, mut b) = (src[0] as u32, src[1] as u32, src[2] as u32);
-                    if grey {
-                        let l = (r * 299 + g * 587 + b * 114 + 500) / 1000;
-                        (r, g, b) = (l, l, l);
-                    }
-                    dst[0] = ((r * a + 127) / 255) as u8;
-                    dst[1] = ((g * a + 127) / 255) as u8;
-                    dst[2] = ((b * a + 127) / 255) as u8;
-                    dst[3] = a as u8;
+                let (mut r, mut g, mut b) = (src[0] as u32, src[1] as u32, src[2] as u32);
+                if grey {
+                    let l = (r * 299 + g * 587 + b * 114 + 500) / 1000;
+                    (r, g, b) = (l, l, l);
                 }
+                dst[0] = ((r * a + 127) / 255) as u8;
+                dst[1] = ((g * a + 127) / 255) as u8;
+                dst[2] = ((b * a + 127) / 255) as u8;
+                dst[3] = a as u8;
                 if let Some(t) = &tint {
                     t.apply(dst);
                 }
