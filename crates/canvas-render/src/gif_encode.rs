@@ -565,16 +565,7 @@ fn sample_all<F: Borrow<RgbaImage>>(frames: &[F], count: usize) -> Vec<[u8; 3]> 
 /// the same few colours again and again there, and a third of it trains as
 /// good a palette (`gif_quality`).
 fn palette_sample(frames: &[RgbaImage], spans: &[Option<Vec<Span>>]) -> Vec<[u8; 3]> {
-    let per_frame = frames[0].as_raw().len() / 4;
-    let mapped = per_frame * (1 + spans.iter().flatten().count());
-    let new: usize = per_frame
-        + spans
-            .iter()
-            .flatten()
-            .flatten()
-            .map(|&(lo, hi)| hi - lo)
-            .sum::<usize>();
-    match new * 2 > mapped {
+    match changes_everywhere(frames, spans) {
         true => sample_all(frames, PALETTE_SAMPLE),
         false => sample_all(frames, STILL_SAMPLE),
     }

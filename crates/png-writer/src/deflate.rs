@@ -590,19 +590,7 @@ fn filter_row(raw: &[u8], stride: usize, bpp: usize, y: usize, out: &mut [u8]) {
         return;
     }
     let prev = &raw[(y - 1) * stride..][..stride];
-    for ((o, &x), &b) in out[..bpp].iter_mut().zip(row).zip(prev) {
-        *o = x.wrapping_sub(b);
-    }
-    let n = stride - bpp;
-    for ((((o, &x), &a), &b), &c) in out[bpp..]
-        .iter_mut()
-        .zip(&row[bpp..])
-        .zip(&row[..n])
-        .zip(&prev[bpp..])
-        .zip(&prev[..n])
-    {
-        *o = x.wrapping_sub(paeth(a, b, c));
-    }
+    filter_paeth(row, prev, bpp, out);
 }
 
 /// The Paeth predictor (PNG spec 9.4) on bytes, without widening, so that
