@@ -593,7 +593,10 @@ fn changes_everywhere(frames: &[RgbaImage], spans: &[Option<Vec<Span>>]) -> bool
 /// [`palette_sample`] takes the frames ([`PALETTE_SAMPLE`] pixels of all
 /// of them). The same pixels twice only weighed the repeated poses double
 /// and cost their training twice: `petpet`'s 6 distinct pictures of its 10
-/// frames give 29 Ki pixels for the 48 Ki before.
+/// frames give 29 Ki pixels for the 48 Ki before. Only when the distinct
+/// pictures hold at least [`PALETTE_SAMPLE`] pixels: a smaller picture
+/// taken once gives the palette's training fewer steps than its repeats
+/// did (a 256 × 64 gradient shown twice bands: `gradients_do_not_band`).
 fn repeated_sample(frames: &[RgbaImage], pictures: &[&RgbaImage]) -> Vec<[u8; 3]> {
     let pixels = |f: &RgbaImage| f.as_raw().len() / 4;
     let all: usize = frames.iter().map(pixels).sum();
@@ -853,7 +856,12 @@ fn index_frames(frames: &[RgbaImage], deadline: &Deadline) -> Result<Indexed, An
         })
         .collect();
     let sample = match shows.iter().any(|s| s.placed.is_some()) {
-        false if pictures.len() < frames.len() && changes_everywhere(frames, &spans) => {
+        false
+            if pictures.len() < frames.len()
+                && pictures.iter().map(|p| p.as_raw().len() / 4).sum::<usize>()
+                    >= PALETTE_SAMPLE
+                && changes_everywhere(frames, &spans) =>
+        {
             repeated_sample(frames, &pictures)
         }
         false => palette_sample(frames, &spans),
