@@ -38,29 +38,8 @@ impl PlacedFrames {
     /// Frame `i` as shown: the picture at its place on a transparent
     /// canvas, clipped to it (a transparent canvas past the last frame).
     pub fn frame(&self, i: usize) -> RgbaImage {
-        let (w, h) = (self.canvas.0 as usize, self.canvas.1 as usize);
-        let (x, y) = self
-            .frames
-            .get(i)
-            .map_or((w, h), |&((x, y), _)| (x as usize, y as usize));
-        let (x, y) = (x.min(w), y.min(h));
-        let (pw, ph) = (
-            self.picture.width() as usize,
-            self.picture.height() as usize,
-        );
-        let (cols, rows) = (pw.min(w - x), ph.min(h - y));
-        let row_bytes = w * 4;
-        let mut data = crate::buffers::take_empty(row_bytes * h);
-        data.resize(row_bytes * y, 0);
-        if pw > 0 {
-            for row in self.picture.as_raw().chunks_exact(pw * 4).take(rows) {
-                data.resize(data.len() + x * 4, 0);
-                data.extend_from_slice(&row[..cols * 4]);
-                data.resize(data.len() + (w - x - cols) * 4, 0);
-            }
-        }
-        data.resize(row_bytes * h, 0);
-        RgbaImage::from_raw(w as u32, h as u32, data).expect("the canvas's own size")
+        let at = self.frames.get(i).map_or(self.canvas, |&(at, _)| at);
+        on_canvas(self.canvas, &self.picture, at)
     }
 
     /// Every frame composed ([`PlacedFrames::frame`]), with its delay.
@@ -69,6 +48,28 @@ impl PlacedFrames {
             .map(|i| (self.frame(i), self.frames[i].1))
             .collect()
     }
+}
+
+/// `picture` with its top-left corner at `(x, y)` on a transparent canvas
+/// of `canvas` size, clipped to it, in a buffer from the store
+/// ([`crate::buffers`]).
+pub(crate) fn on_canvas(canvas: (u32, u32), picture: &RgbaImage, (x, y): (u32, u32)) -> RgbaImage {
+    let (w, h) = (canvas.0 as usize, canvas.1 as usize);
+    let (x, y) = ((x as usize).min(w), (y as usize).min(h));
+    let (pw, ph) = (picture.width() as usize, picture.height() as usize);
+    let (cols, rows) = (pw.min(w - x), ph.min(h - y));
+    let row_bytes = w * 4;
+    let mut data = crate::buffers::take_empty(row_bytes * h);
+    data.resize(row_bytes * y, 0);
+    if pw > 0 {
+        for row in picture.as_raw().chunks_exact(pw * 4).take(rows) {
+            data.resize(data.len() + x * 4, 0);
+            data.extend_from_slice(&row[..cols * 4]);
+            data.resize(data.len() + (w - x - cols) * 4, 0);
+        }
+    }
+    data.resize(row_bytes * h, 0);
+    RgbaImage::from_raw(w as u32, h as u32, data).expect("the canvas's own size")
 }
 
 #[cfg(test)]

@@ -1437,21 +1437,7 @@ pub fn render_placed_frames(
 /// Frame `frame` of `template` as shown: `picture` (the layers drawn) at
 /// the frame's place on a transparent canvas ([`Camera`]), clipped to it.
 fn on_canvas(template: &Template, frame: u32, picture: &RgbaImage) -> RgbaImage {
-    let (w, h) = (template.size.0 as usize, template.size.1 as usize);
-    let (x, y) = template.offset(frame);
-    let (x, y) = ((x as usize).min(w), (y as usize).min(h));
-    let (pw, ph) = (picture.width() as usize, picture.height() as usize);
-    let (cols, rows) = (pw.min(w - x), ph.min(h - y));
-    let row_bytes = w * 4;
-    let mut data = crate::buffers::take_empty(row_bytes * h);
-    data.resize(row_bytes * y, 0);
-    for row in picture.as_raw().chunks_exact(pw * 4).take(rows) {
-        data.resize(data.len() + x * 4, 0);
-        data.extend_from_slice(&row[..cols * 4]);
-        data.resize(data.len() + (w - x - cols) * 4, 0);
-    }
-    data.resize(row_bytes * h, 0);
-    RgbaImage::from_raw(w as u32, h as u32, data).expect("the canvas's own size")
+    crate::placed::on_canvas(template.size, picture, template.offset(frame))
 }
 
 /// A copy of a frame, in a buffer from the store ([`crate::buffers`]) when
