@@ -7,29 +7,9 @@
 
 use std::time::Instant;
 
-/// An 8-bit PNG as RGBA, by the `png` crate.
-fn decode(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
-    let mut dec = png::Decoder::new(bytes);
-    dec.set_transformations(png::Transformations::normalize_to_color8());
-    let mut reader = dec.read_info().expect("a PNG");
-    let mut buf = vec![0; reader.output_buffer_size()];
-    let info = reader.next_frame(&mut buf).expect("a frame");
-    let bytes = &buf[..info.buffer_size()];
-    let px: Vec<u8> = match info.color_type {
-        png::ColorType::Rgba => bytes.to_vec(),
-        png::ColorType::Rgb => bytes
-            .chunks_exact(3)
-            .flat_map(|p| [p[0], p[1], p[2], 255])
-            .collect(),
-        png::ColorType::GrayscaleAlpha => bytes
-            .chunks_exact(2)
-            .flat_map(|p| [p[0], p[0], p[0], p[1]])
-            .collect(),
-        png::ColorType::Grayscale => bytes.iter().flat_map(|&g| [g, g, g, 255]).collect(),
-        png::ColorType::Indexed => unreachable!("expanded"),
-    };
-    (info.width, info.height, px)
-}
+#[path = "../benches/support/decode.rs"]
+mod decode;
+use decode::decode;
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
@@ -45,7 +25,7 @@ fn main() {
     let mut out = Vec::new();
     let mut total = 0;
     for path in &args {
-        let (w, h, rgba) = decode(&std::fs::read(path).expect("readable"));
+        let (w, h, rgba) = decode(&std::fs::read(path).expect("readable")).expect("an 8-bit PNG");
         let mut times = Vec::with_capacity(runs);
         for _ in 0..runs {
             let t = Instant::now();
@@ -53,7 +33,7 @@ fn main() {
             times.push(t.elapsed().as_secs_f64() * 1e3);
         }
         times.sort_by(f64::total_cmp);
-        let (_, _, back) = decode(&out);
+        let (_, _, back) = decode(&out).expect("the written PNG");
         assert!(
             back.len() == rgba.len()
                 && back
