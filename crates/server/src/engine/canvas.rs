@@ -263,8 +263,11 @@ impl CanvasEngine {
     /// Takes a job slot for `client` (waiting fairly, up to the queue
     /// deadline) and gets the avatar (when `avatar` is given): the first
     /// two steps of a job; then chooses the output for `format` and takes
-    /// the extra slots an animated job holds. `Busy` when the queue is full
-    /// or the deadline passed, or when an animation's extra slots are taken.
+    /// the extra slots an animated job holds (waiting for them, first come
+    /// first served, within the same deadline, when its source frames are
+    /// small: [`Plan::may_wait_for_slots`]). `Busy` when the queue is full
+    /// or the deadline passed, or when a job holding a large animation
+    /// finds its extra slots taken.
     pub async fn start(
         self: &Arc<Self>,
         client: ClientKey,
@@ -353,6 +356,15 @@ impl CanvasEngine {
         let image = image.map(still);
         let extra = match plan.slots() - 1 {
             0 => None,
+            n if plan.may_wait_for_slots() => match self.slots.acquire_extra(n, queue_end).await {
+                Ok(slots) => Some(slots),
+                Err(_) => {
+                    self.metrics.job_rejected();
+                    return Err(ApiError::Busy {
+                        retry_after: RETRY_AFTER_SECS,
+                    });
+                }
+            },
             n => match self.slots.try_acquire_extra(n) {
                 Some(slots) => Some(slots),
                 None => {
@@ -628,6 +640,56 @@ mod tests {
             matches!(on_time, Err(ApiError::MissingParam { name: "avatar", .. })),
             "{on_time:?}"
         );
+    }
+
+    /// A burst of animations larger than the pool: the one whose extra
+    /// slots are taken waits for them (first come first served) instead of
+    /// a 503 at once, and gets them when a running one ends.
+    #[actix_rt::test]
+    async fn an_animation_waits_for_its_extra_slots() {
+        use canvas_render::template::TemplateKind;
+        let mut settings = Settings::for_tests("unused");
+        settings.canvas_jobs = 4;
+        let metrics = Arc::new(Metrics::default());
+        let engine = Arc::new(CanvasEngine::new(&settings, Arc::clone(&metrics)).unwrap());
+        let triggered = Job::Template(
+            TemplateKind::Triggered,
+            TemplateKind::Triggered.sample_args(),
+        );
+        let start = |c: u8| {
+            let (engine, job) = (Arc::clone(&engine), triggered.clone());
+            async move {
+                let client = ClientKey::Ip(std::net::Ipv4Addr::new(10, 0, 0, c).into());
+                engine.start(client, job, None, Requested::Auto).await
+            }
+        };
+        // 12 frames of 512²: more than two slots' pixels, so half the pool.
+        let first = start(1).await.unwrap();
+        assert_eq!(first.plan.slots(), 2);
+        let client = ClientKey::Ip(std::net::Ipv4Addr::new(10, 0, 0, 9).into());
+        let still = engine
+            .start(client, Job::Circle, None, Requested::Png)
+            .await
+            .unwrap();
+        assert_eq!(engine.slots.running(), 3);
+        // The second animation gets its first slot, and waits for the other.
+        let second = actix_rt::spawn(start(2));
+        for _ in 0..20 {
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(
+            (engine.slots.running(), engine.slots.waiting_for_extra()),
+            (4, 1)
+        );
+        drop(still);
+        let second = second.await.unwrap();
+        assert!(second.is_ok(), "{:?}", second.err());
+        assert_eq!(
+            (engine.slots.running(), engine.slots.waiting_for_extra()),
+            (4, 0)
+        );
+        drop((first, second));
+        assert_eq!(engine.slots.running(), 0);
     }
 
     #[test]

@@ -7,6 +7,16 @@
 //! client with many queued jobs delays another client by at most one job
 //! per turn.
 //!
+//! A large job (an animation) holds more slots than its first, one per
+//! part of its rendered pixels. It asks for them once it knows its plan,
+//! holding its first slot: at once when they are free and nobody waits
+//! for more before it, else in a first-come queue of its own, served
+//! before any new job (so a stream of small jobs cannot starve it), until
+//! the same deadline. Jobs waiting there hold at most half the slots
+//! between them, so the slots the others free always cover the first
+//! waiter's need (a plan asks for at most half the slots): a burst of
+//! animations waits its turn instead of being refused at once.
+//!
 //! Each client also has a cap on its weight in flight. A job weighs one
 //! unit, or more when its avatar had to be decoded: [`JobPermit::weigh`]
 //! charges the decode cost, and the client's following jobs are charged the
@@ -61,6 +71,10 @@ struct State {
     clients: HashMap<ClientKey, Client>,
     /// Clients with waiting jobs, in round-robin order.
     turns: VecDeque<ClientKey>,
+    /// Jobs that hold their first slot and wait for their extra slots,
+    /// first come first served: (id, slots wanted, where to send them).
+    /// A grant that finds its waiter gone gives its slots back on drop.
+    extra_waiting: VecDeque<(u64, usize, oneshot::Sender<ExtraSlots>)>,
 }
 
 #[derive(Debug)]
@@ -171,6 +185,7 @@ impl JobSlots {
                 .get(&client)
                 .is_none_or(|c| c.waiting.is_empty());
             if state.running < self.limits.max_jobs
+                && state.extra_waiting.is_empty()
                 && no_queue_ahead
                 && state.client_fits(&client, self.limits.per_client)
             {
@@ -220,9 +235,28 @@ impl JobSlots {
     /// under its cap gets one, then goes to the back of the turns.
     fn dispatch(self: &Arc<Self>) {
         let mut refused = Vec::new();
+        let mut refused_extra = Vec::new();
         {
             let mut state = self.lock();
-            while state.running < self.limits.max_jobs {
+            // Jobs waiting for their extra slots come first, in order; while
+            // the first of them does not fit, no new job starts.
+            while let Some(&(_, count, _)) = state.extra_waiting.front() {
+                if state.running + count > self.limits.max_jobs {
+                    break;
+                }
+                let Some((_, count, tx)) = state.extra_waiting.pop_front() else {
+                    break;
+                };
+                state.running += count;
+                let grant = ExtraSlots {
+                    slots: Arc::clone(self),
+                    count,
+                };
+                if let Err(grant) = tx.send(grant) {
+                    refused_extra.push(grant);
+                }
+            }
+            while state.extra_waiting.is_empty() && state.running < self.limits.max_jobs {
                 let s = &*state;
                 let Some(at) = s
                     .turns
@@ -258,6 +292,7 @@ impl JobSlots {
             }
         }
         drop(refused);
+        drop(refused_extra);
     }
 }
 
@@ -314,11 +349,11 @@ pub struct ExtraSlots {
 
 impl JobSlots {
     /// `count` more slots for a job that already holds one, or `None` when
-    /// they are not all free now (never waits: the job already waited for
-    /// its first slot).
+    /// they are not all free now or other jobs wait for theirs (never
+    /// waits: for a job with nowhere to wait, such as a preview).
     pub fn try_acquire_extra(self: &Arc<Self>, count: usize) -> Option<ExtraSlots> {
         let mut state = self.lock();
-        if state.running + count > self.limits.max_jobs {
+        if !state.extra_waiting.is_empty() || state.running + count > self.limits.max_jobs {
             return None;
         }
         state.running += count;
@@ -326,6 +361,72 @@ impl JobSlots {
             slots: Arc::clone(self),
             count,
         })
+    }
+
+    /// `count` more slots for a job that holds one: at once when they are
+    /// free and no job waits for its own before this one, else in the
+    /// first-come queue of such jobs until `until` (see the module
+    /// documentation). `QueueFull` when the jobs waiting there already hold
+    /// half the slots.
+    pub async fn acquire_extra(
+        self: &Arc<Self>,
+        count: usize,
+        until: std::time::Instant,
+    ) -> Result<ExtraSlots, Refusal> {
+        let (id, rx) = {
+            let mut state = self.lock();
+            if state.extra_waiting.is_empty() && state.running + count <= self.limits.max_jobs {
+                state.running += count;
+                return Ok(ExtraSlots {
+                    slots: Arc::clone(self),
+                    count,
+                });
+            }
+            if (state.extra_waiting.len() + 1) * 2 > self.limits.max_jobs
+                || count > self.limits.max_jobs - 1
+            {
+                return Err(Refusal::QueueFull);
+            }
+            let (tx, rx) = oneshot::channel();
+            let id = state.next_id;
+            state.next_id += 1;
+            state.extra_waiting.push_back((id, count, tx));
+            (id, rx)
+        };
+        let waiter = ExtraWaiter { slots: self, id };
+        let result = tokio::time::timeout_at(tokio::time::Instant::from_std(until), rx).await;
+        drop(waiter);
+        match result {
+            Ok(Ok(extra)) => Ok(extra),
+            // The sender is only dropped by `ExtraWaiter` (gone now).
+            Ok(Err(_)) | Err(_) => Err(Refusal::Deadline),
+        }
+    }
+
+    /// Jobs waiting for their extra slots now.
+    pub fn waiting_for_extra(&self) -> usize {
+        self.lock().extra_waiting.len()
+    }
+}
+
+/// Takes a job waiting for its extra slots out of their queue when it stops
+/// waiting; the jobs behind it may fit now.
+struct ExtraWaiter<'a> {
+    slots: &'a Arc<JobSlots>,
+    id: u64,
+}
+
+impl Drop for ExtraWaiter<'_> {
+    fn drop(&mut self) {
+        let removed = {
+            let mut state = self.slots.lock();
+            let before = state.extra_waiting.len();
+            state.extra_waiting.retain(|(w, _, _)| *w != self.id);
+            state.extra_waiting.len() < before
+        };
+        if removed {
+            self.slots.dispatch();
+        }
     }
 }
 
@@ -463,5 +564,106 @@ mod tests {
         let order = order.lock().unwrap().clone();
         // First come first served would give [1, 1, 1, 1, 1, 1, 2, 3].
         assert_eq!(order, [1, 2, 3, 1, 1, 1, 1, 1]);
+    }
+    fn later(ms: u64) -> std::time::Instant {
+        std::time::Instant::now() + Duration::from_millis(ms)
+    }
+
+    #[actix_rt::test]
+    async fn an_animation_waits_for_its_extra_slots_instead_of_being_refused() {
+        let s = slots(8, 16, 16, 5_000);
+        // Three animations of four slots each arrive together: two fit.
+        let mut running = Vec::new();
+        for c in [1, 2] {
+            let first = s.acquire(client(c)).await.unwrap();
+            let extra = s.acquire_extra(3, later(5_000)).await.unwrap();
+            running.push((first, extra));
+        }
+        assert_eq!(s.running(), 8);
+        let third = actix_rt::spawn({
+            let s = Arc::clone(&s);
+            async move {
+                let first = s.acquire(client(3)).await.unwrap();
+                let extra = s.acquire_extra(3, later(5_000)).await;
+                (first, extra)
+            }
+        });
+        settle().await;
+        assert_eq!((s.running(), s.queued()), (8, 1));
+        // One animation gives back its extra slots: the third gets its
+        // first slot and waits for three more while holding it.
+        let (first_of_two, extra_of_two) = running.pop().unwrap();
+        drop(extra_of_two);
+        settle().await;
+        assert_eq!((s.running(), s.waiting_for_extra()), (6, 1));
+        // The last slot it needs frees up; it gets all three.
+        drop(first_of_two);
+        let (_first, extra) = third.await.unwrap();
+        assert_eq!(extra.as_ref().map(|e| e.count), Ok(3));
+        assert_eq!((s.running(), s.waiting_for_extra()), (8, 0));
+    }
+
+    #[actix_rt::test]
+    async fn a_waiting_animation_is_not_overtaken_by_new_small_jobs() {
+        let s = slots(4, 16, 16, 5_000);
+        let small = s.acquire(client(1)).await.unwrap();
+        let _small2 = s.acquire(client(1)).await.unwrap();
+        let big = actix_rt::spawn({
+            let s = Arc::clone(&s);
+            async move {
+                let first = s.acquire(client(2)).await.unwrap();
+                let extra = s.acquire_extra(2, later(5_000)).await;
+                (first, extra)
+            }
+        });
+        settle().await;
+        assert_eq!((s.running(), s.waiting_for_extra()), (3, 1));
+        // A slot is free, but a new job waits behind the animation.
+        let late = actix_rt::spawn({
+            let s = Arc::clone(&s);
+            async move { s.acquire(client(3)).await.map(|_| ()) }
+        });
+        settle().await;
+        assert_eq!((s.running(), s.queued()), (3, 1));
+        assert!(
+            s.try_acquire_extra(1).is_none(),
+            "nor does a job that cannot wait"
+        );
+        drop(small);
+        let (first, extra) = big.await.unwrap();
+        assert_eq!(extra.as_ref().map(|e| e.count), Ok(2));
+        assert_eq!((s.running(), s.queued()), (4, 1));
+        drop((first, extra));
+        assert_eq!(late.await.unwrap(), Ok(()));
+    }
+
+    #[actix_rt::test]
+    async fn waiting_for_extra_slots_is_bounded_by_half_the_slots_and_the_deadline() {
+        let s = slots(4, 16, 16, 5_000);
+        let _a = s.acquire(client(1)).await.unwrap();
+        let _b = s.acquire(client(2)).await.unwrap();
+        let _c = s.acquire(client(3)).await.unwrap();
+        let waiting = actix_rt::spawn({
+            let s = Arc::clone(&s);
+            async move { s.acquire_extra(2, later(50)).await.map(|e| e.count) }
+        });
+        settle().await;
+        assert_eq!(s.waiting_for_extra(), 1);
+        let second = actix_rt::spawn({
+            let s = Arc::clone(&s);
+            async move { s.acquire_extra(2, later(5_000)).await.map(|e| e.count) }
+        });
+        settle().await;
+        assert_eq!(s.waiting_for_extra(), 2);
+        // Two waiters hold half of the four slots: a third is refused.
+        assert_eq!(
+            s.acquire_extra(1, later(5_000)).await.map(|e| e.count),
+            Err(Refusal::QueueFull)
+        );
+        assert_eq!(waiting.await.unwrap(), Err(Refusal::Deadline));
+        assert_eq!(s.waiting_for_extra(), 1, "the timed-out job left the queue");
+        second.abort();
+        settle().await;
+        assert_eq!((s.running(), s.waiting_for_extra()), (3, 0));
     }
 }

@@ -193,6 +193,9 @@ pub struct Plan {
     rendered_pixels: u64,
     /// Job slots the job stands for (see [`Plan::slots`]).
     slots: usize,
+    /// Pixels of the source animations' frames the job holds (0 for a
+    /// still avatar: its one image is counted in the job's first slot).
+    source_pixels: u64,
 }
 
 impl Plan {
@@ -232,6 +235,7 @@ impl Plan {
                 template: Vec::new(),
                 rendered_pixels: pixels(rendered_size(job, size)),
                 slots: 1,
+                source_pixels: 0,
             };
         };
         let size = anim.frames.first().map_or((0, 0), |f| f.image.dimensions());
@@ -254,6 +258,7 @@ impl Plan {
             template: Vec::new(),
             rendered_pixels,
             slots,
+            source_pixels: source,
         }
     }
 
@@ -283,6 +288,7 @@ impl Plan {
                 template: Vec::new(),
                 rendered_pixels: frame_pixels,
                 slots: images.min((max_jobs / 2).max(1)),
+                source_pixels: 0,
             };
         }
         let delays: Vec<u32> = source_frames(avatar).iter().map(|(_, d)| *d).collect();
@@ -315,6 +321,7 @@ impl Plan {
             template: template_frames,
             rendered_pixels,
             slots,
+            source_pixels: source,
         }
     }
 
@@ -323,6 +330,15 @@ impl Plan {
     /// the pool).
     pub fn slots(&self) -> usize {
         self.slots
+    }
+
+    /// Whether the job may wait for its extra slots holding only its first:
+    /// its source frames, if any, fit in one slot's share
+    /// ([`PIXELS_PER_SLOT`]), so a waiting job holds no more than a job
+    /// that waits for a render thread with one slot. A job holding a larger
+    /// animation must find its slots free at once.
+    pub fn may_wait_for_slots(&self) -> bool {
+        self.source_pixels <= PIXELS_PER_SLOT
     }
 
     /// Whether the answer is an animation (else one image is rendered).
