@@ -94,11 +94,23 @@ pub fn repo_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// A `cargo` command run from the repository root.
+/// A `cargo` command run from the repository root. In CI (`CI` set), every
+/// build is cold and never rebuilt, so incremental compilation, which only
+/// pays on a rebuild, is off (`CARGO_INCREMENTAL=0`, unless set already):
+/// all of a run's cargo commands share the setting, so none rebuilds what
+/// another built.
 pub fn cargo() -> Command {
     let mut c = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     c.current_dir(repo_root());
+    if in_ci() && std::env::var_os("CARGO_INCREMENTAL").is_none() {
+        c.env("CARGO_INCREMENTAL", "0");
+    }
     c
+}
+
+/// Whether this runs in CI: `CI` set to anything but empty or `false`.
+pub fn in_ci() -> bool {
+    std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false")
 }
 
 /// Runs a command, echoing it first; fails if it exits non-zero.

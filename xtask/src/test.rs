@@ -74,7 +74,7 @@ impl Steps {
 }
 
 fn run_steps(args: &TestArgs, steps: &mut Steps) -> Result<()> {
-    let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false");
+    let ci = crate::in_ci();
     if !args.no_lint {
         steps.time("fmt", || {
             run_cmd(cargo().args(["fmt", "--all", "--", "--check"]))

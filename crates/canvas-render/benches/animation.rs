@@ -9,7 +9,9 @@
 //! The avatar: `$MENAGERIE_BENCH_AVATAR`, the shared bench avatar, or a
 //! synthetic one (`support`).
 //!
-//! Run: `cargo bench -p canvas-render --bench animation`.
+//! Run: `cargo bench -p canvas-render --bench animation`. Without `--bench`
+//! (as `cargo test --all-targets` runs it) every benchmark runs once over
+//! the first [`SMOKE_FRAMES`] frames only, as a smoke test.
 
 mod support;
 
@@ -25,12 +27,15 @@ use support::avatar;
 
 const FRAMES: u32 = 60;
 const SIDE: u32 = 128;
+/// Frames a smoke test (no `--bench`) draws and encodes.
+const SMOKE_FRAMES: usize = 4;
 
 /// The frames `make_animated_avatar.js` draws: a square of 60–90 % of the
 /// avatar's side moving round a circle, scaled to 128 × 128.
-fn pan_and_zoom(src: &RgbaImage) -> Vec<RgbaImage> {
+fn pan_and_zoom(src: &RgbaImage, count: usize) -> Vec<RgbaImage> {
     let (w, h) = src.dimensions();
     (0..FRAMES)
+        .take(count)
         .map(|k| {
             let t = f64::from(k) / f64::from(FRAMES);
             let turn = 2.0 * std::f64::consts::PI * t;
@@ -45,7 +50,18 @@ fn pan_and_zoom(src: &RgbaImage) -> Vec<RgbaImage> {
 
 fn benches(c: &mut Criterion) {
     let (src, source) = avatar();
-    let frames = pan_and_zoom(&src);
+    // The output sizes are reported when measuring only: under `cargo test`
+    // (no `--bench`) each benchmark runs once as a smoke test, on a few
+    // frames.
+    let measuring = std::env::args().any(|a| a == "--bench");
+    let frames = pan_and_zoom(
+        &src,
+        if measuring {
+            FRAMES as usize
+        } else {
+            SMOKE_FRAMES
+        },
+    );
     let delays = vec![40u32; frames.len()];
     let deadline = || Deadline::after(Duration::from_secs(60));
     let grey = render_frames(frames.iter(), &deadline(), |f| apply(&Filter::Greyscale, f)).unwrap();
@@ -57,9 +73,7 @@ fn benches(c: &mut Criterion) {
     let webp = |fs: &[RgbaImage]| {
         encode_webp_animation(fs, &delays, Loops::Infinite, &deadline()).unwrap()
     };
-    // The output sizes are reported when measuring only: under `cargo test`
-    // (no `--bench`) each benchmark runs once as a smoke test.
-    if std::env::args().any(|a| a == "--bench") {
+    if measuring {
         eprintln!(
             "avatar: {source}; {FRAMES} frames of {SIDE}²; GIF bytes: colour {}, greyscale {}, circle {}, simpcard {}",
             gif(&frames).len(),
