@@ -1309,44 +1309,56 @@ type PatchChange = Option<(Vec<Span>, Rect)>;
 
 /// Each frame's [`PatchChange`] over the frame before (`None` for the
 /// first), found by comparing each rectangle with the frame before it in
-/// one canvas updated rectangle by rectangle.
-fn patch_changes(patched: &PatchedFrames) -> Vec<PatchChange> {
+/// one canvas updated rectangle by rectangle; and, taken on the way, the
+/// two samples [`palette_sample`] may take of the composed frames (of
+/// [`STILL_SAMPLE`] and of [`PALETTE_SAMPLE`] pixels).
+fn patch_changes(patched: &PatchedFrames) -> (Vec<PatchChange>, [Vec<[u8; 3]>; 2]) {
     let (width, height) = (
         patched.first.width() as usize,
         patched.first.height() as usize,
     );
+    let total = width * height * patched.frames.len();
+    let sizes = [STILL_SAMPLE, PALETTE_SAMPLE];
+    let steps = sizes.map(|count| (total / count).max(1));
+    let mut samples = sizes.map(|count| Vec::with_capacity(count + 1));
+    let mut seen = [0usize; 2];
     let mut canvas = copied(&patched.first);
     let changes = patched
         .frames
         .iter()
         .enumerate()
         .map(|(i, (patch, _))| {
-            let patch = patch.as_ref().filter(|_| i > 0)?;
-            let (x, y) = (patch.at.0 as usize, patch.at.1 as usize);
-            let pw = patch.pixels.width() as usize;
-            let mut spans = vec![(width, width); height];
-            let (mut x0, mut y0, mut x1, mut y1) = (width, height, 0, 0);
-            if pw > 0 {
-                let rows = patch.pixels.as_raw().chunks_exact(pw * 4);
-                for (r, row) in rows.enumerate() {
-                    let at = ((y + r) * width + x) * 4;
-                    let before = &canvas.as_raw()[at..at + pw * 4];
-                    let lo = first_difference(row, before) / 4;
-                    if lo == pw {
-                        continue;
+            let change = patch.as_ref().filter(|_| i > 0).and_then(|patch| {
+                let (x, y) = (patch.at.0 as usize, patch.at.1 as usize);
+                let pw = patch.pixels.width() as usize;
+                let mut spans = vec![(width, width); height];
+                let (mut x0, mut y0, mut x1, mut y1) = (width, height, 0, 0);
+                if pw > 0 {
+                    let rows = patch.pixels.as_raw().chunks_exact(pw * 4);
+                    for (r, row) in rows.enumerate() {
+                        let at = ((y + r) * width + x) * 4;
+                        let before = &canvas.as_raw()[at..at + pw * 4];
+                        let lo = first_difference(row, before) / 4;
+                        if lo == pw {
+                            continue;
+                        }
+                        let hi = pw - last_difference(row, before) / 4;
+                        spans[y + r] = (x + lo, x + hi);
+                        (x0, x1) = (x0.min(x + lo), x1.max(x + hi));
+                        (y0, y1) = (y0.min(y + r), y + r + 1);
                     }
-                    let hi = pw - last_difference(row, before) / 4;
-                    spans[y + r] = (x + lo, x + hi);
-                    (x0, x1) = (x0.min(x + lo), x1.max(x + hi));
-                    (y0, y1) = (y0.min(y + r), y + r + 1);
                 }
+                patch.apply(&mut canvas);
+                (x0 < x1).then(|| (spans, (x0, y0, x1 - x0, y1 - y0)))
+            });
+            for k in 0..2 {
+                sample_every(canvas.as_raw(), steps[k], &mut seen[k], &mut samples[k]);
             }
-            patch.apply(&mut canvas);
-            (x0 < x1).then(|| (spans, (x0, y0, x1 - x0, y1 - y0)))
+            change
         })
         .collect();
     crate::buffers::recycle_image(canvas);
-    changes
+    (changes, samples)
 }
 
 /// [`index_frames`] for [`PatchedFrames`]: the distinct pictures are the
@@ -1361,7 +1373,7 @@ fn index_patched(
 ) -> Result<(Indexed, Vec<Option<Rect>>), AnimationError> {
     let first = &patched.first;
     let per_frame = first.as_raw().len() / 4;
-    let changes = patch_changes(patched);
+    let (changes, [still, everywhere_sample]) = patch_changes(patched);
     deadline.check()?;
     let frames = changes.len();
     // The frame of each picture, and what each frame shows.
@@ -1384,41 +1396,37 @@ fn index_patched(
         .map(|&i| changes[i].as_ref().map(|(s, _)| s.clone()))
         .collect();
     // The sample `index_frames` takes ([`repeated_sample`] or
-    // [`palette_sample`]), of the frames composed one after the other.
+    // [`palette_sample`]) of the frames composed one after the other.
     let pictures = starts.len();
     let distinct = pictures * per_frame;
     let everywhere = changes_everywhere_of(per_frame, &spans);
-    let (only_pictures, count) = match pictures < frames && distinct >= PALETTE_SAMPLE && everywhere
-    {
-        true => (
-            true,
-            (PALETTE_SAMPLE * distinct).div_ceil(frames * per_frame),
-        ),
-        false if everywhere => (false, PALETTE_SAMPLE),
-        false => (false, STILL_SAMPLE),
-    };
-    let total = if only_pictures {
-        distinct
-    } else {
-        frames * per_frame
-    };
-    let step = (total / count).max(1);
-    let mut sample: Vec<[u8; 3]> = Vec::with_capacity(count + 1);
-    let mut seen = 0;
-    let mut canvas = copied(first);
-    for (i, (patch, _)) in patched.frames.iter().enumerate() {
-        if let Some(patch) = patch.as_ref().filter(|_| i > 0) {
-            patch.apply(&mut canvas);
+    let sample = match pictures < frames && distinct >= PALETTE_SAMPLE && everywhere {
+        // Each picture once: the pictures composed again.
+        true => {
+            let count = (PALETTE_SAMPLE * distinct).div_ceil(frames * per_frame);
+            let step = (distinct / count).max(1);
+            let mut sample = Vec::with_capacity(count + 1);
+            let mut seen = 0;
+            let mut canvas = copied(first);
+            for (i, (patch, _)) in patched.frames.iter().enumerate() {
+                if let Some(patch) = patch.as_ref().filter(|_| i > 0) {
+                    patch.apply(&mut canvas);
+                }
+                if i == 0 || changes[i].is_some() {
+                    sample_every(canvas.as_raw(), step, &mut seen, &mut sample);
+                }
+            }
+            crate::buffers::recycle_image(canvas);
+            sample
         }
-        if !only_pictures || i == 0 || changes[i].is_some() {
-            sample_every(canvas.as_raw(), step, &mut seen, &mut sample);
-        }
-    }
+        false if everywhere => everywhere_sample,
+        false => still,
+    };
     let mut q = Quantised::train_on(&sample);
     deadline.check()?;
     // Each picture over the one before (`prev`); `canvas` becomes each
     // picture in turn.
-    canvas.copy_from_slice(first.as_raw());
+    let mut canvas = copied(first);
     let mut prev = copied(first);
     let mut indexed: IndexedFrames = Vec::with_capacity(pictures);
     let mut out = Vec::with_capacity(per_frame);
@@ -1467,25 +1475,32 @@ fn compare_within(prev: &[u8], cur: &[u8], width: usize, within: Option<Rect>) -
         };
     };
     let (mut x0, mut y0, mut x1, mut y1) = (width, usize::MAX, 0, 0);
-    let (mut differ, mut uncovers) = (0, false);
+    let (mut unchanged, mut uncovers) = (cur.len() - w * h, false);
     for row in y..y + h {
         let (c, p) = (&cur[row * width + x..][..w], &prev[row * width + x..][..w]);
         if c == p {
+            unchanged += w;
             continue;
         }
         x0 = x0.min(x + first_difference(c, p));
         x1 = x1.max(x + w - 1 - last_difference(c, p));
         y0 = y0.min(row);
         y1 = row;
-        differ += c.iter().zip(p).filter(|(c, p)| c != p).count();
+        // Counted and looked at as `compare` does (passes the compiler
+        // vectorises).
+        unchanged += c
+            .chunks(255)
+            .zip(p.chunks(255))
+            .map(|(c, p)| usize::from(c.iter().zip(p).fold(0u8, |n, (c, p)| n + u8::from(c == p))))
+            .sum::<usize>();
         uncovers = uncovers
-            || c.iter()
-                .zip(p)
-                .any(|(&c, &p)| c == TRANSPARENT && p != TRANSPARENT);
+            || c.iter().zip(p).fold(false, |u, (&c, &p)| {
+                u | ((c == TRANSPARENT) & (p != TRANSPARENT))
+            });
     }
     Change {
         rect: (x0 <= x1 && y0 != usize::MAX).then(|| (x0, y0, x1 - x0 + 1, y1 - y0 + 1)),
-        unchanged: cur.len() - differ,
+        unchanged,
         uncovers,
     }
 }
@@ -1521,6 +1536,9 @@ fn write_gif_known(
     let mut palette: Vec<u8> = colours.iter().flatten().copied().collect();
     palette.resize(256 * 3, 0);
 
+    // With `known`: how each shown frame differs from the one shown before,
+    // found while merging them.
+    let mut found: Vec<Option<Change>> = vec![None; delays_ms.len()];
     // Identical consecutive frames become one, their delays added.
     let mut shown: Vec<(usize, u64)> = Vec::with_capacity(delays_ms.len());
     for (i, &delay) in delays_ms.iter().enumerate() {
@@ -1532,7 +1550,9 @@ fn write_gif_known(
                             Some(within) => {
                                 let (a, b) =
                                     (&indexed[shows[*j].picture], &indexed[shows[i].picture]);
-                                compare_within(a, b, w as usize, within).rect.is_none()
+                                let change = compare_within(a, b, w as usize, within);
+                                found[i] = Some(change);
+                                change.rect.is_none()
                             }
                             None => indexed[shows[*j].picture] == indexed[shows[i].picture],
                         } =>
@@ -1580,10 +1600,13 @@ fn write_gif_known(
             let next_change = match (shows[i].placed, next) {
                 (None, Some(n)) if n.placed.is_none() => {
                     let after = &indexed[n.picture];
-                    Some(match known_change(i, shown[k + 1].0) {
-                        Some(within) => compare_within(cur, after, width, within),
-                        None => compare(cur, after, width),
-                    })
+                    Some(
+                        match (found[shown[k + 1].0], known_change(i, shown[k + 1].0)) {
+                            (Some(change), _) => change,
+                            (None, Some(within)) => compare_within(cur, after, width, within),
+                            (None, None) => compare(cur, after, width),
+                        },
+                    )
                 }
                 _ => None,
             };

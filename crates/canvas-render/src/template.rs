@@ -1490,7 +1490,9 @@ pub fn render_patched_frames(
     let first = cut_area(&canvas.pixmap, (0, 0, size.0, size.1), opaque);
     let mut frames = Vec::with_capacity(plan.len());
     frames.push((None, plan[0].delay_ms));
-    let mut restore = Vec::new();
+    let over = template.layers.len() - moving;
+    let (mut restore, mut redraw) = (Vec::new(), vec![false; over]);
+    let mut boxes: Vec<(Option<Area>, Option<Area>)> = vec![(None, None); over];
     for pair in plan.windows(2) {
         let (before, now) = (pair[0].template_frame, pair[1].template_frame);
         if reuse::same_look(template, before, now) {
@@ -1500,17 +1502,20 @@ pub fn render_patched_frames(
         if let Some(d) = deadline {
             d.check()?;
         }
-        // Where any moving layer (or one over it) is drawn, before or now,
-        // the still layers come back; what changed is kept apart.
+        // Each layer from the first moving one on: where it is drawn before
+        // and now, and whether it changed (then what changed is kept).
         restore.clear();
+        redraw.fill(false);
         let mut changed: Option<Area> = None;
-        for (i, layer) in template.layers.iter().enumerate().skip(moving) {
+        for (k, (i, layer)) in template.layers.iter().enumerate().skip(moving).enumerate() {
             let source = layer_source(layer, i, &prepared, &images);
             let text = texts.slot(i);
             let was = footprint(layer, source, args, before, text, size)?;
             let is = footprint(layer, source, args, now, text, size)?;
-            restore.extend(was.into_iter().chain(is));
+            boxes[k] = (was, is);
             if !reuse::layer_same(layer, before, now) {
+                redraw[k] = true;
+                cover(was, is, &mut restore);
                 let change = match text_ink(layer, args) {
                     Some((slot, ink)) => typed_change(slot, ink, args, (before, now), text, size)?,
                     None => union(was, is),
@@ -1518,12 +1523,30 @@ pub fn render_patched_frames(
                 changed = union(changed, change);
             }
         }
+        // The still layers come back where a changed layer is drawn, before
+        // or now; a layer drawn anywhere there is drawn again (and they
+        // come back where it is drawn), until none is left.
+        let mut grew = true;
+        while grew {
+            grew = false;
+            for (k, &(was, is)) in boxes.iter().enumerate() {
+                let meets =
+                    |b: Option<Area>| b.is_some_and(|b| restore.iter().any(|&r| meet(b, r)));
+                if !redraw[k] && (meets(was) || meets(is)) {
+                    redraw[k] = true;
+                    cover(was, is, &mut restore);
+                    grew = true;
+                }
+            }
+        }
         for &area in &restore {
             copy_area(&still.pixmap, &mut canvas.pixmap, area);
         }
-        for (i, layer) in template.layers.iter().enumerate().skip(moving) {
-            let source = layer_source(layer, i, &prepared, &images);
-            draw_layer(&mut canvas, layer, source, args, now, texts.slot(i))?;
+        for (k, (i, layer)) in template.layers.iter().enumerate().skip(moving).enumerate() {
+            if redraw[k] {
+                let source = layer_source(layer, i, &prepared, &images);
+                draw_layer(&mut canvas, layer, source, args, now, texts.slot(i))?;
+            }
         }
         let patch = changed.map(|area| Patch {
             at: (area.0, area.1),
@@ -1578,6 +1601,24 @@ fn clipped((l, t, r, b): (i64, i64, i64, i64), size: (u32, u32)) -> Option<Area>
     let (w, h) = (i64::from(size.0), i64::from(size.1));
     let (l, t, r, b) = (l.clamp(0, w), t.clamp(0, h), r.clamp(0, w), b.clamp(0, h));
     (l < r && t < b).then_some((l as u32, t as u32, r as u32, b as u32))
+}
+
+/// Adds where a layer is drawn before (`was`) and now (`is`) to `areas`:
+/// the one rectangle holding both when it is no larger than the two apart
+/// (a layer that moved a little), else each.
+fn cover(was: Option<Area>, is: Option<Area>, areas: &mut Vec<Area>) {
+    let size = |a: Area| u64::from(a.2 - a.0) * u64::from(a.3 - a.1);
+    match (was, is) {
+        (Some(a), Some(b)) if size(union(was, is).unwrap_or(a)) > size(a) + size(b) => {
+            areas.extend([a, b]);
+        }
+        (a, b) => areas.extend(union(a, b)),
+    }
+}
+
+/// Whether two rectangles share a pixel.
+fn meet(a: Area, b: Area) -> bool {
+    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
 }
 
 /// The smallest rectangle holding both, if either is given.
