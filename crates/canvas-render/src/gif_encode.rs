@@ -1299,7 +1299,10 @@ pub fn encode_gif_patched(
         return encoded;
     }
     let (indexed, changes) = index_patched(patched, deadline)?;
-    write_gif_known((w, h), indexed, &delays, loops, deadline, Some(&changes))
+    let gif = write_gif_known((w, h), &indexed, &delays, loops, deadline, Some(&changes));
+    // The pictures' indices, from the store, go back to it.
+    indexed.1.into_iter().for_each(crate::buffers::recycle);
+    gif
 }
 
 /// A frame's change over the frame before, found from its [`Patch`]
@@ -1429,7 +1432,7 @@ fn index_patched(
     let mut canvas = copied(first);
     let mut prev = copied(first);
     let mut indexed: IndexedFrames = Vec::with_capacity(pictures);
-    let mut out = Vec::with_capacity(per_frame);
+    let mut out = crate::buffers::take_empty(per_frame);
     q.index_frame_spans(first, None, &mut out);
     indexed.push(out);
     for (p, &i) in starts.iter().enumerate().skip(1) {
@@ -1437,7 +1440,7 @@ fn index_patched(
             unreachable!("a picture starts at a changed frame")
         };
         patch.apply(&mut canvas);
-        let mut out = Vec::with_capacity(per_frame);
+        let mut out = crate::buffers::take_empty(per_frame);
         q.index_frame_spans(&canvas, Some(((&prev, &indexed[p - 1]), spans)), &mut out);
         indexed.push(out);
         patch.apply(&mut prev);
@@ -1514,7 +1517,7 @@ fn write_gif(
     loops: Loops,
     deadline: &Deadline,
 ) -> Result<Vec<u8>, AnimationError> {
-    write_gif_known(size, indexed, delays_ms, loops, deadline, None)
+    write_gif_known(size, &indexed, delays_ms, loops, deadline, None)
 }
 
 /// [`write_gif`], given for each frame (when `known`) the rectangle in
@@ -1522,7 +1525,7 @@ fn write_gif(
 /// not), so that frames are compared only there.
 fn write_gif_known(
     (w, h): (u32, u32),
-    (colours, indexed, shows): Indexed,
+    (colours, indexed, shows): &Indexed,
     delays_ms: &[u32],
     loops: Loops,
     deadline: &Deadline,
