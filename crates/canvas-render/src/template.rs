@@ -1441,10 +1441,11 @@ pub fn render_placed_frames(
 /// under the first one that changes from frame to frame stay still (a
 /// space scene under a drifting avatar and typed text), and whose frames
 /// look like no earlier frame but the one before. Those still layers are
-/// drawn once; each later frame puts them back only where the layers over
-/// them are drawn in it or in the frame before (each layer's box), draws
-/// those layers again in one canvas kept from frame to frame, and hands
-/// over the box of what changed (a moving layer's box before and after, the
+/// drawn once; each later frame puts them back, in one canvas kept from
+/// frame to frame, only where a layer over them that changed is drawn in it
+/// or in the frame before (each layer's box), and where any layer meeting
+/// those boxes is drawn, draws those layers again, and hands over the box
+/// of what changed (a moving layer's box before and after, the
 /// newly typed letters): the same pixels as drawing every frame whole. The
 /// GIF encoder takes it as it is ([`crate::animation::encode_gif_patched`]).
 /// `None` for any other template or plan (render its frames instead).
