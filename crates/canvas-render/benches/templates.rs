@@ -16,9 +16,10 @@ mod support;
 use std::hint::black_box;
 use std::time::Duration;
 
-use canvas_render::animation::{Deadline, encode_gif_placed};
+use canvas_render::animation::{Deadline, encode_gif_patched, encode_gif_placed};
 use canvas_render::template::{
-    TemplateKind, plan_frames, render_placed_frames, render_template, render_template_frames,
+    TemplateKind, plan_frames, render_patched_frames, render_placed_frames, render_template,
+    render_template_frames,
 };
 use canvas_render::{Loops, buffers, circle, encode_gif, encode_png};
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -50,6 +51,15 @@ fn bench_templates(c: &mut Criterion) {
                     {
                         let gif = encode_gif_placed(&placed, Loops::Infinite, &deadline).unwrap();
                         buffers::recycle_image(placed.picture);
+                        return gif;
+                    }
+                    // Still layers under what moves: the first frame and
+                    // each later frame's changed rectangle.
+                    if let Some(patched) =
+                        render_patched_frames(t, &args, &source, &[], &plan, None).unwrap()
+                    {
+                        let gif = encode_gif_patched(&patched, Loops::Infinite, &deadline).unwrap();
+                        patched.recycle();
                         return gif;
                     }
                     let frames =
@@ -141,6 +151,26 @@ fn bench_animated_stages(c: &mut Criterion) {
                 b.iter(|| {
                     let deadline = Deadline::after(Duration::from_secs(60));
                     encode_gif_placed(black_box(&placed), Loops::Infinite, &deadline).unwrap()
+                })
+            });
+        }
+        // The first frame and each later frame's changed rectangle, drawn
+        // and encoded as they are.
+        if let Some(patched) =
+            render_patched_frames(t, &args, &[(&avatar, 0)], &[], &plan, None).unwrap()
+        {
+            group.bench_function(format!("{label}/render-patched"), |b| {
+                b.iter(|| {
+                    render_patched_frames(t, &args, &[(black_box(&avatar), 0)], &[], &plan, None)
+                        .unwrap()
+                        .unwrap()
+                        .recycle()
+                })
+            });
+            group.bench_function(format!("{label}/gif-patched"), |b| {
+                b.iter(|| {
+                    let deadline = Deadline::after(Duration::from_secs(60));
+                    encode_gif_patched(black_box(&patched), Loops::Infinite, &deadline).unwrap()
                 })
             });
         }

@@ -8,9 +8,14 @@
 //! mean and their maximum over every block of every frame. The per-pixel
 //! mean is printed too.
 //!
+//! A template whose frames come as changed rectangles (amongus) is encoded
+//! from them too (`encode_gif_patched`, the server's path): the same bytes,
+//! timed on a row of its own.
+//!
 //! Run: `cargo run -p canvas-render --example gif_quality --profile dev
 //! --config 'profile.dev.package.canvas-render.opt-level=3' [-- OUT_DIR]`;
-//! with `OUT_DIR`, frames 0 and 1 of each GIF are written there as PNG.
+//! with `OUT_DIR`, frames 0 and 1 of each GIF are written there as PNG, and
+//! each GIF whole.
 //!
 //! The avatar: `$MENAGERIE_BENCH_AVATAR`, else
 //! `../shared/bench/avatars/avatar_512.png` above the workspace.
@@ -18,11 +23,13 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use canvas_render::animation::Deadline;
+use canvas_render::animation::{Deadline, PatchedFrames, encode_gif_patched};
 use canvas_render::image::codecs::gif::GifDecoder;
 use canvas_render::image::imageops::{self, FilterType};
 use canvas_render::image::{AnimationDecoder, ImageFormat};
-use canvas_render::template::{TemplateKind, render_template_frames};
+use canvas_render::template::{
+    TemplateKind, plan_frames, render_patched_frames, render_template_frames,
+};
 use canvas_render::{Loops, RgbaImage, encode_gif, encode_png};
 
 fn avatar() -> RgbaImage {
@@ -100,6 +107,7 @@ fn main() {
     let out = std::env::args().nth(1).map(PathBuf::from);
     let avatar = avatar();
     let mut jobs: Vec<(String, Vec<RgbaImage>, Vec<u32>)> = Vec::new();
+    let mut patched: Vec<(String, PatchedFrames)> = Vec::new();
     for kind in [
         TemplateKind::Triggered,
         TemplateKind::Petpet,
@@ -109,7 +117,13 @@ fn main() {
         let args = t.args(|_| None).unwrap();
         let frames = render_template_frames(t, &args, &[(&avatar, 0)], None).unwrap();
         let (frames, delays): (Vec<_>, Vec<_>) = frames.into_iter().unzip();
-        jobs.push((format!("{kind:?}").to_lowercase(), frames, delays));
+        let name = format!("{kind:?}").to_lowercase();
+        let plan = plan_frames(t, &args, &[0]);
+        if let Some(p) = render_patched_frames(t, &args, &[(&avatar, 0)], &[], &plan, None).unwrap()
+        {
+            patched.push((name.clone(), p));
+        }
+        jobs.push((name, frames, delays));
     }
     let pan = pan_and_zoom(&avatar);
     jobs.push(("animation-colour".into(), pan, vec![40; 60]));
@@ -140,6 +154,23 @@ fn main() {
             "{name} | {} | {pixel:.2} | {block:.2} | {max:.1} | {best:.1}",
             gif.len()
         );
+        if let Some((_, p)) = patched.iter().find(|(n, _)| n == name) {
+            let mut best = f64::MAX;
+            for _ in 0..5 {
+                let start = Instant::now();
+                let deadline = Deadline::after(Duration::from_secs(60));
+                let from_patches = encode_gif_patched(p, Loops::Infinite, &deadline).unwrap();
+                best = best.min(start.elapsed().as_secs_f64() * 1e3);
+                assert!(
+                    from_patches == gif,
+                    "{name}: the patched frames' GIF differs"
+                );
+            }
+            println!(
+                "{name} (changed rectangles) | {} | {pixel:.2} | {block:.2} | {max:.1} | {best:.1}",
+                gif.len()
+            );
+        }
         if let Some(dir) = &out {
             std::fs::create_dir_all(dir).unwrap();
             for i in [0, 1] {
@@ -149,6 +180,7 @@ fn main() {
                 )
                 .unwrap();
             }
+            std::fs::write(dir.join(format!("{name}.gif")), &gif).unwrap();
             std::fs::write(
                 dir.join(format!("{name}-src-0.png")),
                 encode_png(&frames[0]).unwrap(),

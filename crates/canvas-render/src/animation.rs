@@ -1,7 +1,8 @@
 //! Animated images: a still operation applied to every frame under a time
 //! budget, and the animated encoders ([`encode_gif`], [`encode_webp_animation`];
 //! [`encode_gif_placed`] for one picture placed anew in each frame,
-//! [`PlacedFrames`]).
+//! [`PlacedFrames`]; [`encode_gif_patched`] for a first frame and each
+//! later frame's changed rectangle, [`PatchedFrames`]).
 //!
 //! ```
 //! use std::time::Duration;
@@ -19,7 +20,8 @@ use image::RgbaImage;
 use crate::RenderError;
 
 pub use crate::frames::{AnimationError, Deadline, Loops};
-pub use crate::gif_encode::{encode_gif, encode_gif_placed};
+pub use crate::gif_encode::{encode_gif, encode_gif_patched, encode_gif_placed};
+pub use crate::patched::{Patch, PatchedFrames};
 pub use crate::placed::PlacedFrames;
 pub use crate::webp_encode::{WebpAnimationWriter, encode_webp, encode_webp_animation};
 

@@ -38,6 +38,7 @@ use std::borrow::{Borrow, Cow};
 use image::RgbaImage;
 
 use crate::frames::{AnimationError, Deadline, Loops, check_frames};
+use crate::patched::{PatchedFrames, copied};
 use crate::placed::PlacedFrames;
 
 mod lzw;
@@ -575,7 +576,11 @@ fn palette_sample(frames: &[RgbaImage], spans: &[Option<Vec<Span>>]) -> Vec<[u8;
 /// first picture, and the [`Span`]s of each mapped over the one before):
 /// when not, [`palette_sample`] takes the smaller sample.
 fn changes_everywhere(frames: &[RgbaImage], spans: &[Option<Vec<Span>>]) -> bool {
-    let per_frame = frames[0].as_raw().len() / 4;
+    changes_everywhere_of(frames[0].as_raw().len() / 4, spans)
+}
+
+/// [`changes_everywhere`] of pictures of `per_frame` pixels each.
+fn changes_everywhere_of(per_frame: usize, spans: &[Option<Vec<Span>>]) -> bool {
     let mapped = per_frame * (1 + spans.iter().flatten().count());
     let new: usize = per_frame
         + spans
@@ -1263,19 +1268,280 @@ pub fn encode_gif_placed(
     write_gif((w, h), (colours, indexed, shows), &delays, loops, deadline)
 }
 
+/// Encodes an animation given as its first frame and each later frame's
+/// changed rectangle ([`PatchedFrames`]) as an animated GIF, as
+/// [`encode_gif`] does the composed frames when each frame shows no earlier
+/// frame's pixels but the one before's and no picture moved on a
+/// transparent canvas (a still scene under a moving avatar and typed text):
+/// the same palette, indices and file. The frames are followed in canvases
+/// updated rectangle by rectangle; only the rectangles are compared, with
+/// the frame before, and nothing is fingerprinted. Frames that hold at
+/// most 256 colours, or rectangles that do not lie inside the canvas, are
+/// encoded from the composed frames.
+pub fn encode_gif_patched(
+    patched: &PatchedFrames,
+    loops: Loops,
+    deadline: &Deadline,
+) -> Result<Vec<u8>, AnimationError> {
+    let (w, h) = patched.canvas();
+    if patched.frames.is_empty() {
+        return Err(AnimationError::Invalid("no frames"));
+    }
+    crate::check_size(w, h)?;
+    gif_size(w, h)?;
+    let delays: Vec<u32> = patched.frames.iter().map(|&(_, d)| d).collect();
+    // A first frame of few colours may take the exact palette, which wants
+    // every picture at once.
+    if !patched.fits() || ExactColours::index(&[&patched.first], deadline)?.is_some() {
+        let (frames, delays): (Vec<RgbaImage>, Vec<u32>) = patched.composed().into_iter().unzip();
+        let encoded = encode_gif(&frames, &delays, loops, deadline);
+        frames.into_iter().for_each(crate::buffers::recycle_image);
+        return encoded;
+    }
+    let (indexed, changes) = index_patched(patched, deadline)?;
+    let gif = write_gif_known((w, h), &indexed, &delays, loops, deadline, Some(&changes));
+    // The pictures' indices, from the store, go back to it.
+    indexed.1.into_iter().for_each(crate::buffers::recycle);
+    gif
+}
+
+/// A frame's change over the frame before, found from its [`Patch`]
+/// (`crate::patched::Patch`): each row's [`Span`] and the rectangle of the
+/// pixels that differ; `None` when none does.
+type PatchChange = Option<(Vec<Span>, Rect)>;
+
+/// Each frame's [`PatchChange`] over the frame before (`None` for the
+/// first), found by comparing each rectangle with the frame before it in
+/// one canvas updated rectangle by rectangle; and, taken on the way, the
+/// two samples [`palette_sample`] may take of the composed frames (of
+/// [`STILL_SAMPLE`] and of [`PALETTE_SAMPLE`] pixels).
+fn patch_changes(patched: &PatchedFrames) -> (Vec<PatchChange>, [Vec<[u8; 3]>; 2]) {
+    let (width, height) = (
+        patched.first.width() as usize,
+        patched.first.height() as usize,
+    );
+    let total = width * height * patched.frames.len();
+    let sizes = [STILL_SAMPLE, PALETTE_SAMPLE];
+    let steps = sizes.map(|count| (total / count).max(1));
+    let mut samples = sizes.map(|count| Vec::with_capacity(count + 1));
+    let mut seen = [0usize; 2];
+    let mut canvas = copied(&patched.first);
+    let changes = patched
+        .frames
+        .iter()
+        .enumerate()
+        .map(|(i, (patch, _))| {
+            let change = patch.as_ref().filter(|_| i > 0).and_then(|patch| {
+                let (x, y) = (patch.at.0 as usize, patch.at.1 as usize);
+                let pw = patch.pixels.width() as usize;
+                let mut spans = vec![(width, width); height];
+                let (mut x0, mut y0, mut x1, mut y1) = (width, height, 0, 0);
+                if pw > 0 {
+                    let rows = patch.pixels.as_raw().chunks_exact(pw * 4);
+                    for (r, row) in rows.enumerate() {
+                        let at = ((y + r) * width + x) * 4;
+                        let before = &canvas.as_raw()[at..at + pw * 4];
+                        let lo = first_difference(row, before) / 4;
+                        if lo == pw {
+                            continue;
+                        }
+                        let hi = pw - last_difference(row, before) / 4;
+                        spans[y + r] = (x + lo, x + hi);
+                        (x0, x1) = (x0.min(x + lo), x1.max(x + hi));
+                        (y0, y1) = (y0.min(y + r), y + r + 1);
+                    }
+                }
+                patch.apply(&mut canvas);
+                (x0 < x1).then(|| (spans, (x0, y0, x1 - x0, y1 - y0)))
+            });
+            for k in 0..2 {
+                sample_every(canvas.as_raw(), steps[k], &mut seen[k], &mut samples[k]);
+            }
+            change
+        })
+        .collect();
+    crate::buffers::recycle_image(canvas);
+    (changes, samples)
+}
+
+/// [`index_frames`] for [`PatchedFrames`]: the distinct pictures are the
+/// first frame and each frame that differs from the one before; the
+/// palette is trained on the sample [`index_frames`] takes of the composed
+/// frames, and each picture is mapped over the one before within its
+/// changed spans. Also gives, for each frame, the rectangle in which its
+/// indices may differ from the frame before's.
+fn index_patched(
+    patched: &PatchedFrames,
+    deadline: &Deadline,
+) -> Result<(Indexed, Vec<Option<Rect>>), AnimationError> {
+    let first = &patched.first;
+    let per_frame = first.as_raw().len() / 4;
+    let (changes, [still, everywhere_sample]) = patch_changes(patched);
+    deadline.check()?;
+    let frames = changes.len();
+    // The frame of each picture, and what each frame shows.
+    let mut starts = vec![0usize];
+    let shows: Vec<Shows> = changes
+        .iter()
+        .enumerate()
+        .map(|(i, change)| {
+            if i > 0 && change.is_some() {
+                starts.push(i);
+            }
+            Shows {
+                picture: starts.len() - 1,
+                placed: None,
+            }
+        })
+        .collect();
+    let spans: Vec<Option<Vec<Span>>> = starts
+        .iter()
+        .map(|&i| changes[i].as_ref().map(|(s, _)| s.clone()))
+        .collect();
+    // The sample `index_frames` takes ([`repeated_sample`] or
+    // [`palette_sample`]) of the frames composed one after the other.
+    let pictures = starts.len();
+    let distinct = pictures * per_frame;
+    let everywhere = changes_everywhere_of(per_frame, &spans);
+    let sample = match pictures < frames && distinct >= PALETTE_SAMPLE && everywhere {
+        // Each picture once: the pictures composed again.
+        true => {
+            let count = (PALETTE_SAMPLE * distinct).div_ceil(frames * per_frame);
+            let step = (distinct / count).max(1);
+            let mut sample = Vec::with_capacity(count + 1);
+            let mut seen = 0;
+            let mut canvas = copied(first);
+            for (i, (patch, _)) in patched.frames.iter().enumerate() {
+                if let Some(patch) = patch.as_ref().filter(|_| i > 0) {
+                    patch.apply(&mut canvas);
+                }
+                if i == 0 || changes[i].is_some() {
+                    sample_every(canvas.as_raw(), step, &mut seen, &mut sample);
+                }
+            }
+            crate::buffers::recycle_image(canvas);
+            sample
+        }
+        false if everywhere => everywhere_sample,
+        false => still,
+    };
+    let mut q = Quantised::train_on(&sample);
+    deadline.check()?;
+    // Each picture over the one before (`prev`); `canvas` becomes each
+    // picture in turn.
+    let mut canvas = copied(first);
+    let mut prev = copied(first);
+    let mut indexed: IndexedFrames = Vec::with_capacity(pictures);
+    let mut out = crate::buffers::take_empty(per_frame);
+    q.index_frame_spans(first, None, &mut out);
+    indexed.push(out);
+    for (p, &i) in starts.iter().enumerate().skip(1) {
+        let (Some(patch), Some(spans)) = (patched.frames[i].0.as_ref(), spans[p].as_deref()) else {
+            unreachable!("a picture starts at a changed frame")
+        };
+        patch.apply(&mut canvas);
+        let mut out = crate::buffers::take_empty(per_frame);
+        q.index_frame_spans(&canvas, Some(((&prev, &indexed[p - 1]), spans)), &mut out);
+        indexed.push(out);
+        patch.apply(&mut prev);
+        deadline.check()?;
+    }
+    crate::buffers::recycle_image(canvas);
+    crate::buffers::recycle_image(prev);
+    let rects = changes
+        .iter()
+        .map(|c| c.as_ref().map(|&(_, r)| r))
+        .collect();
+    Ok(((q.colours, indexed, shows), rects))
+}
+
+/// The smallest rectangle holding `a` and `b`, if either is given.
+fn rect_union(a: Option<Rect>, b: Option<Rect>) -> Option<Rect> {
+    match (a, b) {
+        (Some(a), Some(b)) => {
+            let (x0, y0) = (a.0.min(b.0), a.1.min(b.1));
+            let (x1, y1) = ((a.0 + a.2).max(b.0 + b.2), (a.1 + a.3).max(b.1 + b.3));
+            Some((x0, y0, x1 - x0, y1 - y0))
+        }
+        (a, b) => a.or(b),
+    }
+}
+
+/// [`compare`] when every index that differs lies in `within` (`None`:
+/// none does): the same answer, looking only there.
+fn compare_within(prev: &[u8], cur: &[u8], width: usize, within: Option<Rect>) -> Change {
+    let Some((x, y, w, h)) = within else {
+        return Change {
+            rect: None,
+            unchanged: cur.len(),
+            uncovers: false,
+        };
+    };
+    let (mut x0, mut y0, mut x1, mut y1) = (width, usize::MAX, 0, 0);
+    let (mut unchanged, mut uncovers) = (cur.len() - w * h, false);
+    for row in y..y + h {
+        let (c, p) = (&cur[row * width + x..][..w], &prev[row * width + x..][..w]);
+        if c == p {
+            unchanged += w;
+            continue;
+        }
+        x0 = x0.min(x + first_difference(c, p));
+        x1 = x1.max(x + w - 1 - last_difference(c, p));
+        y0 = y0.min(row);
+        y1 = row;
+        // Counted and looked at as `compare` does (passes the compiler
+        // vectorises).
+        unchanged += c
+            .chunks(255)
+            .zip(p.chunks(255))
+            .map(|(c, p)| usize::from(c.iter().zip(p).fold(0u8, |n, (c, p)| n + u8::from(c == p))))
+            .sum::<usize>();
+        uncovers = uncovers
+            || c.iter().zip(p).fold(false, |u, (&c, &p)| {
+                u | ((c == TRANSPARENT) & (p != TRANSPARENT))
+            });
+    }
+    Change {
+        rect: (x0 <= x1 && y0 != usize::MAX).then(|| (x0, y0, x1 - x0 + 1, y1 - y0 + 1)),
+        unchanged,
+        uncovers,
+    }
+}
+
 /// Writes the GIF of frames indexed by [`index_frames`] (or laid out as
 /// it does), each shown for its `delays_ms`, on a `w` × `h` canvas.
 fn write_gif(
-    (w, h): (u32, u32),
-    (colours, indexed, shows): Indexed,
+    size: (u32, u32),
+    indexed: Indexed,
     delays_ms: &[u32],
     loops: Loops,
     deadline: &Deadline,
 ) -> Result<Vec<u8>, AnimationError> {
+    write_gif_known(size, &indexed, delays_ms, loops, deadline, None)
+}
+
+/// [`write_gif`], given for each frame (when `known`) the rectangle in
+/// which its indices may differ from the frame before's (`None`: they do
+/// not), so that frames are compared only there.
+fn write_gif_known(
+    (w, h): (u32, u32),
+    (colours, indexed, shows): &Indexed,
+    delays_ms: &[u32],
+    loops: Loops,
+    deadline: &Deadline,
+    known: Option<&[Option<Rect>]>,
+) -> Result<Vec<u8>, AnimationError> {
+    // Where frames `a + 1 ..= b` may differ from frame `a`.
+    let known_change = |a: usize, b: usize| {
+        known.map(|k| k[a + 1..=b].iter().fold(None, |u, r| rect_union(u, *r)))
+    };
     let (gw, gh) = gif_size(w, h)?;
     let mut palette: Vec<u8> = colours.iter().flatten().copied().collect();
     palette.resize(256 * 3, 0);
 
+    // With `known`: how each shown frame differs from the one shown before,
+    // found while merging them.
+    let mut found: Vec<Option<Change>> = vec![None; delays_ms.len()];
     // Identical consecutive frames become one, their delays added.
     let mut shown: Vec<(usize, u64)> = Vec::with_capacity(delays_ms.len());
     for (i, &delay) in delays_ms.iter().enumerate() {
@@ -1283,7 +1549,16 @@ fn write_gif(
             Some((j, total))
                 if shows[*j] == shows[i]
                     || (shows[*j].placed, shows[i].placed) == (None, None)
-                        && indexed[shows[*j].picture] == indexed[shows[i].picture] =>
+                        && match known_change(*j, i) {
+                            Some(within) => {
+                                let (a, b) =
+                                    (&indexed[shows[*j].picture], &indexed[shows[i].picture]);
+                                let change = compare_within(a, b, w as usize, within);
+                                found[i] = Some(change);
+                                change.rect.is_none()
+                            }
+                            None => indexed[shows[*j].picture] == indexed[shows[i].picture],
+                        } =>
             {
                 *total += u64::from(delay)
             }
@@ -1327,7 +1602,14 @@ fn write_gif(
             // drawn on a cleared canvas, and cleared after.
             let next_change = match (shows[i].placed, next) {
                 (None, Some(n)) if n.placed.is_none() => {
-                    Some(compare(cur, &indexed[n.picture], width))
+                    let after = &indexed[n.picture];
+                    Some(
+                        match (found[shown[k + 1].0], known_change(i, shown[k + 1].0)) {
+                            (Some(change), _) => change,
+                            (None, Some(within)) => compare_within(cur, after, width, within),
+                            (None, None) => compare(cur, after, width),
+                        },
+                    )
                 }
                 _ => None,
             };
@@ -2074,6 +2356,97 @@ mod tests {
             ..off
         };
         assert!(super::encode_gif_placed(&empty, crate::Loops::Infinite, &deadline).is_err());
+    }
+
+    /// Frames given as the first and each later frame's changed rectangle
+    /// encode to the file their composed frames do: a still photo-like
+    /// scene with a square moving over it (rectangles holding unchanged
+    /// pixels too, a frame given again with no change, one that is the
+    /// frame before again by its pixels, one that uncovers transparency),
+    /// frames changing everywhere (each picture sampled once), and few
+    /// colours (the exact palette). Rectangles past the canvas are encoded
+    /// from the composed frames, clipped.
+    #[test]
+    fn patched_frames_are_the_gif_of_their_composed_frames() {
+        use crate::patched::{Patch, PatchedFrames};
+        let deadline = Deadline::after(Duration::from_secs(30));
+        let patch = |at: (u32, u32), pixels: RgbaImage| Some(Patch { at, pixels });
+        let square = shaken(12, 10, 40, 7);
+        let mut holed = square.clone();
+        holed.put_pixel(3, 3, Rgba([0, 0, 0, 0]));
+        let scene = shaken(90, 70, 0, 0);
+        // The square at `at` over the scene, within the box `(x, y, w, h)`.
+        let over = |at: (u32, u32), square: &RgbaImage, (x, y, w, h): (u32, u32, u32, u32)| {
+            let mut frame = scene.clone();
+            image::imageops::replace(&mut frame, square, i64::from(at.0), i64::from(at.1));
+            image::imageops::crop_imm(&frame, x, y, w, h).to_image()
+        };
+        let moving = PatchedFrames {
+            first: scene.clone(),
+            frames: vec![
+                (None, 40),
+                (patch((10, 8), over((12, 9), &square, (10, 8, 20, 16))), 40),
+                (None, 50),
+                (patch((10, 8), over((12, 9), &square, (10, 8, 20, 16))), 60),
+                (patch((8, 5), over((30, 12), &square, (8, 5, 40, 20))), 40),
+                (
+                    patch((28, 10), over((30, 30), &holed, (28, 10, 16, 34))),
+                    40,
+                ),
+                (patch((0, 0), scene.clone()), 70),
+            ],
+        };
+        let everywhere = PatchedFrames {
+            first: shaken(240, 210, 0, 0),
+            frames: vec![
+                (None, 40),
+                (patch((0, 0), shaken(240, 210, 3, 1)), 40),
+                (None, 40),
+                (patch((0, 0), shaken(240, 210, 5, 9)), 40),
+            ],
+        };
+        let flat = |x: u32, y: u32| Rgba([(x / 8 * 40) as u8, 200, (y / 6 * 50) as u8, 255]);
+        let few = PatchedFrames {
+            first: RgbaImage::from_fn(40, 30, flat),
+            frames: vec![
+                (None, 40),
+                (
+                    patch((4, 4), RgbaImage::from_pixel(6, 5, Rgba([9, 9, 9, 255]))),
+                    40,
+                ),
+            ],
+        };
+        for (name, patched) in [("moving", moving), ("everywhere", everywhere), ("few", few)] {
+            assert!(patched.fits(), "{name}");
+            let (frames, delays): (Vec<RgbaImage>, Vec<u32>) =
+                patched.composed().into_iter().unzip();
+            let whole =
+                super::encode_gif(&frames, &delays, crate::Loops::Infinite, &deadline).unwrap();
+            let gif =
+                super::encode_gif_patched(&patched, crate::Loops::Infinite, &deadline).unwrap();
+            assert!(
+                gif == whole,
+                "{name}: {} bytes, {} composed",
+                gif.len(),
+                whole.len()
+            );
+        }
+        let off = PatchedFrames {
+            first: scene.clone(),
+            frames: vec![(None, 40), (patch((85, 60), shaken(10, 12, 1, 1)), 40)],
+        };
+        assert!(!off.fits());
+        let gif = super::encode_gif_patched(&off, crate::Loops::Infinite, &deadline).unwrap();
+        let shown = shown_screens(&gif, 90, 70);
+        assert_eq!(shown.len(), 2);
+        for (k, (frame, _)) in off.composed().iter().enumerate() {
+            assert_shows(frame, &shown[k].0, k);
+        }
+        let empty = PatchedFrames {
+            frames: Vec::new(),
+            ..off
+        };
+        assert!(super::encode_gif_patched(&empty, crate::Loops::Infinite, &deadline).is_err());
     }
 
     /// Pictures are cut out only within the byte budget: the first moving

@@ -51,6 +51,7 @@ pub mod animation;
 mod frames;
 mod gif_encode;
 mod paint;
+mod patched;
 mod placed;
 mod webp_encode;
 

@@ -624,7 +624,7 @@ fn mix(c: u32, target: u32, s: u32) -> u8 {
 }
 
 /// Premultiplied RGBA pixels to straight alpha, in place.
-fn unpremultiply(pixels: &mut [u8]) {
+pub(crate) fn unpremultiply(pixels: &mut [u8]) {
     for px in pixels.chunks_exact_mut(4) {
         let a = px[3] as u32;
         if a != 255 && a != 0 {

@@ -99,7 +99,7 @@ pub use welcome::{
     MAX_USERNAME_CHARS as MAX_WELCOME_USERNAME_CHARS, TEXT_COLOR_NAMES,
 };
 
-use crate::animation::{AnimationError, Deadline, PlacedFrames};
+use crate::animation::{AnimationError, Deadline, Patch, PatchedFrames, PlacedFrames};
 use crate::paint::{Avatar, Canvas, circle_path, rect_path, rrect_path, shader_paint};
 use crate::text::{self, Align, FontFace, TextBox, TextLayout, TextStyle, VAlign, check_length};
 use crate::{RenderError, RgbaImage};
@@ -1434,6 +1434,344 @@ pub fn render_placed_frames(
     }))
 }
 
+/// The output frames `plan` lists, as [`render_planned_frames_with`] draws
+/// them, given as the first frame and, for each later frame, the rectangle
+/// in which it differs from the frame before ([`PatchedFrames`]): for a
+/// template without a [`Camera`] over a still avatar and image whose layers
+/// under the first one that changes from frame to frame stay still (a
+/// space scene under a drifting avatar and typed text), and whose frames
+/// look like no earlier frame but the one before. Those still layers are
+/// drawn once; each later frame puts them back, in one canvas kept from
+/// frame to frame, only where a layer over them that changed is drawn in it
+/// or in the frame before (each layer's box), and where any layer meeting
+/// those boxes is drawn, draws those layers again, and hands over the box
+/// of what changed (a moving layer's box before and after, the
+/// newly typed letters): the same pixels as drawing every frame whole. The
+/// GIF encoder takes it as it is ([`crate::animation::encode_gif_patched`]).
+/// `None` for any other template or plan (render its frames instead).
+pub fn render_patched_frames(
+    template: &Template,
+    args: &Args,
+    avatar: &[(&RgbaImage, u32)],
+    image: &[(&RgbaImage, u32)],
+    plan: &[FramePlan],
+    deadline: Option<&Deadline>,
+) -> Result<Option<PatchedFrames>, AnimationError> {
+    let Some(moving) = patched_layers(template, avatar, image, plan) else {
+        return Ok(None);
+    };
+    if let Some(d) = deadline {
+        d.check()?;
+    }
+    let prepared = Prepared::new(template, avatar.first().map(|(img, _)| *img))?;
+    let images = PreparedImages::new(template, image.first().map(|(img, _)| *img))?;
+    let mut texts = TextCache::new(template);
+    let size = template.content_size();
+    let f0 = plan[0].template_frame;
+    // The still layers, started as `draw_frame` starts a frame.
+    let (mut canvas, skip, opaque) = match start_from_placed_avatar(template, f0, &prepared) {
+        Some(canvas) if moving >= 1 => (canvas, 1, false),
+        _ => match start_canvas(template, args, f0)? {
+            (canvas, skip, opaque) if skip <= moving => (canvas, skip, opaque),
+            (canvas, _, _) => {
+                crate::buffers::recycle(canvas.pixmap.take());
+                (Canvas::new(size.0, size.1)?, 0, false)
+            }
+        },
+    };
+    for (i, layer) in template.layers.iter().enumerate().take(moving).skip(skip) {
+        let source = layer_source(layer, i, &prepared, &images);
+        draw_layer(&mut canvas, layer, source, args, f0, texts.slot(i))?;
+    }
+    let still = Canvas::from_layer(&canvas.pixmap);
+    for (i, layer) in template.layers.iter().enumerate().skip(moving) {
+        let source = layer_source(layer, i, &prepared, &images);
+        draw_layer(&mut canvas, layer, source, args, f0, texts.slot(i))?;
+    }
+    let first = cut_area(&canvas.pixmap, (0, 0, size.0, size.1), opaque);
+    let mut frames = Vec::with_capacity(plan.len());
+    frames.push((None, plan[0].delay_ms));
+    let over = template.layers.len() - moving;
+    let (mut restore, mut redraw) = (Vec::new(), vec![false; over]);
+    let mut boxes: Vec<(Option<Area>, Option<Area>)> = vec![(None, None); over];
+    for pair in plan.windows(2) {
+        let (before, now) = (pair[0].template_frame, pair[1].template_frame);
+        if reuse::same_look(template, before, now) {
+            frames.push((None, pair[1].delay_ms));
+            continue;
+        }
+        if let Some(d) = deadline {
+            d.check()?;
+        }
+        // Each layer from the first moving one on: where it is drawn before
+        // and now, and whether it changed (then what changed is kept).
+        restore.clear();
+        redraw.fill(false);
+        let mut changed: Option<Area> = None;
+        for (k, (i, layer)) in template.layers.iter().enumerate().skip(moving).enumerate() {
+            let source = layer_source(layer, i, &prepared, &images);
+            let text = texts.slot(i);
+            let was = footprint(layer, source, args, before, text, size)?;
+            let is = footprint(layer, source, args, now, text, size)?;
+            boxes[k] = (was, is);
+            if !reuse::layer_same(layer, before, now) {
+                redraw[k] = true;
+                cover(was, is, &mut restore);
+                let change = match text_ink(layer, args) {
+                    Some((slot, ink)) => typed_change(slot, ink, args, (before, now), text, size)?,
+                    None => union(was, is),
+                };
+                changed = union(changed, change);
+            }
+        }
+        // The still layers come back where a changed layer is drawn, before
+        // or now; a layer drawn anywhere there is drawn again (and they
+        // come back where it is drawn), until none is left.
+        let mut grew = true;
+        while grew {
+            grew = false;
+            for (k, &(was, is)) in boxes.iter().enumerate() {
+                let meets =
+                    |b: Option<Area>| b.is_some_and(|b| restore.iter().any(|&r| meet(b, r)));
+                if !redraw[k] && (meets(was) || meets(is)) {
+                    redraw[k] = true;
+                    cover(was, is, &mut restore);
+                    grew = true;
+                }
+            }
+        }
+        for &area in &restore {
+            copy_area(&still.pixmap, &mut canvas.pixmap, area);
+        }
+        for (k, (i, layer)) in template.layers.iter().enumerate().skip(moving).enumerate() {
+            if redraw[k] {
+                let source = layer_source(layer, i, &prepared, &images);
+                draw_layer(&mut canvas, layer, source, args, now, texts.slot(i))?;
+            }
+        }
+        let patch = changed.map(|area| Patch {
+            at: (area.0, area.1),
+            pixels: cut_area(&canvas.pixmap, area, opaque),
+        });
+        frames.push((patch, pair[1].delay_ms));
+    }
+    crate::buffers::recycle(still.pixmap.take());
+    crate::buffers::recycle(canvas.pixmap.take());
+    if let Some(d) = deadline {
+        d.check()?;
+    }
+    Ok(Some(PatchedFrames { first, frames }))
+}
+
+/// The index of the first layer of `template` that the frames of `plan`
+/// do not all draw alike, when [`render_patched_frames`] can give the
+/// frames as changed rectangles: no camera, a still avatar and image, more
+/// than one step, and no step that looks like an earlier one but not like
+/// the one right before it (a pat's way back up: those frames are shared
+/// whole).
+fn patched_layers(
+    template: &Template,
+    avatar: &[(&RgbaImage, u32)],
+    image: &[(&RgbaImage, u32)],
+    plan: &[FramePlan],
+) -> Option<usize> {
+    if template.camera.is_some() || avatar.len() > 1 || image.len() > 1 || plan.len() < 2 {
+        return None;
+    }
+    let frames: Vec<u32> = plan.iter().map(|s| s.template_frame).collect();
+    let earlier = reuse::earlier_same(template, &frames);
+    let only_the_one_before = (1..frames.len())
+        .all(|k| earlier[k].is_none() || reuse::same_look(template, frames[k - 1], frames[k]));
+    if !only_the_one_before {
+        return None;
+    }
+    template.layers.iter().position(|layer| {
+        frames
+            .iter()
+            .any(|&f| !reuse::layer_same(layer, frames[0], f))
+    })
+}
+
+/// A rectangle of the canvas: left, top, right and bottom (the last two
+/// past it), never empty.
+type Area = (u32, u32, u32, u32);
+
+/// `(left, top, right, bottom)` clipped to a canvas of `size`, if anything
+/// of it is left.
+fn clipped((l, t, r, b): (i64, i64, i64, i64), size: (u32, u32)) -> Option<Area> {
+    let (w, h) = (i64::from(size.0), i64::from(size.1));
+    let (l, t, r, b) = (l.clamp(0, w), t.clamp(0, h), r.clamp(0, w), b.clamp(0, h));
+    (l < r && t < b).then_some((l as u32, t as u32, r as u32, b as u32))
+}
+
+/// Adds where a layer is drawn before (`was`) and now (`is`) to `areas`:
+/// the one rectangle holding both when it is no larger than the two apart
+/// (a layer that moved a little), else each.
+fn cover(was: Option<Area>, is: Option<Area>, areas: &mut Vec<Area>) {
+    let size = |a: Area| u64::from(a.2 - a.0) * u64::from(a.3 - a.1);
+    match (was, is) {
+        (Some(a), Some(b)) if size(union(was, is).unwrap_or(a)) > size(a) + size(b) => {
+            areas.extend([a, b]);
+        }
+        (a, b) => areas.extend(union(a, b)),
+    }
+}
+
+/// Whether two rectangles share a pixel.
+fn meet(a: Area, b: Area) -> bool {
+    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+}
+
+/// The smallest rectangle holding both, if either is given.
+fn union(a: Option<Area>, b: Option<Area>) -> Option<Area> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some((a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3))),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Where a `sw` × `sh` source drawn at `place` may change the canvas: its
+/// box exactly when it is copied pixel for pixel ([`is_exact`]), else the
+/// box of its turned and scaled corners and two pixels around (the
+/// filter's and the edges' anti-aliasing reach one).
+fn placed_area(place: &Place, sw: u32, sh: u32, size: (u32, u32)) -> Option<Area> {
+    if is_exact(place, sw, sh) {
+        let (x, y) = (place.x as i64, place.y as i64);
+        return clipped((x, y, x + i64::from(sw), y + i64::from(sh)), size);
+    }
+    let t = place_transform(place, sw as f32, sh as f32);
+    let (w, h) = (sw as f32, sh as f32);
+    let corners = [(0.0, 0.0), (w, 0.0), (0.0, h), (w, h)]
+        .map(|(x, y)| (t.sx * x + t.kx * y + t.tx, t.ky * x + t.sy * y + t.ty));
+    let (mut l, mut t, mut r, mut b) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
+    for (x, y) in corners {
+        (l, t, r, b) = (l.min(x), t.min(y), r.max(x), b.max(y));
+    }
+    if !(l.is_finite() && t.is_finite() && r.is_finite() && b.is_finite()) {
+        return clipped((0, 0, i64::from(size.0), i64::from(size.1)), size);
+    }
+    let edge = |v: f32, by: i64| (v as f64).floor() as i64 + by;
+    clipped(
+        (
+            edge(l, -2),
+            edge(t, -2),
+            (r as f64).ceil() as i64 + 2,
+            (b as f64).ceil() as i64 + 2,
+        ),
+        size,
+    )
+}
+
+/// Where drawing `layer` in `frame` ([`draw_layer`]) may change a canvas of
+/// `size`, `None` when it draws nothing there; a shape or a bar, the whole
+/// canvas. `text` is its text slot's layout, laid out here when not yet.
+fn footprint(
+    layer: &Layer,
+    source: Option<&Pixmap>,
+    args: &Args,
+    frame: u32,
+    text: &mut Option<(String, TextLayout)>,
+    size: (u32, u32),
+) -> Result<Option<Area>, RenderError> {
+    let placed = |motion: &[Place], pix: Option<&Pixmap>| match (place_at(motion, frame), pix) {
+        (Some(place), Some(pix)) => placed_area(&place, pix.width(), pix.height(), size),
+        _ => None,
+    };
+    Ok(match layer {
+        Layer::Art { art, motion } => placed(motion, Some(art::cached(*art))),
+        Layer::ArtChoice {
+            param,
+            arts,
+            motion,
+        } => placed(
+            motion,
+            arts.get(args.choice(param)).map(|a| art::cached(*a)),
+        ),
+        Layer::Avatar(slot) => placed(slot.motion, source),
+        Layer::Image { motion, .. } => placed(motion, source),
+        Layer::Text(_) | Layer::PaintedText { .. } | Layer::PaletteText(..) => {
+            let Some((slot, ink)) = text_ink(layer, args) else {
+                return Ok(None);
+            };
+            let (area, style) = text_box_style(slot, ink);
+            match text_shown(slot, &style, area, args, frame, text)? {
+                Some(shown) => text_area(text, &style, area, 0..shown, size),
+                None => None,
+            }
+        }
+        Layer::When { when, layer } => match when.holds(args) {
+            true => footprint(layer, source, args, frame, text, size)?,
+            false => None,
+        },
+        Layer::Shape(_) | Layer::Bar(_) => {
+            clipped((0, 0, i64::from(size.0), i64::from(size.1)), size)
+        }
+    })
+}
+
+/// Where a text layer drawn in frame `before` and then in frame `now`
+/// differs: the letters typed between them (the glyphs of the graphemes
+/// one shows and the other does not).
+fn typed_change(
+    slot: &TextSlot,
+    ink: Ink,
+    args: &Args,
+    (before, now): (u32, u32),
+    text: &mut Option<(String, TextLayout)>,
+    size: (u32, u32),
+) -> Result<Option<Area>, RenderError> {
+    let (area, style) = text_box_style(slot, ink);
+    let was = text_shown(slot, &style, area, args, before, text)?.unwrap_or(0);
+    let is = text_shown(slot, &style, area, args, now, text)?.unwrap_or(0);
+    Ok(text_area(
+        text,
+        &style,
+        area,
+        was.min(is)..was.max(is),
+        size,
+    ))
+}
+
+/// The box of the glyphs of the graphemes `graphemes` of a laid-out text
+/// ([`text::glyph_bounds`]) on a canvas of `size`.
+fn text_area(
+    text: &Option<(String, TextLayout)>,
+    style: &TextStyle,
+    area: TextBox,
+    graphemes: std::ops::Range<usize>,
+    size: (u32, u32),
+) -> Option<Area> {
+    let (_, layout) = text.as_ref()?;
+    let (l, t, r, b) = text::glyph_bounds(layout, style, area, graphemes)?;
+    clipped((l.into(), t.into(), r.into(), b.into()), size)
+}
+
+/// Copies the pixels of `area` from `from` into `to` (of one size).
+fn copy_area(from: &Pixmap, to: &mut Pixmap, (l, t, r, b): Area) {
+    let stride = from.width() as usize * 4;
+    let (l, r) = (l as usize * 4, r as usize * 4);
+    let (src, dst) = (from.data(), to.data_mut());
+    for y in t as usize..b as usize {
+        let row = y * stride;
+        dst[row + l..row + r].copy_from_slice(&src[row + l..row + r]);
+    }
+}
+
+/// The pixels of `area` of a canvas as a straight-alpha image of their own,
+/// in a buffer from the store; `opaque` says every pixel of the canvas is.
+fn cut_area(pixmap: &Pixmap, (l, t, r, b): Area, opaque: bool) -> RgbaImage {
+    let stride = pixmap.width() as usize * 4;
+    let (l4, r4) = (l as usize * 4, r as usize * 4);
+    let mut data = crate::buffers::take_empty((r4 - l4) * (b - t) as usize);
+    for y in t as usize..b as usize {
+        data.extend_from_slice(&pixmap.data()[y * stride + l4..y * stride + r4]);
+    }
+    if !opaque {
+        crate::paint::unpremultiply(&mut data);
+    }
+    RgbaImage::from_raw(r - l, b - t, data).expect("the area's own size")
+}
+
 /// Frame `frame` of `template` as shown: `picture` (the layers drawn) at
 /// the frame's place on a transparent canvas ([`Camera`]), clipped to it.
 fn on_canvas(template: &Template, frame: u32, picture: &RgbaImage) -> RgbaImage {
@@ -1997,12 +2335,10 @@ fn draw_layer(
                 draw_avatar(canvas, avatar, slot.mask, &place);
             }
         }
-        Layer::Text(slot) => {
-            draw_text(canvas, slot, slot.color, slot.outline, args, frame, text)?;
-        }
-        Layer::PaintedText { paint, slot } => {
-            let color = paint.rgba(args);
-            draw_text(canvas, slot, color, slot.outline, args, frame, text)?;
+        Layer::Text(_) | Layer::PaintedText { .. } | Layer::PaletteText(..) => {
+            if let Some((slot, (color, outline))) = text_ink(layer, args) {
+                draw_text(canvas, slot, color, outline, args, frame, text)?;
+            }
         }
         Layer::Shape(slot) => draw_shape(canvas, slot, args),
         Layer::Bar(slot) => draw_bar(canvas, slot, args),
@@ -2027,6 +2363,16 @@ fn draw_layer(
                 draw_avatar(canvas, image, *mask, &place);
             }
         }
+    }
+    Ok(())
+}
+
+/// A text layer's slot and the ink it is drawn in for these arguments;
+/// `None` for any other layer.
+fn text_ink<'a>(layer: &'a Layer, args: &Args) -> Option<(&'a TextSlot, Ink)> {
+    match layer {
+        Layer::Text(slot) => Some((slot, (slot.color, slot.outline))),
+        Layer::PaintedText { paint, slot } => Some((slot, (paint.rgba(args), slot.outline))),
         Layer::PaletteText(slot, palette) => {
             let color = palette
                 .colors
@@ -2040,10 +2386,10 @@ fn draw_layer(
                     (c, w)
                 }
             });
-            draw_text(canvas, slot, color, outline, args, frame, text)?;
+            Some((slot, (color, outline)))
         }
+        _ => None,
     }
-    Ok(())
 }
 
 /// The path of `shape` in the box `(x, y, w, h)`.
@@ -2420,31 +2766,64 @@ fn draw_text(
     frame: u32,
     cached: &mut Option<(String, TextLayout)>,
 ) -> Result<(), RenderError> {
-    let ink = (color, outline);
+    let (area, style) = text_box_style(slot, (color, outline));
+    let Some(shown) = text_shown(slot, &style, area, args, frame, cached)? else {
+        return Ok(());
+    };
+    let Some((_, fitted)) = cached.as_ref() else {
+        unreachable!("laid out by text_shown")
+    };
+    match shown {
+        ALL_GRAPHEMES => canvas.draw_layout(fitted, &style, area),
+        // The whole text's glyphs of its first graphemes, not shaped
+        // again, with the whole text's lines (their widths kept) in the
+        // same area and style: each typed character is drawn where it
+        // is in the whole sentence.
+        shown => canvas.draw_layout(&fitted.first_graphemes(shown), &style, area),
+    }
+    Ok(())
+}
+
+/// A text slot's box and style in this ink.
+fn text_box_style(slot: &TextSlot, ink: Ink) -> (TextBox, TextStyle) {
     let (x, y, w, h) = slot.area;
-    let area = TextBox::new(x, y, w, h);
-    let style = slot_style(slot, ink, slot.size);
+    (TextBox::new(x, y, w, h), slot_style(slot, ink, slot.size))
+}
+
+/// [`text_shown`]: every grapheme of the text.
+const ALL_GRAPHEMES: usize = usize::MAX;
+
+/// How many of a text slot's grapheme clusters frame `frame` draws (the
+/// first ones; [`ALL_GRAPHEMES`]: the whole layout), `None` when it draws
+/// nothing. Lays the whole text out into `cached` first (kept for every
+/// frame: the text and its fit do not change from frame to frame).
+fn text_shown(
+    slot: &TextSlot,
+    style: &TextStyle,
+    area: TextBox,
+    args: &Args,
+    frame: u32,
+    cached: &mut Option<(String, TextLayout)>,
+) -> Result<Option<usize>, RenderError> {
     if let Reveal::Typed { from, .. } = slot.reveal
         && frame < from
     {
-        return Ok(());
+        return Ok(None);
     }
     if cached.is_none() {
         let full = slot_text(slot, args);
         if full.trim().is_empty() {
-            return Ok(());
+            return Ok(None);
         }
         // The size the whole text fits at (kept while it types out).
-        let fitted = text::fit_text(&full, &style, area, slot.min_size)?;
+        let fitted = text::fit_text(&full, style, area, slot.min_size)?;
         *cached = Some((full, fitted));
     }
     let Some((full, fitted)) = cached.as_ref() else {
         unreachable!("filled above")
     };
-    match slot.reveal {
-        Reveal::All => {
-            canvas.draw_layout(fitted, &style, area);
-        }
+    Ok(Some(match slot.reveal {
+        Reveal::All => ALL_GRAPHEMES,
         Reveal::Typed { from, to } => {
             let count = full.graphemes(true).count();
             let shown = if frame >= to {
@@ -2453,18 +2832,12 @@ fn draw_text(
                 let span = (to - from).max(1) as usize;
                 (count * (frame - from + 1) as usize).div_ceil(span + 1)
             };
-            if fitted.is_truncated() || shown >= count {
-                canvas.draw_layout(fitted, &style, area);
-                return Ok(());
+            match fitted.is_truncated() || shown >= count {
+                true => ALL_GRAPHEMES,
+                false => shown,
             }
-            // The whole text's glyphs of its first graphemes, not shaped
-            // again, with the whole text's lines (their widths kept) in the
-            // same area and style: each typed character is drawn where it
-            // is in the whole sentence.
-            canvas.draw_layout(&fitted.first_graphemes(shown), &style, area);
         }
-    }
-    Ok(())
+    }))
 }
 
 /// Static art pixmaps, one per [`Art`], drawn on first use.

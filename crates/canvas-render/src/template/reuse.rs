@@ -15,7 +15,7 @@ pub(super) fn same_look(template: &Template, f: u32, g: u32) -> bool {
     f == g || template.layers.iter().all(|layer| layer_same(layer, f, g))
 }
 
-fn layer_same(layer: &Layer, f: u32, g: u32) -> bool {
+pub(super) fn layer_same(layer: &Layer, f: u32, g: u32) -> bool {
     let placed = |motion: &[Place]| place_at(motion, f) == place_at(motion, g);
     match layer {
         Layer::Art { motion, .. }

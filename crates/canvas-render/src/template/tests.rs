@@ -700,3 +700,83 @@ fn placed_frames_compose_to_the_frames_drawn() {
     }
     assert!(cameras >= 1);
 }
+
+/// Every template that gives its frames as changed rectangles (amongus)
+/// gives, composed, the frames drawn one by one, with their delays, and the
+/// GIF of them: by default, with a text of its own, and over an avatar with
+/// transparent pixels or none. Templates with a camera, or whose frames
+/// come back to an earlier look (petpet), and plans over an animated
+/// avatar, draw their frames instead.
+#[test]
+fn patched_frames_compose_to_the_frames_drawn() {
+    let a = avatar();
+    let deadline = Deadline::after(std::time::Duration::from_secs(60));
+    let mut patched_kinds = Vec::new();
+    for (kind, t) in all() {
+        if !t.is_animated() {
+            continue;
+        }
+        let texts: [&[(&str, &str)]; 2] = [
+            &[],
+            &[
+                ("username", "Ferris"),
+                ("impostor", "true"),
+                ("custom", "gone fishing"),
+            ],
+        ];
+        for given in texts {
+            let Ok(args) = t.args(|n| given.iter().find(|(k, _)| *k == n).map(|(_, v)| *v)) else {
+                continue;
+            };
+            for source in [Some(&a), None] {
+                let avatar: Vec<(&RgbaImage, u32)> = source.map(|a| (a, 0)).into_iter().collect();
+                let plan = plan_frames(t, &args, &[0]);
+                let patched = render_patched_frames(t, &args, &avatar, &[], &plan, None).unwrap();
+                let Some(patched) = patched else {
+                    continue;
+                };
+                if !patched_kinds.contains(&kind) {
+                    patched_kinds.push(kind.clone());
+                }
+                assert!(patched.fits(), "{kind}");
+                let drawn = render_template_frames(t, &args, &avatar, None).unwrap();
+                let composed = patched.composed();
+                assert_eq!(composed.len(), drawn.len(), "{kind}");
+                for (k, ((frame, delay), (c, d))) in drawn.iter().zip(&composed).enumerate() {
+                    assert!(c == frame, "{kind} {given:?}: frame {k}");
+                    assert_eq!(d, delay);
+                }
+                // Some frames are the frame before again, and no rectangle
+                // is the whole canvas.
+                assert!(patched.frames.iter().skip(1).any(|(p, _)| p.is_none()));
+                for p in patched.frames.iter().filter_map(|(p, _)| p.as_ref()) {
+                    assert!(p.pixels.width() * p.pixels.height() < t.size.0 * t.size.1 / 2);
+                }
+                let (frames, delays): (Vec<RgbaImage>, Vec<u32>) = drawn.into_iter().unzip();
+                let whole =
+                    crate::encode_gif(&frames, &delays, crate::Loops::Infinite, &deadline).unwrap();
+                let gif = crate::animation::encode_gif_patched(
+                    &patched,
+                    crate::Loops::Infinite,
+                    &deadline,
+                )
+                .unwrap();
+                assert!(
+                    gif == whole,
+                    "{kind}: {} bytes, {} drawn",
+                    gif.len(),
+                    whole.len()
+                );
+                let b = crate::solid(96, 96, [20, 200, 40]).unwrap();
+                let moving = plan_frames(t, &args, &[40, 40]);
+                let two = [(&a, 40), (&b, 40)];
+                assert!(
+                    render_patched_frames(t, &args, &two, &[], &moving, None)
+                        .unwrap()
+                        .is_none()
+                );
+            }
+        }
+    }
+    assert_eq!(patched_kinds, ["Amongus"]);
+}

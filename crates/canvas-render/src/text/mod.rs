@@ -81,7 +81,7 @@ pub use fonts::{
     set_fallback_order,
 };
 pub use layout::TextLayout;
-pub(crate) use raster::Target;
+pub(crate) use raster::{Target, glyph_bounds};
 pub use style::{Align, FontFace, Outline, TextBox, TextStyle, VAlign};
 
 use crate::{RenderError, RgbaImage};

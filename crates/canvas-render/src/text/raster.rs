@@ -279,37 +279,76 @@ impl Target<'_> {
     }
 
     pub(crate) fn draw(&mut self, layout: &TextLayout, style: &TextStyle, area: TextBox) {
-        let block_y = match style.valign {
-            VAlign::Top => area.y,
-            VAlign::Middle => area.y + (area.height - layout.block_height) / 2.0,
-            VAlign::Bottom => area.y + area.height - layout.block_height,
-        };
-        let scale = layout.size / style.size;
-        let outline = style.outline.map(|o| ((o.width * scale).max(0.5), o.color));
-        let passes: &[bool] = if outline.is_some() {
-            &[true, false]
-        } else {
-            &[false]
-        };
-        for &is_outline in passes {
-            let (color, width) = match (is_outline, outline) {
-                (true, Some((w, c))) => (c, w),
-                _ => (style.color, 0.0),
-            };
-            for (i, line) in layout.lines.iter().enumerate() {
-                let baseline = block_y + layout.ascent + i as f32 * layout.line_height;
-                let x0 = match style.align {
-                    Align::Left => area.x,
-                    Align::Center => area.x + (area.width - line.width) / 2.0,
-                    Align::Right => area.x + area.width - line.width,
-                };
-                for g in &line.glyphs {
-                    let pen = (x0 + g.x).round() as i32;
-                    let base = (baseline + g.y).round() as i32;
-                    let bmp = glyph_bitmap(g.font, g.id, layout.size, width);
-                    self.blit(&bmp, pen + bmp.left, base + bmp.top, color);
-                }
-            }
+        for (bmp, x, y, color, _) in placed_glyphs(layout, style, area) {
+            self.blit(&bmp, x, y, color);
         }
     }
+}
+
+/// Each glyph bitmap [`Target::draw`] blits, in order: the bitmap, its
+/// top-left pixel, its colour and the grapheme cluster it draws (outlines
+/// first, then the fills).
+fn placed_glyphs<'a>(
+    layout: &'a TextLayout,
+    style: &'a TextStyle,
+    area: TextBox,
+) -> impl Iterator<Item = (Arc<Bitmap>, i32, i32, [u8; 4], u32)> + 'a {
+    let block_y = match style.valign {
+        VAlign::Top => area.y,
+        VAlign::Middle => area.y + (area.height - layout.block_height) / 2.0,
+        VAlign::Bottom => area.y + area.height - layout.block_height,
+    };
+    let scale = layout.size / style.size;
+    let outline = style.outline.map(|o| ((o.width * scale).max(0.5), o.color));
+    let passes: &[bool] = if outline.is_some() {
+        &[true, false]
+    } else {
+        &[false]
+    };
+    passes.iter().flat_map(move |&is_outline| {
+        let (color, width) = match (is_outline, outline) {
+            (true, Some((w, c))) => (c, w),
+            _ => (style.color, 0.0),
+        };
+        layout.lines.iter().enumerate().flat_map(move |(i, line)| {
+            let baseline = block_y + layout.ascent + i as f32 * layout.line_height;
+            let x0 = match style.align {
+                Align::Left => area.x,
+                Align::Center => area.x + (area.width - line.width) / 2.0,
+                Align::Right => area.x + area.width - line.width,
+            };
+            line.glyphs.iter().map(move |g| {
+                let pen = (x0 + g.x).round() as i32;
+                let base = (baseline + g.y).round() as i32;
+                let bmp = glyph_bitmap(g.font, g.id, layout.size, width);
+                let (x, y) = (pen + bmp.left, base + bmp.top);
+                (bmp, x, y, color, g.grapheme)
+            })
+        })
+    })
+}
+
+/// The smallest rectangle holding every pixel that drawing `layout`
+/// ([`Target::draw`]) changes for the glyphs of the grapheme clusters in
+/// `graphemes` (outlines included): left, top, right and bottom (the last
+/// two past it), unclipped; `None` when they draw nothing.
+pub(crate) fn glyph_bounds(
+    layout: &TextLayout,
+    style: &TextStyle,
+    area: TextBox,
+    graphemes: std::ops::Range<usize>,
+) -> Option<(i32, i32, i32, i32)> {
+    placed_glyphs(layout, style, area)
+        .filter(|(bmp, _, _, color, g)| {
+            graphemes.contains(&(*g as usize)) && color[3] != 0 && bmp.width > 0 && bmp.height > 0
+        })
+        .map(|(bmp, x, y, _, _)| {
+            (
+                x,
+                y,
+                x.saturating_add(bmp.width as i32),
+                y.saturating_add(bmp.height as i32),
+            )
+        })
+        .reduce(|a, b| (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3)))
 }

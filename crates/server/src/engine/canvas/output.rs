@@ -27,7 +27,8 @@ use std::time::Duration;
 
 use canvas_render::animation::{AnimationError, Deadline, WebpAnimationWriter};
 use canvas_render::template::{
-    Args, FramePlan, Template, plan_frames_with, render_placed_frames, render_planned_frames_with,
+    Args, FramePlan, Template, plan_frames_with, render_patched_frames, render_placed_frames,
+    render_planned_frames_with,
 };
 use canvas_render::{Loops, RenderError, RgbaImage};
 use remote_image::{Avatar, LoopCount};
@@ -466,6 +467,23 @@ pub fn render(
                 let encoded =
                     canvas_render::animation::encode_gif_placed(&placed, loops, &deadline);
                 canvas_render::buffers::recycle_image(placed.picture);
+                return encoded.map_err(animation_error);
+            }
+            // Still layers under a moving avatar and typed text go as the
+            // first frame and each later frame's changed rectangle.
+            let patched = render_patched_frames(
+                template,
+                args,
+                &source,
+                &second,
+                &plan.template,
+                Some(&deadline),
+            )
+            .map_err(animation_error)?;
+            if let Some(patched) = patched {
+                let encoded =
+                    canvas_render::animation::encode_gif_patched(&patched, loops, &deadline);
+                patched.recycle();
                 return encoded.map_err(animation_error);
             }
         }
