@@ -37,7 +37,7 @@ pub const MAX_CRATE_BYTES: u64 = 19 << 19;
 /// The workspace's `[profile.dev]` settings, as `--config` values for the
 /// verify build (a test checks them against `Cargo.toml`).
 const VERIFY_PROFILE: &[&str] = &[
-    "profile.dev.debug=1",
+    "profile.dev.debug=\"line-tables-only\"",
     "profile.dev.package.\"*\".opt-level=2",
     "profile.dev.package.\"*\".debug=0",
 ];
