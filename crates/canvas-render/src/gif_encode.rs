@@ -463,9 +463,46 @@ impl Quantised {
     }
 
     /// Maps the pixels `span` of a row dithered by [`Dither::row`] into
-    /// `out`.
+    /// `out`: 8 pixels at a time, their cells computed in vector lanes and
+    /// their indices read from the table; the few cells not yet filled in
+    /// are then looked up one by one ([`Quantised::map_one`]). The answer
+    /// of a lookup does not depend on its hint, so the order is free.
     #[inline(always)]
     fn map(&mut self, dithered: &[u8], span: std::ops::Range<usize>, out: &mut [u8]) {
+        let mut x = span.start;
+        while x + 8 <= span.end {
+            let eight: &[u8; 32] = dithered[x * 4..x * 4 + 32].try_into().expect("8 pixels");
+            let px: [u32; 8] = std::array::from_fn(|l| {
+                u32::from_le_bytes([
+                    eight[l * 4],
+                    eight[l * 4 + 1],
+                    eight[l * 4 + 2],
+                    eight[l * 4 + 3],
+                ])
+            });
+            let cells: [u32; 8] = px.map(|d| cell_of(d) as u32);
+            let opaque: [bool; 8] = px.map(|d| d >> 24 >= u32::from(ALPHA_CUTOFF));
+            let mut found = [0u8; 8];
+            for l in 0..8 {
+                found[l] = self.lut[cells[l] as usize];
+            }
+            let mut missing = false;
+            for l in 0..8 {
+                missing |= opaque[l] & (found[l] == UNKNOWN);
+                found[l] = if opaque[l] { found[l] } else { TRANSPARENT };
+            }
+            out[x..x + 8].copy_from_slice(&found);
+            if missing {
+                self.map_one(dithered, x..x + 8, out);
+            }
+            x += 8;
+        }
+        self.map_one(dithered, x..span.end, out);
+    }
+
+    /// [`Quantised::map`], pixel by pixel.
+    #[inline(always)]
+    fn map_one(&mut self, dithered: &[u8], span: std::ops::Range<usize>, out: &mut [u8]) {
         for x in span {
             let d = u32::from_le_bytes([
                 dithered[x * 4],
@@ -968,20 +1005,51 @@ fn opaque_bounds(frame: &RgbaImage) -> Option<Rect> {
         return None;
     }
     let rows: Vec<&[u8]> = frame.as_raw().chunks_exact(width * 4).collect();
-    let seen = |px: &[u8]| px[3] >= ALPHA_CUTOFF;
-    let any = |row: &[u8]| row.chunks_exact(4).any(seen);
+    let any = |row: &[u8]| first_seen(row).is_some();
     let top = rows.iter().position(|r| any(r))?;
     let bottom = rows.iter().rposition(|r| any(r))?;
     let (mut left, mut right) = (width, 0);
     for row in &rows[top..=bottom] {
-        if let Some(x) = row[..left * 4].chunks_exact(4).position(seen) {
+        if let Some(x) = first_seen(&row[..left * 4]) {
             left = x;
         }
-        if let Some(x) = row[right * 4..].chunks_exact(4).rposition(seen) {
+        if let Some(x) = last_seen(&row[right * 4..]) {
             right += x + 1;
         }
     }
     Some((left, top, right - left, bottom - top + 1))
+}
+
+/// Whether any of 8 pixels (RGBA) is not transparent: their alphas
+/// compared at once rather than one branch each.
+#[inline(always)]
+fn any_seen(eight: &[u8]) -> bool {
+    (0..8).fold(false, |any, i| any | (eight[i * 4 + 3] >= ALPHA_CUTOFF))
+}
+
+/// The first pixel of `pixels` (RGBA) that is not transparent, looked for
+/// 8 pixels at a time.
+fn first_seen(pixels: &[u8]) -> Option<usize> {
+    let seen = |px: &[u8]| px[3] >= ALPHA_CUTOFF;
+    let skip = pixels
+        .chunks_exact(32)
+        .position(any_seen)
+        .unwrap_or(pixels.len() / 32);
+    let x = skip * 8;
+    pixels[x * 4..]
+        .chunks_exact(4)
+        .position(seen)
+        .map(|p| x + p)
+}
+
+/// The last pixel of `pixels` (RGBA) that is not transparent, looked for
+/// 8 pixels at a time from the end.
+fn last_seen(pixels: &[u8]) -> Option<usize> {
+    let seen = |px: &[u8]| px[3] >= ALPHA_CUTOFF;
+    let n = pixels.len() / 4;
+    let skip = pixels.rchunks_exact(32).position(any_seen).unwrap_or(n / 8);
+    let end = n - skip * 8;
+    pixels[..end * 4].chunks_exact(4).rposition(seen)
 }
 
 /// The most bytes of pictures cut out of an animation's frames
@@ -2208,6 +2276,38 @@ mod tests {
         assert_eq!(super::opaque_bounds(&frame), Some((3, 4, 18, 12)));
         let full = RgbaImage::from_pixel(5, 4, Rgba([0, 0, 0, 255]));
         assert_eq!(super::opaque_bounds(&full), Some((0, 0, 5, 4)));
+        // Pixels scattered over frames of many widths (whole and partial
+        // groups of 8): the rectangle of a pixel-by-pixel scan.
+        let mut seed = 0x0BAD_F00D_u32;
+        for width in [1, 7, 8, 9, 16, 17, 31, 64, 70] {
+            for count in [1, 2, 5] {
+                let mut frame = RgbaImage::from_pixel(width, 6, Rgba([0, 0, 0, 127]));
+                for _ in 0..count {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 17;
+                    seed ^= seed << 5;
+                    frame.put_pixel(seed % width, seed / width % 6, Rgba([5, 5, 5, 200]));
+                }
+                let seen: Vec<(u32, u32)> = frame
+                    .enumerate_pixels()
+                    .filter(|(_, _, p)| p[3] >= 128)
+                    .map(|(x, y, _)| (x, y))
+                    .collect();
+                let (x0, x1) = (
+                    seen.iter().map(|p| p.0).min(),
+                    seen.iter().map(|p| p.0).max(),
+                );
+                let (y0, y1) = (
+                    seen.iter().map(|p| p.1).min(),
+                    seen.iter().map(|p| p.1).max(),
+                );
+                let want = x0.zip(x1).zip(y0.zip(y1)).map(|((x0, x1), (y0, y1))| {
+                    let (x0, y0) = (x0 as usize, y0 as usize);
+                    (x0, y0, x1 as usize + 1 - x0, y1 as usize + 1 - y0)
+                });
+                assert_eq!(super::opaque_bounds(&frame), want, "{width} {count}");
+            }
+        }
     }
 
     /// Frames with the same pixels as an earlier one are found (not only
