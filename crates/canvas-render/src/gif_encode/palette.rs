@@ -116,21 +116,58 @@ impl Planes {
 
     /// The least, over the palette's colours, of the largest [`distance`]
     /// from a colour to any point of the box `lo..=hi` (per channel): no
-    /// point of the box is further than this from its nearest colour.
+    /// point of the box is further than this from its nearest colour. The
+    /// blocks are visited from the box's green outwards, until a block's
+    /// green alone puts its colours further than the least found.
     fn farthest_bound(&self, lo: [i32; 3], hi: [i32; 3]) -> i32 {
-        let mut bound = i32::MAX;
-        for k in 0..self.g.len() {
-            let (pr, pg, pb) = (&self.r[k], &self.g[k], &self.b[k]);
-            let mut far = [0i32; LANES];
-            for l in 0..LANES {
-                let dr = (pr[l] - lo[0]).max(hi[0] - pr[l]);
-                let dg = (pg[l] - lo[1]).max(hi[1] - pg[l]);
-                let db = (pb[l] - lo[2]).max(hi[2] - pb[l]);
-                far[l] = 2 * dr * dr + 4 * dg * dg + 3 * db * db;
+        let blocks = self.g.len();
+        let mid = (lo[1] + hi[1]) / 2;
+        let start = self
+            .g
+            .partition_point(|lanes| lanes[LANES - 1] < mid)
+            .min(blocks - 1);
+        let mut bound = self.block_far(start, lo, hi);
+        // Blocks `below..start` and `above..` are left. A colour of green
+        // `v` is at least `4 (hi - v)²` from the box's far side when below
+        // it, `4 (v - lo)²` when above: the nearest green of the next block
+        // each way bounds all of that way.
+        let (mut below, mut above) = (start, start + 1);
+        loop {
+            let far = |d: i32| 4 * d.max(0) * d.max(0);
+            let down = below
+                .checked_sub(1)
+                .map(|k| far(hi[1] - self.g[k][LANES - 1]));
+            let up = self.g.get(above).map(|lanes| far(lanes[0] - lo[1]));
+            let k = match (down, up) {
+                (Some(d), Some(u)) if d < u => (d < bound).then(|| below - 1),
+                (_, Some(u)) => (u < bound).then_some(above),
+                (Some(d), None) => (d < bound).then(|| below - 1),
+                (None, None) => None,
+            };
+            let Some(k) = k else { break };
+            if k == above {
+                above += 1;
+            } else {
+                below -= 1;
             }
-            bound = far.into_iter().fold(bound, i32::min);
+            bound = bound.min(self.block_far(k, lo, hi));
         }
         bound
+    }
+
+    /// The least, over block `k`'s colours, of the largest [`distance`]
+    /// to a point of the box `lo..=hi`.
+    #[inline]
+    fn block_far(&self, k: usize, lo: [i32; 3], hi: [i32; 3]) -> i32 {
+        let (pr, pg, pb) = (&self.r[k], &self.g[k], &self.b[k]);
+        let mut far = [0i32; LANES];
+        for l in 0..LANES {
+            let dr = (pr[l] - lo[0]).max(hi[0] - pr[l]);
+            let dg = (pg[l] - lo[1]).max(hi[1] - pg[l]);
+            let db = (pb[l] - lo[2]).max(hi[2] - pb[l]);
+            far[l] = 2 * dr * dr + 4 * dg * dg + 3 * db * db;
+        }
+        far.into_iter().fold(i32::MAX, i32::min)
     }
 
     /// The colours whose least [`distance`] to the box `lo..=hi` is at
@@ -256,14 +293,12 @@ impl Candidates {
         let [r, g, b] = rgb.map(i32::from);
         let mut best = i32::MAX;
         for block in list {
-            let mut keys = [0i32; LANES];
-            for l in 0..LANES {
+            let keys: Lanes = std::array::from_fn(|l| {
                 let dr = i32::from(block.r[l]) - r;
                 let dg = i32::from(block.g[l]) - g;
                 let db = i32::from(block.b[l]) - b;
-                keys[l] =
-                    (2 * dr * dr + 4 * dg * dg + 3 * db * db) << 8 | i32::from(block.index[l]);
-            }
+                (2 * dr * dr + 4 * dg * dg + 3 * db * db) << 8 | i32::from(block.index[l])
+            });
             best = keys.into_iter().fold(best, i32::min);
         }
         (best & 0xff) as u8
