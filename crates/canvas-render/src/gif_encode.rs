@@ -463,46 +463,9 @@ impl Quantised {
     }
 
     /// Maps the pixels `span` of a row dithered by [`Dither::row`] into
-    /// `out`: 8 pixels at a time, their cells computed in vector lanes and
-    /// their indices read from the table; the few cells not yet filled in
-    /// are then looked up one by one ([`Quantised::map_one`]). The answer
-    /// of a lookup does not depend on its hint, so the order is free.
+    /// `out`.
     #[inline(always)]
     fn map(&mut self, dithered: &[u8], span: std::ops::Range<usize>, out: &mut [u8]) {
-        let mut x = span.start;
-        while x + 8 <= span.end {
-            let eight: &[u8; 32] = dithered[x * 4..x * 4 + 32].try_into().expect("8 pixels");
-            let px: [u32; 8] = std::array::from_fn(|l| {
-                u32::from_le_bytes([
-                    eight[l * 4],
-                    eight[l * 4 + 1],
-                    eight[l * 4 + 2],
-                    eight[l * 4 + 3],
-                ])
-            });
-            let cells: [u32; 8] = px.map(|d| cell_of(d) as u32);
-            let opaque: [bool; 8] = px.map(|d| d >> 24 >= u32::from(ALPHA_CUTOFF));
-            let mut found = [0u8; 8];
-            for l in 0..8 {
-                found[l] = self.lut[cells[l] as usize];
-            }
-            let mut missing = false;
-            for l in 0..8 {
-                missing |= opaque[l] & (found[l] == UNKNOWN);
-                found[l] = if opaque[l] { found[l] } else { TRANSPARENT };
-            }
-            out[x..x + 8].copy_from_slice(&found);
-            if missing {
-                self.map_one(dithered, x..x + 8, out);
-            }
-            x += 8;
-        }
-        self.map_one(dithered, x..span.end, out);
-    }
-
-    /// [`Quantised::map`], pixel by pixel.
-    #[inline(always)]
-    fn map_one(&mut self, dithered: &[u8], span: std::ops::Range<usize>, out: &mut [u8]) {
         for x in span {
             let d = u32::from_le_bytes([
                 dithered[x * 4],
