@@ -46,7 +46,7 @@ mod neuquant;
 mod palette;
 
 use lzw::Lzw;
-use palette::Planes;
+use palette::{Candidates, Planes};
 
 /// The palette index of transparent pixels.
 const TRANSPARENT: u8 = 255;
@@ -274,6 +274,8 @@ impl ExactColours {
 struct Quantised {
     colours: Vec<[u8; 3]>,
     planes: Planes,
+    /// Candidate lists of the palette for the lookup table's cells.
+    candidates: Candidates,
     /// The index for each cell, or `UNKNOWN` until it is first needed.
     lut: Vec<u8>,
     /// Half the dither spread, in levels.
@@ -301,11 +303,15 @@ impl Quantised {
         // A colour met again in a step (a still scene's sample repeats its
         // few colours) takes its answer from a small table of the step's
         // answers.
+        // The searches go through candidate lists of the step's palette
+        // ([`Candidates`]: the same answers).
         let every = (sample.len() / REFINE_SAMPLE).max(1);
         let mut nearest: Vec<u8> = Vec::with_capacity(sample.len().div_ceil(every));
         let mut seen = vec![NOT_SEEN; SEEN_SLOTS];
+        let mut candidates = Candidates::new((0, 15));
         for step in 0..3 {
             let planes = Planes::new(&colours);
+            candidates.clear();
             let mut sums = vec![[0u32; 4]; colours.len()];
             seen.fill(NOT_SEEN);
             for (n, &rgb) in sample.iter().step_by(every).enumerate() {
@@ -318,7 +324,7 @@ impl Quantised {
                             0 => nearest.last().copied(),
                             _ => Some(nearest[n]),
                         };
-                        let index = planes.nearest_from(rgb, hint);
+                        let index = candidates.nearest(&planes, rgb, hint);
                         seen[slot] = key << 8 | u32::from(index);
                         index
                     }
@@ -339,24 +345,11 @@ impl Quantised {
                 }
             }
         }
-        // The mean distance from a colour to its nearest neighbour sets the
-        // dither spread: about one palette step.
-        let mut sum = 0.0f64;
-        for (i, a) in colours.iter().enumerate() {
-            let nearest = colours
-                .iter()
-                .enumerate()
-                .filter(|&(j, _)| j != i)
-                .map(|(_, b)| distance(*a, *b))
-                .min()
-                .unwrap_or(0);
-            sum += f64::from(nearest).sqrt();
-        }
-        let mean = sum / colours.len().max(1) as f64;
-        let amplitude = ((mean / 2.0).round() as i32).clamp(2, 16);
+        let amplitude = dither_amplitude(&colours);
         Self {
             planes: Planes::new(&colours),
             colours,
+            candidates: Candidates::new((2, 14)),
             lut: vec![UNKNOWN; 1 << 18],
             amplitude,
         }
@@ -500,11 +493,39 @@ impl Quantised {
     #[cold]
     #[inline(never)]
     fn lookup(&mut self, cell: usize, hint: u8) -> u8 {
-        self.lut[cell] = self
-            .planes
-            .nearest_from(cell_centre(cell), (hint != UNKNOWN).then_some(hint));
+        self.lut[cell] = self.candidates.nearest(
+            &self.planes,
+            cell_centre(cell),
+            (hint != UNKNOWN).then_some(hint),
+        );
         self.lut[cell]
     }
+}
+
+/// Half the dither spread, in levels, for a palette: half the mean
+/// distance (the square root of [`distance`]) from a colour to its nearest
+/// other colour, about one palette step. The distances are taken from one
+/// array per channel, every colour against all at once (vector lanes), the
+/// colour itself counted as far.
+fn dither_amplitude(colours: &[[u8; 3]]) -> i32 {
+    let channel = |c: usize| -> Vec<i32> { colours.iter().map(|p| i32::from(p[c])).collect() };
+    let (r, g, b) = (channel(0), channel(1), channel(2));
+    let mut sum = 0.0f64;
+    for (i, a) in colours.iter().enumerate() {
+        let [ar, ag, ab] = a.map(i32::from);
+        let mut nearest = i32::MAX;
+        for (j, ((&br, &bg), &bb)) in r.iter().zip(&g).zip(&b).enumerate() {
+            let (dr, dg, db) = (br - ar, bg - ag, bb - ab);
+            let d = 2 * dr * dr + 4 * dg * dg + 3 * db * db;
+            nearest = nearest.min(if j == i { i32::MAX } else { d });
+        }
+        if nearest == i32::MAX {
+            nearest = 0;
+        }
+        sum += f64::from(nearest).sqrt();
+    }
+    let mean = sum / colours.len().max(1) as f64;
+    ((mean / 2.0).round() as i32).clamp(2, 16)
 }
 
 /// The frame before a frame, its indices, and the frame's
@@ -952,20 +973,51 @@ fn opaque_bounds(frame: &RgbaImage) -> Option<Rect> {
         return None;
     }
     let rows: Vec<&[u8]> = frame.as_raw().chunks_exact(width * 4).collect();
-    let seen = |px: &[u8]| px[3] >= ALPHA_CUTOFF;
-    let any = |row: &[u8]| row.chunks_exact(4).any(seen);
+    let any = |row: &[u8]| first_seen(row).is_some();
     let top = rows.iter().position(|r| any(r))?;
     let bottom = rows.iter().rposition(|r| any(r))?;
     let (mut left, mut right) = (width, 0);
     for row in &rows[top..=bottom] {
-        if let Some(x) = row[..left * 4].chunks_exact(4).position(seen) {
+        if let Some(x) = first_seen(&row[..left * 4]) {
             left = x;
         }
-        if let Some(x) = row[right * 4..].chunks_exact(4).rposition(seen) {
+        if let Some(x) = last_seen(&row[right * 4..]) {
             right += x + 1;
         }
     }
     Some((left, top, right - left, bottom - top + 1))
+}
+
+/// Whether any of 8 pixels (RGBA) is not transparent: their alphas
+/// compared at once rather than one branch each.
+#[inline(always)]
+fn any_seen(eight: &[u8]) -> bool {
+    (0..8).fold(false, |any, i| any | (eight[i * 4 + 3] >= ALPHA_CUTOFF))
+}
+
+/// The first pixel of `pixels` (RGBA) that is not transparent, looked for
+/// 8 pixels at a time.
+fn first_seen(pixels: &[u8]) -> Option<usize> {
+    let seen = |px: &[u8]| px[3] >= ALPHA_CUTOFF;
+    let skip = pixels
+        .chunks_exact(32)
+        .position(any_seen)
+        .unwrap_or(pixels.len() / 32);
+    let x = skip * 8;
+    pixels[x * 4..]
+        .chunks_exact(4)
+        .position(seen)
+        .map(|p| x + p)
+}
+
+/// The last pixel of `pixels` (RGBA) that is not transparent, looked for
+/// 8 pixels at a time from the end.
+fn last_seen(pixels: &[u8]) -> Option<usize> {
+    let seen = |px: &[u8]| px[3] >= ALPHA_CUTOFF;
+    let n = pixels.len() / 4;
+    let skip = pixels.rchunks_exact(32).position(any_seen).unwrap_or(n / 8);
+    let end = n - skip * 8;
+    pixels[..end * 4].chunks_exact(4).rposition(seen)
 }
 
 /// The most bytes of pictures cut out of an animation's frames
@@ -1711,8 +1763,8 @@ mod tests {
     use image::{Rgba, RgbaImage};
 
     use super::{
-        BAYER, Dither, ExactColours, PALETTE_SAMPLE, PROBE, Planes, Quantised, SHIFT_REACH,
-        TRANSPARENT, cell_centre, cell_of, distance, find_shift, first_difference,
+        BAYER, Candidates, Dither, ExactColours, PALETTE_SAMPLE, PROBE, Planes, Quantised,
+        SHIFT_REACH, TRANSPARENT, cell_centre, cell_of, distance, find_shift, first_difference,
         first_equal_frames, last_difference,
     };
     use crate::frames::Deadline;
@@ -1895,6 +1947,54 @@ mod tests {
 
     /// The ordered search picks what a plain scan picks, the first of
     /// equally near colours included.
+    #[test]
+    fn candidate_lists_give_the_first_closest_colour() {
+        let mut seed = 0x1357_9BDF_u32;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed
+        };
+        // Palettes of few levels (ties), spread over the cube (long lists,
+        // some past the most kept), and packed near one colour (short ones).
+        let palettes: Vec<Vec<[u8; 3]>> = vec![
+            (0..100)
+                .map(|_| [0; 3].map(|_: u8| (next() % 4 * 85) as u8))
+                .collect(),
+            (0..255).map(|_| [0; 3].map(|_: u8| next() as u8)).collect(),
+            (0..255)
+                .map(|_| [0; 3].map(|_: u8| (96 + next() % 64) as u8))
+                .collect(),
+            vec![[10, 20, 30]],
+        ];
+        for colours in &palettes {
+            let planes = Planes::new(colours);
+            for span in [(0, 15), (2, 14)] {
+                let mut candidates = Candidates::new(span);
+                for k in 0..4000 {
+                    let mut rgb = [0; 3].map(|_: u8| next() as u8);
+                    if k % 2 == 0 {
+                        // Near the palette, where most searches are.
+                        let c = colours[next() as usize % colours.len()];
+                        rgb = c.map(|v| v.saturating_add((next() % 9) as u8).saturating_sub(4));
+                    }
+                    if span.0 == 2 {
+                        // A lookup cell's centre.
+                        rgb = rgb.map(|v| v & !3 | 2);
+                    }
+                    let hint = Some((next() % colours.len() as u32) as u8);
+                    assert_eq!(
+                        candidates.nearest(&planes, rgb, hint),
+                        planes.nearest(rgb),
+                        "{rgb:?} in {} colours",
+                        colours.len()
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn nearest_is_the_first_closest_colour() {
         let mut seed = 0x2468_ACE1_u32;
@@ -2512,6 +2612,38 @@ mod tests {
         assert_eq!(super::opaque_bounds(&frame), Some((3, 4, 18, 12)));
         let full = RgbaImage::from_pixel(5, 4, Rgba([0, 0, 0, 255]));
         assert_eq!(super::opaque_bounds(&full), Some((0, 0, 5, 4)));
+        // Pixels scattered over frames of many widths (whole and partial
+        // groups of 8): the rectangle of a pixel-by-pixel scan.
+        let mut seed = 0x0BAD_F00D_u32;
+        for width in [1, 7, 8, 9, 16, 17, 31, 64, 70] {
+            for count in [1, 2, 5] {
+                let mut frame = RgbaImage::from_pixel(width, 6, Rgba([0, 0, 0, 127]));
+                for _ in 0..count {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 17;
+                    seed ^= seed << 5;
+                    frame.put_pixel(seed % width, seed / width % 6, Rgba([5, 5, 5, 200]));
+                }
+                let seen: Vec<(u32, u32)> = frame
+                    .enumerate_pixels()
+                    .filter(|(_, _, p)| p[3] >= 128)
+                    .map(|(x, y, _)| (x, y))
+                    .collect();
+                let (x0, x1) = (
+                    seen.iter().map(|p| p.0).min(),
+                    seen.iter().map(|p| p.0).max(),
+                );
+                let (y0, y1) = (
+                    seen.iter().map(|p| p.1).min(),
+                    seen.iter().map(|p| p.1).max(),
+                );
+                let want = x0.zip(x1).zip(y0.zip(y1)).map(|((x0, x1), (y0, y1))| {
+                    let (x0, y0) = (x0 as usize, y0 as usize);
+                    (x0, y0, x1 as usize + 1 - x0, y1 as usize + 1 - y0)
+                });
+                assert_eq!(super::opaque_bounds(&frame), want, "{width} {count}");
+            }
+        }
     }
 
     /// Frames with the same pixels as an earlier one are found (not only
