@@ -81,6 +81,43 @@ pub fn encode_png_into(img: &RgbaImage, out: &mut Vec<u8>) -> Result<(), RenderE
         .map_err(|e| RenderError::Encode(e.to_string()))
 }
 
+/// Encodes like [`encode_png_into`] (the same bytes), for a caller that
+/// owns the image and has no further use for what its fully transparent
+/// pixels hide: their colour is cleared in `img` itself instead of in a
+/// copy of the whole image (visible pixels are left as they are).
+///
+/// ```
+/// use canvas_render::{buffers, encode_png, encode_png_in_place_into, RgbaImage};
+///
+/// let img = RgbaImage::from_fn(40, 30, |x, y| {
+///     image::Rgba([(x * 6) as u8, (y * 8) as u8, 90, if x < 4 { 0 } else { 255 }])
+/// });
+/// let mut owned = img.clone();
+/// let mut out = buffers::take_empty(40 * 30 * 2);
+/// encode_png_in_place_into(&mut owned, &mut out).unwrap();
+/// assert_eq!(out, encode_png(&img).unwrap());
+/// assert_eq!(owned.get_pixel(0, 0).0, [0, 0, 0, 0], "hidden colour cleared");
+/// assert_eq!(owned.get_pixel(4, 0), img.get_pixel(4, 0));
+/// ```
+///
+/// # Errors
+///
+/// As [`encode_png`].
+pub fn encode_png_in_place_into(img: &mut RgbaImage, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    let (w, h) = img.dimensions();
+    out.clear();
+    check_size(w, h)?;
+    ENCODER
+        .with_borrow_mut(|encoder| {
+            let done = encoder.encode_rgba_in_place_into(w, h, img, out);
+            if encoder.retained_bytes() > KEEP_ENCODER_BYTES {
+                *encoder = png_writer::Encoder::new();
+            }
+            done
+        })
+        .map_err(|e| RenderError::Encode(e.to_string()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -55,7 +55,7 @@ mod patched;
 mod placed;
 mod webp_encode;
 
-pub use encode::{encode_png, encode_png_into};
+pub use encode::{encode_png, encode_png_in_place_into, encode_png_into};
 pub use error::RenderError;
 pub use filter::{Brightness, Filter, Threshold, apply, apply_in_place};
 /// The `image` crate (0.25) whose [`RgbaImage`] this crate takes and returns;

@@ -31,6 +31,31 @@ thread_local! {
 /// `fast_image_resize`'s, with SIMD (AVX2, SSE4.1 or NEON, chosen at run
 /// time). An input that already has the target size is copied unchanged.
 pub(crate) fn cover(img: &RgbaImage, width: u32, height: u32) -> Result<RgbaImage, RenderError> {
+    cover_within(img, width, height, None)
+}
+
+/// [`cover`] for an output that is then cut to `mask` (`width × height`
+/// bytes, 0 where the output is cut away, as [`multiply_alpha`] does): the
+/// crop is resampled without alpha weighting when every source pixel that
+/// a pixel inside the mask is made from is opaque, which leaves every
+/// pixel inside the mask as the weighted resampling would (and the others
+/// are cut away). An avatar with transparent rounded corners cut to a
+/// circle needs no weighting.
+pub(crate) fn cover_masked(
+    img: &RgbaImage,
+    width: u32,
+    height: u32,
+    mask: &[u8],
+) -> Result<RgbaImage, RenderError> {
+    cover_within(img, width, height, Some(mask))
+}
+
+fn cover_within(
+    img: &RgbaImage,
+    width: u32,
+    height: u32,
+    mask: Option<&[u8]>,
+) -> Result<RgbaImage, RenderError> {
     let (sw, sh) = img.dimensions();
     check_size(sw, sh)?;
     check_size(width, height)?;
@@ -61,7 +86,12 @@ pub(crate) fn cover(img: &RgbaImage, width: u32, height: u32) -> Result<RgbaImag
     // resampling itself on a 1024 px avatar.
     let options = ResizeOptions::new()
         .resize_alg(ResizeAlg::Convolution(FilterType::Bilinear))
-        .use_alpha(!region_is_opaque(img, left, top, cw, ch));
+        .use_alpha(match mask {
+            Some(mask) if mask.len() == len / 4 => {
+                !sources_are_opaque(img, (left, top, cw, ch), (width, height), mask)
+            }
+            _ => !region_is_opaque(img, left, top, cw, ch),
+        });
     // The crop is a view (no copy) that the filter treats as the whole
     // image, so pixels outside it never bleed in at its edges. Both images
     // are RGBA8 with non-zero sizes and the crop lies inside the source, so
@@ -103,6 +133,48 @@ fn region_is_opaque(img: &RgbaImage, left: u32, top: u32, w: u32, h: u32) -> boo
         .skip(top as usize)
         .take(h as usize)
         .all(|row| row[x0..x1].chunks_exact(4).fold(0xff, |m, p| m & p[3]) == 0xff)
+}
+
+/// Whether every pixel of the crop `(left, top, cw, ch)` of `img` that an
+/// output pixel inside `mask` (`w × h`, not 0) is resampled from is opaque.
+/// An output pixel is made from the source pixels under it and, at most,
+/// one output pixel's width (at least one source pixel) around; two more
+/// source pixels are taken on each side. Each source row is looked at once,
+/// over the union of the columns any output row needs of it.
+fn sources_are_opaque(
+    img: &RgbaImage,
+    (left, top, cw, ch): (u32, u32, u32, u32),
+    (w, h): (u32, u32),
+    mask: &[u8],
+) -> bool {
+    let (sx, sy) = (f64::from(cw) / f64::from(w), f64::from(ch) / f64::from(h));
+    let reach = |scale: f64| scale.max(1.0).ceil() + 2.0;
+    let (rx, ry) = (reach(sx), reach(sy));
+    // The columns of each crop row that some visible output pixel needs.
+    let mut spans = vec![(u32::MAX, 0u32); ch as usize];
+    let clamp = |v: f64, n: u32| v.clamp(0.0, f64::from(n)) as u32;
+    for (oy, row) in mask.chunks_exact(w as usize).enumerate() {
+        let Some(x0) = row.iter().position(|&m| m != 0) else {
+            continue;
+        };
+        let x1 = row.iter().rposition(|&m| m != 0).unwrap_or(x0) + 1;
+        let c0 = clamp((x0 as f64 * sx - rx).floor(), cw);
+        let c1 = clamp((x1 as f64 * sx + rx).ceil(), cw);
+        let r0 = clamp((oy as f64 * sy - ry).floor(), ch);
+        let r1 = clamp(((oy + 1) as f64 * sy + ry).ceil(), ch);
+        for span in &mut spans[r0 as usize..r1 as usize] {
+            *span = (span.0.min(c0), span.1.max(c1));
+        }
+    }
+    let stride = img.width() as usize * 4;
+    spans.iter().enumerate().all(|(y, &(c0, c1))| {
+        if c0 >= c1 {
+            return true;
+        }
+        let row = &img.as_raw()[(top as usize + y) * stride..][..stride];
+        let (x0, x1) = ((left + c0) as usize * 4, (left + c1) as usize * 4);
+        row[x0..x1].chunks_exact(4).fold(0xff, |m, p| m & p[3]) == 0xff
+    })
 }
 
 /// Multiplies the alpha channel of `img` by a coverage `mask` of the same size
@@ -257,6 +329,43 @@ mod tests {
                 .use_alpha(true);
             Resizer::new().resize(&view, &mut want, &options).unwrap();
             assert_eq!(out, want, "{size}");
+        }
+    }
+
+    #[test]
+    fn masked_covers_match_alpha_weighting_inside_the_mask() {
+        // Noise with transparent rounded corners and an anti-aliased edge
+        // to them, as the bench avatars have; and the same with a
+        // transparent hole in the middle, which the mask keeps.
+        let mask = crate::shape::circle_mask_for_tests();
+        for hole in [false, true] {
+            let mut seed = 11u32;
+            let img = RgbaImage::from_fn(1024, 1024, |x, y| {
+                seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                let [r, g, b, _] = seed.to_le_bytes();
+                let corner = |v: u32| v.min(1023 - v);
+                let (dx, dy) = (95 - corner(x).min(95), 95 - corner(y).min(95));
+                let d = f64::from(dx * dx + dy * dy).sqrt();
+                let mut a = ((96.0 - d).clamp(0.0, 1.0) * 255.0) as u8;
+                if hole && (500..520).contains(&x) && (500..520).contains(&y) {
+                    a = (x - 500) as u8 * 12;
+                }
+                Rgba([r, g, b, a])
+            });
+            assert!(!region_is_opaque(&img, 0, 0, 1024, 1024));
+            assert_eq!(
+                sources_are_opaque(&img, (0, 0, 1024, 1024), (512, 512), mask),
+                !hole
+            );
+            let mut out = cover_masked(&img, 512, 512, mask).unwrap();
+            multiply_alpha(&mut out, mask);
+            let mut want = RgbaImage::new(512, 512);
+            let options = ResizeOptions::new()
+                .resize_alg(ResizeAlg::Convolution(FilterType::Bilinear))
+                .use_alpha(true);
+            Resizer::new().resize(&img, &mut want, &options).unwrap();
+            multiply_alpha(&mut want, mask);
+            assert!(out == want, "hole {hole}");
         }
     }
 

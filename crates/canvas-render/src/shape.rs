@@ -28,7 +28,7 @@ use std::sync::OnceLock;
 use tiny_skia::{FillRule, Mask, Path, PathBuilder, Transform};
 
 use crate::buffers::take;
-use crate::resize::{cover, draw_over, multiply_alpha};
+use crate::resize::{cover, cover_masked, draw_over, multiply_alpha};
 use crate::{RenderError, RgbaImage};
 
 /// Width and height of every image made by this module, in pixels.
@@ -52,9 +52,19 @@ pub fn circle(avatar: &RgbaImage) -> Result<RgbaImage, RenderError> {
         let half = SIZE as f32 / 2.0;
         render_mask(SIZE, PathBuilder::from_circle(half, half, half))
     });
-    let mut out = cover(avatar, SIZE, SIZE)?;
+    let mut out = cover_masked(avatar, SIZE, SIZE, mask)?;
     multiply_alpha(&mut out, mask);
     Ok(out)
+}
+
+/// The circle's mask, for the resizer's tests.
+#[cfg(test)]
+pub(crate) fn circle_mask_for_tests() -> &'static [u8] {
+    static MASK: OnceLock<Vec<u8>> = OnceLock::new();
+    MASK.get_or_init(|| {
+        let half = SIZE as f32 / 2.0;
+        render_mask(SIZE, PathBuilder::from_circle(half, half, half))
+    })
 }
 
 /// The avatar cropped to a heart filling the 512 × 512 square (point down,
@@ -70,7 +80,7 @@ pub fn circle(avatar: &RgbaImage) -> Result<RgbaImage, RenderError> {
 pub fn heart(avatar: &RgbaImage) -> Result<RgbaImage, RenderError> {
     static MASK: OnceLock<Vec<u8>> = OnceLock::new();
     let mask = MASK.get_or_init(|| render_mask(SIZE, heart_path()));
-    let mut out = cover(avatar, SIZE, SIZE)?;
+    let mut out = cover_masked(avatar, SIZE, SIZE, mask)?;
     multiply_alpha(&mut out, mask);
     Ok(out)
 }

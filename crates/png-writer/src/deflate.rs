@@ -803,8 +803,33 @@ fn emit_row(
                 n2 + (p3 & 31),
             );
         } else {
-            for &b in &chunk[lead as usize..8 - trail as usize] {
-                let c = table[usize::from(b)];
+            // The literals between the run's end and the zeros left for
+            // the next: two codes a lookup here too, and four a store
+            // while four or more remain.
+            let mut w = v >> (lead * 8);
+            let mut m = 8 - lead - trail;
+            if m >= 4 {
+                let (p0, p1) = (
+                    pairs[(w & 0xffff) as usize],
+                    pairs[(w >> 16 & 0xffff) as usize],
+                );
+                let n0 = p0 & 31;
+                at.put(
+                    scratch,
+                    u64::from(p0 >> 5) | u64::from(p1 >> 5) << n0,
+                    n0 + (p1 & 31),
+                );
+                w >>= 32;
+                m -= 4;
+            }
+            if m >= 2 {
+                let p = pairs[(w & 0xffff) as usize];
+                at.put(scratch, u64::from(p >> 5), p & 31);
+                w >>= 16;
+                m -= 2;
+            }
+            if m == 1 {
+                let c = table[(w & 0xff) as usize];
                 at.put(scratch, u64::from(c >> 4), c & 15);
             }
         }
@@ -848,6 +873,30 @@ fn run_pieces(n: u32) -> impl Iterator<Item = u32> {
 #[inline(never)]
 fn emit_run(mut at: At, scratch: &mut [u8], table: &[u32; LITLEN], n: u32) -> At {
     let zero = table[0];
+    let (zero_code, zero_len) = (u64::from(zero >> 4), zero & 15);
+    let rest = n - 1;
+    if rest < 258 {
+        // The common run, the pieces written without the iterator: the
+        // literal zero, then one copy in the same store, or up to
+        // `MIN_COPY − 1` more literal zeros.
+        if rest >= MIN_COPY {
+            let index = usize::from(LENGTH_INDEX[rest as usize]);
+            let (base, extra) = LENGTH_BASE[index];
+            let c = table[257 + index];
+            let n = c & 15;
+            let copy = u64::from(c >> 4) | u64::from(rest - u32::from(base)) << n;
+            at.put(
+                scratch,
+                zero_code | copy << zero_len,
+                zero_len + n + u32::from(extra) + 1,
+            );
+        } else {
+            for _ in 0..=rest {
+                at.put(scratch, zero_code, zero_len);
+            }
+        }
+        return at;
+    }
     for piece in run_pieces(n) {
         match piece {
             0 => at.put(scratch, u64::from(zero >> 4), zero & 15),

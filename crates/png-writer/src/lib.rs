@@ -194,24 +194,7 @@ impl Encoder {
         out: &mut Vec<u8>,
     ) -> Result<(), EncodeError> {
         out.clear();
-        let (w, h) = (width, height);
-        if w == 0 || h == 0 {
-            return Err(EncodeError::EmptyImage);
-        }
-        // Saturates only for sizes no buffer can have.
-        let expected = (u64::from(w) * u64::from(h)).saturating_mul(4);
-        if usize::try_from(expected).ok() != Some(rgba.len()) {
-            return Err(EncodeError::BufferSize {
-                expected,
-                actual: rgba.len(),
-            });
-        }
-        if w > PNG_MAX || h > PNG_MAX {
-            return Err(EncodeError::TooLarge {
-                width: w,
-                height: h,
-            });
-        }
+        check_size(width, height, rgba.len())?;
         let (grey, opaque) = classify(rgba);
         // Opaque pixels hide nothing; otherwise fully transparent pixels
         // become transparent black before any colour type is chosen.
@@ -220,87 +203,155 @@ impl Encoder {
         } else {
             &self.visible
         };
-        let packed = &mut self.packed;
-        let keyed = if grey { None } else { keyed_palette(raw) };
-        // Few colours (a thresholded or flat picture with an anti-aliased
-        // edge): indices, 1 to 8 bits a pixel. An opaque grey picture is
-        // already one byte a pixel and keeps its type.
-        if keyed.is_none()
-            && !(grey && opaque)
-            && let Some(table) = small_palette(raw, w as usize, packed)
-        {
-            let bits = table.bits;
-            out.reserve(packed.len() / 2 + 1024);
-            let stride = (w as usize * usize::from(bits)).div_ceil(8);
-            let written = write_png(
-                out,
-                w,
-                h,
-                (ColourType::Indexed, bits),
-                (packed, stride, 1),
-                &table,
-                &mut self.deflate,
-            );
-            if written.is_none() {
-                out.clear();
-                return Err(EncodeError::TooLarge {
-                    width: w,
-                    height: h,
-                });
-            }
-            return Ok(());
+        let (packed, deflate) = (&mut self.packed, &mut self.deflate);
+        encode_visible((width, height), raw, (grey, opaque), packed, deflate, out)
+    }
+
+    /// Encodes like [`encode_rgba_into`](Encoder::encode_rgba_into) (the
+    /// same bytes), but clears the colour of fully transparent pixels in
+    /// `rgba` itself rather than in a copy: for a caller that owns the
+    /// pixels and has no further use for what alpha 0 hides, one pass over
+    /// the image fewer and no image-sized copy. Visible pixels are left as
+    /// they are.
+    ///
+    /// ```
+    /// let mut rgba = [[200u8, 10, 30, 0], [1, 2, 3, 255]].concat();
+    /// let mut png = Vec::new();
+    /// png_writer::Encoder::new()
+    ///     .encode_rgba_in_place_into(2, 1, &mut rgba, &mut png)
+    ///     .unwrap();
+    /// assert_eq!(rgba, [0, 0, 0, 0, 1, 2, 3, 255]);
+    /// assert_eq!(png, png_writer::encode_rgba(2, 1, &[[200u8, 10, 30, 0], [1, 2, 3, 255]].concat()).unwrap());
+    /// ```
+    pub fn encode_rgba_in_place_into(
+        &mut self,
+        width: u32,
+        height: u32,
+        rgba: &mut [u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), EncodeError> {
+        out.clear();
+        check_size(width, height, rgba.len())?;
+        let (grey, opaque) = classify(rgba);
+        if !opaque {
+            clear_hidden_colour(rgba);
         }
-        let (colour, data, palette): (ColourType, &[u8], _) = match (grey, opaque, keyed) {
-            (true, true, _) => (ColourType::Grey, repack::<1>(raw, [0], packed), None),
-            (true, false, _) => (
-                ColourType::GreyAlpha,
-                repack::<2>(raw, [0, 3], packed),
-                None,
-            ),
-            (false, _, Some((key, table))) => {
-                let indices = match table.spare {
-                    Some(spare) => {
-                        packed.clear();
-                        packed.extend(
-                            raw.chunks_exact(4)
-                                .map(|p| if p[3] == 0 { spare } else { p[key] }),
-                        );
-                        &packed[..]
-                    }
-                    None => repack::<1>(raw, [key], packed),
-                };
-                (ColourType::Indexed, indices, Some(table))
-            }
-            (false, true, None) => (ColourType::Rgb, repack_rgb(raw, packed), None),
-            (false, false, None) => (ColourType::Rgba, raw, None),
-        };
-        let bpp = match colour {
-            ColourType::Grey | ColourType::Indexed => 1,
-            ColourType::GreyAlpha => 2,
-            ColourType::Rgb => 3,
-            ColourType::Rgba => 4,
-        };
-        let too_large = EncodeError::TooLarge {
+        let (packed, deflate) = (&mut self.packed, &mut self.deflate);
+        encode_visible((width, height), rgba, (grey, opaque), packed, deflate, out)
+    }
+}
+
+/// Checks the size of an image of `len` bytes of RGBA pixels.
+fn check_size(w: u32, h: u32, len: usize) -> Result<(), EncodeError> {
+    if w == 0 || h == 0 {
+        return Err(EncodeError::EmptyImage);
+    }
+    // Saturates only for sizes no buffer can have.
+    let expected = (u64::from(w) * u64::from(h)).saturating_mul(4);
+    if usize::try_from(expected).ok() != Some(len) {
+        return Err(EncodeError::BufferSize {
+            expected,
+            actual: len,
+        });
+    }
+    if w > PNG_MAX || h > PNG_MAX {
+        return Err(EncodeError::TooLarge {
             width: w,
             height: h,
-        };
-        out.reserve(data.len() / 2 + 1024);
-        let palette = palette.map(|p| p.entries);
+        });
+    }
+    Ok(())
+}
+
+/// Encodes `raw`, pixels of which none fully transparent carries colour,
+/// classified as `(grey, opaque)`, into `out`.
+fn encode_visible(
+    (w, h): (u32, u32),
+    raw: &[u8],
+    (grey, opaque): (bool, bool),
+    packed: &mut Vec<u8>,
+    deflate: &mut deflate::Scratch,
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
+    let keyed = if grey { None } else { keyed_palette(raw) };
+    // Few colours (a thresholded or flat picture with an anti-aliased
+    // edge): indices, 1 to 8 bits a pixel. An opaque grey picture is
+    // already one byte a pixel and keeps its type.
+    if keyed.is_none()
+        && !(grey && opaque)
+        && let Some(table) = small_palette(raw, w as usize, packed)
+    {
+        let bits = table.bits;
+        out.reserve(packed.len() / 2 + 1024);
+        let stride = (w as usize * usize::from(bits)).div_ceil(8);
         let written = write_png(
             out,
             w,
             h,
-            (colour, 8),
-            (data, w as usize * bpp, bpp),
-            palette.as_deref().unwrap_or(&[]),
-            &mut self.deflate,
+            (ColourType::Indexed, bits),
+            (packed, stride, 1),
+            &table,
+            deflate,
         );
         if written.is_none() {
             out.clear();
-            return Err(too_large);
+            return Err(EncodeError::TooLarge {
+                width: w,
+                height: h,
+            });
         }
-        Ok(())
+        return Ok(());
     }
+    let (colour, data, palette): (ColourType, &[u8], _) = match (grey, opaque, keyed) {
+        (true, true, _) => (ColourType::Grey, repack::<1>(raw, [0], packed), None),
+        (true, false, _) => (
+            ColourType::GreyAlpha,
+            repack::<2>(raw, [0, 3], packed),
+            None,
+        ),
+        (false, _, Some((key, table))) => {
+            let indices = match table.spare {
+                Some(spare) => {
+                    packed.clear();
+                    packed.extend(
+                        raw.chunks_exact(4)
+                            .map(|p| if p[3] == 0 { spare } else { p[key] }),
+                    );
+                    &packed[..]
+                }
+                None => repack::<1>(raw, [key], packed),
+            };
+            (ColourType::Indexed, indices, Some(table))
+        }
+        (false, true, None) => (ColourType::Rgb, repack_rgb(raw, packed), None),
+        (false, false, None) => (ColourType::Rgba, raw, None),
+    };
+    let bpp = match colour {
+        ColourType::Grey | ColourType::Indexed => 1,
+        ColourType::GreyAlpha => 2,
+        ColourType::Rgb => 3,
+        ColourType::Rgba => 4,
+    };
+    let too_large = EncodeError::TooLarge {
+        width: w,
+        height: h,
+    };
+    out.reserve(data.len() / 2 + 1024);
+    let palette = palette.map(|p| p.entries);
+    let written = write_png(
+        out,
+        w,
+        h,
+        (colour, 8),
+        (data, w as usize * bpp, bpp),
+        palette.as_deref().unwrap_or(&[]),
+        deflate,
+    );
+    if written.is_none() {
+        out.clear();
+        return Err(too_large);
+    }
+    Ok(())
 }
 
 /// Writes the PNG file's chunks (`PLTE` and `tRNS` from `palette` when
@@ -354,33 +405,40 @@ fn write_png(
 /// few hundred of its pixels wherever its colours vary.
 fn small_palette(raw: &[u8], width: usize, indices: &mut Vec<u8>) -> Option<SmallPalette> {
     let mut table = ColourTable::new();
+    // Runs of each colour in the sample: the colours met most often.
+    let mut runs = [0u32; 256];
     let row = width * 4;
     for sample in raw.chunks(row).step_by(8) {
         let mut last = None;
         for p in sample.chunks_exact(4) {
             let key = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
             if last != Some(key) {
-                table.index(key)?;
+                runs[usize::from(table.index(key)?)] += 1;
                 last = Some(key);
             }
         }
     }
+    let common = CommonColours::new(&table, &runs);
     indices.clear();
-    indices.reserve(raw.len() / 4);
+    indices.resize(raw.len() / 4, 0);
+    let mut blocks = raw.chunks_exact(4 * COMMON_BLOCK);
+    let mut outs = indices.chunks_exact_mut(COMMON_BLOCK);
     let mut last = None;
-    for p in raw.chunks_exact(4) {
-        let key = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
-        // Runs of one colour are the rule in such images.
-        let index = match last {
-            Some((k, i)) if k == key => i,
-            _ => {
-                let i = table.index(key)?;
-                last = Some((key, i));
-                i
-            }
-        };
-        indices.push(index);
+    for (p, o) in (&mut blocks).zip(&mut outs) {
+        let block = (
+            p.try_into().expect("a block"),
+            o.try_into().expect("a block"),
+        );
+        if !common.block(block.0, block.1) {
+            indices_by_table(&mut table, &mut last, p, o)?;
+        }
     }
+    indices_by_table(
+        &mut table,
+        &mut last,
+        blocks.remainder(),
+        outs.into_remainder(),
+    )?;
     let entries = table.entries;
     let bits: u8 = match entries.len() {
         0..=2 => 1,
@@ -454,6 +512,79 @@ impl ColourTable {
     }
 }
 
+/// Pixels looked up together by [`CommonColours::block`].
+const COMMON_BLOCK: usize = 16;
+
+/// The indices of the pixels `p` into `out` from `table`, a lookup only
+/// where the colour changes (`last`: the last colour and its index);
+/// `None` for a 257th colour.
+fn indices_by_table(
+    table: &mut ColourTable,
+    last: &mut Option<(u32, u8)>,
+    p: &[u8],
+    out: &mut [u8],
+) -> Option<()> {
+    for (q, slot) in p.chunks_exact(4).zip(out) {
+        let key = u32::from_le_bytes([q[0], q[1], q[2], q[3]]);
+        *slot = match *last {
+            Some((k, i)) if k == key => i,
+            _ => {
+                let i = table.index(key)?;
+                *last = Some((key, i));
+                i
+            }
+        };
+    }
+    Some(())
+}
+
+/// The four colours met in the most runs of the sampled rows (fewer when
+/// there are fewer, the first repeated in the spare places) and their
+/// indices: in a thresholded picture black, white and transparent black
+/// hold nearly every pixel, but alternate too often for a lookup at each
+/// change of colour to be cheap.
+struct CommonColours {
+    keys: [u32; 4],
+    indices: [u8; 4],
+}
+
+impl CommonColours {
+    fn new(table: &ColourTable, runs: &[u32; 256]) -> Self {
+        let mut order: Vec<usize> = (0..table.entries.len()).collect();
+        // Most runs first; the earlier colour first among equals.
+        order.sort_by_key(|&i| (std::cmp::Reverse(runs[i]), i));
+        let pick = |k: usize| order.get(k).or(order.first()).copied().unwrap_or(0);
+        let at = |i: usize| table.entries.get(i).map_or(0, |e| u32::from_le_bytes(*e));
+        Self {
+            keys: std::array::from_fn(|k| at(pick(k))),
+            // At most 256 entries: every index fits a byte.
+            indices: std::array::from_fn(|k| pick(k) as u8),
+        }
+    }
+
+    /// The indices of a block of pixels into `out`, without branches, so
+    /// that it runs in vector lanes; `false` when some pixel is none of the
+    /// four colours (`out` then holds anything).
+    #[inline(always)]
+    fn block(&self, p: &[u8; 4 * COMMON_BLOCK], out: &mut [u8; COMMON_BLOCK]) -> bool {
+        let mut all = true;
+        for (q, slot) in p.chunks_exact(4).zip(out.iter_mut()) {
+            let key = u32::from_le_bytes([q[0], q[1], q[2], q[3]]);
+            let mut index = 0u8;
+            let mut hit = false;
+            for (&k, &i) in self.keys.iter().zip(&self.indices) {
+                let same = key == k;
+                // A colour repeated in a spare place has the same index.
+                index |= i & 0u8.wrapping_sub(u8::from(same));
+                hit |= same;
+            }
+            *slot = index;
+            all &= hit;
+        }
+        all
+    }
+}
+
 /// A palette of at most 256 colours and the bits an index takes.
 #[derive(Debug)]
 struct SmallPalette {
@@ -468,17 +599,22 @@ impl std::ops::Deref for SmallPalette {
     }
 }
 
-/// When some fully transparent pixel of `raw` carries colour, copies `raw`
-/// into `visible` with every such pixel made transparent black and returns
-/// `true`; else returns `false` and leaves `visible` as it was.
-fn without_hidden_colour(raw: &[u8], visible: &mut Vec<u8>) -> bool {
-    let hidden = |p: &[u8]| (p[3] == 0) & ((p[0] | p[1] | p[2]) != 0);
-    if !raw.chunks_exact(4).any(hidden) {
-        return false;
+/// Whether a fully transparent pixel carries colour: `|`-combined a
+/// pixel at a time without branches, so that the loop runs in vector
+/// lanes.
+#[inline(always)]
+fn hides_colour(pixels: &[u8]) -> bool {
+    let mut hidden = false;
+    for p in pixels.chunks_exact(4) {
+        hidden |= (p[3] == 0) & ((p[0] | p[1] | p[2]) != 0);
     }
-    visible.clear();
-    visible.extend_from_slice(raw);
-    for p in visible.chunks_exact_mut(4) {
+    hidden
+}
+
+/// Makes every fully transparent pixel of `pixels` transparent black.
+#[inline(always)]
+fn clear_colour_under_alpha_0(pixels: &mut [u8]) {
+    for p in pixels.chunks_exact_mut(4) {
         // Branch-free, so the loop vectorises: keep the colour where
         // alpha is not zero.
         let keep = if p[3] == 0 { 0 } else { 0xff };
@@ -486,6 +622,32 @@ fn without_hidden_colour(raw: &[u8], visible: &mut Vec<u8>) -> bool {
         p[1] &= keep;
         p[2] &= keep;
     }
+}
+
+/// Pieces of an image looked at by [`clear_hidden_colour`] and
+/// [`without_hidden_colour`] (1024 pixels).
+const HIDDEN_PIECE: usize = 4 * 1024;
+
+/// Makes every fully transparent pixel of `rgba` transparent black, in
+/// place; only the pieces where one carries colour are written.
+fn clear_hidden_colour(rgba: &mut [u8]) {
+    for piece in rgba.chunks_mut(HIDDEN_PIECE) {
+        if hides_colour(piece) {
+            clear_colour_under_alpha_0(piece);
+        }
+    }
+}
+
+/// When some fully transparent pixel of `raw` carries colour, copies `raw`
+/// into `visible` with every such pixel made transparent black and returns
+/// `true`; else returns `false` and leaves `visible` as it was.
+fn without_hidden_colour(raw: &[u8], visible: &mut Vec<u8>) -> bool {
+    let Some(first) = raw.chunks(HIDDEN_PIECE).position(hides_colour) else {
+        return false;
+    };
+    visible.clear();
+    visible.extend_from_slice(raw);
+    clear_hidden_colour(&mut visible[first * HIDDEN_PIECE..]);
     true
 }
 
@@ -915,6 +1077,64 @@ mod tests {
                 .unwrap();
             assert_eq!(out, img.encode());
         }
+    }
+
+    #[test]
+    fn thresholded_noise_with_rare_colours_round_trips() {
+        // Black and white at random, as a thresholded photograph is, a
+        // transparent corner carrying colour, and rare colours only in rows
+        // the palette's sample skips (odd rows), met inside blocks of the
+        // common colours: 8-bit indices, every pixel exact.
+        let img = Img::from_fn(203, 61, |x, y| {
+            let mut seed = (x << 16 | y).wrapping_mul(0x9E37_79B9);
+            seed ^= seed >> 15;
+            seed = seed.wrapping_mul(0x85EB_CA6B);
+            let v = if seed & 1 == 0 { 0 } else { 255 };
+            match (x, y) {
+                (0..5, 0..5) => [9, 80, 7, 0],
+                _ if y % 2 == 1 && (x * 7 + y) % 97 == 0 => [(x % 40) as u8, 3, 200, 255],
+                _ => [v, v, v, 255 - (x == 202) as u8 * 100],
+            }
+        });
+        let bytes = img.encode();
+        assert_eq!(&bytes[24..26], [8, 3], "8-bit indices");
+        let want: Vec<_> = img.px.iter().map(|&p| visible(p)).collect();
+        assert_eq!(decode(&bytes), want);
+    }
+
+    #[test]
+    fn encoding_in_place_writes_the_same_file_and_clears_only_hidden_colour() {
+        // Hidden colour in several of the pieces looked at, and none in
+        // others; colour and grey images.
+        for grey in [false, true] {
+            let img = Img::from_fn(700, 90, |x, y| {
+                let v = (x * 3 + y * 5) as u8;
+                let colour = if grey {
+                    [v, v, v]
+                } else {
+                    [v, (y * 2) as u8, 90]
+                };
+                let a = match (x + y * 700) % 5000 {
+                    0..40 => 0,
+                    40..60 => 128,
+                    _ => 255,
+                };
+                [colour[0], colour[1], colour[2], a]
+            });
+            let mut rgba = img.px.concat();
+            let mut out = Vec::new();
+            Encoder::new()
+                .encode_rgba_in_place_into(img.w, img.h, &mut rgba, &mut out)
+                .unwrap();
+            assert_eq!(out, img.encode(), "grey {grey}");
+            let cleared: Vec<_> = img.px.iter().map(|&p| visible(p)).collect();
+            assert_eq!(rgba, cleared.concat(), "grey {grey}");
+        }
+        let mut short = [0u8; 15];
+        assert!(matches!(
+            Encoder::new().encode_rgba_in_place_into(2, 2, &mut short, &mut Vec::new()),
+            Err(EncodeError::BufferSize { .. })
+        ));
     }
 
     #[test]

@@ -527,10 +527,11 @@ pub fn render(
 
 /// Encodes a still PNG into a reused buffer (`canvas_render::buffers`) and
 /// gives the image's buffer back for the next render: no image-sized
-/// allocation per request.
-fn encode_png(image: RgbaImage) -> Result<Vec<u8>, ApiError> {
+/// allocation per request (the colour that fully transparent pixels hide
+/// is cleared in the image itself, not in a copy).
+fn encode_png(mut image: RgbaImage) -> Result<Vec<u8>, ApiError> {
     let mut out = canvas_render::buffers::take_empty(image.as_raw().len() / 2 + 1024);
-    let encoded = canvas_render::encode_png_into(&image, &mut out);
+    let encoded = canvas_render::encode_png_in_place_into(&mut image, &mut out);
     canvas_render::buffers::recycle_image(image);
     encoded?;
     Ok(out)
