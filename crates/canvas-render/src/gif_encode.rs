@@ -1156,6 +1156,25 @@ struct Change {
     uncovers: bool,
 }
 
+/// How many indices of the row `c` equal `p`'s. A plain pass the compiler
+/// vectorises: a count in bytes per 255 indices, not one with a tuple.
+#[inline]
+fn same_indices(c: &[u8], p: &[u8]) -> usize {
+    c.chunks(255)
+        .zip(p.chunks(255))
+        .map(|(c, p)| usize::from(c.iter().zip(p).fold(0u8, |n, (c, p)| n + u8::from(c == p))))
+        .sum()
+}
+
+/// Whether the row `c` is transparent anywhere `p` is not: a fold rather
+/// than `any`, whose early exit goes byte by byte.
+#[inline]
+fn uncovers_any(c: &[u8], p: &[u8]) -> bool {
+    c.iter().zip(p).fold(false, |u, (&c, &p)| {
+        u | ((c == TRANSPARENT) & (p != TRANSPARENT))
+    })
+}
+
 /// How `cur` differs from `prev` (one pass over both).
 fn compare(prev: &[u8], cur: &[u8], width: usize) -> Change {
     let height = cur.len() / width;
@@ -1172,18 +1191,8 @@ fn compare(prev: &[u8], cur: &[u8], width: usize) -> Change {
         }
         let first = first_difference(c, p);
         let last = width - 1 - last_difference(c, p);
-        // Plain passes (each vectorised) rather than one with a tuple: a
-        // count in bytes, and a fold rather than `any`, whose early exit
-        // goes byte by byte.
-        unchanged += c
-            .chunks(255)
-            .zip(p.chunks(255))
-            .map(|(c, p)| usize::from(c.iter().zip(p).fold(0u8, |n, (c, p)| n + u8::from(c == p))))
-            .sum::<usize>();
-        uncovers = uncovers
-            || c.iter().zip(p).fold(false, |u, (&c, &p)| {
-                u | ((c == TRANSPARENT) & (p != TRANSPARENT))
-            });
+        unchanged += same_indices(c, p);
+        uncovers = uncovers || uncovers_any(c, p);
         x0 = x0.min(first);
         x1 = x1.max(last);
         y0 = y0.min(y);
@@ -1541,17 +1550,8 @@ fn compare_within(prev: &[u8], cur: &[u8], width: usize, within: Option<Rect>) -
         x1 = x1.max(x + w - 1 - last_difference(c, p));
         y0 = y0.min(row);
         y1 = row;
-        // Counted and looked at as `compare` does (passes the compiler
-        // vectorises).
-        unchanged += c
-            .chunks(255)
-            .zip(p.chunks(255))
-            .map(|(c, p)| usize::from(c.iter().zip(p).fold(0u8, |n, (c, p)| n + u8::from(c == p))))
-            .sum::<usize>();
-        uncovers = uncovers
-            || c.iter().zip(p).fold(false, |u, (&c, &p)| {
-                u | ((c == TRANSPARENT) & (p != TRANSPARENT))
-            });
+        unchanged += same_indices(c, p);
+        uncovers = uncovers || uncovers_any(c, p);
     }
     Change {
         rect: (x0 <= x1 && y0 != usize::MAX).then(|| (x0, y0, x1 - x0 + 1, y1 - y0 + 1)),
