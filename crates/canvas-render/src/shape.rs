@@ -57,16 +57,6 @@ pub fn circle(avatar: &RgbaImage) -> Result<RgbaImage, RenderError> {
     Ok(out)
 }
 
-/// The circle's mask, for the resizer's tests.
-#[cfg(test)]
-pub(crate) fn circle_mask_for_tests() -> &'static [u8] {
-    static MASK: OnceLock<Vec<u8>> = OnceLock::new();
-    MASK.get_or_init(|| {
-        let half = SIZE as f32 / 2.0;
-        render_mask(SIZE, PathBuilder::from_circle(half, half, half))
-    })
-}
-
 /// The avatar cropped to a heart filling the 512 × 512 square (point down,
 /// two round lobes on top).
 ///
