@@ -6,7 +6,9 @@
 //!    (crates.io refuses more than 10 MiB; the rest is margin for growth);
 //! 2. `cargo publish --dry-run` of them all together: packed again, and the
 //!    packed sources of each built on their own (the verify build), the
-//!    crates not yet on the registry resolved among themselves. The packed
+//!    crates not yet on the registry resolved among themselves (what cargo
+//!    unpacked of them in an earlier dry run is removed first: it would be
+//!    used again, however the crates changed). The packed
 //!    manifests carry no profile, so the verify build is given the
 //!    workspace's dev profile ([`VERIFY_PROFILE`]): the dependencies the
 //!    test step built are reused, not built again unoptimised;
@@ -77,6 +79,7 @@ pub fn run(_: &PackageArgs) -> Result<()> {
     }
     check_sizes(&sizes)?;
 
+    forget_unpacked_sources(&cargo_home()?, &workspace_version()?)?;
     let mut publish = cargo();
     publish.args(["publish", "--dry-run", "--allow-dirty"]);
     for setting in VERIFY_PROFILE {
@@ -106,6 +109,43 @@ pub fn run(_: &PackageArgs) -> Result<()> {
         Path::new(&out).display()
     );
     Ok(())
+}
+
+/// Removes the sources cargo unpacked of the published crates in earlier
+/// dry runs. The dry run resolves the published crates among themselves
+/// through a local registry (`target/package/tmp-registry`), and cargo
+/// unpacks what it takes from there under
+/// `$CARGO_HOME/registry/src/-<hash>/<crate>-<version>`, then never unpacks a
+/// crate of that version again: after a published crate's API changed, the
+/// verify build of a crate using it would build against the earlier
+/// sources (a fresh machine, such as CI's, has none). Only local registries
+/// are looked at: a registry reached over the network has its host in that
+/// directory's name, a local one a name starting with `-`.
+fn forget_unpacked_sources(home: &Path, version: &str) -> Result<()> {
+    let Ok(registries) = std::fs::read_dir(home.join("registry/src")) else {
+        return Ok(());
+    };
+    for registry in registries.flatten() {
+        if !registry.file_name().to_string_lossy().starts_with('-') {
+            continue;
+        }
+        for krate in PUBLISHED {
+            let unpacked = registry.path().join(format!("{krate}-{version}"));
+            if unpacked.is_dir() {
+                std::fs::remove_dir_all(&unpacked)
+                    .with_context(|| format!("removing {}", unpacked.display()))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Cargo's home: `$CARGO_HOME`, else `~/.cargo`.
+fn cargo_home() -> Result<std::path::PathBuf> {
+    std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")))
+        .context("neither CARGO_HOME nor HOME is set")
 }
 
 /// The workspace's `version` (every published crate inherits it).
@@ -159,6 +199,28 @@ mod tests {
         let err = check_sizes(&big).unwrap_err().to_string();
         assert!(err.contains("emoji: 9961473 bytes"), "{err}");
         assert!(!err.contains("a: 10"), "{err}");
+    }
+
+    #[test]
+    fn only_published_crates_unpacked_from_local_registries_are_forgotten() {
+        let home = std::env::temp_dir().join(format!("xtask-cargo-home-{}", std::process::id()));
+        let src = home.join("registry/src");
+        let dirs = [
+            "-0123abcd/png-writer-0.1.0",
+            "-0123abcd/canvas-render-0.1.0",
+            "-0123abcd/png-writer-0.0.9",
+            "-0123abcd/serde-1.0.0",
+            "index.crates.io-1949cf8c6b5b557f/png-writer-0.1.0",
+        ];
+        for d in dirs {
+            std::fs::create_dir_all(src.join(d).join("src")).unwrap();
+        }
+        forget_unpacked_sources(&home, "0.1.0").unwrap();
+        let left: Vec<bool> = dirs.iter().map(|d| src.join(d).is_dir()).collect();
+        std::fs::remove_dir_all(&home).unwrap();
+        assert_eq!(left, [false, false, true, true, true]);
+        // No registry unpacked yet: nothing to do.
+        forget_unpacked_sources(&home, "0.1.0").unwrap();
     }
 
     #[test]
