@@ -7,8 +7,8 @@
 //! 2. `cargo publish --dry-run` of them all together: packed again, and the
 //!    packed sources of each built on their own (the verify build), the
 //!    crates not yet on the registry resolved among themselves (what cargo
-//!    unpacked of them in an earlier dry run is removed first: it would be
-//!    used again, however the crates changed). The packed
+//!    unpacked and built of them in an earlier dry run is removed first: it
+//!    would be used again, however the crates changed). The packed
 //!    manifests carry no profile, so the verify build is given the
 //!    workspace's dev profile ([`VERIFY_PROFILE`]): the dependencies the
 //!    test step built are reused, not built again unoptimised;
@@ -80,6 +80,7 @@ pub fn run(_: &PackageArgs) -> Result<()> {
     check_sizes(&sizes)?;
 
     forget_unpacked_sources(&cargo_home()?, &workspace_version()?)?;
+    forget_registry_builds(&crate::target_dir().join("debug/.fingerprint"))?;
     let mut publish = cargo();
     publish.args(["publish", "--dry-run", "--allow-dirty"]);
     for setting in VERIFY_PROFILE {
@@ -135,6 +136,39 @@ fn forget_unpacked_sources(home: &Path, version: &str) -> Result<()> {
                 std::fs::remove_dir_all(&unpacked)
                     .with_context(|| format!("removing {}", unpacked.display()))?;
             }
+        }
+    }
+    Ok(())
+}
+
+/// Removes the fingerprints of the published crates built from that local
+/// registry in earlier dry runs, so they are built again from the sources
+/// just packed: cargo takes a registry crate of the same version as
+/// unchanged and does not look at its sources. A build from a registry is
+/// told apart by its dependency file, which lists no source file of the
+/// crate (a build from a path lists its `src/` files).
+fn forget_registry_builds(fingerprints: &Path) -> Result<()> {
+    let Ok(entries) = std::fs::read_dir(fingerprints) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(krate) = PUBLISHED.iter().find(|k| {
+            name.strip_prefix(**k)
+                .and_then(|rest| rest.strip_prefix('-'))
+                .is_some_and(|hash| hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
+        }) else {
+            continue;
+        };
+        let dep_info = entry
+            .path()
+            .join(format!("dep-lib-{}", krate.replace('-', "_")));
+        let Ok(listed) = std::fs::read(&dep_info) else {
+            continue;
+        };
+        if !listed.windows(4).any(|w| w == b"src/") {
+            std::fs::remove_dir_all(entry.path())
+                .with_context(|| format!("removing {}", entry.path().display()))?;
         }
     }
     Ok(())
@@ -221,6 +255,40 @@ mod tests {
         assert_eq!(left, [false, false, true, true, true]);
         // No registry unpacked yet: nothing to do.
         forget_unpacked_sources(&home, "0.1.0").unwrap();
+    }
+
+    #[test]
+    fn only_registry_builds_of_published_crates_are_forgotten() {
+        let dir = std::env::temp_dir().join(format!("xtask-fingerprints-{}", std::process::id()));
+        let builds = [
+            (
+                "png-writer-0123456789abcdef",
+                "dep-lib-png_writer",
+                &b"\x01crates/png-writer/src/lib.rs"[..],
+            ),
+            (
+                "png-writer-fedcba9876543210",
+                "dep-lib-png_writer",
+                &b"\x00"[..],
+            ),
+            (
+                "menagerie-fonts-latin-00112233445566aa",
+                "dep-lib-menagerie_fonts_latin",
+                &b""[..],
+            ),
+            ("serde-0123456789abcdef", "dep-lib-serde", &b""[..]),
+        ];
+        for (d, file, content) in builds {
+            std::fs::create_dir_all(dir.join(d)).unwrap();
+            std::fs::write(dir.join(d).join(file), content).unwrap();
+        }
+        forget_registry_builds(&dir).unwrap();
+        let left: Vec<bool> = builds
+            .iter()
+            .map(|(d, _, _)| dir.join(d).is_dir())
+            .collect();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(left, [true, false, false, true]);
     }
 
     #[test]
