@@ -1379,6 +1379,18 @@ pub fn render_planned_frames_with(
     Ok(())
 }
 
+/// What a render over a still avatar and image draws from, prepared once:
+/// the avatar, the image (each its first frame) and the text layouts.
+fn prepare_still(
+    template: &Template,
+    avatar: &[(&RgbaImage, u32)],
+    image: &[(&RgbaImage, u32)],
+) -> Result<(Prepared, PreparedImages, TextCache), RenderError> {
+    let prepared = Prepared::new(template, avatar.first().map(|(img, _)| *img))?;
+    let images = PreparedImages::new(template, image.first().map(|(img, _)| *img))?;
+    Ok((prepared, images, TextCache::new(template)))
+}
+
 /// The output frames `plan` lists, as [`render_planned_frames_with`] draws
 /// them, given as one picture and its place in each frame
 /// ([`PlacedFrames`]) when every frame shows the same picture at a place
@@ -1409,9 +1421,7 @@ pub fn render_placed_frames(
     if let Some(d) = deadline {
         d.check()?;
     }
-    let prepared = Prepared::new(template, avatar.first().map(|(img, _)| *img))?;
-    let images = PreparedImages::new(template, image.first().map(|(img, _)| *img))?;
-    let mut texts = TextCache::new(template);
+    let (prepared, images, mut texts) = prepare_still(template, avatar, image)?;
     let picture = draw_frame(
         template,
         args,
@@ -1463,9 +1473,7 @@ pub fn render_patched_frames(
     if let Some(d) = deadline {
         d.check()?;
     }
-    let prepared = Prepared::new(template, avatar.first().map(|(img, _)| *img))?;
-    let images = PreparedImages::new(template, image.first().map(|(img, _)| *img))?;
-    let mut texts = TextCache::new(template);
+    let (prepared, images, mut texts) = prepare_still(template, avatar, image)?;
     let size = template.content_size();
     let f0 = plan[0].template_frame;
     // The still layers, started as `draw_frame` starts a frame.
