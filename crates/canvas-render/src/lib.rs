@@ -53,6 +53,7 @@ mod gif_encode;
 mod paint;
 mod patched;
 mod placed;
+mod scaled;
 mod webp_encode;
 
 pub use encode::{encode_png, encode_png_in_place_into, encode_png_into};

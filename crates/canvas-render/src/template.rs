@@ -2654,6 +2654,26 @@ fn draw_avatar(canvas: &mut Canvas, pix: &Pixmap, mask: Mask, place: &Place) {
         );
         return;
     }
+    let path = match mask {
+        Mask::Square => rect_path(0.0, 0.0, side, side_h),
+        Mask::Circle if side == side_h => circle_path(side / 2.0, side / 2.0, side / 2.0),
+        Mask::Circle => ellipse_path(side, side_h),
+        Mask::Rounded(r) => {
+            rrect_path(0.0, 0.0, side, side_h, side.min(side_h) * r.clamp(0.0, 0.5))
+        }
+        Mask::Hexagon => hexagon_path(0.0, 0.0, side, side_h),
+    };
+    if place.rotation == 0.0 && !exact {
+        // Scaled but upright (a squashed avatar): sampled in integers.
+        crate::scaled::draw_scaled(
+            &mut canvas.pixmap,
+            pix,
+            &path,
+            (place.x, place.y, place.w, place.h),
+            place.opacity,
+        );
+        return;
+    }
     let shader = Pattern::new(
         pix.as_ref(),
         SpreadMode::Pad,
@@ -2665,15 +2685,6 @@ fn draw_avatar(canvas: &mut Canvas, pix: &Pixmap, mask: Mask, place: &Place) {
         place.opacity.clamp(0.0, 1.0),
         Transform::identity(),
     );
-    let path = match mask {
-        Mask::Square => rect_path(0.0, 0.0, side, side_h),
-        Mask::Circle if side == side_h => circle_path(side / 2.0, side / 2.0, side / 2.0),
-        Mask::Circle => ellipse_path(side, side_h),
-        Mask::Rounded(r) => {
-            rrect_path(0.0, 0.0, side, side_h, side.min(side_h) * r.clamp(0.0, 0.5))
-        }
-        Mask::Hexagon => hexagon_path(0.0, 0.0, side, side_h),
-    };
     let t = place_transform(place, side, side_h);
     canvas.fill_t(&path, &shader_paint(shader), t);
 }
