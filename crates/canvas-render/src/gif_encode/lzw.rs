@@ -33,7 +33,7 @@ const SLOTS: usize = 1 << SLOT_BITS;
 /// An LZW encoder whose dictionary is kept between frames (so it is
 /// allocated once per animation).
 #[derive(Debug)]
-pub(super) struct Lzw {
+pub(crate) struct Lzw {
     /// The code of a string, or 0 (no string has code 0: codes of strings
     /// come after the clear and end codes).
     slots: Box<[u16; SLOTS]>,
@@ -95,7 +95,7 @@ fn min_code_size(pixels: &[u8]) -> u32 {
 }
 
 impl Lzw {
-    pub(super) fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self {
             slots: Box::new([0; SLOTS]),
             keys: Box::new([0; MAX_CODES as usize]),
@@ -106,7 +106,7 @@ impl Lzw {
 
     /// The minimum code size byte and LZW stream of `pixels`, in place of
     /// what `out` held.
-    pub(super) fn encode(&mut self, pixels: &[u8], out: &mut Vec<u8>) {
+    pub(crate) fn encode(&mut self, pixels: &[u8], out: &mut Vec<u8>) {
         let min_size = min_code_size(pixels);
         let clear = 1u16 << min_size;
         let end = clear + 1;
