@@ -13,7 +13,19 @@
 //! buffer and written four bytes at a time. A lookup is one load of the
 //! slot (the next lookup's hash needs only the code) and one of the code's
 //! key to check it; so sparse a table seldom probes a second slot, whose
-//! mispredicted branch costs more than filling the larger table. It also
+//! mispredicted branch costs more than filling the larger table. The loop
+//! that extends a string holds the lookup and little else: runs are looked
+//! for once per string, in the loop around it, and whether a new string is
+//! one byte repeated is one load, not a branch on whether its prefix is a
+//! byte alone (random bytes, a code at nearly every pixel, and long runs
+//! encode about a tenth faster so; dithered pictures as fast as before).
+//! On dithered pictures (strings of two or three pixels) the time is the
+//! chain of slot loads, each waiting for the code before it, and the
+//! mispredicted branch that ends each string; none of these was faster
+//! there: keys in the slots (one 32-bit load, a table twice the size),
+//! emptying only the slots used instead of the fill, no branch on whether
+//! a string ends (every pixel then does a miss's work), looking up the pair
+//! a new string would begin with ahead of time, smaller tables. It also
 //! keeps every string it adds (weezl cannot find a prefix's 17th
 //! continuation again, so it spends a code on it for nothing): the codes
 //! are the same up to the first such string, and the stream is then
@@ -33,15 +45,16 @@ const SLOTS: usize = 1 << SLOT_BITS;
 /// An LZW encoder whose dictionary is kept between frames (so it is
 /// allocated once per animation).
 #[derive(Debug)]
-pub(super) struct Lzw {
+pub(crate) struct Lzw {
     /// The code of a string, or 0 (no string has code 0: codes of strings
     /// come after the clear and end codes).
     slots: Box<[u16; SLOTS]>,
     /// `prefix << 8 | byte` of each code's string (read only for codes
     /// found in `slots`).
     keys: Box<[u32; MAX_CODES as usize]>,
-    /// For each code whose string is one byte repeated, that byte; else
-    /// [`NOT_A_RUN`] (read only for codes in the table).
+    /// For each code whose string is one byte repeated (a byte's own code
+    /// included, set per stream), that byte; else [`NOT_A_RUN`] (read only
+    /// for codes in the table).
     run_byte: Box<[u16; MAX_CODES as usize]>,
     /// For each byte `b`, the codes of `b b`, `b b b`… in the table, in
     /// that order (a run's string is added only after the one a byte
@@ -95,7 +108,7 @@ fn min_code_size(pixels: &[u8]) -> u32 {
 }
 
 impl Lzw {
-    pub(super) fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self {
             slots: Box::new([0; SLOTS]),
             keys: Box::new([0; MAX_CODES as usize]),
@@ -106,7 +119,7 @@ impl Lzw {
 
     /// The minimum code size byte and LZW stream of `pixels`, in place of
     /// what `out` held.
-    pub(super) fn encode(&mut self, pixels: &[u8], out: &mut Vec<u8>) {
+    pub(crate) fn encode(&mut self, pixels: &[u8], out: &mut Vec<u8>) {
         let min_size = min_code_size(pixels);
         let clear = 1u16 << min_size;
         let end = clear + 1;
@@ -133,25 +146,23 @@ impl Lzw {
         let runs = &mut self.runs;
         slots.fill(0);
         runs.iter_mut().for_each(Vec::clear);
+        // A byte alone is that byte repeated once.
+        for c in 0..clear {
+            run_byte[usize::from(c)] = c;
+        }
         let mut next = clear + 2;
+        // `current` is the code of the string being matched; at the top of
+        // this loop it is `rest[i - 1]` alone, a string just begun.
         let mut current = u32::from(first);
-        // Whether `current` is the one byte before `rest[i]`, a string just
-        // begun.
-        let mut fresh = true;
-        let mut reset_runs = false;
         let mut i = 0;
-        while i < rest.len() {
-            let byte = rest[i];
+        'strings: while let Some(&byte) = rest.get(i) {
             // Runs of at least 8, looked for once per string (the short
             // runs of a dithered picture, often one or two pixels, go pixel
             // by pixel below): 8 pixels checked as one word.
-            let run_ahead = fresh
-                && rest.get(i..i + RUN_WORD).is_some_and(|ahead| {
-                    u64::from_le_bytes(ahead.try_into().expect("8 bytes"))
-                        == u64::from(byte) * 0x0101_0101_0101_0101
-                })
-                && u32::from(byte) == current;
-            fresh = false;
+            let run_ahead = rest.get(i..i + RUN_WORD).is_some_and(|ahead| {
+                u64::from_le_bytes(ahead.try_into().expect("8 bytes"))
+                    == u64::from(byte) * 0x0101_0101_0101_0101
+            }) && u32::from(byte) == current;
             if run_ahead {
                 // A run of one byte at the start of a string: the codes of
                 // the byte repeated are known without a lookup for each
@@ -160,6 +171,7 @@ impl Lzw {
                 // pixel.
                 let run = 1 + run_length(&rest[i..], byte);
                 let mut left = run;
+                let mut reset_runs = false;
                 let codes = &mut runs[usize::from(byte)];
                 loop {
                     // The longest run of `byte` in the table.
@@ -208,62 +220,60 @@ impl Lzw {
                             codes.clear();
                         }
                     }
-                    reset_runs = false;
                 }
                 i += run - 1;
-                continue;
             }
-            let byte = u32::from(byte);
-            let key = current << 8 | byte;
-            let mut s = slot_of(current, byte);
-            let found = loop {
-                let code = slots[s];
-                if code == 0 {
-                    break None;
-                }
-                if keys[usize::from(code)] == key {
-                    break Some(u32::from(code));
-                }
-                s = (s + 1) & (SLOTS - 1);
-            };
-            i += 1;
-            if let Some(code) = found {
-                current = code;
-                continue;
-            }
-            w.put(current, size);
-            if next == MAX_CODES {
-                // A full table: start again, as the decoder will.
-                w.put(clear, size);
-                slots.fill(0);
-                runs.iter_mut().for_each(Vec::clear);
-                size = min_size + 1;
-                next = clear + 2;
-            } else {
-                slots[s] = next;
-                keys[usize::from(next)] = key;
-                // The string is one byte repeated when its prefix is that
-                // byte repeated (or that byte alone).
-                let repeated = if current < u32::from(clear) {
-                    current == byte
-                } else {
-                    u32::from(run_byte[current as usize]) == byte
+            // The string grows pixel by pixel while the table has it.
+            loop {
+                let Some(&byte) = rest.get(i) else {
+                    break 'strings;
                 };
-                run_byte[usize::from(next)] = if repeated {
-                    runs[byte as usize].push(next);
-                    byte as u16
-                } else {
-                    NOT_A_RUN
+                let byte = u32::from(byte);
+                let key = current << 8 | byte;
+                let mut s = slot_of(current, byte);
+                let code = loop {
+                    let code = slots[s];
+                    if code == 0 || keys[usize::from(code) & (MAX_CODES as usize - 1)] == key {
+                        break code;
+                    }
+                    s = (s + 1) & (SLOTS - 1);
                 };
-                next += 1;
-                // The decoder adds its entry one code later, and widens
-                // its codes once its next entry needs another bit.
-                if u32::from(next) > 1 << size && size < MAX_CODE_SIZE {
-                    size += 1;
+                i += 1;
+                if code != 0 {
+                    current = u32::from(code);
+                    continue;
                 }
+                w.put(current, size);
+                if next == MAX_CODES {
+                    // A full table: start again, as the decoder will.
+                    w.put(clear, size);
+                    slots.fill(0);
+                    runs.iter_mut().for_each(Vec::clear);
+                    size = min_size + 1;
+                    next = clear + 2;
+                } else {
+                    slots[s] = next;
+                    keys[usize::from(next)] = key;
+                    // The string is one byte repeated when its prefix is
+                    // that byte repeated (or that byte alone).
+                    let repeated =
+                        u32::from(run_byte[current as usize & (MAX_CODES as usize - 1)]) == byte;
+                    run_byte[usize::from(next)] = if repeated {
+                        runs[byte as usize].push(next);
+                        byte as u16
+                    } else {
+                        NOT_A_RUN
+                    };
+                    next += 1;
+                    // The decoder adds its entry one code later, and widens
+                    // its codes once its next entry needs another bit.
+                    if u32::from(next) > 1 << size && size < MAX_CODE_SIZE {
+                        size += 1;
+                    }
+                }
+                current = byte;
+                continue 'strings;
             }
-            current = byte;
-            fresh = true;
         }
         w.put(current, size);
         // Reading that last code, the decoder adds one more entry.
@@ -620,6 +630,53 @@ mod tests {
             out.push(bits as u8);
         }
         out
+    }
+
+    /// A dithered picture with transparent areas, random bytes filling the
+    /// table many times, few colours, every byte, empty and one-pixel
+    /// streams, one encoder for them all: the stream is the one a lookup
+    /// for every pixel gives, bit for bit.
+    #[test]
+    fn varied_streams_encode_as_pixel_by_pixel() {
+        // An ordered dither between two of 255 colours over a gradient,
+        // with transparent (255) corners and stripes, as the templates'
+        // frames are.
+        let bayer = [[0u32, 8, 2, 10], [12, 4, 14, 6], [3, 11, 1, 9], [15, 7, 13, 5]];
+        let dithered = |w: usize, h: usize, shift: usize| -> Vec<u8> {
+            (0..w * h)
+                .map(|i| {
+                    let (x, y) = (i % w, i / w);
+                    let (dx, dy) = (x.abs_diff(w / 2), y.abs_diff(h / 2));
+                    if dx * dx + dy * dy > w * w / 5 || (y + shift) % 50 < 4 {
+                        return 255;
+                    }
+                    let level = ((x + shift) * 7 + y * 3) % 4000;
+                    let (base, frac) = (level / 16 % 254, level % 16);
+                    (base as u32 + u32::from(frac as u32 > bayer[y % 4][x % 4])) as u8
+                })
+                .collect()
+        };
+        let mut cases: Vec<Vec<u8>> = vec![
+            vec![],
+            vec![0],
+            vec![255],
+            vec![9, 9],
+            (0..=255).collect(),
+            noise(120_000, 17, 256),
+            noise(50_000, 23, 255),
+            noise(30_000, 29, 6),
+            noise(70_000, 31, 2),
+        ];
+        for shift in 0..4 {
+            cases.push(dithered(256, 256, shift * 13));
+        }
+        cases.push(dithered(97, 61, 5));
+        let mut lzw = Lzw::new();
+        for (k, pixels) in cases.iter().enumerate() {
+            let got = lzw.encoded(pixels);
+            assert!(got == pixel_by_pixel(pixels), "case {k}: {} pixels", pixels.len());
+            assert!(decode(&got) == *pixels, "case {k}: round trip");
+        }
     }
 
     /// Runs of every length (short, long, past a full table) of one or a
