@@ -988,12 +988,19 @@ fn opaque_bounds(frame: &RgbaImage) -> Option<Rect> {
     Some((left, top, right - left, bottom - top + 1))
 }
 
-/// Whether any of 8 pixels (RGBA) is not transparent: their alphas
-/// compared at once rather than one branch each.
+/// The top bit of each alpha in a word of two RGBA pixels: alpha at least
+/// [`ALPHA_CUTOFF`] (128) is that bit set.
+const ALPHA_TOPS: u64 = 0x8000_0000_8000_0000;
+const _: () = assert!(ALPHA_CUTOFF == 128);
+
+/// Whether any of 8 pixels (RGBA) is not transparent: their alphas' top
+/// bits tested at once, in four words, rather than one branch each.
 #[inline(always)]
 fn any_seen(eight: &[u8]) -> bool {
-    (0..8).fold(false, |any, i| any | (eight[i * 4 + 3] >= ALPHA_CUTOFF))
+    let word = |i: usize| u64::from_le_bytes(eight[i * 8..i * 8 + 8].try_into().expect("8 bytes"));
+    (word(0) | word(1) | word(2) | word(3)) & ALPHA_TOPS != 0
 }
+
 
 /// The first pixel of `pixels` (RGBA) that is not transparent, looked for
 /// 8 pixels at a time.
