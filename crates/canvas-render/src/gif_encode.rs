@@ -276,7 +276,8 @@ struct Quantised {
     planes: Planes,
     /// Candidate lists of the palette for the lookup table's cells.
     candidates: Candidates,
-    /// The index for each cell, or `UNKNOWN` until it is first needed.
+    /// The index for each cell, or `UNKNOWN` until it is first needed;
+    /// then the entry of [`CLEAR_CELL`].
     lut: Vec<u8>,
     /// Half the dither spread, in levels.
     amplitude: i32,
@@ -717,7 +718,8 @@ fn cell_of(rgb: u32) -> usize {
 }
 
 /// The lookup table's entry for transparent pixels, after every cell of
-/// [`cell_of`]: it holds [`TRANSPARENT`].
+/// [`cell_of`]: it holds [`TRANSPARENT`] (which is [`UNKNOWN`] too, so
+/// [`Quantised::map`] tells it from a cell not yet looked up by the cell).
 const CLEAR_CELL: usize = 1 << 18;
 
 /// The colour at the centre of a cell of [`cell_of`].

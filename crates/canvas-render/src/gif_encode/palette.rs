@@ -311,13 +311,13 @@ impl Candidates {
         // for every block would chain each block's work to the one before.
         let mut best: Lanes = [i32::MAX; LANES];
         for block in list {
-            for l in 0..LANES {
+            for (l, best) in best.iter_mut().enumerate() {
                 let dr = i32::from(block.r[l]) - r;
                 let dg = i32::from(block.g[l]) - g;
                 let db = i32::from(block.b[l]) - b;
                 let key =
                     (2 * dr * dr + 4 * dg * dg + 3 * db * db) << 8 | i32::from(block.index[l]);
-                best[l] = best[l].min(key);
+                *best = (*best).min(key);
             }
         }
         (best.into_iter().fold(i32::MAX, i32::min) & 0xff) as u8
