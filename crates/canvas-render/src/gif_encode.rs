@@ -276,7 +276,8 @@ struct Quantised {
     planes: Planes,
     /// Candidate lists of the palette for the lookup table's cells.
     candidates: Candidates,
-    /// The index for each cell, or `UNKNOWN` until it is first needed.
+    /// The index for each cell, or `UNKNOWN` until it is first needed;
+    /// then the entry of [`CLEAR_CELL`].
     lut: Vec<u8>,
     /// Half the dither spread, in levels.
     amplitude: i32,
@@ -350,7 +351,7 @@ impl Quantised {
             planes: Planes::new(&colours),
             colours,
             candidates: Candidates::new((2, 14)),
-            lut: vec![UNKNOWN; 1 << 18],
+            lut: vec![UNKNOWN; CLEAR_CELL + 1],
             amplitude,
         }
     }
@@ -403,6 +404,7 @@ impl Quantised {
             .chunks_exact(width * 4)
             .zip(out[start..].chunks_exact_mut(width));
         let mut dithered = vec![0u8; width * 4];
+        let mut cells = vec![0u32; width];
         for (y, (row, out)) in rows.enumerate() {
             // Pixels `lo..hi` of the row are mapped; those before and after
             // (the same as in the frame before) keep its indices.
@@ -431,11 +433,11 @@ impl Quantised {
                 ))
             });
             let Some((src, src_idx, dx, cover)) = moved else {
-                self.map(&dithered, lo..hi, out);
+                self.map(&dithered, lo..hi, out, &mut cells);
                 continue;
             };
-            self.map(&dithered, lo..cover.start, out);
-            self.map(&dithered, cover.end..hi, out);
+            self.map(&dithered, lo..cover.start, out, &mut cells);
+            self.map(&dithered, cover.end..hi, out, &mut cells);
             let pixel = |px: &[u8], x: usize| {
                 u32::from_le_bytes([px[x * 4], px[x * 4 + 1], px[x * 4 + 2], px[x * 4 + 3]])
             };
@@ -455,7 +457,7 @@ impl Quantised {
                     if pixel(row, x) == pixel(src, sx) {
                         out[x] = src_idx[sx];
                     } else {
-                        self.map(&dithered, x..x + 1, out);
+                        self.map(&dithered, x..x + 1, out, &mut cells);
                     }
                 }
                 x = (x + 8).min(cover.end);
@@ -464,35 +466,71 @@ impl Quantised {
     }
 
     /// Maps the pixels `span` of a row dithered by [`Dither::row`] into
-    /// `out`.
+    /// `out`, with `cells` (as long as the row) to work in.
+    ///
+    /// Three passes: every pixel's lookup cell ([`CLEAR_CELL`] when
+    /// transparent), without a branch, so in vector lanes; then every
+    /// cell's entry, the loads independent of each other; then, only when
+    /// an entry was not filled in yet, those pixels again, each looked up
+    /// ([`Quantised::lookup`] fills the cells of its box, so the pixels
+    /// after it in that box find theirs in the table).
     #[inline(always)]
-    fn map(&mut self, dithered: &[u8], span: std::ops::Range<usize>, out: &mut [u8]) {
-        for x in span {
-            let d = u32::from_le_bytes([
-                dithered[x * 4],
-                dithered[x * 4 + 1],
-                dithered[x * 4 + 2],
-                dithered[x * 4 + 3],
-            ]);
-            out[x] = if d >> 24 < u32::from(ALPHA_CUTOFF) {
-                TRANSPARENT
+    fn map(
+        &mut self,
+        dithered: &[u8],
+        span: std::ops::Range<usize>,
+        out: &mut [u8],
+        cells: &mut [u32],
+    ) {
+        let (lo, hi) = (span.start, span.end);
+        if lo >= hi {
+            return;
+        }
+        let pixels = dithered[lo * 4..hi * 4].chunks_exact(4);
+        for (cell, d) in cells[lo..hi].iter_mut().zip(pixels) {
+            let d = u32::from_le_bytes(d.try_into().expect("a pixel"));
+            *cell = if d >> 24 < u32::from(ALPHA_CUTOFF) {
+                CLEAR_CELL as u32
             } else {
-                let cell = cell_of(d);
-                match self.lut[cell] {
+                cell_of(d) as u32
+            };
+        }
+        let mut missed = false;
+        for (o, &cell) in out[lo..hi].iter_mut().zip(&cells[lo..hi]) {
+            let index = self.lut[cell as usize];
+            *o = index;
+            missed |= index == UNKNOWN;
+        }
+        if !missed {
+            return;
+        }
+        for x in lo..hi {
+            let cell = cells[x] as usize;
+            if out[x] == UNKNOWN && cell != CLEAR_CELL {
+                out[x] = match self.lut[cell] {
                     // The pixel before (mapped or copied): a start for the
                     // search, neighbours having near colours.
                     UNKNOWN => self.lookup(cell, x.checked_sub(1).map_or(UNKNOWN, |p| out[p])),
                     index => index,
-                }
-            };
+                };
+            }
         }
     }
 
     /// The palette index for a cell of the lookup table not yet filled in,
-    /// found and kept.
+    /// found and kept: with the other cells of its box of colour space
+    /// (one 64-byte line of the table, [`Candidates::fill_cells`]) when the
+    /// box has a candidate list, else alone.
     #[cold]
     #[inline(never)]
     fn lookup(&mut self, cell: usize, hint: u8) -> u8 {
+        let key = cell >> 6;
+        let line: &mut [u8; 64] = (&mut self.lut[key << 6..(key + 1) << 6])
+            .try_into()
+            .expect("a box's 64 cells");
+        if self.candidates.fill_cells(&self.planes, key, line) {
+            return self.lut[cell];
+        }
         self.lut[cell] = self.candidates.nearest(
             &self.planes,
             cell_centre(cell),
@@ -678,6 +716,11 @@ fn cell_of(rgb: u32) -> usize {
         | (g >> 2 & 3) << 2
         | (b >> 2 & 3)) as usize
 }
+
+/// The lookup table's entry for transparent pixels, after every cell of
+/// [`cell_of`]: it holds [`TRANSPARENT`] (which is [`UNKNOWN`] too, so
+/// [`Quantised::map`] tells it from a cell not yet looked up by the cell).
+const CLEAR_CELL: usize = 1 << 18;
 
 /// The colour at the centre of a cell of [`cell_of`].
 fn cell_centre(cell: usize) -> [u8; 3] {
@@ -988,11 +1031,17 @@ fn opaque_bounds(frame: &RgbaImage) -> Option<Rect> {
     Some((left, top, right - left, bottom - top + 1))
 }
 
-/// Whether any of 8 pixels (RGBA) is not transparent: their alphas
-/// compared at once rather than one branch each.
+/// The top bit of each alpha in a word of two RGBA pixels: alpha at least
+/// [`ALPHA_CUTOFF`] (128) is that bit set.
+const ALPHA_TOPS: u64 = 0x8000_0000_8000_0000;
+const _: () = assert!(ALPHA_CUTOFF == 128);
+
+/// Whether any of 8 pixels (RGBA) is not transparent: their alphas' top
+/// bits tested at once, in four words, rather than one branch each.
 #[inline(always)]
 fn any_seen(eight: &[u8]) -> bool {
-    (0..8).fold(false, |any, i| any | (eight[i * 4 + 3] >= ALPHA_CUTOFF))
+    let word = |i: usize| u64::from_le_bytes(eight[i * 8..i * 8 + 8].try_into().expect("8 bytes"));
+    (word(0) | word(1) | word(2) | word(3)) & ALPHA_TOPS != 0
 }
 
 /// The first pixel of `pixels` (RGBA) that is not transparent, looked for
@@ -1992,6 +2041,46 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// A box's cells filled at once hold what each cell's own search
+    /// gives, for every box of the colour cube.
+    #[test]
+    fn cells_filled_by_box_are_those_searched_one_by_one() {
+        let mut seed = 0x0BAD_5EED_u32;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed
+        };
+        let palettes: Vec<Vec<[u8; 3]>> = vec![
+            (0..100)
+                .map(|_| [0; 3].map(|_: u8| (next() % 4 * 85) as u8))
+                .collect(),
+            (0..255).map(|_| [0; 3].map(|_: u8| next() as u8)).collect(),
+            (0..255)
+                .map(|_| [0; 3].map(|_: u8| (96 + next() % 64) as u8))
+                .collect(),
+            vec![[10, 20, 30]],
+        ];
+        for colours in &palettes {
+            let planes = Planes::new(colours);
+            let mut candidates = Candidates::new((2, 14));
+            let mut filled = 0;
+            for key in 0..4096 {
+                let mut cells = [0u8; 64];
+                if !candidates.fill_cells(&planes, key, &mut cells) {
+                    continue;
+                }
+                filled += 1;
+                for (low, &index) in cells.iter().enumerate() {
+                    let centre = cell_centre(key << 6 | low);
+                    assert_eq!(index, planes.nearest(centre), "{centre:?}");
+                }
+            }
+            assert!(filled > 0);
         }
     }
 

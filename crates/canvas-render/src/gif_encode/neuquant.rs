@@ -39,7 +39,6 @@ const BETA_SHIFT: i32 = 10;
 const BETA: i32 = INT_BIAS >> BETA_SHIFT;
 /// The bias gained per unit of frequency: gamma = 2^GAMMA_SHIFT.
 const GAMMA_SHIFT: i32 = 10;
-const BETA_GAMMA: i32 = INT_BIAS << (GAMMA_SHIFT - BETA_SHIFT);
 
 /// The learning rate, 1.0 at `1 << ALPHA_SHIFT`.
 const ALPHA_SHIFT: i32 = 10;
@@ -79,10 +78,18 @@ struct Network {
     g: [i32; LANES],
     b: [i32; LANES],
     /// How often each neuron wins (a running mean), in `INT_BIAS` units.
+    /// Dekker's handicap in the contest (his `bias`, in the same units)
+    /// is not kept: each contest's decay adds to the bias what it takes
+    /// from the frequency times `2^GAMMA_SHIFT`, and a win takes from it
+    /// what it adds, so the bias is always `START_FREQ - freq` times
+    /// `2^GAMMA_SHIFT` (both start at the same point for every neuron),
+    /// which [`Network::contest`] works out from the frequency.
     freq: [i32; LANES],
-    /// Its handicap in the contest, in `INT_BIAS` units.
-    bias: [i32; LANES],
 }
+
+/// Every neuron's frequency to start with (Dekker's `1/netsize`), with no
+/// handicap.
+const START_FREQ: i32 = INT_BIAS / NEURONS as i32;
 
 impl Network {
     /// A grey ramp from black to white; the idle lane far from any colour.
@@ -91,15 +98,14 @@ impl Network {
             r: [0; LANES],
             g: [0; LANES],
             b: [0; LANES],
-            freq: [INT_BIAS / NEURONS as i32; LANES],
-            bias: [0; LANES],
+            freq: [START_FREQ; LANES],
         };
         for i in 0..NEURONS {
             let v = ((i as i32) << (COLOUR_SHIFT + 8)) / NEURONS as i32;
             (net.r[i], net.g[i], net.b[i]) = (v, v, v);
         }
         // Far enough never to win (a distance of 3 × 2^20 shifted by 8
-        // still fits in an `i32`), with no frequency, so its bias stays 0.
+        // still fits in an `i32`), with no frequency, so it never changes.
         let far = 1 << 20;
         (net.r[NEURONS], net.g[NEURONS], net.b[NEURONS]) = (far, far, far);
         net.freq[NEURONS] = 0;
@@ -113,27 +119,31 @@ impl Network {
     ///
     /// Each distance (below 2^18, a bias moving it by less than 2^20) is
     /// kept with its lane in the low 8 bits, so one minimum finds both.
+    /// The bias in colour units is `(START_FREQ - freq) << GAMMA_SHIFT`
+    /// shifted down by `INT_BIAS_SHIFT - COLOUR_SHIFT`: a multiple of
+    /// `2^GAMMA_SHIFT` shifted by less, so exactly `(START_FREQ - freq)`
+    /// times `2^(GAMMA_SHIFT - INT_BIAS_SHIFT + COLOUR_SHIFT)`. (The idle
+    /// lane's is off by a constant; it never wins either way.)
     /// The search and the decay are two loops: each alone is vectorised
     /// (16 lanes a turn), together they are not.
     fn contest(&mut self, r: i32, g: i32, b: i32) -> usize {
+        const BIAS_SHIFT: i32 = GAMMA_SHIFT - (INT_BIAS_SHIFT - COLOUR_SHIFT);
+        const _: () = assert!(BIAS_SHIFT >= 0);
         let (mut best, mut best_biased) = (i32::MAX, i32::MAX);
         let lanes = (self.r.iter().zip(&self.g).zip(&self.b))
-            .zip(&self.bias)
+            .zip(&self.freq)
             .zip(&LANE_INDEX);
-        for ((((&nr, &ng), &nb), &bias), &lane) in lanes {
+        for ((((&nr, &ng), &nb), &freq), &lane) in lanes {
             let dist = (nr - r).abs() + (ng - g).abs() + (nb - b).abs();
             best = best.min(dist << 8 | lane);
-            let biased = dist - (bias >> (INT_BIAS_SHIFT - COLOUR_SHIFT));
+            let biased = dist - ((START_FREQ - freq) << BIAS_SHIFT);
             best_biased = best_biased.min(biased << 8 | lane);
         }
-        for (f, b) in self.freq.iter_mut().zip(&mut self.bias) {
-            let decay = *f >> BETA_SHIFT;
-            *f -= decay;
-            *b += decay << GAMMA_SHIFT;
+        for f in &mut self.freq {
+            *f -= *f >> BETA_SHIFT;
         }
         let nearest = (best & 0xff) as usize;
         self.freq[nearest] += BETA;
-        self.bias[nearest] -= BETA_GAMMA;
         (best_biased & 0xff) as usize
     }
 

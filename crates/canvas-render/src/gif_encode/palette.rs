@@ -10,7 +10,9 @@
 //! over a sample, the lookup table's cells) go through [`Candidates`]
 //! instead: for each box of colour space 16 levels a side, the few palette
 //! colours that can be nearest to any colour inside it, found once, so a
-//! search compares the colour with that short list only.
+//! search compares the colour with that short list only. The lookup
+//! table's 64 cells in a box are filled all at once from its list
+//! ([`Candidates::fill_cells`]), the first time a pixel lands in one.
 
 use super::distance;
 
@@ -171,10 +173,19 @@ impl Planes {
     }
 
     /// The colours whose least [`distance`] to the box `lo..=hi` is at
-    /// most `bound`, as `[r, g, b, index]`, into `out` (cleared first). Only
-    /// the blocks whose greens can be that near are looked at.
-    fn within(&self, lo: [i32; 3], hi: [i32; 3], bound: i32, out: &mut Vec<[u8; 4]>) {
-        out.clear();
+    /// most `bound`, as `[r, g, b, index]`, into `out`; returns their
+    /// number. Only the blocks whose greens can be that near are looked at.
+    /// Each lane of a block is written at the end of the list, which grows
+    /// past it only when the colour is near enough: no branch per colour
+    /// for the processor to guess.
+    fn within(
+        &self,
+        lo: [i32; 3],
+        hi: [i32; 3],
+        bound: i32,
+        out: &mut [[u8; 4]; LIST_ROOM],
+    ) -> usize {
+        let mut len = 0;
         let colours = self.by_index.len();
         // 4 g² ≤ bound: the green gap may be at most `reach`.
         let reach = ((bound / 4) as f64).sqrt() as i32 + 1;
@@ -194,11 +205,11 @@ impl Planes {
                 near[l] = 2 * dr * dr + 4 * dg * dg + 3 * db * db;
             }
             for l in 0..LANES.min(colours - k * LANES) {
-                if near[l] <= bound {
-                    out.push([pr[l], pg[l], pb[l], pi[l]].map(|v| v as u8));
-                }
+                out[len] = [pr[l], pg[l], pb[l], pi[l]].map(|v| v as u8);
+                len += usize::from(near[l] <= bound);
             }
         }
+        len
     }
 
     /// The least `distance << 8 | index` in block `k`.
@@ -213,6 +224,10 @@ impl Planes {
         keys.into_iter().fold(i32::MAX, i32::min)
     }
 }
+
+/// Room for a list being made ([`Planes::within`]): every colour of a
+/// palette (at most 256), and the lane written past the last.
+const LIST_ROOM: usize = 256 + 1;
 
 /// Boxes of colour space 16 levels a side (the high 4 bits of each
 /// channel).
@@ -253,7 +268,7 @@ pub(super) struct Candidates {
     /// centres of the lookup table's cells (a tighter box, shorter lists).
     span: (i32, i32),
     /// A list being made.
-    list: Vec<[u8; 4]>,
+    list: Box<[[u8; 4]; LIST_ROOM]>,
 }
 
 impl Candidates {
@@ -264,7 +279,7 @@ impl Candidates {
             boxes: vec![NOT_MADE; BOXES],
             blocks: Vec::new(),
             span,
-            list: Vec::new(),
+            list: Box::new([[0; 4]; LIST_ROOM]),
         }
     }
 
@@ -291,17 +306,72 @@ impl Candidates {
         let first = (entry >> 4) as usize;
         let list = &self.blocks[first..first + (entry & 15) as usize];
         let [r, g, b] = rgb.map(i32::from);
-        let mut best = i32::MAX;
+        // Each lane keeps its own least key over the blocks, and the lanes
+        // are brought together once at the end: a minimum across the lanes
+        // for every block would chain each block's work to the one before.
+        let mut best: Lanes = [i32::MAX; LANES];
         for block in list {
-            let keys: Lanes = std::array::from_fn(|l| {
+            for (l, best) in best.iter_mut().enumerate() {
                 let dr = i32::from(block.r[l]) - r;
                 let dg = i32::from(block.g[l]) - g;
                 let db = i32::from(block.b[l]) - b;
-                (2 * dr * dr + 4 * dg * dg + 3 * db * db) << 8 | i32::from(block.index[l])
-            });
-            best = keys.into_iter().fold(best, i32::min);
+                let key =
+                    (2 * dr * dr + 4 * dg * dg + 3 * db * db) << 8 | i32::from(block.index[l]);
+                *best = (*best).min(key);
+            }
         }
-        (best & 0xff) as u8
+        (best.into_iter().fold(i32::MAX, i32::min) & 0xff) as u8
+    }
+
+    /// The nearest colours of `planes` (as [`Candidates::nearest`] gives
+    /// them) to the 64 centres of the lookup cells of box `key`, into
+    /// `cells` in the order of `cell_of`'s low 6 bits (red, green, blue,
+    /// 2 bits each), when the box's list is kept; else `false`, with
+    /// `cells` untouched. Lists for the cells' centres
+    /// ([`Candidates::new`] with `(2, 14)`) only.
+    ///
+    /// The cells are the vector lanes, each colour of the list compared
+    /// with all 64 at once: a box's cells cost about what a handful of
+    /// them did one search each.
+    pub(super) fn fill_cells(&mut self, planes: &Planes, key: usize, cells: &mut [u8; 64]) -> bool {
+        debug_assert_eq!(self.span, (2, 14));
+        let mut entry = self.boxes[key];
+        if entry == NOT_MADE {
+            entry = self.make(planes, key);
+            self.boxes[key] = entry;
+        }
+        if entry == TOO_MANY {
+            return false;
+        }
+        let first = (entry >> 4) as usize;
+        let list = &self.blocks[first..first + (entry & 15) as usize];
+        // Each cell's centre: the box's corner plus 2, plus 4 per step of
+        // the cell's 2 bits on each channel.
+        let base = [key >> 8, key >> 4 & 15, key & 15].map(|c| c as i32 * 16 + 2);
+        let centres = |c: usize, shift: i32| -> [i32; 64] {
+            std::array::from_fn(|l| base[c] + (l as i32 >> shift & 3) * 4)
+        };
+        let (cr, cg, cb) = (centres(0, 4), centres(1, 2), centres(2, 0));
+        let mut best = [i32::MAX; 64];
+        for block in list {
+            for l in 0..LANES {
+                let (r, g, b) = (
+                    i32::from(block.r[l]),
+                    i32::from(block.g[l]),
+                    i32::from(block.b[l]),
+                );
+                let index = i32::from(block.index[l]);
+                for c in 0..64 {
+                    let (dr, dg, db) = (cr[c] - r, cg[c] - g, cb[c] - b);
+                    let key = (2 * dr * dr + 4 * dg * dg + 3 * db * db) << 8 | index;
+                    best[c] = best[c].min(key);
+                }
+            }
+        }
+        for (cell, best) in cells.iter_mut().zip(best) {
+            *cell = (best & 0xff) as u8;
+        }
+        true
     }
 
     /// Makes the list of box `key`; returns its entry in `boxes`.
@@ -315,12 +385,12 @@ impl Candidates {
         let lo = base.map(|c| c + self.span.0);
         let hi = base.map(|c| c + self.span.1);
         let bound = planes.farthest_bound(lo, hi);
-        planes.within(lo, hi, bound, &mut self.list);
-        if self.list.len() > MOST_CANDIDATES {
+        let len = planes.within(lo, hi, bound, &mut self.list);
+        if len > MOST_CANDIDATES {
             return TOO_MANY;
         }
         let first = self.blocks.len();
-        for chunk in self.list.chunks(LANES) {
+        for chunk in self.list[..len].chunks(LANES) {
             // The last block padded with copies of its last colour.
             let at = |l: usize| chunk[l.min(chunk.len() - 1)];
             self.blocks.push(Block {
