@@ -184,6 +184,7 @@ fn encode(
     }
     pair_table(&table, pairs);
     let pairs: &[u32; 65536] = pairs[..].try_into().expect("65536 entries");
+    let runs = RunCodes::new(&table);
     let estimate = freq
         .iter()
         .zip(&lens)
@@ -219,7 +220,7 @@ fn encode(
     for y in 0..rows {
         filter.row(raw, stride, bpp, y, &mut filtered);
         adler.write(&filtered);
-        zeros = emit_row(&mut bits, &table, pairs, &filtered, zeros);
+        zeros = emit_row(&mut bits, &table, pairs, &runs, &filtered, zeros);
         if zeros as usize > stride {
             bits.at = emit_run(bits.at, &mut bits.scratch, &table, zeros);
             zeros = 0;
@@ -752,6 +753,63 @@ impl Bits {
     }
 }
 
+/// How a run of `n` zeros (`n` ≤ 258) that ends at a literal is sent, as
+/// [`emit_run`] writes it, in one store: its bits and their count, for
+/// every `n` (nothing for `n = 0`). A run whose pieces take more than 56
+/// bits (a few literal zeros of long codes) has the count [`LONG_RUN`] and
+/// is left to [`emit_run`].
+struct RunCodes {
+    bits: [u64; 259],
+    lens: [u32; 259],
+}
+
+/// The count of a run in [`RunCodes`] that does not fit one store.
+const LONG_RUN: u32 = u32::MAX;
+
+impl RunCodes {
+    /// Writes a run of `n` zeros (`n` ≥ 1) as [`emit_run`] does.
+    #[inline(always)]
+    fn emit(&self, mut at: At, scratch: &mut [u8], table: &[u32; LITLEN], n: u32) -> At {
+        let len = self.lens.get(n as usize).copied().unwrap_or(LONG_RUN);
+        if len == LONG_RUN {
+            return emit_run(at, scratch, table, n);
+        }
+        at.put(scratch, self.bits[n as usize], len);
+        at
+    }
+
+    fn new(table: &[u32; LITLEN]) -> Self {
+        let zero = table[0];
+        let (zero_code, zero_len) = (u64::from(zero >> 4), zero & 15);
+        let mut codes = Self {
+            bits: [0; 259],
+            lens: [0; 259],
+        };
+        for n in 1..259u32 {
+            let rest = n - 1;
+            let (bits, len) = if rest >= MIN_COPY {
+                let index = usize::from(LENGTH_INDEX[rest as usize]);
+                let (base, extra) = LENGTH_BASE[index];
+                let c = table[257 + index];
+                let l = c & 15;
+                let copy = u64::from(c >> 4) | u64::from(rest - u32::from(base)) << l;
+                (
+                    zero_code | copy << zero_len,
+                    zero_len + l + u32::from(extra) + 1,
+                )
+            } else if n * zero_len <= 56 {
+                let bits = (0..n).fold(0, |b, i| b | zero_code << (i * zero_len));
+                (bits, n * zero_len)
+            } else {
+                (0, LONG_RUN)
+            };
+            codes.bits[n as usize] = bits;
+            codes.lens[n as usize] = len;
+        }
+        codes
+    }
+}
+
 /// Writes one scanline's symbols; `zeros` is the run of zeros carried in,
 /// the result the run carried out.
 #[inline(always)]
@@ -759,6 +817,7 @@ fn emit_row(
     bits: &mut Bits,
     table: &[u32; LITLEN],
     pairs: &[u32; 65536],
+    runs: &RunCodes,
     data: &[u8],
     mut zeros: u32,
 ) -> u32 {
@@ -776,7 +835,7 @@ fn emit_row(
         let mut lead = 0;
         if zeros > 0 {
             lead = v.trailing_zeros() / 8;
-            at = emit_run(at, scratch, table, zeros + lead);
+            at = runs.emit(at, scratch, table, zeros + lead);
         }
         let lz = v.leading_zeros() / 8;
         let trail = if lz > 0 && next_is_zero(data, k) {
@@ -1258,6 +1317,36 @@ mod tests {
         let raw = noise(7, 200 * 150 * 4);
         let size = round_trip(&raw, 200 * 4, 4);
         assert_eq!(size, stored_size(raw.len() + 150), "stored blocks");
+    }
+
+    #[test]
+    fn run_codes_write_what_emit_run_writes() {
+        // Codes where the zero is short (a smooth image's), long (an image
+        // with few zeros: a run of a few literal zeros no longer fits one
+        // store) and in between.
+        for zero_count in [1u32 << 20, 40, 1] {
+            let mut freq = [50u32; LITLEN];
+            freq[0] = zero_count;
+            let lens = code_lengths(&freq, MAX_CODE_LEN);
+            let codes = canonical_codes(&lens);
+            let mut table = [0u32; LITLEN];
+            for (t, (&c, &l)) in table.iter_mut().zip(codes.iter().zip(&lens)) {
+                *t = u32::from(c) << 4 | u32::from(l);
+            }
+            let runs = RunCodes::new(&table);
+            for n in 1..600 {
+                let start = At {
+                    pos: 0,
+                    acc: 0b101,
+                    n: 3,
+                };
+                let (mut a, mut b) = (vec![0u8; 4096], vec![0u8; 4096]);
+                let x = runs.emit(start, &mut a, &table, n);
+                let y = emit_run(start, &mut b, &table, n);
+                assert_eq!((x.pos, x.acc, x.n), (y.pos, y.acc, y.n), "run of {n}");
+                assert_eq!(a[..x.pos], b[..y.pos], "run of {n}");
+            }
+        }
     }
 
     #[test]
