@@ -18,6 +18,11 @@
 //! bytes in total than the `png` crate's fast mode, in less time (the
 //! crate's README has the criterion figures).
 //!
+//! When a quarter or more of the sampled bytes lie in all-zero 8-byte
+//! chunks (a smooth image, filtered, where which chunks are zero cannot be
+//! predicted), the scanlines are written by a second row writer that does
+//! not branch on the data ([`emit_row_sparse`]); the bits are the same.
+//!
 //! Every symbol has a code whether it was counted or not, so the stream is
 //! valid whatever the unsampled scanlines hold; when it would come out
 //! larger than the data itself, the data is stored uncompressed instead.
