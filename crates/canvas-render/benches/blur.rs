@@ -13,7 +13,8 @@
 //! * `blur/full_resolution`: the full-resolution blur that `apply` runs
 //!   below σ = 4 (and ran on this avatar before the half-resolution one);
 //! * `half/*`: the stages of the half-resolution blur: the premultiplying
-//!   2 × 2 average, the six box passes with their transpositions on the
+//!   2 × 2 average (which also checks, row pair by row pair, whether the
+//!   image is opaque), the six box passes with their transpositions on the
 //!   half image, its un-premultiply (with the copy of the half image it
 //!   starts from, and that copy alone), and the bilinear upsample;
 //! * `floor/*`: lower bounds measured on this CPU: one read of the image
@@ -175,12 +176,12 @@ fn benches(c: &mut Criterion) {
     let mut half = vec![0u8; w2 * h2 * 4];
     let n2 = blur::scratch_len(w2, h2);
     let (mut ha, mut hb) = (vec![0u8; n2], vec![0u8; n2]);
-    blur::downsample(src, &mut half, w, h, blur::premultiply_word);
+    blur::downsample(src, &mut half, w, h);
     blur::blur_planes(None, &mut half, w2, h2, half_radii, false, &mut ha, &mut hb);
     let blurred_half = half.clone();
     let mut g = c.benchmark_group("half");
     g.bench_function("downsample", |b| {
-        b.iter(|| blur::downsample(black_box(src), &mut half, w, h, blur::premultiply_word))
+        b.iter(|| blur::downsample(black_box(src), &mut half, w, h))
     });
     g.bench_function("box_passes_and_transposes", |b| {
         b.iter(|| blur::blur_planes(None, &mut half, w2, h2, half_radii, false, &mut ha, &mut hb))

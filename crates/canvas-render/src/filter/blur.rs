@@ -388,11 +388,12 @@ pub(crate) fn half_radii(w: usize, h: usize) -> [usize; 3] {
 }
 
 /// Blurs `src` into `dst` (same size, `w × h`) at half resolution: a 2 × 2
-/// average of the premultiplied image (of the image itself when it is
-/// opaque), six box passes of radii `radii` on it ([`blur_planes`]), its
-/// colour un-premultiplied, and a bilinear 2× upsample to `w × h` that
-/// takes each pixel's alpha from `src`, as [`blur_with`] does. `scratch`
-/// holds at least [`half_scratch_len`] bytes, any contents.
+/// average of the premultiplied image ([`downsample`], which also tells
+/// whether the image is opaque), six box passes of radii `radii` on it
+/// ([`blur_planes`]), its colour un-premultiplied unless the image is
+/// opaque, and a bilinear 2× upsample to `w × h` that takes each pixel's
+/// alpha from `src`, as [`blur_with`] does. `scratch` holds at least
+/// [`half_scratch_len`] bytes, any contents.
 pub(crate) fn half_blur_with(
     src: &[u8],
     dst: &mut [u8],
@@ -401,16 +402,11 @@ pub(crate) fn half_blur_with(
     radii: [usize; 3],
     scratch: &mut [u8],
 ) {
-    let opaque = is_opaque(src);
     let (w2, h2) = half_size(w, h);
     let n = scratch_len(w2, h2);
     let (half, rest) = scratch.split_at_mut(w2 * h2 * 4);
     let (a, rest) = rest.split_at_mut(n);
-    if opaque {
-        downsample(src, half, w, h, |p| p);
-    } else {
-        downsample(src, half, w, h, premultiply_word);
-    }
+    let opaque = downsample(src, half, w, h);
     blur_planes(None, half, w2, h2, radii, false, a, &mut rest[..n]);
     if !opaque {
         unpremultiply_in_place(half);
@@ -431,33 +427,51 @@ fn mean4(p: u32, q: u32, r: u32, s: u32) -> u32 {
     ((even >> 2) & LANES) | (((odd >> 2) & LANES) << 8)
 }
 
-/// Averages each 2 × 2 block of the `w × h` image `src` (after `f`, the
-/// premultiply or nothing) into one pixel of `half` ([`half_size`]); an odd
-/// last column or row is averaged with itself.
-pub(crate) fn downsample<F: Fn(u32) -> u32>(src: &[u8], half: &mut [u8], w: usize, h: usize, f: F) {
+/// Averages each 2 × 2 block of the premultiplied `w × h` image `src` into
+/// one pixel of `half` ([`half_size`]); an odd last column or row is
+/// averaged with itself. Returns whether every pixel of `src` is opaque.
+/// Each pair of rows is checked first, while it is in cache (an opaque
+/// pixel is its own premultiplied value, so opaque rows are averaged as
+/// they are): no separate pass over the image for the check.
+pub(crate) fn downsample(src: &[u8], half: &mut [u8], w: usize, h: usize) -> bool {
     let (w2, h2) = half_size(w, h);
     let stride = w * 4;
+    let mut opaque = true;
     for (k, out) in half.chunks_exact_mut(w2 * 4).take(h2).enumerate() {
         let top = &src[2 * k * stride..][..stride];
         let y1 = (2 * k + 1).min(h - 1);
         let bottom = &src[y1 * stride..][..stride];
-        for ((o, p), q) in out
-            .chunks_exact_mut(4)
-            .zip(top.chunks_exact(8))
-            .zip(bottom.chunks_exact(8))
-        {
-            let m = mean4(
-                f(word(&p[..4])),
-                f(word(&p[4..])),
-                f(word(&q[..4])),
-                f(word(&q[4..])),
-            );
-            o.copy_from_slice(&m.to_le_bytes());
+        if is_opaque(top) & is_opaque(bottom) {
+            downsample_rows(top, bottom, out, w, |p| p);
+        } else {
+            opaque = false;
+            downsample_rows(top, bottom, out, w, premultiply_word);
         }
-        if w % 2 == 1 {
-            let (p, q) = (f(word(&top[stride - 4..])), f(word(&bottom[stride - 4..])));
-            out[(w2 - 1) * 4..].copy_from_slice(&mean4(p, p, q, q).to_le_bytes());
-        }
+    }
+    opaque
+}
+
+/// One row of [`downsample`]: the 2 × 2 means of `top` and `bottom` (after
+/// `f`, the premultiply or nothing) into `out`.
+#[inline(always)]
+fn downsample_rows<F: Fn(u32) -> u32>(top: &[u8], bottom: &[u8], out: &mut [u8], w: usize, f: F) {
+    for ((o, p), q) in out
+        .chunks_exact_mut(4)
+        .zip(top.chunks_exact(8))
+        .zip(bottom.chunks_exact(8))
+    {
+        let m = mean4(
+            f(word(&p[..4])),
+            f(word(&p[4..])),
+            f(word(&q[..4])),
+            f(word(&q[4..])),
+        );
+        o.copy_from_slice(&m.to_le_bytes());
+    }
+    if w % 2 == 1 {
+        let last = (w - 1) * 4;
+        let (p, q) = (f(word(&top[last..])), f(word(&bottom[last..])));
+        out[last / 2..].copy_from_slice(&mean4(p, p, q, q).to_le_bytes());
     }
 }
 
@@ -491,34 +505,17 @@ pub(crate) fn unpremultiply_in_place(img: &mut [u8]) {
     }
 }
 
-/// A pixel's four bytes in the four 16-bit lanes of a `u64`.
-#[inline(always)]
-fn spread(p: u32) -> u64 {
-    let x = u64::from(p);
-    let x = (x | (x << 16)) & 0x0000_ffff_0000_ffff;
-    (x | (x << 8)) & 0x00ff_00ff_00ff_00ff
-}
-
-/// The pixel of four 16-bit lanes holding 16 × each channel: each lane
-/// divided by 16, rounded, and packed back into bytes.
-#[inline(always)]
-fn narrow(x: u64) -> u32 {
-    let x = ((x + 0x0008_0008_0008_0008) >> 4) & 0x00ff_00ff_00ff_00ff;
-    let x = (x | (x >> 8)) & 0x0000_ffff_0000_ffff;
-    (x | (x >> 16)) as u32
-}
-
-/// The colour of `p` with the alpha of `s`.
-#[inline(always)]
-fn with_alpha(p: u32, s: &[u8]) -> [u8; 4] {
-    ((p & !ALPHA) | (word(s) & ALPHA)).to_le_bytes()
-}
-
 /// Upsamples the `w2 × h2` image `half` 2× into `dst` (`w` pixels wide,
 /// `w2 = ⌈w / 2⌉`, as many rows as `src`), bilinear with centres aligned:
 /// full pixel `2k` is ¾ of half pixel `k` and ¼ of `k − 1`, pixel `2k + 1`
 /// ¾ of `k` and ¼ of `k + 1` (edges extended), in each direction. Each
 /// pixel's alpha is that of `src` (same size as `dst`).
+///
+/// Each output row is made in three loops over contiguous arrays, which
+/// LLVM vectorises without shuffles in their bodies: the vertical
+/// interpolation (4 × the value, one 16-bit lane per channel), the even
+/// and the odd pixels of the row (rounded, in bytes), and their
+/// interleaving with the source's alpha.
 pub(crate) fn upsample(half: &[u8], w2: usize, h2: usize, src: &[u8], dst: &mut [u8], w: usize) {
     let hs = w2 * 4;
     let last = h2 as isize - 1;
@@ -526,8 +523,11 @@ pub(crate) fn upsample(half: &[u8], w2: usize, h2: usize, src: &[u8], dst: &mut 
         let k = k.clamp(0, last) as usize;
         &half[k * hs..(k + 1) * hs]
     };
-    // One row of 4 × the vertical interpolation, each pixel in 16-bit lanes.
-    let mut v = vec![0u64; w2];
+    // 4 × the vertical interpolation, a pixel's channels in four lanes,
+    // with the edge pixels repeated on either side.
+    let mut v = vec![0u16; hs + 8];
+    let mut even = vec![0u8; hs];
+    let mut odd = vec![0u8; hs];
     for (y, (out, s)) in dst
         .chunks_exact_mut(w * 4)
         .zip(src.chunks_exact(w * 4))
@@ -536,51 +536,41 @@ pub(crate) fn upsample(half: &[u8], w2: usize, h2: usize, src: &[u8], dst: &mut 
         let k = (y / 2) as isize;
         let near = half_row(k);
         let far = half_row(if y % 2 == 0 { k - 1 } else { k + 1 });
-        for ((v, n), f) in v
-            .iter_mut()
-            .zip(near.chunks_exact(4))
-            .zip(far.chunks_exact(4))
-        {
-            *v = 3 * spread(word(n)) + spread(word(f));
+        for ((v, &n), &f) in v[4..4 + hs].iter_mut().zip(near).zip(far) {
+            *v = 3 * u16::from(n) + u16::from(f);
         }
-        upsample_row(&v, out, s, w);
+        v.copy_within(4..8, 0);
+        v.copy_within(hs..hs + 4, hs + 4);
+        let (left, centre, right) = (&v[..hs], &v[4..4 + hs], &v[8..]);
+        for ((e, &l), &c) in even.iter_mut().zip(left).zip(centre) {
+            *e = ((3 * c + l + 8) >> 4) as u8;
+        }
+        for ((o, &c), &r) in odd.iter_mut().zip(centre).zip(right) {
+            *o = ((3 * c + r + 8) >> 4) as u8;
+        }
+        interleave(&even, &odd, out, s, w);
     }
 }
 
-/// One output row of [`upsample`] from `v` (4 × the vertically
-/// interpolated half row): pixels `2i` and `2i + 1` from `v[i − 1]`,
-/// `v[i]` and `v[i + 1]`, alpha from the source row `s`.
-fn upsample_row(v: &[u64], out: &mut [u8], s: &[u8], w: usize) {
-    let n = v.len();
-    let pair = |l: u64, c: u64, r: u64| {
-        let m = 3 * c;
-        (narrow(m + l), narrow(m + r))
-    };
-    if n >= 3 {
-        for ((((o, s), &l), &c), &r) in out[8..]
-            .chunks_exact_mut(8)
-            .zip(s[8..].chunks_exact(8))
-            .zip(&v[..n - 2])
-            .zip(&v[1..n - 1])
-            .zip(&v[2..])
-        {
-            let (even, odd) = pair(l, c, r);
-            o[..4].copy_from_slice(&with_alpha(even, &s[..4]));
-            o[4..].copy_from_slice(&with_alpha(odd, &s[4..]));
-        }
+/// Writes pixel `i` of `even` to pixel `2i` of `out` and pixel `i` of
+/// `odd` to pixel `2i + 1` (the last odd one only while within `w`), each
+/// with the alpha of the pixel of `s` at the same place.
+fn interleave(even: &[u8], odd: &[u8], out: &mut [u8], s: &[u8], w: usize) {
+    let pairs = w / 2;
+    for (((o, s), e), d) in out
+        .chunks_exact_mut(8)
+        .zip(s.chunks_exact(8))
+        .zip(even.chunks_exact(4))
+        .zip(odd.chunks_exact(4))
+        .take(pairs)
+    {
+        let (s0, s1) = (word(&s[..4]), word(&s[4..]));
+        o[..4].copy_from_slice(&((word(e) & !ALPHA) | (s0 & ALPHA)).to_le_bytes());
+        o[4..].copy_from_slice(&((word(d) & !ALPHA) | (s1 & ALPHA)).to_le_bytes());
     }
-    // The first and last half pixels, edges extended; a last odd column
-    // has its even pixel only.
-    let mut edge = |i: usize| {
-        let (even, odd) = pair(v[i.saturating_sub(1)], v[i], v[(i + 1).min(n - 1)]);
-        for (x, p) in [(2 * i, even), (2 * i + 1, odd)] {
-            if x < w {
-                out[x * 4..x * 4 + 4].copy_from_slice(&with_alpha(p, &s[x * 4..x * 4 + 4]));
-            }
-        }
-    };
-    edge(0);
-    if n > 1 {
-        edge(n - 1);
+    if w % 2 == 1 {
+        let x = w - 1;
+        let p = (word(&even[pairs * 4..pairs * 4 + 4]) & !ALPHA) | (word(&s[x * 4..]) & ALPHA);
+        out[x * 4..].copy_from_slice(&p.to_le_bytes());
     }
 }
