@@ -34,8 +34,7 @@ use std::time::Duration;
 use canvas_render::animation::{Deadline, encode_gif_patched, encode_gif_placed};
 use canvas_render::image::imageops::{self, FilterType};
 use canvas_render::template::{
-    TemplateKind, plan_frames, render_patched_frames, render_placed_frames,
-    render_template_frames,
+    TemplateKind, plan_frames, render_patched_frames, render_placed_frames, render_template_frames,
 };
 use canvas_render::{Loops, RgbaImage, encode_gif};
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -109,7 +108,8 @@ fn benches(c: &mut Criterion) {
     let frames = pan_and_zoom(&avatar, if measuring { 60 } else { 4 });
     let delays = vec![40u32; frames.len()];
     let deadline = Deadline::after(Duration::from_secs(60));
-    let animation = index_streams(&encode_gif(&frames, &delays, Loops::Infinite, &deadline).unwrap());
+    let animation =
+        index_streams(&encode_gif(&frames, &delays, Loops::Infinite, &deadline).unwrap());
     let runs = vec![
         vec![7u8; 65_536],
         (0..65_536usize).map(|i| (i / 37 % 9) as u8 * 17).collect(),

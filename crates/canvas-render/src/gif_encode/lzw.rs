@@ -641,7 +641,12 @@ mod tests {
         // An ordered dither between two of 255 colours over a gradient,
         // with transparent (255) corners and stripes, as the templates'
         // frames are.
-        let bayer = [[0u32, 8, 2, 10], [12, 4, 14, 6], [3, 11, 1, 9], [15, 7, 13, 5]];
+        let bayer = [
+            [0u32, 8, 2, 10],
+            [12, 4, 14, 6],
+            [3, 11, 1, 9],
+            [15, 7, 13, 5],
+        ];
         let dithered = |w: usize, h: usize, shift: usize| -> Vec<u8> {
             (0..w * h)
                 .map(|i| {
@@ -674,7 +679,11 @@ mod tests {
         let mut lzw = Lzw::new();
         for (k, pixels) in cases.iter().enumerate() {
             let got = lzw.encoded(pixels);
-            assert!(got == pixel_by_pixel(pixels), "case {k}: {} pixels", pixels.len());
+            assert!(
+                got == pixel_by_pixel(pixels),
+                "case {k}: {} pixels",
+                pixels.len()
+            );
             assert!(decode(&got) == *pixels, "case {k}: round trip");
         }
     }
