@@ -918,18 +918,7 @@ fn emit_row(
         }
         zeros = trail;
     }
-    for &b in chunks.remainder() {
-        if b == 0 {
-            zeros += 1;
-        } else {
-            if zeros > 0 {
-                at = emit_run(at, scratch, table, zeros);
-                zeros = 0;
-            }
-            let c = table[usize::from(b)];
-            at.put(scratch, u64::from(c >> 4), c & 15);
-        }
-    }
+    let (at, zeros) = emit_tail(at, scratch, table, chunks.remainder(), zeros);
     bits.at = at;
     zeros
 }
@@ -1025,7 +1014,23 @@ fn emit_row_sparse(
         }
         zeros += 8 * (block.len() / 8 - next) as u32;
     }
-    for &b in remainder {
+    let (at, zeros) = emit_tail(at, scratch, table, remainder, zeros);
+    bits.at = at;
+    zeros
+}
+
+/// The last bytes of a scanline (fewer than a chunk) one at a time, after
+/// either row writer's chunks: gives where the bits end and the run of
+/// zeros carried out.
+#[inline(always)]
+fn emit_tail(
+    mut at: At,
+    scratch: &mut [u8],
+    table: &[u32; LITLEN],
+    tail: &[u8],
+    mut zeros: u32,
+) -> (At, u32) {
+    for &b in tail {
         if b == 0 {
             zeros += 1;
         } else {
@@ -1037,8 +1042,7 @@ fn emit_row_sparse(
             at.put(scratch, u64::from(c >> 4), c & 15);
         }
     }
-    bits.at = at;
-    zeros
+    (at, zeros)
 }
 
 /// How a run of `n` zeros (n ≥ 1) is sent: a literal zero, then copies of
