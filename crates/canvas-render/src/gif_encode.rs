@@ -2000,20 +2000,21 @@ mod tests {
         assert!(ExactColours::index(&[&over], &deadline).unwrap().is_none());
     }
 
-    /// The ordered search picks what a plain scan picks, the first of
-    /// equally near colours included.
-    #[test]
-    fn candidate_lists_give_the_first_closest_colour() {
-        let mut seed = 0x1357_9BDF_u32;
-        let mut next = move || {
+    /// A seeded xorshift generator.
+    fn xorshift(mut seed: u32) -> impl FnMut() -> u32 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 17;
             seed ^= seed << 5;
             seed
-        };
-        // Palettes of few levels (ties), spread over the cube (long lists,
-        // some past the most kept), and packed near one colour (short ones).
-        let palettes: Vec<Vec<[u8; 3]>> = vec![
+        }
+    }
+
+    /// Palettes for the nearest-colour searches: of few levels (ties),
+    /// spread over the cube (long lists, some past the most kept), packed
+    /// near one colour (short ones), and of one colour.
+    fn search_palettes(next: &mut impl FnMut() -> u32) -> Vec<Vec<[u8; 3]>> {
+        vec![
             (0..100)
                 .map(|_| [0; 3].map(|_: u8| (next() % 4 * 85) as u8))
                 .collect(),
@@ -2022,7 +2023,15 @@ mod tests {
                 .map(|_| [0; 3].map(|_: u8| (96 + next() % 64) as u8))
                 .collect(),
             vec![[10, 20, 30]],
-        ];
+        ]
+    }
+
+    /// The ordered search picks what a plain scan picks, the first of
+    /// equally near colours included.
+    #[test]
+    fn candidate_lists_give_the_first_closest_colour() {
+        let mut next = xorshift(0x1357_9BDF);
+        let palettes = search_palettes(&mut next);
         for colours in &palettes {
             let planes = Planes::new(colours);
             for span in [(0, 15), (2, 14)] {
@@ -2054,23 +2063,8 @@ mod tests {
     /// gives, for every box of the colour cube.
     #[test]
     fn cells_filled_by_box_are_those_searched_one_by_one() {
-        let mut seed = 0x0BAD_5EED_u32;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            seed
-        };
-        let palettes: Vec<Vec<[u8; 3]>> = vec![
-            (0..100)
-                .map(|_| [0; 3].map(|_: u8| (next() % 4 * 85) as u8))
-                .collect(),
-            (0..255).map(|_| [0; 3].map(|_: u8| next() as u8)).collect(),
-            (0..255)
-                .map(|_| [0; 3].map(|_: u8| (96 + next() % 64) as u8))
-                .collect(),
-            vec![[10, 20, 30]],
-        ];
+        let mut next = xorshift(0x0BAD_5EED);
+        let palettes = search_palettes(&mut next);
         for colours in &palettes {
             let planes = Planes::new(colours);
             let mut candidates = Candidates::new((2, 14));
@@ -2092,13 +2086,7 @@ mod tests {
 
     #[test]
     fn nearest_is_the_first_closest_colour() {
-        let mut seed = 0x2468_ACE1_u32;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            seed
-        };
+        let mut next = xorshift(0x2468_ACE1);
         for len in [1, 2, 7, 8, 9, 100, 255] {
             // Few levels, so that ties happen.
             let colours: Vec<[u8; 3]> = (0..len)
@@ -2709,14 +2697,12 @@ mod tests {
         assert_eq!(super::opaque_bounds(&full), Some((0, 0, 5, 4)));
         // Pixels scattered over frames of many widths (whole and partial
         // groups of 8): the rectangle of a pixel-by-pixel scan.
-        let mut seed = 0x0BAD_F00D_u32;
+        let mut next = xorshift(0x0BAD_F00D);
         for width in [1, 7, 8, 9, 16, 17, 31, 64, 70] {
             for count in [1, 2, 5] {
                 let mut frame = RgbaImage::from_pixel(width, 6, Rgba([0, 0, 0, 127]));
                 for _ in 0..count {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 17;
-                    seed ^= seed << 5;
+                    let seed = next();
                     frame.put_pixel(seed % width, seed / width % 6, Rgba([5, 5, 5, 200]));
                 }
                 let seen: Vec<(u32, u32)> = frame
