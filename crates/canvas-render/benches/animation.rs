@@ -19,34 +19,15 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use canvas_render::animation::{Deadline, render_frames};
-use canvas_render::image::imageops::{self, FilterType};
 use canvas_render::scene::{Scene, render_scene};
 use canvas_render::{Filter, Loops, RgbaImage, apply, circle, encode_gif, encode_webp_animation};
 use criterion::{Criterion, criterion_group, criterion_main};
-use support::avatar;
+use support::{avatar, pan_and_zoom};
 
 const FRAMES: u32 = 60;
 const SIDE: u32 = 128;
 /// Frames a smoke test (no `--bench`) draws and encodes.
 const SMOKE_FRAMES: usize = 4;
-
-/// The frames `make_animated_avatar.js` draws: a square of 60–90 % of the
-/// avatar's side moving round a circle, scaled to 128 × 128.
-fn pan_and_zoom(src: &RgbaImage, count: usize) -> Vec<RgbaImage> {
-    let (w, h) = src.dimensions();
-    (0..FRAMES)
-        .take(count)
-        .map(|k| {
-            let t = f64::from(k) / f64::from(FRAMES);
-            let turn = 2.0 * std::f64::consts::PI * t;
-            let side = (f64::from(w) * (0.6 + 0.3 * turn.sin())).round() as u32;
-            let left = (f64::from(w - side) * (0.5 + 0.5 * turn.cos())).round() as u32;
-            let top = (f64::from(h - side) * (0.5 + 0.5 * turn.sin())).round() as u32;
-            let part = imageops::crop_imm(src, left, top, side, side).to_image();
-            imageops::resize(&part, SIDE, SIDE, FilterType::Triangle)
-        })
-        .collect()
-}
 
 fn benches(c: &mut Criterion) {
     let (src, source) = avatar();

@@ -32,7 +32,6 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use canvas_render::animation::{Deadline, encode_gif_patched, encode_gif_placed};
-use canvas_render::image::imageops::{self, FilterType};
 use canvas_render::template::{
     TemplateKind, plan_frames, render_patched_frames, render_placed_frames, render_template_frames,
 };
@@ -56,22 +55,6 @@ fn template_gif(kind: TemplateKind, avatar: &RgbaImage) -> Vec<u8> {
     let frames = render_template_frames(t, &args, &source, None).unwrap();
     let (frames, delays): (Vec<_>, Vec<_>) = frames.into_iter().unzip();
     encode_gif(&frames, &delays, Loops::Infinite, &deadline).unwrap()
-}
-
-/// The animation bench's frames: a square of 60–90 % of the avatar's side
-/// moving round a circle, scaled to 128 × 128.
-fn pan_and_zoom(src: &RgbaImage, count: u32) -> Vec<RgbaImage> {
-    let (w, h) = src.dimensions();
-    (0..count)
-        .map(|k| {
-            let turn = 2.0 * std::f64::consts::PI * f64::from(k) / 60.0;
-            let side = (f64::from(w) * (0.6 + 0.3 * turn.sin())).round() as u32;
-            let left = (f64::from(w - side) * (0.5 + 0.5 * turn.cos())).round() as u32;
-            let top = (f64::from(h - side) * (0.5 + 0.5 * turn.sin())).round() as u32;
-            let part = imageops::crop_imm(src, left, top, side, side).to_image();
-            imageops::resize(&part, 128, 128, FilterType::Triangle)
-        })
-        .collect()
 }
 
 /// The index stream of each frame of `gif` (its rectangle, as LZW encoded
@@ -105,7 +88,7 @@ fn benches(c: &mut Criterion) {
     let (avatar, source) = support::avatar();
     let measuring = std::env::args().any(|a| a == "--bench");
     let petpet = index_streams(&template_gif(TemplateKind::Petpet, &avatar));
-    let frames = pan_and_zoom(&avatar, if measuring { 60 } else { 4 });
+    let frames = support::pan_and_zoom(&avatar, if measuring { 60 } else { 4 });
     let delays = vec![40u32; frames.len()];
     let deadline = Deadline::after(Duration::from_secs(60));
     let animation =

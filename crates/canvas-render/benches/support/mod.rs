@@ -1,4 +1,5 @@
-//! What the benches share: the avatar they run on.
+//! What the benches share: the avatar they run on, and the animation of the
+//! sharp comparison made from it.
 //!
 //! It is read at run time from `$MENAGERIE_BENCH_AVATAR`, else
 //! `shared/bench/avatars/avatar_512.png` in the parent (or grandparent, for
@@ -10,6 +11,7 @@
 
 use std::path::PathBuf;
 
+use canvas_render::image::imageops::{self, FilterType};
 use canvas_render::{RgbaImage, encode_png};
 
 /// The avatar as PNG bytes, and where it came from.
@@ -76,4 +78,22 @@ pub fn rank_card_call(name: &str) -> Option<&'static str> {
         "cbar" => Some("5865f2"),
         _ => None,
     }
+}
+
+/// The first `count` of the 60 frames `make_animated_avatar.js` draws (the
+/// sharp comparison's animation): a square of 60–90 % of the avatar's side
+/// moving round a circle, scaled to 128 × 128.
+pub fn pan_and_zoom(src: &RgbaImage, count: usize) -> Vec<RgbaImage> {
+    let (w, h) = src.dimensions();
+    (0..60u32)
+        .take(count)
+        .map(|k| {
+            let turn = 2.0 * std::f64::consts::PI * f64::from(k) / 60.0;
+            let side = (f64::from(w) * (0.6 + 0.3 * turn.sin())).round() as u32;
+            let left = (f64::from(w - side) * (0.5 + 0.5 * turn.cos())).round() as u32;
+            let top = (f64::from(h - side) * (0.5 + 0.5 * turn.sin())).round() as u32;
+            let part = imageops::crop_imm(src, left, top, side, side).to_image();
+            imageops::resize(&part, 128, 128, FilterType::Triangle)
+        })
+        .collect()
 }
