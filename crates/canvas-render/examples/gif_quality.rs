@@ -20,12 +20,16 @@
 //! The avatar: `$MENAGERIE_BENCH_AVATAR`, else
 //! `../shared/bench/avatars/avatar_512.png` above the workspace.
 
+// The benches' animation of the sharp comparison (`pan_and_zoom`); the
+// avatar here is the real one only, not the benches' synthetic fallback.
+#[path = "../benches/support/mod.rs"]
+mod support;
+
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use canvas_render::animation::{Deadline, PatchedFrames, encode_gif_patched};
 use canvas_render::image::codecs::gif::GifDecoder;
-use canvas_render::image::imageops::{self, FilterType};
 use canvas_render::image::{AnimationDecoder, ImageFormat};
 use canvas_render::template::{
     TemplateKind, plan_frames, render_patched_frames, render_template_frames,
@@ -44,21 +48,6 @@ fn avatar() -> RgbaImage {
     canvas_render::image::load_from_memory_with_format(&bytes, ImageFormat::Png)
         .expect("a PNG")
         .into_rgba8()
-}
-
-/// The `animation` bench's frames.
-fn pan_and_zoom(src: &RgbaImage) -> Vec<RgbaImage> {
-    let (w, h) = src.dimensions();
-    (0..60)
-        .map(|k| {
-            let turn = 2.0 * std::f64::consts::PI * f64::from(k) / 60.0;
-            let side = (f64::from(w) * (0.6 + 0.3 * turn.sin())).round() as u32;
-            let left = (f64::from(w - side) * (0.5 + 0.5 * turn.cos())).round() as u32;
-            let top = (f64::from(h - side) * (0.5 + 0.5 * turn.sin())).round() as u32;
-            let part = imageops::crop_imm(src, left, top, side, side).to_image();
-            imageops::resize(&part, 128, 128, FilterType::Triangle)
-        })
-        .collect()
 }
 
 /// (per-pixel mean, 8×8 block mean error, its maximum), in levels.
@@ -125,7 +114,7 @@ fn main() {
         }
         jobs.push((name, frames, delays));
     }
-    let pan = pan_and_zoom(&avatar);
+    let pan = support::pan_and_zoom(&avatar, 60);
     jobs.push(("animation-colour".into(), pan, vec![40; 60]));
     println!("job | bytes | pixel mean | block mean | block max | encode ms (best of 5)");
     for (name, frames, delays) in &jobs {
