@@ -17,6 +17,10 @@
 //! the colour and the threshold per request, as the sharp comparison
 //! does); the server order rotates from round to round. The servers run
 //! with `--output-cache-mb 0`, so every request renders and encodes.
+//! `--without-settings` adds the work tree's build run without its glibc
+//! memory settings as a third server. Beside req/s, each run reads the
+//! Menagerie server's CPU time and minor page faults per answer from
+//! `/proc/<pid>/stat`, and the host's steal time from `/proc/stat`.
 //! Named with `--scenarios`, the template scenarios (`circle512`, the
 //! overlays, petpet, amongus, welcome and rank cards on the 512 px avatar)
 //! run on Menagerie alone, and each is also given as a ratio of
@@ -60,10 +64,17 @@ pub struct BenchCompareArgs {
     #[arg(long, value_delimiter = ',')]
     pub scenarios: Vec<String>,
     /// Environment for the base server, `NAME=VALUE` (repeatable): with
-    /// `HEAD` as BASE_REV and `MALLOC_ARENA_MAX=8`, the work tree is
-    /// compared with itself run without its glibc memory settings.
+    /// `HEAD` as BASE_REV, say, `MENAGERIE_BUFFER_KEEP_MB=0` compares the
+    /// work tree with itself without its buffer store.
     #[arg(long = "base-env", value_name = "NAME=VALUE")]
     pub base_env: Vec<String>,
+    /// Also run the work tree's build without its glibc memory settings,
+    /// as a third server, `bare`: `MALLOC_ARENA_MAX` set to glibc's own
+    /// default (8 per CPU) so it does not run itself again with them, and
+    /// glibc's dynamic mmap threshold. Gives head/bare ratios in the same
+    /// run as head/base and head/sharp.
+    #[arg(long)]
+    pub without_settings: bool,
     /// Also run the sharp peer: a directory holding `sharp_server.js` with
     /// sharp installed (`npm install` there); default
     /// `../shared/bench/sharp` when it has `node_modules/sharp`.
@@ -299,9 +310,19 @@ pub fn run(args: &BenchCompareArgs) -> Result<()> {
         start_menagerie("base", &base_bin, &base_env)?,
         start_menagerie("head", &head_bin, &[])?,
     ];
+    let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+    if args.without_settings {
+        let glibc_default = [("MALLOC_ARENA_MAX".to_owned(), (8 * cpus).to_string())];
+        servers.push(start_menagerie("bare", &head_bin, &glibc_default)?);
+    }
     if let Some(dir) = &sharp_dir {
         servers.push(start_sharp(dir)?);
     }
+    let names: Vec<String> = servers
+        .iter()
+        .filter(|s| !s.sharp)
+        .map(|s| s.name.clone())
+        .collect();
     let paths = |s: &Server, sc: &Scenario| -> Vec<String> {
         let list = if s.sharp { sc.sharp } else { sc.menagerie };
         list.iter()
@@ -310,7 +331,7 @@ pub fn run(args: &BenchCompareArgs) -> Result<()> {
     };
 
     println!(
-        "# bench-compare: base {} ({}) vs head ({}){}; wrk -t2 -c{} -d{}s, {} rounds; {} CPUs",
+        "# bench-compare: base {} ({}) vs head ({}){}{}; wrk -t2 -c{} -d{}s, {} rounds; {} CPUs",
         args.base_rev,
         git_short(&args.base_rev).unwrap_or_default(),
         head_description(),
@@ -319,10 +340,18 @@ pub fn run(args: &BenchCompareArgs) -> Result<()> {
         } else {
             format!("; base env {}", args.base_env.join(" "))
         },
+        if args.without_settings {
+            format!(
+                "; bare = head with MALLOC_ARENA_MAX={} (no glibc settings)",
+                8 * cpus
+            )
+        } else {
+            String::new()
+        },
         args.connections,
         args.seconds,
         args.rounds,
-        std::thread::available_parallelism().map_or(0, usize::from),
+        cpus,
     );
     println!("# start: {}", uptime());
     // Output bytes of one request each (colour 5865F2, threshold 128); also
@@ -343,7 +372,10 @@ pub fn run(args: &BenchCompareArgs) -> Result<()> {
             }
         }
     }
+    // Per server and scenario, one entry a round: req/s, and for
+    // Menagerie its CPU time and minor page faults per answer.
     let mut rps: BTreeMap<(String, &str), Vec<f64>> = BTreeMap::new();
+    let mut cost: BTreeMap<(String, &str), Vec<Cost>> = BTreeMap::new();
     for round in 0..args.rounds {
         println!("## round {}: {}", round + 1, uptime());
         for sc in &scenarios {
@@ -352,26 +384,46 @@ pub fn run(args: &BenchCompareArgs) -> Result<()> {
                 if s.sharp && sc.sharp.is_empty() {
                     continue;
                 }
+                let (proc0, host0) = (ProcStat::of(s.child.id()), HostCpu::now());
                 let run = wrk(s.addr, &paths(s, sc), &script, args)?;
-                println!(
-                    "{:<11} {:<5} {:>8.1} req/s  p50 {:>7.1} ms  p99 {:>7.1} ms  errors {}",
-                    sc.name, s.name, run.rps, run.p50_ms, run.p99_ms, run.errors
+                let steal = HostCpu::now().steal_since(host0);
+                settle(s);
+                let spent = ProcStat::of(s.child.id())
+                    .zip(proc0)
+                    .map(|(after, before)| after.per_answer(&before, run.answered));
+                print!(
+                    "{:<11} {:<5} {:>8.1} req/s  p50 {:>7.1} ms  p99 {:>7.1} ms  errors {}  steal {:>4.1} %",
+                    sc.name,
+                    s.name,
+                    run.rps,
+                    run.p50_ms,
+                    run.p99_ms,
+                    run.errors,
+                    steal * 100.0
                 );
+                match (s.sharp, spent) {
+                    (false, Some(c)) => {
+                        println!("  cpu {:.3} ms  faults {:.1} /answer", c.cpu_ms, c.faults);
+                        cost.entry((s.name.clone(), sc.name)).or_default().push(c);
+                    }
+                    _ => println!(),
+                }
                 rps.entry((s.name.clone(), sc.name))
                     .or_default()
                     .push(run.rps);
-                settle(s);
             }
         }
     }
     println!("# end: {}", uptime());
     let median = |name: &str, sc: &str| {
-        let mut v = rps.get(&(name.to_owned(), sc)).cloned().unwrap_or_default();
-        v.sort_by(f64::total_cmp);
-        v.get(v.len() / 2).copied().unwrap_or(0.0)
+        median_of(rps.get(&(name.to_owned(), sc)).cloned().unwrap_or_default())
     };
     let sharp = sharp_dir.is_some();
+    let bare = args.without_settings;
     print!("\n| scenario | base req/s | head req/s | head/base |");
+    if bare {
+        print!(" bare req/s | head/bare |");
+    }
     if sharp {
         print!(" sharp req/s | base/sharp | head/sharp |");
     }
@@ -380,12 +432,17 @@ pub fn run(args: &BenchCompareArgs) -> Result<()> {
         if sharp { " / sharp" } else { "" }
     );
     println!(
-        "|---|---:|---:|---:|{}---:|",
+        "|---|---:|---:|---:|{}{}---:|",
+        if bare { "---:|---:|" } else { "" },
         if sharp { "---:|---:|---:|" } else { "" }
     );
     for sc in &scenarios {
         let (b, h) = (median("base", sc.name), median("head", sc.name));
         print!("| {} | {b:.1} | {h:.1} | {:.2}× |", sc.name, h / b);
+        if bare {
+            let w = median("bare", sc.name);
+            print!(" {w:.1} | {:.2}× |", h / w);
+        }
         if sharp && sc.sharp.is_empty() {
             print!(" – | – | – |");
         } else if sharp {
@@ -406,6 +463,76 @@ pub fn run(args: &BenchCompareArgs) -> Result<()> {
         println!(" {} |", sizes.join(" / "));
     }
     println!("\nMedians of {} rounds.", args.rounds);
+    // Each round's ratio of two servers run back to back: the machine's
+    // drift between rounds cancels out of these.
+    let mut pairs = vec![("head", "base")];
+    if bare {
+        pairs.push(("head", "bare"));
+    }
+    for (num, den) in &pairs {
+        println!("\n| scenario | {num}/{den} each round | median |\n|---|---|---:|");
+        for sc in &scenarios {
+            let (n, d) = (
+                &rps[&((*num).to_owned(), sc.name)],
+                &rps[&((*den).to_owned(), sc.name)],
+            );
+            let ratios: Vec<f64> = n.iter().zip(d).map(|(n, d)| n / d).collect();
+            let shown: Vec<String> = ratios.iter().map(|r| format!("{r:.2}")).collect();
+            println!(
+                "| {} | {} | {:.2}× |",
+                sc.name,
+                shown.join(" "),
+                median_of(ratios)
+            );
+        }
+    }
+    // CPU time per answer does not count time the host took the CPU away
+    // (steal) or time the server waited for one: a second view of the same
+    // cost, less swayed by the machine's other tenants.
+    let cost_median = |name: &str, sc: &str, f: fn(&Cost) -> f64| {
+        let v = cost
+            .get(&(name.to_owned(), sc))
+            .map_or(Vec::new(), |v| v.iter().map(f).collect());
+        median_of(v)
+    };
+    println!(
+        "\n| scenario | CPU ms/answer {} | {} | faults/answer {} |\n|---|---:|{}---:|",
+        names.join(" / "),
+        pairs
+            .iter()
+            .map(|(n, d)| format!("{d}/{n} CPU"))
+            .collect::<Vec<_>>()
+            .join(" | "),
+        names.join(" / "),
+        "---:|".repeat(pairs.len()),
+    );
+    for sc in &scenarios {
+        let ms: Vec<String> = names
+            .iter()
+            .map(|n| format!("{:.3}", cost_median(n, sc.name, |c| c.cpu_ms)))
+            .collect();
+        let faults: Vec<String> = names
+            .iter()
+            .map(|n| format!("{:.1}", cost_median(n, sc.name, |c| c.faults)))
+            .collect();
+        let ratios: Vec<String> = pairs
+            .iter()
+            .map(|(n, d)| {
+                let (n, d) = (
+                    cost_median(n, sc.name, |c| c.cpu_ms),
+                    cost_median(d, sc.name, |c| c.cpu_ms),
+                );
+                format!("{:.2}×", d / n)
+            })
+            .collect();
+        println!(
+            "| {} | {} | {} | {} |",
+            sc.name,
+            ms.join(" / "),
+            ratios.join(" | "),
+            faults.join(" / ")
+        );
+    }
     if scenarios.iter().any(|sc| sc.name == "circle512") {
         println!("\n| scenario | base / circle512 | head / circle512 |\n|---|---:|---:|");
         let (cb, ch) = (median("base", "circle512"), median("head", "circle512"));
@@ -612,6 +739,8 @@ fn get(addr: SocketAddr, path: &str) -> Result<(u16, usize)> {
 /// apart).
 struct WrkRun {
     rps: f64,
+    /// Successful answers in the run.
+    answered: u64,
     p50_ms: f64,
     p99_ms: f64,
     errors: u64,
@@ -671,23 +800,112 @@ fn parse_wrk(text: &str) -> Option<WrkRun> {
         (Some(all), Some(bad)) if all > 0 => rps * all.saturating_sub(bad) as f64 / all as f64,
         _ => rps,
     };
+    let answered = requests.unwrap_or(0).saturating_sub(non2xx.unwrap_or(0));
     Some(WrkRun {
         rps,
+        answered,
         p50_ms,
         p99_ms,
         errors: non2xx.unwrap_or(0) + socket.unwrap_or(0),
     })
 }
 
+/// The median of `v` (the upper one of an even count); NaN when empty.
+fn median_of(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// Linux counts process CPU time in ticks of 1/100 s (`USER_HZ`, fixed
+/// by the kernel's ABI on the architectures we run on).
+const TICKS_PER_SEC: f64 = 100.0;
+
+/// A process's CPU time (user and system, all threads) and minor page
+/// faults so far, from `/proc/<pid>/stat`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct ProcStat {
+    cpu_ticks: u64,
+    minor_faults: u64,
+}
+
+/// What one answer cost a server, on average over a wrk run.
+#[derive(Clone, Copy, Debug)]
+struct Cost {
+    cpu_ms: f64,
+    faults: f64,
+}
+
+impl ProcStat {
+    fn of(pid: u32) -> Option<Self> {
+        Self::parse(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
+    }
+
+    fn parse(stat: &str) -> Option<Self> {
+        // The command name may hold spaces: fields are counted after it.
+        let f: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        let n = |i: usize| f.get(i)?.parse::<u64>().ok();
+        Some(Self {
+            minor_faults: n(7)?,
+            cpu_ticks: n(11)? + n(12)?,
+        })
+    }
+
+    fn per_answer(&self, before: &Self, answers: u64) -> Cost {
+        let n = answers.max(1) as f64;
+        Cost {
+            cpu_ms: self.cpu_ticks.saturating_sub(before.cpu_ticks) as f64 * 1000.0
+                / TICKS_PER_SEC
+                / n,
+            faults: self.minor_faults.saturating_sub(before.minor_faults) as f64 / n,
+        }
+    }
+}
+
+/// The host's CPU time so far, all CPUs, and the part of it the
+/// hypervisor gave to other guests (steal), from `/proc/stat`.
+#[derive(Clone, Copy, Debug, Default)]
+struct HostCpu {
+    total: u64,
+    steal: u64,
+}
+
+impl HostCpu {
+    fn now() -> Self {
+        std::fs::read_to_string("/proc/stat")
+            .ok()
+            .and_then(|s| Self::parse(&s))
+            .unwrap_or_default()
+    }
+
+    fn parse(stat: &str) -> Option<Self> {
+        let line = stat.lines().find(|l| l.starts_with("cpu "))?;
+        let v: Vec<u64> = line
+            .split_whitespace()
+            .skip(1)
+            .filter_map(|x| x.parse().ok())
+            .collect();
+        // user nice system idle iowait irq softirq steal (guest time is
+        // already in user).
+        Some(Self {
+            total: v.iter().take(8).sum(),
+            steal: *v.get(7)?,
+        })
+    }
+
+    /// The share of the host's CPU time since `before` that was stolen.
+    fn steal_since(&self, before: Self) -> f64 {
+        let total = self.total.saturating_sub(before.total);
+        if total == 0 {
+            return 0.0;
+        }
+        self.steal.saturating_sub(before.steal) as f64 / total as f64
+    }
+}
+
 /// Waits (at most 30 s) until the server has finished the requests wrk
 /// left behind: its CPU time stops growing.
 fn settle(server: &Server) {
-    let cpu = || -> Option<u64> {
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", server.child.id())).ok()?;
-        let after = stat.rsplit_once(')')?.1;
-        let f: Vec<&str> = after.split_whitespace().collect();
-        Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
-    };
+    let cpu = || ProcStat::of(server.child.id()).map(|p| p.cpu_ticks);
     let until = Instant::now() + Duration::from_secs(30);
     let mut last = cpu();
     while Instant::now() < until {
@@ -797,6 +1015,43 @@ mod tests {
         assert_eq!(run.p50_ms, 17.61);
         assert_eq!(run.p99_ms, 1200.0);
         assert_eq!(run.errors, 7);
+        assert_eq!(run.answered, 3604);
         assert!(parse_wrk("no figures").is_none());
+    }
+
+    #[test]
+    fn process_and_host_cpu_are_read_from_proc() {
+        // A command name with spaces and a parenthesis, as the kernel
+        // writes it; minflt is field 10, utime 14, stime 15.
+        let stat = "4242 (menagerie (x) y) S 1 4242 4242 0 -1 4194560 9150 0 3 0 1234 56 0 0 20 0 7 0 100 1000 200";
+        let p = ProcStat::parse(stat).unwrap();
+        assert_eq!(
+            p,
+            ProcStat {
+                cpu_ticks: 1290,
+                minor_faults: 9150
+            }
+        );
+        let later = ProcStat {
+            cpu_ticks: 1490,
+            minor_faults: 9350,
+        };
+        let c = later.per_answer(&p, 400);
+        // 200 ticks = 2 s over 400 answers = 5 ms each; 0.5 faults each.
+        assert!(
+            (c.cpu_ms - 5.0).abs() < 1e-9 && (c.faults - 0.5).abs() < 1e-9,
+            "{c:?}"
+        );
+        assert!(ProcStat::parse("4242 (x) S 1").is_none());
+        // Our own process can be read.
+        assert!(ProcStat::of(std::process::id()).is_some());
+
+        let host0 = HostCpu::parse("cpu  100 0 50 800 10 0 5 35 0 0\ncpu0 1 2 3\n").unwrap();
+        let host1 = HostCpu::parse("cpu  200 0 60 900 10 0 5 55 0 0\n").unwrap();
+        assert_eq!((host0.total, host0.steal), (1000, 35));
+        // 20 of the 230 ticks between the two were stolen.
+        assert!((host1.steal_since(host0) - 20.0 / 230.0).abs() < 1e-12);
+        assert_eq!(host0.steal_since(host0), 0.0);
+        assert!(median_of(vec![3.0, 1.0, 2.0]) == 2.0 && median_of(Vec::new()).is_nan());
     }
 }
