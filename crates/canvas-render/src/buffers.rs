@@ -134,15 +134,18 @@ pub(crate) fn take(len: usize) -> Vec<u8> {
 }
 
 /// The kept buffer of the smallest capacity at least `len`, taken out of
-/// the store.
+/// the store; of several, the one given back last, whose memory is the
+/// likeliest to be still in the CPU's caches.
 fn take_fitting(len: usize) -> Option<Vec<u8>> {
     if len < MIN_BYTES {
         return None;
     }
     let mut store = STORE.lock().unwrap_or_else(PoisonError::into_inner);
+    // `min_by_key` keeps the first of equal keys: newest first.
     let best = store
         .iter()
         .enumerate()
+        .rev()
         .filter(|(_, b)| b.capacity() >= len)
         .min_by_key(|(_, b)| b.capacity())
         .map(|(i, _)| i)?;
@@ -166,6 +169,14 @@ mod tests {
         assert_eq!(again.len(), 2 << 20);
         assert!(again.iter().all(|&b| b == 7));
         recycle(again);
+        // Of two that fit equally, the one given back last (a size no
+        // other test's image has).
+        let odd = (3 << 20) + 4093;
+        let (older, newer) = (vec![1u8; odd], vec![2u8; odd]);
+        let newer_ptr = newer.as_ptr();
+        recycle(older);
+        recycle(newer);
+        assert_eq!(take(odd).as_ptr(), newer_ptr);
         let empty = take_empty(1 << 20);
         assert!(empty.is_empty() && empty.capacity() >= 1 << 20);
         recycle(empty);
