@@ -824,6 +824,7 @@ const TICKS_PER_SEC: f64 = 100.0;
 /// faults so far, from `/proc/<pid>/stat`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct ProcStat {
+    ppid: u32,
     cpu_ticks: u64,
     minor_faults: u64,
 }
@@ -845,6 +846,7 @@ impl ProcStat {
         let f: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
         let n = |i: usize| f.get(i)?.parse::<u64>().ok();
         Some(Self {
+            ppid: f.get(1)?.parse().ok()?,
             minor_faults: n(7)?,
             cpu_ticks: n(11)? + n(12)?,
         })
@@ -902,10 +904,53 @@ impl HostCpu {
     }
 }
 
+/// The CPU ticks of process `root` and all its descendants, from the
+/// processes in `/proc` now; `None` once `root` is gone.
+fn tree_cpu_ticks(root: u32) -> Option<u64> {
+    let all = all_processes();
+    all.iter().any(|(pid, _)| *pid == root).then(|| {
+        let tree = descendants(root, &all);
+        all.iter()
+            .filter(|(pid, _)| tree.contains(pid))
+            .map(|(_, p)| p.cpu_ticks)
+            .sum()
+    })
+}
+
+/// Every process in `/proc` now, with its stat.
+fn all_processes() -> Vec<(u32, ProcStat)> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.flatten()
+        .filter_map(|e| {
+            let pid = e.file_name().to_str()?.parse::<u32>().ok()?;
+            Some((pid, ProcStat::of(pid)?))
+        })
+        .collect()
+}
+
+/// `root` and every process below it among `all` (pid, stat).
+fn descendants(root: u32, all: &[(u32, ProcStat)]) -> Vec<u32> {
+    let mut tree = vec![root];
+    let mut next = 0;
+    while let Some(&parent) = tree.get(next) {
+        tree.extend(
+            all.iter()
+                .filter(|(_, p)| p.ppid == parent)
+                .map(|(pid, _)| *pid),
+        );
+        next += 1;
+    }
+    tree
+}
+
 /// Waits (at most 30 s) until the server has finished the requests wrk
-/// left behind: its CPU time stops growing.
+/// left behind: the CPU time of its process and its children (the sharp
+/// peer's workers are processes of their own) stops growing. The next run
+/// then has the machine to itself.
 fn settle(server: &Server) {
-    let cpu = || ProcStat::of(server.child.id()).map(|p| p.cpu_ticks);
+    let cpu = || tree_cpu_ticks(server.child.id());
     let until = Instant::now() + Duration::from_secs(30);
     let mut last = cpu();
     while Instant::now() < until {
@@ -1028,6 +1073,7 @@ mod tests {
         assert_eq!(
             p,
             ProcStat {
+                ppid: 1,
                 cpu_ticks: 1290,
                 minor_faults: 9150
             }
@@ -1035,6 +1081,7 @@ mod tests {
         let later = ProcStat {
             cpu_ticks: 1490,
             minor_faults: 9350,
+            ..p
         };
         let c = later.per_answer(&p, 400);
         // 200 ticks = 2 s over 400 answers = 5 ms each; 0.5 faults each.
@@ -1053,5 +1100,35 @@ mod tests {
         assert!((host1.steal_since(host0) - 20.0 / 230.0).abs() < 1e-12);
         assert_eq!(host0.steal_since(host0), 0.0);
         assert!(median_of(vec![3.0, 1.0, 2.0]) == 2.0 && median_of(Vec::new()).is_nan());
+    }
+
+    #[test]
+    fn a_server_is_settled_with_its_child_processes() {
+        let stat = |ppid| ProcStat {
+            ppid,
+            cpu_ticks: 1,
+            minor_faults: 0,
+        };
+        // 10 → 11 → 13, 10 → 12; 20 apart.
+        let all = [
+            (10, stat(1)),
+            (11, stat(10)),
+            (12, stat(10)),
+            (13, stat(11)),
+            (20, stat(1)),
+        ];
+        let mut tree = descendants(10, &all);
+        tree.sort_unstable();
+        assert_eq!(tree, [10, 11, 12, 13]);
+        assert_eq!(descendants(20, &all), [20]);
+        // This process and a child it starts are one tree.
+        let me = std::process::id();
+        let mut child = Command::new("sleep").arg("5").spawn().unwrap();
+        let tree = descendants(me, &all_processes());
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(tree.contains(&me) && tree.contains(&child.id()), "{tree:?}");
+        assert!(tree_cpu_ticks(me).is_some());
+        assert!(tree_cpu_ticks(u32::MAX).is_none());
     }
 }
