@@ -176,7 +176,9 @@ mod tests {
         let newer_ptr = newer.as_ptr();
         recycle(older);
         recycle(newer);
-        assert_eq!(take(odd).as_ptr(), newer_ptr);
+        let taken = take(odd);
+        assert_eq!(taken.as_ptr(), newer_ptr);
+        recycle(taken);
         let empty = take_empty(1 << 20);
         assert!(empty.is_empty() && empty.capacity() >= 1 << 20);
         recycle(empty);
