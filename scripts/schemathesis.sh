@@ -25,9 +25,11 @@ if [ ! -x "$venv/bin/st" ] || ! cmp -s "$req" "$stamp"; then
     cp "$req" "$stamp"
 fi
 
-# Run from the report directory so nothing lands in the work tree.
-mkdir -p "$root/target/schemathesis"
-cd "$root/target/schemathesis"
+# Run from the report directory so nothing lands in the work tree
+# (`cargo xtask test` names one in the cargo target directory).
+reports="${MENAGERIE_ST_REPORTS:-${CARGO_TARGET_DIR:-$root/target}/schemathesis}"
+mkdir -p "$reports"
+cd "$reports"
 # Every check is on (schemathesis.toml turns "no 5xx" off only for the canvas
 # images, whose avatars cannot be fetched without a network). Failures already
 # known and reported are listed in schemathesis-baseline.json: they do not fail

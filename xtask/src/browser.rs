@@ -50,7 +50,7 @@ pub fn run(data_dir: &Path, ci: bool) -> Result<()> {
     }
 
     run_cmd(cargo().args(["build", "--package", "server", "--bin", "menagerie"]))?;
-    let bin = target_dir().join("debug/menagerie");
+    let bin = crate::target_dir().join("debug/menagerie");
     let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
     let addr = SocketAddr::from(([127, 0, 0, 1], port));
     let server = Command::new(&bin)
@@ -71,20 +71,6 @@ pub fn run(data_dir: &Path, ci: bool) -> Result<()> {
     );
     drop(server);
     result
-}
-
-/// The cargo target directory (`CARGO_TARGET_DIR` or `target/`).
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .map(|p| {
-            if p.is_absolute() {
-                p
-            } else {
-                repo_root().join(p)
-            }
-        })
-        .unwrap_or_else(|| repo_root().join("target"))
 }
 
 struct KillOnDrop(Child);

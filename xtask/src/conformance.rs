@@ -116,6 +116,10 @@ pub fn run(data_dir: &Path, ci: bool) -> Result<()> {
         Command::new("bash")
             .arg(repo_root().join("scripts/schemathesis.sh"))
             .arg(&base)
+            .env(
+                "MENAGERIE_ST_REPORTS",
+                crate::target_dir().join("schemathesis"),
+            )
             .current_dir(repo_root())
             .spawn()
             .context("starting scripts/schemathesis.sh")?,

@@ -71,19 +71,26 @@ fn main() -> Result<()> {
     }
 }
 
-/// The cargo target directory (honours `CARGO_TARGET_DIR`).
+/// The cargo target directory, as cargo itself resolves it
+/// (`CARGO_TARGET_DIR`, `build.target-dir` in a cargo config, else
+/// `target/`): asked of `cargo metadata` once per process, never assumed.
 pub fn target_dir() -> PathBuf {
-    match std::env::var_os("CARGO_TARGET_DIR") {
-        Some(d) => {
-            let p = PathBuf::from(d);
-            if p.is_absolute() {
-                p
-            } else {
-                repo_root().join(p)
-            }
-        }
-        None => repo_root().join("target"),
-    }
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let asked = cargo()
+            .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+            .stderr(std::process::Stdio::inherit())
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .and_then(|o| serde_json::from_slice::<serde_json::Value>(&o.stdout).ok())
+            .and_then(|m| m["target_directory"].as_str().map(PathBuf::from));
+        asked.unwrap_or_else(|| match std::env::var_os("CARGO_TARGET_DIR") {
+            Some(d) => repo_root().join(d),
+            None => repo_root().join("target"),
+        })
+    })
+    .clone()
 }
 
 /// The repository root (the parent of `xtask/`).

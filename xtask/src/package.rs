@@ -60,7 +60,7 @@ pub fn run(_: &PackageArgs) -> Result<()> {
         package.args(["-p", krate]);
     }
     run_cmd(&mut package)?;
-    let dir = repo_root().join("target/package");
+    let dir = crate::target_dir().join("package");
     let mut sizes = Vec::new();
     for krate in PUBLISHED {
         let version = workspace_version()?;
@@ -94,7 +94,7 @@ pub fn run(_: &PackageArgs) -> Result<()> {
 
     let gallery_start = Instant::now();
     run_cmd(cargo().args(["test", "-p", "render-gallery", "--no-default-features"]))?;
-    let out = repo_root().join("target/render-gallery-own-font");
+    let out = crate::target_dir().join("render-gallery-own-font");
     run_cmd(
         cargo()
             .args(["run", "-p", "render-gallery", "--no-default-features", "--"])

@@ -3,7 +3,8 @@
 //!
 //! 1. `cargo fmt --check`
 //! 2. `cargo clippy` on every target, warnings denied
-//! 3. the full dataset built from the source data into `target/full-data`
+//! 3. the full dataset built from the source data into `full-data` in the
+//!    cargo target directory
 //!    and exported as `MENAGERIE_FULL_DATA`, with the source directory it
 //!    was built from as `MENAGERIE_FULL_DATA_SOURCE` (whichever of
 //!    `--source`, `MENAGERIE_DATA_SOURCE`, `../shared/data` or the download
@@ -29,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use crate::{cargo, data, repo_root, run_cmd};
+use crate::{cargo, data, run_cmd};
 
 /// Arguments of `cargo xtask test`.
 #[derive(Debug, clap::Args)]
@@ -91,7 +92,7 @@ fn run_steps(args: &TestArgs, steps: &mut Steps) -> Result<()> {
         })?;
     }
 
-    let full_data = repo_root().join("target/full-data");
+    let full_data = crate::target_dir().join("full-data");
     let full_source = steps.time("full data", || match data::source_dir(&args.from) {
         Ok(src) => {
             data::build(&src, &full_data)?;

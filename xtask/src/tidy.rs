@@ -263,3 +263,92 @@ fn published_fonts_carry_their_licences() {
     }
     assert!(fonts >= 23, "the bundled fonts were found ({fonts})");
 }
+
+/// Where the files beside CI's clone may be named: the data step (one of
+/// its sources) and the optional peer comparisons, run by hand, that find
+/// the sharp and Pillow peers there. Everything a test, bench or example
+/// runs takes its pictures and data from the repository, so the test
+/// command passes on a clone with nothing beside it.
+const MAY_NAME_SHARED: &[&str] = &[
+    "xtask/src/data/",
+    "xtask/src/bench_compare.rs",
+    "xtask/src/tidy.rs",
+    "crates/server/benches/load/",
+    "crates/canvas-render/benches/compare_pillow.py",
+];
+
+/// The files of the repository that tests, benches, examples and the
+/// test command's scripts are made of (tracked or not, ignored ones left
+/// out), by path from the root.
+fn code_files() -> Vec<String> {
+    let out = std::process::Command::new("git")
+        .args([
+            "ls-files",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+            "--",
+            "crates",
+            "xtask",
+            "examples",
+            "fuzz",
+            "e2e",
+            "scripts",
+            "justfile",
+            ".ci",
+        ])
+        .current_dir(crate::repo_root())
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git ls-files failed");
+    String::from_utf8(out.stdout)
+        .expect("UTF-8 paths")
+        .lines()
+        .filter(|p| {
+            let ext = p.rsplit('.').next().unwrap_or("");
+            matches!(ext, "rs" | "sh" | "py" | "js" | "mjs" | "lua" | "toml")
+                || p.ends_with("justfile")
+                || p.starts_with(".ci/")
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Whether `text` names a path into the folder beside CI's clone.
+fn names_shared(text: &str) -> bool {
+    ["../shared", "shared/bench", "shared/data", "/work/shared"]
+        .iter()
+        .any(|p| text.contains(p))
+}
+
+#[test]
+fn only_the_data_step_and_peer_comparisons_name_the_folder_beside_the_clone() {
+    let root = crate::repo_root();
+    let files = code_files();
+    assert!(
+        files.iter().any(|f| f.ends_with("benches/encode.rs")),
+        "the walk finds the benches"
+    );
+    let offenders: Vec<String> = files
+        .iter()
+        .filter(|f| !MAY_NAME_SHARED.iter().any(|ok| f.starts_with(ok)))
+        .filter(|f| {
+            std::fs::read_to_string(root.join(f)).is_ok_and(|text| names_shared(&text))
+        })
+        .cloned()
+        .collect();
+    assert!(
+        offenders.is_empty(),
+        "these files name ../shared, which a user's clone does not have (only the \
+         data step and the peer comparisons may): {offenders:?}"
+    );
+}
+
+#[test]
+fn the_shared_folder_check_sees_a_bench_that_names_it() {
+    assert!(names_shared(
+        r#"root.join("..").join("shared/bench/avatars/avatar_512.png")"#
+    ));
+    assert!(names_shared("Path::new(\"../shared\")"));
+    assert!(!names_shared("shared state of the limiter"));
+}

@@ -6,8 +6,8 @@
 //! so a change to one shows where the time went; the WebP encoder is timed
 //! on the same greyscale and circle frames.
 //!
-//! The avatar: `$MENAGERIE_BENCH_AVATAR`, the shared bench avatar, or a
-//! synthetic one (`support`).
+//! The avatar: `$MENAGERIE_BENCH_AVATAR`, else the sample fox drawn at
+//! 512 px with a photographic grain (`support`).
 //!
 //! Run: `cargo bench -p canvas-render --bench animation`. Without `--bench`
 //! (as `cargo test --all-targets` runs it) every benchmark runs once over

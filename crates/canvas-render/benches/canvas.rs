@@ -1,9 +1,9 @@
 //! Criterion benchmarks of canvas-render on a 512 × 512 avatar, for comparison
-//! with Pillow (`/work/shared/bench/pillow_ref.py`, see BENCHMARKS.md). The PNG
+//! with Pillow (the Pillow reference script, see BENCHMARKS.md). The PNG
 //! encoder alone, against the `png` crate: `cargo bench -p png-writer`.
 //!
-//! The avatar: `$MENAGERIE_BENCH_AVATAR`, the shared bench avatar, or a
-//! synthetic one (`support`).
+//! The avatar: `$MENAGERIE_BENCH_AVATAR`, else the sample fox drawn at
+//! 512 px with a photographic grain (`support`).
 //!
 //! Run: `cargo bench -p canvas-render` (release; only when measuring).
 

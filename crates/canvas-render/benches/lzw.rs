@@ -15,8 +15,8 @@
 //! The index streams are read back from the GIFs the public encoder makes,
 //! so they are those its LZW step sees.
 //!
-//! The avatar: `$MENAGERIE_BENCH_AVATAR`, the shared bench avatar, or a
-//! synthetic one (`support`).
+//! The avatar: `$MENAGERIE_BENCH_AVATAR`, else the sample fox drawn at
+//! 512 px with a photographic grain (`support`).
 //!
 //! Run: `cargo bench -p canvas-render --bench lzw` (release; only when
 //! measuring). Without `--bench` (as `cargo test --all-targets` runs it)

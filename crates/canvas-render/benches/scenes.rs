@@ -2,8 +2,8 @@
 //! only (`render_scene`, avatar already decoded), plus `post` and `namecard`
 //! including PNG encoding.
 //!
-//! The avatar: `$MENAGERIE_BENCH_AVATAR`, the shared bench avatar, or a
-//! synthetic one (`support`).
+//! The avatar: `$MENAGERIE_BENCH_AVATAR`, else the sample fox drawn at
+//! 512 px with a photographic grain (`support`).
 //!
 //! Run: `cargo bench -p canvas-render --bench scenes` (release; only when measuring).
 

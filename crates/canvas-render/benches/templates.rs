@@ -6,8 +6,8 @@
 //! `petpet` ≥ 0.15×, `amongus` ≥ 0.05×; a still rank card (issue 28, here
 //! with every parameter given) ≥ 0.3×.
 //!
-//! The avatar: `$MENAGERIE_BENCH_AVATAR`, the shared bench avatar (512 px),
-//! or a synthetic one (`support`).
+//! The avatar: `$MENAGERIE_BENCH_AVATAR`, else the sample fox drawn at
+//! 512 px with a photographic grain (`support`).
 //!
 //! Run: `cargo bench -p canvas-render --bench templates` (release; only when measuring).
 

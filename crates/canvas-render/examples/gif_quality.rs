@@ -17,11 +17,11 @@
 //! with `OUT_DIR`, frames 0 and 1 of each GIF are written there as PNG, and
 //! each GIF whole.
 //!
-//! The avatar: `$MENAGERIE_BENCH_AVATAR`, else
-//! `../shared/bench/avatars/avatar_512.png` above the workspace.
+//! The avatar: the benches' (`$MENAGERIE_BENCH_AVATAR`, else the sample fox
+//! at 512 px with a photographic grain).
 
-// The benches' animation of the sharp comparison (`pan_and_zoom`); the
-// avatar here is the real one only, not the benches' synthetic fallback.
+// The benches' avatar and the animation of the sharp comparison
+// (`pan_and_zoom`).
 #[path = "../benches/support/mod.rs"]
 mod support;
 
@@ -30,24 +30,14 @@ use std::time::{Duration, Instant};
 
 use canvas_render::animation::{Deadline, PatchedFrames, encode_gif_patched};
 use canvas_render::image::codecs::gif::GifDecoder;
-use canvas_render::image::{AnimationDecoder, ImageFormat};
+use canvas_render::image::AnimationDecoder;
 use canvas_render::template::{
     TemplateKind, plan_frames, render_patched_frames, render_template_frames,
 };
 use canvas_render::{Loops, RgbaImage, encode_gif, encode_png};
 
 fn avatar() -> RgbaImage {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let path = std::env::var_os("MENAGERIE_BENCH_AVATAR")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain(["..", "../.."].map(|up| root.join(up).join("shared/bench/avatars/avatar_512.png")))
-        .find(|p| p.exists())
-        .expect("a bench avatar");
-    let bytes = std::fs::read(path).expect("readable");
-    canvas_render::image::load_from_memory_with_format(&bytes, ImageFormat::Png)
-        .expect("a PNG")
-        .into_rgba8()
+    support::avatar().0
 }
 
 /// (per-pixel mean, 8×8 block mean error, its maximum), in levels.

@@ -1,14 +1,19 @@
 //! Renders the images of the sharp-comparison scenarios (`cargo xtask
-//! bench-compare`) and every filter's output (`filter-<name>`) from the
-//! shared bench avatars, prints the bytes of each one's PNG and writes the
-//! PNGs to a directory, so the PNG writer can be
-//! measured on exactly these images (`cargo run --release -p png-writer
-//! --example encode_files -- <dir>/*.png`).
+//! bench-compare`) and every filter's output (`filter-<name>`), prints the
+//! bytes of each one's PNG and writes the PNGs to a directory, so the PNG
+//! writer can be measured on exactly these images (`cargo run --release -p
+//! png-writer --example encode_files -- <dir>/*.png`).
 //!
 //! Run: `cargo run --release -p canvas-render --example png_scenarios --
-//! [<avatar dir>] [<out dir>]`; the avatar directory defaults to
-//! `shared/bench/avatars` beside (or above, for a git worktree) the
-//! workspace, the output directory to `target/png-scenarios`.
+//! [<avatar dir>] [<out dir>]`. The avatar directory holds
+//! `avatar_512.png` and `avatar_1024.png` (for example the peer
+//! comparison's photo avatars); without one, the benches' drawn avatar is
+//! used at both sizes. The output directory defaults to `png-scenarios` in
+//! the cargo target directory.
+
+// The benches' drawn avatar.
+#[path = "../benches/support/mod.rs"]
+mod support;
 
 use std::path::PathBuf;
 
@@ -16,30 +21,25 @@ use canvas_render::{Filter, RgbaImage, Threshold, apply, circle, encode_png};
 
 fn load(path: &PathBuf) -> RgbaImage {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    canvas_render::image::load_from_memory_with_format(
-        &bytes,
-        canvas_render::image::ImageFormat::Png,
-    )
-    .expect("a PNG")
-    .into_rgba8()
+    support::decode(&bytes)
 }
 
 fn main() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut args = std::env::args_os().skip(1).map(PathBuf::from);
-    let avatars = args.next().unwrap_or_else(|| {
-        ["..", "../.."]
-            .map(|up| root.join(up).join("shared/bench/avatars"))
-            .into_iter()
-            .find(|p| p.join("avatar_512.png").exists())
-            .expect("the shared bench avatars")
+    let (a512, a1024) = match args.next() {
+        Some(dir) => (
+            load(&dir.join("avatar_512.png")),
+            load(&dir.join("avatar_1024.png")),
+        ),
+        None => (support::drawn(512), support::drawn(1024)),
+    };
+    let out = args.next().unwrap_or_else(|| {
+        std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target"))
+            .join("png-scenarios")
     });
-    let out = args
-        .next()
-        .unwrap_or_else(|| root.join("target/png-scenarios"));
     std::fs::create_dir_all(&out).expect("output directory");
-    let a512 = load(&avatars.join("avatar_512.png"));
-    let a1024 = load(&avatars.join("avatar_1024.png"));
     let scenarios: [(&str, RgbaImage); 6] = [
         (
             "mix512-color",

@@ -2,10 +2,10 @@
 //! colour type, in one process.
 //!
 //! The picture is a 512 × 512 avatar read at run time from
-//! `$MENAGERIE_BENCH_AVATAR`, else `shared/bench/avatars/avatar_512.png` in
-//! the parent (or grandparent, for a git worktree) of the workspace root;
-//! when neither exists a synthetic noisy picture is generated, so
-//! `cargo bench --no-run` and `cargo test --benches` work anywhere.
+//! `$MENAGERIE_BENCH_AVATAR`, else drawn in code: a noisy gradient with a
+//! face, transparent outside a circle with an anti-aliased rim, with more
+//! than 256 grey and alpha pairs, so the writer keeps every case's colour
+//! type (it would choose a palette for fewer colours).
 //!
 //! Three images are made from it: its colours inverted (RGBA), its BT.601
 //! luma (grey + alpha) and the avatar made opaque (RGB). The `png` crate
@@ -16,7 +16,6 @@
 //! Run: `cargo bench -p png-writer` (release; only when measuring).
 
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -28,18 +27,15 @@ use decode::decode;
 
 /// RGBA pixels of the benchmark picture, and where they came from.
 fn avatar() -> (u32, u32, Vec<u8>, String) {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let candidates = std::env::var_os("MENAGERIE_BENCH_AVATAR")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain(["..", "../.."].map(|up| root.join(up).join("shared/bench/avatars/avatar_512.png")));
-    for path in candidates {
-        if let Some((w, h, px)) = std::fs::read(&path).ok().and_then(|b| decode(&b)) {
-            return (w, h, px, path.display().to_string());
-        }
+    if let Some(path) = std::env::var_os("MENAGERIE_BENCH_AVATAR") {
+        let (w, h, px) = std::fs::read(&path)
+            .ok()
+            .and_then(|b| decode(&b))
+            .unwrap_or_else(|| panic!("MENAGERIE_BENCH_AVATAR {}: not a PNG", path.display()));
+        return (w, h, px, path.display().to_string());
     }
-    // Synthetic fallback: a gradient with a disc and pseudo-random noise,
-    // transparent outside a circle.
+    // A gradient over the full range with a face and pseudo-random noise,
+    // transparent outside a circle whose rim fades over 12 pixels.
     let mut seed = 0x2545_F491_u32;
     let mut px = Vec::with_capacity(512 * 512 * 4);
     for y in 0..512u32 {
@@ -52,19 +48,15 @@ fn avatar() -> (u32, u32, Vec<u8>, String) {
             let base = if dx * dx + dy * dy < 120 * 120 {
                 [225, 180, 150]
             } else {
-                [(x / 2) as u8, 90, (y / 2) as u8]
+                [(x / 2) as u8, ((x + y) / 4) as u8, (y / 2) as u8]
             };
             px.extend(base.map(|c: u8| c.saturating_add(n)));
-            // Transparent corners, as an avatar has: the picture needs alpha.
-            let (cx, cy) = (x as i32 - 256, y as i32 - 256);
-            px.push(if cx * cx + cy * cy < 250 * 250 {
-                255
-            } else {
-                0
-            });
+            let (cx, cy) = (f64::from(x) - 255.5, f64::from(y) - 255.5);
+            let inside = 250.0 - (cx * cx + cy * cy).sqrt();
+            px.push((inside / 12.0 * 255.0).clamp(0.0, 255.0) as u8);
         }
     }
-    (512, 512, px, "generated".into())
+    (512, 512, px, "drawn".into())
 }
 
 /// The `png` crate on pixels already in `colour`'s layout.

@@ -1,53 +1,43 @@
 //! What the benches share: the avatar they run on, and the animation of the
 //! sharp comparison made from it.
 //!
-//! It is read at run time from `$MENAGERIE_BENCH_AVATAR`, else
-//! `shared/bench/avatars/avatar_512.png` in the parent (or grandparent, for
-//! a git worktree) of the workspace root; when neither exists a synthetic
-//! noisy avatar is drawn, so `cargo bench --no-run` and `cargo test
-//! --benches` work anywhere.
+//! The avatar is drawn in code ([`drawn`]): canvas-render's sample fox
+//! enlarged to 512 px with a fixed photographic grain, so filters, the PNG
+//! writer and the GIF encoder see the noise a photo has. Set
+//! `$MENAGERIE_BENCH_AVATAR` to a PNG to measure on another picture (for
+//! example the photo avatar the peer comparison uses).
 
 #![allow(dead_code)] // each bench uses part of it
-
-use std::path::PathBuf;
 
 use canvas_render::image::imageops::{self, FilterType};
 use canvas_render::{RgbaImage, encode_png};
 
 /// The avatar as PNG bytes, and where it came from.
 pub fn avatar_png() -> (Vec<u8>, String) {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let candidates = std::env::var_os("MENAGERIE_BENCH_AVATAR")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain(["..", "../.."].map(|up| root.join(up).join("shared/bench/avatars/avatar_512.png")));
-    for path in candidates {
-        if let Ok(bytes) = std::fs::read(&path) {
-            return (bytes, path.display().to_string());
+    if let Some(path) = std::env::var_os("MENAGERIE_BENCH_AVATAR") {
+        let bytes = std::fs::read(&path)
+            .unwrap_or_else(|e| panic!("MENAGERIE_BENCH_AVATAR {}: {e}", path.display()));
+        return (bytes, path.display().to_string());
+    }
+    (encode_png(&drawn(512)).expect("encodable"), "drawn".into())
+}
+
+/// The sample fox at `side` × `side` pixels with a fixed grain of up to ±12
+/// levels a channel (a seeded xorshift): the same pixels on every call.
+pub fn drawn(side: u32) -> RgbaImage {
+    let fox = canvas_render::sample::avatar();
+    let mut img = imageops::resize(&fox, side, side, FilterType::Lanczos3);
+    let mut seed = 0x2545_F491_u32;
+    for p in img.pixels_mut() {
+        for c in &mut p.0[..3] {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            let grain = (seed % 25) as i16 - 12;
+            *c = (i16::from(*c) + grain).clamp(0, 255) as u8;
         }
     }
-    // Synthetic fallback: a gradient with a disc and pseudo-random noise.
-    let mut seed = 0x2545_F491_u32;
-    let img = RgbaImage::from_fn(512, 512, |x, y| {
-        seed ^= seed << 13;
-        seed ^= seed >> 17;
-        seed ^= seed << 5;
-        let n = (seed % 24) as u8;
-        let (dx, dy) = (x as i32 - 256, y as i32 - 230);
-        let face = dx * dx + dy * dy < 120 * 120;
-        let base = if face {
-            [225, 180, 150]
-        } else {
-            [(x / 2) as u8, 90, (y / 2) as u8]
-        };
-        canvas_render::image::Rgba([
-            base[0].saturating_add(n),
-            base[1].saturating_add(n),
-            base[2].saturating_add(n),
-            255,
-        ])
-    });
-    (encode_png(&img).expect("encodable"), "generated".into())
+    img
 }
 
 /// Decodes PNG bytes.
