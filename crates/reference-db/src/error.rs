@@ -85,7 +85,7 @@ pub enum LookupError {
         kind: RecordKind,
         /// The query as given (trimmed).
         query: String,
-        /// Similar names, best first (always empty for creatures).
+        /// Similar names, best first.
         suggestions: Vec<Suggestion>,
     },
 }

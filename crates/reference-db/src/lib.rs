@@ -23,8 +23,8 @@
 //! precedence. A query of ASCII digits (optionally `#`-prefixed) is a number:
 //! for creatures the national dex number of the species' default form
 //! (`25`, `025`) or a PokeAPI pokemon id of an alternate form (`10100`);
-//! for moves, abilities and items their PokeAPI id. Misses of moves,
-//! abilities and items carry suggestions ([`suggest`]). Queries longer than
+//! for moves, abilities and items their PokeAPI id. Every miss (creatures,
+//! moves, abilities, items) carries suggestions ([`suggest`]). Queries longer than
 //! [`MAX_QUERY_LEN`] bytes miss without suggestions.
 
 #![forbid(unsafe_code)]
@@ -115,6 +115,7 @@ pub struct ReferenceDb {
     moves: KeyIndex,
     abilities: KeyIndex,
     items: KeyIndex,
+    creature_suggestions: SuggestionIndex,
     move_suggestions: SuggestionIndex,
     ability_suggestions: SuggestionIndex,
     item_suggestions: SuggestionIndex,
@@ -178,6 +179,8 @@ impl ReferenceDb {
                 .iter()
                 .map(|r| (r.id, r.slug.as_str(), r.display_name.as_str())),
         );
+        let creature_suggestions =
+            SuggestionIndex::new(data.creatures.iter().map(|r| r.slug.as_str()));
         let move_suggestions = SuggestionIndex::new(data.moves.iter().map(|r| r.slug.as_str()));
         let ability_suggestions =
             SuggestionIndex::new(data.abilities.iter().map(|r| r.slug.as_str()));
@@ -188,6 +191,7 @@ impl ReferenceDb {
             moves,
             abilities,
             items,
+            creature_suggestions,
             move_suggestions,
             ability_suggestions,
             item_suggestions,
@@ -233,26 +237,18 @@ impl ReferenceDb {
         mv.learners.iter().map(|i| self.creature_at(*i))
     }
 
-    /// Finds a creature by dex number, slug, display name or form name.
-    /// A miss carries no suggestions.
+    /// Finds a creature by dex number, slug, display name or form name;
+    /// a miss carries suggestions among the creatures' slugs (forms
+    /// included), by the same measure, floor and order as the others.
     pub fn lookup_creature(&self, query: &str) -> Result<&Creature, LookupError> {
-        let query = query.trim();
-        if query.is_empty() {
-            return Err(LookupError::EmptyQuery {
-                kind: RecordKind::Creature,
-            });
-        }
-        if query.len() > MAX_QUERY_LEN {
-            return Err(too_long(RecordKind::Creature, query));
-        }
-        match self.creatures.find(query) {
-            Some(i) => Ok(&self.data.creatures[i]),
-            None => Err(LookupError::NotFound {
-                kind: RecordKind::Creature,
-                query: query.to_owned(),
-                suggestions: Vec::new(),
-            }),
-        }
+        lookup(
+            RecordKind::Creature,
+            query,
+            &self.creatures,
+            &self.creature_suggestions,
+            &self.data.creatures,
+            |c| &c.slug,
+        )
     }
 
     /// Finds a move by id, slug or display name; a miss carries suggestions.

@@ -151,10 +151,11 @@ impl ApiError {
     /// Extra JSON members for the body beside `error` (e.g. `dym`).
     fn extras(&self) -> Option<Value> {
         match self {
-            // creature reference: `dym` for moves, abilities and items
+            // creature reference: `dym` on every miss (the spec promises it
+            // for moves, abilities and items; creatures get it too)
             ApiError::Lookup(reference_db::LookupError::NotFound {
                 kind, suggestions, ..
-            }) if *kind != reference_db::RecordKind::Creature => {
+            }) => {
                 let dym: Vec<Value> = suggestions
                     .iter()
                     .map(|s| {

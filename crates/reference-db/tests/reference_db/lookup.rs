@@ -43,10 +43,25 @@ fn creature_by_number_name_and_form() {
             "{query}"
         );
     }
-    assert!(matches!(
-        db.lookup_creature("pikachoo"),
-        Err(LookupError::NotFound { kind: RecordKind::Creature, ref suggestions, .. }) if suggestions.is_empty()
-    ));
+    // A misspelt creature gets "did you mean", led by the creature meant.
+    for (query, meant) in [
+        ("pikachoo", "pikachu"),
+        ("pikachuu", "pikachu"),
+        ("bulbsaur", "bulbasaur"),
+    ] {
+        match db.lookup_creature(query) {
+            Err(LookupError::NotFound {
+                kind: RecordKind::Creature,
+                suggestions,
+                ..
+            }) => assert_eq!(
+                suggestions.first().map(|s| s.slug.as_str()),
+                Some(meant),
+                "{query}: {suggestions:?}"
+            ),
+            other => panic!("{query}: {other:?}"),
+        }
+    }
     for query in ["0", "9999", "---"] {
         assert!(
             matches!(db.lookup_creature(query), Err(LookupError::NotFound { .. })),

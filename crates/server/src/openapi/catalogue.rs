@@ -54,6 +54,8 @@ pub enum ErrorKind {
     BadRequest,
     /// 404 `{"error"}` (unknown `:type` or record).
     NotFound,
+    /// 404 with `dym` creature suggestions.
+    CreatureNotFound,
     /// 404 with `dym` move suggestions.
     MoveNotFound,
     /// 404 with `dym` ability suggestions.
@@ -425,9 +427,9 @@ const fn lookup(
         params: param,
         ok: Success::Json(schema),
         errors: match miss {
-            ErrorKind::NotFound => &[
+            ErrorKind::CreatureNotFound => &[
                 ErrorKind::BadRequest,
-                ErrorKind::NotFound,
+                ErrorKind::CreatureNotFound,
                 ErrorKind::DataMissing,
             ],
             ErrorKind::MoveNotFound => &[
@@ -1089,7 +1091,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
             "25",
         )],
         "DexRecord",
-        ErrorKind::NotFound,
+        ErrorKind::CreatureNotFound,
     ),
     lookup(
         "/creature/moves",

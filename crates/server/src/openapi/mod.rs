@@ -342,6 +342,7 @@ fn error_ref(k: ErrorKind) -> (&'static str, &'static str) {
     match k {
         ErrorKind::BadRequest => ("400", "BadRequest"),
         ErrorKind::NotFound => ("404", "NotFound"),
+        ErrorKind::CreatureNotFound => ("404", "CreatureNotFound"),
         ErrorKind::MoveNotFound => ("404", "MoveNotFound"),
         ErrorKind::AbilityNotFound => ("404", "AbilityNotFound"),
         ErrorKind::ItemNotFound => ("404", "ItemNotFound"),
@@ -421,6 +422,11 @@ fn error_responses() -> Value {
             "Unknown type or record; the message names the valid types where there is a fixed set",
             "Error",
             err("no such endpoint: /facts/unicorn"),
+        ),
+        "CreatureNotFound": error_response(
+            "No such creature; `dym` holds up to 5 similar names, best first",
+            "CreatureNotFound",
+            schemas::example("CreatureNotFound").unwrap_or_default(),
         ),
         "MoveNotFound": error_response(
             "No such move; `dym` holds up to 5 similar names, best first",

@@ -52,6 +52,7 @@ fn suggestions(member: &str) -> Value {
 pub fn all() -> Value {
     json!({
         "Error": obj(json!({ "error": { "type": "string", "minLength": 1 } }), &["error"], true),
+        "CreatureNotFound": suggestions("creature"),
         "MoveNotFound": suggestions("move"),
         "AbilityNotFound": suggestions("ability"),
         "ItemNotFound": suggestions("item"),
@@ -162,6 +163,10 @@ pub fn example(schema: &str) -> Option<Value> {
         "Fact" => json!({ "fact": "A group of cats is called a clowder." }),
         "ImageLink" => json!({ "link": "https://example.com/cat.jpg" }),
         "Health" => json!({ "status": "ok", "version": env!("CARGO_PKG_VERSION") }),
+        "CreatureNotFound" => json!({
+            "error": "creature not found: \"charzard\"",
+            "dym": [{ "creature": "charizard", "certainty": "0.80" }]
+        }),
         "MoveNotFound" => json!({
             "error": "no move named `karate-chp`",
             "dym": [{ "move": "karate-chop", "certainty": "0.84" }]

@@ -4,7 +4,7 @@
 //! Each handler takes its one query parameter and asks the reference engine
 //! ([`crate::engine::reference`]) for the answer: the record's JSON body in
 //! the spec's shape, serialised once, and its entity tag. Misses become
-//! [`ApiError::Lookup`] (404, with `dym` for moves, abilities and items);
+//! [`ApiError::Lookup`] (404, with `dym`, "did you mean", on every miss);
 //! without a loaded dataset every route answers 503
 //! ([`ApiError::ReferenceDataMissing`]).
 

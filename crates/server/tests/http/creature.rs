@@ -124,16 +124,33 @@ async fn dex_forgiving_ids_forms_and_nulls() {
 }
 
 #[actix_rt::test]
-async fn dex_miss_is_404_without_dym() {
+async fn dex_miss_is_404_with_dym_led_by_the_creature_meant() {
     let r = get("/creature/dex?id=pikachoo").await;
     let msg = r.assert_error(404);
     assert!(
         msg.contains("pikachoo") && msg.contains("creature"),
         "{msg}"
     );
-    assert_eq!(r.json().as_object().unwrap().len(), 1, "only `error`");
-    get("/creature/dex?id=0").await.assert_error(404);
-    get("/creature/dex?id=99999").await.assert_error(404);
+    let body = r.json();
+    assert_eq!(
+        body.as_object().unwrap().len(),
+        2,
+        "`error` and `dym`: {body}"
+    );
+    assert_eq!(body["dym"][0]["creature"], "pikachu", "{body}");
+    for query in ["pikachuu", "bulbsaur"] {
+        let miss = get(&format!("/creature/dex?id={query}")).await;
+        miss.assert_error(404);
+        let dym = miss.json()["dym"].clone();
+        let first = dym[0]["creature"].as_str().unwrap_or_default().to_owned();
+        assert!(query.starts_with(&first[..4]), "{query}: {dym}");
+        assert!(dym.as_array().unwrap().len() <= 5);
+    }
+    for number in ["0", "99999"] {
+        let miss = get(&format!("/creature/dex?id={number}")).await;
+        miss.assert_error(404);
+        assert!(miss.json()["dym"].is_array(), "{number}");
+    }
 }
 
 #[actix_rt::test]

@@ -353,3 +353,31 @@ async fn every_record_over_http() {
     assert_eq!(ball["sprite"], format!("{base}/items/master-ball.png"));
     assert_eq!(ball["cost"], 0);
 }
+
+/// Misspelt creatures users type get "did you mean" led by the one meant,
+/// with the miss's status and message unchanged.
+#[actix_rt::test]
+async fn misspelt_creatures_get_dym_led_by_the_one_meant() {
+    let Some(dir) = full_data_dir() else { return };
+    let state = AppState::load(Settings::for_tests(&dir)).expect("state loads over the full data");
+    let app = test::init_service(create_app(state)).await;
+    for (query, meant) in [
+        ("charzard", "charizard"),
+        ("pikachuu", "pikachu"),
+        ("bulbsaur", "bulbasaur"),
+    ] {
+        let req = test::TestRequest::get()
+            .uri(&format!("/creature/dex?id={query}"))
+            .to_request();
+        let res = test::call_service(&app, req).await;
+        assert_eq!(res.status().as_u16(), 404, "{query}");
+        let body: Value =
+            serde_json::from_slice(&to_bytes(res.into_body()).await.unwrap_or_default()).unwrap();
+        assert_eq!(
+            body["error"],
+            json!(format!("creature not found: {query:?}")),
+            "{body}"
+        );
+        assert_eq!(body["dym"][0]["creature"], meant, "{query}: {body}");
+    }
+}
