@@ -332,9 +332,7 @@ fn only_the_data_step_and_peer_comparisons_name_the_folder_beside_the_clone() {
     let offenders: Vec<String> = files
         .iter()
         .filter(|f| !MAY_NAME_SHARED.iter().any(|ok| f.starts_with(ok)))
-        .filter(|f| {
-            std::fs::read_to_string(root.join(f)).is_ok_and(|text| names_shared(&text))
-        })
+        .filter(|f| std::fs::read_to_string(root.join(f)).is_ok_and(|text| names_shared(&text)))
         .cloned()
         .collect();
     assert!(

@@ -29,8 +29,8 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use canvas_render::animation::{Deadline, PatchedFrames, encode_gif_patched};
-use canvas_render::image::codecs::gif::GifDecoder;
 use canvas_render::image::AnimationDecoder;
+use canvas_render::image::codecs::gif::GifDecoder;
 use canvas_render::template::{
     TemplateKind, plan_frames, render_patched_frames, render_template_frames,
 };
