@@ -66,7 +66,26 @@ fn slug(tag: &str) -> String {
 
 /// Text safe inside a Markdown table cell.
 fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+    text(s).replace('|', "\\|").replace('\n', " ")
+}
+
+/// The catalogue's Markdown with `<` and `>` outside code spans written as
+/// entities, so `Welcome <username>` is text, not an HTML tag.
+fn text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut code = false;
+    for c in s.chars() {
+        match c {
+            '`' => {
+                code = !code;
+                out.push(c);
+            }
+            '<' if !code => out.push_str("&lt;"),
+            '>' if !code => out.push_str("&gt;"),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// A number as the document writes it: `2` rather than `2.0`.
@@ -141,9 +160,13 @@ fn shown(preview: &str) -> String {
 
 fn endpoint(doc: &Value, path: &str, op: &Value, out: &mut String) {
     let _ = writeln!(out, "## `{path}`\n");
-    let _ = writeln!(out, "{}\n", op["summary"].as_str().unwrap_or_default());
+    let _ = writeln!(
+        out,
+        "{}\n",
+        text(op["summary"].as_str().unwrap_or_default())
+    );
     if let Some(d) = op["description"].as_str() {
-        let _ = writeln!(out, "{d}\n");
+        let _ = writeln!(out, "{}\n", text(d));
     }
     if let Some(p) = op["x-preview"].as_str() {
         let _ = writeln!(out, "![preview of {path}](previews/{})\n", shown(p));
