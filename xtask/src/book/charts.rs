@@ -171,15 +171,19 @@ fn chart(c: &Comparison) -> Result<String> {
             .draw()
             .map_err(plot_error)?;
         let ratios: Vec<f64> = c.rows.iter().map(|r| r.ratio(c.higher_is_better)).collect();
-        chart
-            .draw_series(
-                Histogram::horizontal(&chart)
-                    .style(BAR.filled())
-                    .margin(7)
-                    .baseline(1.0)
-                    .data(ratios.iter().enumerate().map(|(i, r)| (n - 1 - i, *r))),
-            )
-            .map_err(plot_error)?;
+        // One series a bar, in row order: a histogram of several bars draws
+        // them in hash order, and the same figures must give the same file.
+        for (i, r) in ratios.iter().enumerate() {
+            chart
+                .draw_series(
+                    Histogram::horizontal(&chart)
+                        .style(BAR.filled())
+                        .margin(7)
+                        .baseline(1.0)
+                        .data([(n - 1 - i, *r)]),
+                )
+                .map_err(plot_error)?;
+        }
         let style = ("sans-serif", 14).into_font().into_text_style(&root).pos(
             plotters::style::text_anchor::Pos::new(
                 plotters::style::text_anchor::HPos::Left,
@@ -374,6 +378,17 @@ mod tests {
             md.contains("![Operations: Menagerie, times as fast as Pillow](benchmarks/ops.svg)")
         );
         assert!(md.contains("Rerun: `cargo xtask bench-compare HEAD`."));
+    }
+
+    #[test]
+    fn a_chart_is_the_same_file_every_time() {
+        let list = parse(&read_figures(&crate::repo_root()).unwrap()).unwrap();
+        for c in &list {
+            let first = chart(c).unwrap();
+            for _ in 0..5 {
+                assert_eq!(chart(c).unwrap(), first, "{}", c.id);
+            }
+        }
     }
 
     #[test]
