@@ -8,8 +8,8 @@
 #   BEFORE=<menagerie binary> DATA=<dir with reference-db.bin> \
 #     scripts/bench-guard.sh [rounds] [seconds] [connections]   (5 6 32)
 #
-# Paths: /health, /facts/cat, /creature/dex?id=pikachu and, when
-# ../shared/bench/avatars is there, /canvas/filter/greyscale on a cached
+# Paths: /health, /facts/cat, /creature/dex?id=pikachu and, when AVATARS
+# names a directory holding avatar_512.png, /canvas/filter/greyscale on a cached
 # 512 px avatar from a local origin (no output cache: every request renders
 # and encodes). Every round runs each build once per path, the order flipped
 # every other round; the medians of req/s and p99 and their ratios
@@ -25,14 +25,14 @@ command -v wrk >/dev/null || { echo "wrk not found (apt-get install -y wrk)" >&2
 [ -f "${DATA:-}/reference-db.bin" ] || { echo "DATA must name a directory with reference-db.bin (cargo xtask data)" >&2; exit 1; }
 TARGET=${CARGO_TARGET_DIR:-target}
 [ "${NO_BUILD:-}" = 1 ] || cargo build --release -q -p server --bin menagerie
-AVATARS=${AVATARS:-../shared/bench/avatars}
+AVATARS=${AVATARS:-}
 TMP=$(mktemp -d)
 cp "$TARGET/release/menagerie" "$TMP/after"
 cp "$BEFORE" "$TMP/before"
 PIDS=()
 trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$TMP"' EXIT
 PATHS=(/health /facts/cat "/creature/dex?id=pikachu")
-if [ -f "$AVATARS/avatar_512.png" ]; then
+if [ -n "$AVATARS" ] && [ -f "$AVATARS/avatar_512.png" ]; then
   python3 -m http.server 18100 --bind 127.0.0.1 --directory "$AVATARS" >/dev/null 2>&1 & PIDS+=($!)
   PATHS+=("/canvas/filter/greyscale?avatar=http://127.0.0.1:18100/avatar_512.png")
 fi

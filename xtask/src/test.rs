@@ -7,8 +7,8 @@
 //!    cargo target directory
 //!    and exported as `MENAGERIE_FULL_DATA`, with the source directory it
 //!    was built from as `MENAGERIE_FULL_DATA_SOURCE` (whichever of
-//!    `--source`, `MENAGERIE_DATA_SOURCE`, `../shared/data` or the download
-//!    cache it was: tests never guess it); without a source directory the
+//!    `--source`, `MENAGERIE_DATA_SOURCE`, the data folder beside the clone
+//!    or the download cache it was: tests never guess it); without a source directory the
 //!    pinned upstream files are downloaded (`cargo xtask data`). Required
 //!    when `CI` is set; elsewhere, when neither works (offline), the
 //!    full-data tests are skipped with a notice
