@@ -20,7 +20,8 @@ use std::path::{Path, PathBuf};
 
 use actix_web::test as web;
 use serde_json::Value;
-use server::openapi::{self, catalogue::ENDPOINTS};
+use server::openapi;
+use server::openapi::catalogue::{ENDPOINTS, FORMAT, Kind};
 use server::{AppState, create_app};
 
 use crate::support::{Reply, settings};
@@ -207,14 +208,20 @@ fn endpoint(doc: &Value, path: &str, op: &Value, out: &mut String) {
         );
         for p in &params {
             let (ty, bounds) = type_and_bounds(&p["schema"]);
+            let description = p["description"].as_str().unwrap_or_default();
+            // Every canvas image has the same `format`: described once.
+            let description = if description == FORMAT.description {
+                "the output format: see [output format](index.md#output-format)".to_owned()
+            } else {
+                cell(description)
+            };
             let _ = writeln!(
                 out,
-                "| `{}` | {} | {ty} | {} | {} | {} |",
+                "| `{}` | {} | {ty} | {} | {} | {description} |",
                 p["name"].as_str().unwrap_or_default(),
                 p["in"].as_str().unwrap_or_default(),
                 cell(&bounds),
                 if p["required"] == true { "yes" } else { "no" },
-                cell(p["description"].as_str().unwrap_or_default()),
             );
         }
         out.push('\n');
@@ -277,6 +284,19 @@ fn pages() -> BTreeMap<String, String> {
         }
         pages.insert(file, page.trim_end().to_owned() + "\n");
     }
+    let _ = write!(
+        index,
+        "\n## Output format\n\nEvery canvas image takes `format` (one of {}): {}.\n",
+        match FORMAT.kind {
+            Kind::Enum(values) => values
+                .iter()
+                .map(|v| format!("`{v}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            _ => unreachable!("`format` is a choice"),
+        },
+        cell(FORMAT.description)
+    );
     index.push_str(
         "\n## Errors of every endpoint\n\nBeside its own errors, listed on its page, any endpoint may answer:\n\n\
          | error | when |\n|---|---|\n",
