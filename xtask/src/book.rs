@@ -17,7 +17,12 @@
 //!    `SUMMARY.md`).
 //!
 //! `cargo xtask test` runs [`check`]: steps 3 and 4, after checking that
-//! the committed charts are the ones the figures give.
+//! the committed charts are the ones the figures give. Its cost is the
+//! first install of mdBook, about 130 s of CPU (2m10s user; measured on the
+//! shared 2-core machine), then well under a second a run. mdBook as a
+//! library of xtask (`mdbook-driver`, its dependencies at the workspace's
+//! opt-level 2) took 210 s of CPU to build and would slow every xtask
+//! build, so it is installed as a tool instead.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
