@@ -15,3 +15,7 @@ data *ARGS:
 # Criterion benchmarks (release build).
 bench:
     cargo bench --workspace
+
+# Regenerate the book's endpoint pages and charts, build it (mdBook) and check its links.
+book *ARGS:
+    cargo xtask book {{ARGS}}

@@ -2,19 +2,22 @@
 //
 // Needs MENAGERIE_URL (a running server; `cargo xtask test` starts one over
 // the fixtures) and Debian's Chromium (scripts/install-browser-test.sh).
-// Optional: CHROMIUM (browser path), E2E_SCREENSHOT (a PNG path to write).
+// Optional: CHROMIUM (browser path), E2E_SCREENSHOT (a PNG path to write),
+// MENAGERIE_BOOK (the built book's directory, the server started with
+// `--docs-url` pointing at its index: the book test opens its pages).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 
 const base = process.env.MENAGERIE_URL;
+const book = process.env.MENAGERIE_BOOK;
 
-test("the playground shows a gallery of previews and runs a JSON call and an image call", { timeout: 300_000 }, async () => {
-  assert.ok(base, "MENAGERIE_URL is set");
+async function launch() {
   const profile = await mkdtemp(join(tmpdir(), "menagerie-e2e-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
@@ -31,6 +34,48 @@ test("the playground shows a gallery of previews and runs a JSON call and an ima
       "--disable-sync",
     ],
   });
+  return { context, profile };
+}
+
+// Every image of the page loaded (decoded, with a width); returns how many.
+async function imagesLoad(page, what) {
+  await page.waitForFunction(() => [...document.images].every((i) => i.complete), null, { timeout: 60_000 });
+  const all = await page.$$eval("img", (els) => els.map((e) => ({ src: e.getAttribute("src"), w: e.naturalWidth })));
+  assert.deepEqual(all.filter((i) => !(i.w > 0)).map((i) => i.src), [], `${what}: every image loads`);
+  return all.length;
+}
+
+test("the playground links to the book, whose index and endpoint pages show their images", { skip: !book && "MENAGERIE_BOOK not set", timeout: 120_000 }, async () => {
+  const index = pathToFileURL(join(book, "index.html")).href;
+  const { context, profile } = await launch();
+  try {
+    const page = await context.newPage();
+    const problems = [];
+    page.on("pageerror", (e) => problems.push("page error: " + e.message));
+    await page.goto(base + "/");
+    assert.equal(await page.getAttribute("a.book-link", "href"), index, "the playground links to the book");
+
+    await page.goto(index);
+    assert.match(await page.textContent("main h1"), /Menagerie/);
+    assert.ok(await imagesLoad(page, "index") >= 6, "the index shows a strip of previews");
+    // The sidebar lists the endpoint pages.
+    assert.ok(await page.locator('a[href$="endpoints/canvas-misc.html"]').count() >= 1, "endpoint pages listed");
+
+    await page.goto(pathToFileURL(join(book, "endpoints", "canvas-misc.html")).href);
+    assert.match(await page.textContent("main"), /\/canvas\/misc\/circle/);
+    assert.ok(await imagesLoad(page, "canvas-misc") >= 20, "one preview per misc image");
+    await page.goto(pathToFileURL(join(book, "benchmarks.html")).href);
+    assert.ok(await imagesLoad(page, "benchmarks") >= 3, "the charts");
+    assert.deepEqual(problems, [], "no script errors");
+  } finally {
+    await context.close();
+    await rm(profile, { recursive: true, force: true });
+  }
+});
+
+test("the playground shows a gallery of previews and runs a JSON call and an image call", { timeout: 300_000 }, async () => {
+  assert.ok(base, "MENAGERIE_URL is set");
+  const { context, profile } = await launch();
   try {
     const page = await context.newPage();
     const problems = [];

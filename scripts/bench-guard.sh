@@ -9,8 +9,8 @@
 #     scripts/bench-guard.sh [rounds] [seconds] [connections]   (5 6 32)
 #
 # Paths: /health, /facts/cat, /creature/dex?id=pikachu and, when AVATARS
-# names a directory with avatar_512.png, /canvas/filter/greyscale on that
-# cached 512 px avatar from a local origin (no output cache: every request renders
+# names a directory holding avatar_512.png, /canvas/filter/greyscale on a cached
+# 512 px avatar from a local origin (no output cache: every request renders
 # and encodes). Every round runs each build once per path, the order flipped
 # every other round; the medians of req/s and p99 and their ratios
 # after / before are printed, with the load average.

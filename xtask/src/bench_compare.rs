@@ -86,6 +86,11 @@ pub struct BenchCompareArgs {
     /// Do not build: use the binaries left in `target/bench-compare/`.
     #[arg(long)]
     pub no_build: bool,
+    /// Write the work tree's and sharp's medians of the five scenarios into
+    /// the book's figures (`docs/bench/figures.json`, comparison
+    /// `still-vs-sharp`) and redraw the benchmark charts (needs sharp).
+    #[arg(long, conflicts_with = "no_sharp")]
+    pub record: bool,
 }
 
 /// One scenario: the paths asked of Menagerie and of the sharp peer, with
@@ -300,6 +305,10 @@ pub fn run(args: &BenchCompareArgs) -> Result<()> {
             bail!("{} missing (drop --no-build)", bin.display());
         }
     }
+    if args.record && sharp_dir.is_none() {
+        bail!("--record needs the sharp peer (--sharp DIR)");
+    }
+    let started = utc_now();
     let script = out.join("bench.lua");
     std::fs::write(&script, WRK_SCRIPT)?;
 
@@ -541,7 +550,125 @@ pub fn run(args: &BenchCompareArgs) -> Result<()> {
             println!("| {} | {:.3}× | {:.3}× |", sc.name, b / cb, h / ch);
         }
     }
+    if args.record {
+        let rows: Vec<Recorded> = scenarios
+            .iter()
+            .filter(|sc| !sc.sharp.is_empty())
+            .map(|sc| {
+                let sizes = |name: &str| {
+                    bytes
+                        .get(&(name.to_owned(), sc.name))
+                        .map_or(String::new(), |v| {
+                            v.iter()
+                                .map(|b| thousands(*b))
+                                .collect::<Vec<_>>()
+                                .join("+")
+                        })
+                };
+                Recorded {
+                    name: sc.name,
+                    head: median("head", sc.name),
+                    sharp: median("sharp", sc.name),
+                    head_bytes: sizes("head"),
+                    sharp_bytes: sizes("sharp"),
+                }
+            })
+            .collect();
+        let measured = format!("{started}–{} UTC", utc_now());
+        let command = format!(
+            "cargo xtask bench-compare {} --sharp <sharp dir> --rounds {} --seconds {} --connections {}",
+            args.base_rev, args.rounds, args.seconds, args.connections
+        );
+        let root = repo_root();
+        let mut figures = crate::book::charts::read_figures(&root)?;
+        record(
+            &mut figures,
+            &rows,
+            &measured,
+            &head_description(),
+            &command,
+        )?;
+        let path = root.join(crate::book::charts::FIGURES);
+        std::fs::write(&path, serde_json::to_string_pretty(&figures)? + "\n")?;
+        crate::book::charts::write(&root)?;
+        println!("\nRecorded in {} and the charts redrawn.", path.display());
+    }
     Ok(())
+}
+
+/// One scenario's medians, for the book's figures.
+#[derive(Debug)]
+struct Recorded {
+    name: &'static str,
+    head: f64,
+    sharp: f64,
+    head_bytes: String,
+    sharp_bytes: String,
+}
+
+/// Writes a run into the figures' `still-vs-sharp` comparison: its rows
+/// (a scenario keeps its label, a new one is labelled by its name), when,
+/// on what and how it was measured.
+fn record(
+    figures: &mut serde_json::Value,
+    rows: &[Recorded],
+    measured: &str,
+    commit: &str,
+    command: &str,
+) -> Result<()> {
+    let comparison = figures["comparisons"]
+        .as_array_mut()
+        .and_then(|l| l.iter_mut().find(|c| c["id"] == "still-vs-sharp"))
+        .context("the figures have no `still-vs-sharp` comparison")?;
+    let old = comparison["rows"].as_array().cloned().unwrap_or_default();
+    let label = |name: &str| {
+        old.iter()
+            .find(|r| r["name"] == name)
+            .and_then(|r| r["label"].as_str())
+            .unwrap_or(name)
+            .to_owned()
+    };
+    comparison["rows"] = rows
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "name": r.name,
+                "label": label(r.name),
+                "menagerie": (r.head * 10.0).round() / 10.0,
+                "peer": (r.sharp * 10.0).round() / 10.0,
+                "menagerie_bytes": r.head_bytes,
+                "peer_bytes": r.sharp_bytes,
+            })
+        })
+        .collect();
+    comparison["measured"] = measured.into();
+    comparison["commit"] = commit.into();
+    comparison["command"] = command.into();
+    Ok(())
+}
+
+/// `1866213` → `1,866,213`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The time now, `YYYY-MM-DD HH:MM` in UTC (from `date`, which every
+/// machine that runs the benchmark has).
+fn utc_now() -> String {
+    Command::new("date")
+        .args(["-u", "+%Y-%m-%d %H:%M"])
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .unwrap_or_default()
 }
 
 /// Builds BASE_REV (in a git worktree) and the work tree in release, and
@@ -1045,6 +1172,50 @@ mod tests {
         assert!(TEMPLATE_SCENARIOS.iter().all(|sc| sc.sharp.is_empty()));
         assert!(SCENARIOS.iter().all(|sc| !sc.sharp.is_empty()));
         assert!(scenario("templates").is_err() && scenario("nope").is_err());
+    }
+
+    #[test]
+    fn a_run_is_recorded_in_the_figures() {
+        let mut figures = serde_json::json!({ "comparisons": [
+            { "id": "other", "rows": [] },
+            { "id": "still-vs-sharp", "measured": "then", "commit": "old", "command": "old",
+              "rows": [{ "name": "grey512", "label": "greyscale, 512 px", "menagerie": 1.0, "peer": 1.0 }] }
+        ]});
+        let rows = [
+            Recorded {
+                name: "grey512",
+                head: 1201.23,
+                sharp: 54.07,
+                head_bytes: thousands(187791),
+                sharp_bytes: "191,782".into(),
+            },
+            Recorded {
+                name: "blur512",
+                head: 691.0,
+                sharp: 58.0,
+                head_bytes: "1+2".into(),
+                sharp_bytes: "3".into(),
+            },
+        ];
+        record(
+            &mut figures,
+            &rows,
+            "now",
+            "abc1234",
+            "cargo xtask bench-compare x",
+        )
+        .unwrap();
+        let c = &figures["comparisons"][1];
+        assert_eq!(c["measured"], "now");
+        assert_eq!(c["commit"], "abc1234");
+        assert_eq!(c["rows"][0]["label"], "greyscale, 512 px");
+        assert_eq!(c["rows"][0]["menagerie"], 1201.2);
+        assert_eq!(c["rows"][0]["peer"], 54.1);
+        assert_eq!(c["rows"][0]["menagerie_bytes"], "187,791");
+        assert_eq!(c["rows"][1]["label"], "blur512");
+        assert_eq!(figures["comparisons"][0]["rows"], serde_json::json!([]));
+        assert_eq!(thousands(12), "12");
+        assert_eq!(thousands(1_000), "1,000");
     }
 
     #[test]

@@ -3,7 +3,10 @@
 //! Starts the debug `menagerie` binary over the data directory it is given
 //! (the full data, else the fixture dataset; never one without creature
 //! data) on a free loopback port, runs `node --test` in `e2e/` (playwright-core driving Debian's
-//! headless Chromium), then stops the server. In CI (`CI` set) everything
+//! headless Chromium), then stops the server. When the book is built
+//! (`cargo xtask book`, or the `book` step of `cargo xtask test` before
+//! this one), the server links to it (`--docs-url`) and the test opens the
+//! book's index and an endpoint page and checks their images load. In CI (`CI` set) everything
 //! it needs is installed by `scripts/install-browser-test.sh` and the test
 //! must run; elsewhere, without Chromium or Node.js, it is skipped with a
 //! notice.
@@ -53,24 +56,56 @@ pub fn run(data_dir: &Path, ci: bool) -> Result<()> {
     let bin = crate::target_dir().join("debug/menagerie");
     let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
     let addr = SocketAddr::from(([127, 0, 0, 1], port));
-    let server = Command::new(&bin)
+    let book = crate::book::out_dir();
+    let book_index = book.join("index.html");
+    let mut server = Command::new(&bin);
+    server
         .args(["--bind", &addr.to_string(), "--log-level", "warn"])
         .arg("--data-dir")
-        .arg(data_dir)
+        .arg(data_dir);
+    let mut node = Command::new("node");
+    if book_index.is_file() {
+        server.arg("--docs-url").arg(file_url(&book_index)?);
+        node.env("MENAGERIE_BOOK", &book);
+    } else if ci {
+        bail!(
+            "the book is not built in {} (the `book` step)",
+            book.display()
+        );
+    }
+    let server = server
         .spawn()
         .with_context(|| format!("could not start {}", bin.display()))?;
     let mut server = KillOnDrop(server);
     wait_healthy(addr, &mut server.0)?;
     crate::conformance::require_creature_data(addr, data_dir)?;
     let result = run_cmd(
-        Command::new("node")
-            .arg("--test")
+        node.arg("--test")
             .current_dir(&e2e)
             .env("MENAGERIE_URL", format!("http://{addr}"))
             .env("CHROMIUM", CHROMIUM),
     );
     drop(server);
     result
+}
+
+/// `path` as a `file://` URL, as Node's `pathToFileURL` writes it (the
+/// test compares the two): every byte but unreserved characters and `/`
+/// percent-encoded.
+fn file_url(path: &Path) -> Result<String> {
+    let path = std::path::absolute(path)?;
+    let text = path
+        .to_str()
+        .with_context(|| format!("{} is not UTF-8", path.display()))?;
+    let mut url = String::from("file://");
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            url.push(b as char);
+        } else {
+            url.push_str(&format!("%{b:02X}"));
+        }
+    }
+    Ok(url)
 }
 
 struct KillOnDrop(Child);

@@ -1,5 +1,6 @@
 //! `cargo xtask loadtest`: load, soak and fault suites against the release
-//! server on loopback, with the figures written into BENCHMARKS.md.
+//! server on loopback, with the figures written into the server's benchmark
+//! history (`docs/benchmarks-history/server.md`).
 //!
 //! - default: a bare actix-web handler (`crates/server/examples/bare.rs`)
 //!   is measured first as the baseline, then each workload class alone, then
@@ -75,7 +76,7 @@ pub struct LoadtestArgs {
     /// Do not build: use the release binaries already in the target directory.
     #[arg(long)]
     pub no_build: bool,
-    /// Print the tables only; leave BENCHMARKS.md alone.
+    /// Print the tables only; leave the benchmark history alone.
     #[arg(long)]
     pub no_write: bool,
     /// Burst mode: 96 canvas requests at once; passes with 0 errors, each
@@ -445,7 +446,7 @@ fn load(args: &LoadtestArgs, data_dir: &Path, host: &AvatarHost, machine: &Machi
     println!("{text}");
     if !args.no_write && !args.dev {
         report::write_section("loadtest", "loadtest", &text)?;
-        eprintln!("loadtest: BENCHMARKS.md updated (## loadtest)");
+        eprintln!("loadtest: docs/benchmarks-history/server.md updated (## loadtest)");
     }
     let bad: u64 = rows.iter().map(|r| r.s5xx + r.io_errors).sum();
     if bad > 0 {
@@ -508,7 +509,7 @@ fn soak(args: &LoadtestArgs, data_dir: &Path, host: &AvatarHost, machine: &Machi
     println!("{text}");
     if !args.no_write && !args.dev {
         report::write_section("soak", "soak", &text)?;
-        eprintln!("soak: BENCHMARKS.md updated (## soak)");
+        eprintln!("soak: docs/benchmarks-history/server.md updated (## soak)");
     }
     if !verdict.pass {
         bail!("soak FAILED: {}", verdict.summary);
@@ -721,7 +722,7 @@ fn faults(
     println!("{text}");
     if !args.no_write && !args.dev {
         report::write_section("faults", "loadtest --faults", &text)?;
-        eprintln!("faults: BENCHMARKS.md updated (## loadtest --faults)");
+        eprintln!("faults: docs/benchmarks-history/server.md updated (## loadtest --faults)");
     }
     if !verdict.pass {
         bail!("faults FAILED: {}", verdict.summary);

@@ -3,6 +3,7 @@
 //! Run `cargo xtask --help` for the list.
 
 mod bench_compare;
+mod book;
 mod browser;
 mod data;
 mod deploy_check;
@@ -42,7 +43,7 @@ enum Cmd {
     Test(test::TestArgs),
     /// Dry-run publish of the published crates, their packed sizes, the gallery without bundled fonts.
     Package(package::PackageArgs),
-    /// Load test the release server on loopback (`--soak`, `--faults`); writes BENCHMARKS.md.
+    /// Load test the release server on loopback (`--soak`, `--faults`); writes docs/benchmarks-history/server.md.
     Loadtest(loadtest::LoadtestArgs),
     /// The sharp comparison's five scenarios on BASE_REV and the work tree (release builds), alternating, with ratios.
     BenchCompare(bench_compare::BenchCompareArgs),
@@ -54,6 +55,8 @@ enum Cmd {
     DeployCheck(deploy_check::DeployCheckArgs),
     /// Build the runtime image with buildah and run it with podman (root; not in CI).
     Image(image::ImageArgs),
+    /// Regenerate the book's endpoint pages and benchmark charts, then build the book (mdBook) and check its links.
+    Book(book::BookArgs),
 }
 
 fn main() -> Result<()> {
@@ -68,6 +71,7 @@ fn main() -> Result<()> {
         Cmd::CheckLinks(a) => data::content::run_check_links(&a),
         Cmd::DeployCheck(a) => deploy_check::run(&a),
         Cmd::Image(a) => image::run(&a),
+        Cmd::Book(a) => book::run(&a),
     }
 }
 

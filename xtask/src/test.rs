@@ -7,8 +7,8 @@
 //!    cargo target directory
 //!    and exported as `MENAGERIE_FULL_DATA`, with the source directory it
 //!    was built from as `MENAGERIE_FULL_DATA_SOURCE` (whichever of
-//!    `--source`, `MENAGERIE_DATA_SOURCE`, the source data beside the clone or the download
-//!    cache it was: tests never guess it); without a source directory the
+//!    `--source`, `MENAGERIE_DATA_SOURCE`, the data folder beside the clone
+//!    or the download cache it was: tests never guess it); without a source directory the
 //!    pinned upstream files are downloaded (`cargo xtask data`). Required
 //!    when `CI` is set; elsewhere, when neither works (offline), the
 //!    full-data tests are skipped with a notice
@@ -21,10 +21,16 @@
 //!    (`scripts/schemathesis.sh`; see `conformance.rs`) over the full data,
 //!    or without it over the fixture dataset (`data::fixture_data`)
 //! 6. `cargo doc`, warnings denied
-//! 7. the playground's browser test in headless Chromium (`browser.rs`,
-//!    same server data as step 5; required in CI, skipped with a notice
-//!    elsewhere when Chromium is absent)
-//! 8. `cargo xtask deploy-check`: manifests, Dockerfile and YAML (`deploy_check.rs`)
+//! 7. the book (`book.rs`): the benchmark charts are the committed
+//!    figures', mdBook (pinned, installed by cargo into the target
+//!    directory once) builds `docs/`, and no internal link or image of it is
+//!    broken (the endpoint pages are held to the catalogue by the server's
+//!    `book` tests in step 4)
+//! 8. the playground's browser test in headless Chromium (`browser.rs`,
+//!    same server data as step 5; also opens the built book's index and an
+//!    endpoint page; required in CI, skipped with a notice elsewhere when
+//!    Chromium is absent)
+//! 9. `cargo xtask deploy-check`: manifests, Dockerfile and YAML (`deploy_check.rs`)
 
 use std::time::{Duration, Instant};
 
@@ -139,6 +145,8 @@ fn run_steps(args: &TestArgs, steps: &mut Steps) -> Result<()> {
                 .env("RUSTDOCFLAGS", "-D warnings"),
         )
     })?;
+    // docs/, built with mdBook, links checked
+    steps.time("book", crate::book::check)?;
     // e2e/ in headless Chromium
     steps.time("browser", || crate::browser::run(&server_data, ci))?;
     // deploy/, Dockerfile

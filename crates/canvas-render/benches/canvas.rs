@@ -1,5 +1,5 @@
 //! Criterion benchmarks of canvas-render on a 512 × 512 avatar, for comparison
-//! with Pillow (the Pillow reference script, see BENCHMARKS.md). The PNG
+//! with Pillow (the Pillow reference script, see docs/benchmarks-history/canvas-render.md). The PNG
 //! encoder alone, against the `png` crate: `cargo bench -p png-writer`.
 //!
 //! The avatar: `$MENAGERIE_BENCH_AVATAR`, else the sample fox drawn at

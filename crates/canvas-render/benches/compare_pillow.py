@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs the canvas-render criterion benches and Pillow's pillow_ref.py in
 alternation (the machine is noisy), then prints a markdown table of medians
-and ratios for BENCHMARKS.md.
+and ratios for docs/benchmarks-history/canvas-render.md.
 
 Usage (from the workspace root, with a Pillow venv, see ../shared/bench/README.md):
 

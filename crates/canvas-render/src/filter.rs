@@ -778,7 +778,7 @@ mod tests {
     /// (colour premultiplied by the source alpha, which both keep) stays
     /// within these bounds of the full-resolution blur, per test image
     /// (largest difference of a channel, mean difference). The measured
-    /// values are in BENCHMARKS.md ("Blur at half resolution"): on the
+    /// values are in docs/benchmarks-history/canvas-render.md ("Blur at half resolution"): on the
     /// avatar-like picture at most 4 levels and 0.36 on average; hard edges
     /// and per-pixel noise differ more, and most on thin lines over a
     /// transparent ground, whose blurred alpha is a few levels, where the

@@ -21,7 +21,7 @@ use crate::frames::{AnimationError, Deadline, Loops, check_frames};
 
 /// Lossy quality of the colour (0–100, libwebp's scale). At 85 gradients
 /// and text on the cards show no banding or blocking (75 shows 8 × 8 blocks
-/// on smooth backgrounds), and the 60-frame avatars of BENCHMARKS.md come
+/// on smooth backgrounds), and the 60-frame avatars of docs/benchmarks-history/sharp.md come
 /// out at a sixth of their GIF and a tenth of lossless WebP.
 const QUALITY: f32 = 85.0;
 

@@ -187,6 +187,32 @@ pub struct Settings {
     /// on which the links to `--media-dir` files are built.
     #[arg(long, env = "MENAGERIE_PUBLIC_URL")]
     pub public_url: Option<String>,
+
+    /// URL of the book (`docs/` of the repository, built with `cargo xtask
+    /// book`, wherever it is published): the playground links to it. An
+    /// absolute http, https or file URL; without it the playground names
+    /// the book's place in the repository instead.
+    #[arg(long, env = "MENAGERIE_DOCS_URL", value_parser = docs_url)]
+    pub docs_url: Option<String>,
+}
+
+/// Parses `--docs-url`: an absolute http(s) or file URL of at most 2048
+/// bytes, printable ASCII without quotes, angle brackets or spaces (it is
+/// written into the playground page as a link).
+fn docs_url(s: &str) -> Result<String, String> {
+    let ok_scheme = ["http://", "https://", "file:///"]
+        .iter()
+        .any(|p| s.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p)) && s.len() > p.len());
+    let ok_chars = s
+        .bytes()
+        .all(|b| b.is_ascii_graphic() && !matches!(b, b'"' | b'\'' | b'<' | b'>' | b'`' | b'\\'));
+    if ok_scheme && ok_chars && s.len() <= 2048 {
+        Ok(s.to_owned())
+    } else {
+        Err("expected an absolute http, https or file URL (at most 2048 printable ASCII characters, \
+             no spaces, quotes or angle brackets)"
+            .to_owned())
+    }
 }
 
 /// Default of `--sprite-base-url`: the PokeAPI sprites repository.

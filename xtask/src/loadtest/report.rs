@@ -1,4 +1,5 @@
-//! Tables for the terminal and BENCHMARKS.md, and the pass/fail verdicts.
+//! Tables for the terminal and the server's benchmark history
+//! (`docs/benchmarks-history/server.md`), and the pass/fail verdicts.
 
 use std::fmt::Write as _;
 use std::process::Command;
@@ -488,10 +489,14 @@ pub fn fault_section(
     s
 }
 
+/// The dated runs of the server, where the load tests write their figures.
+pub const HISTORY: &str = "docs/benchmarks-history/server.md";
+
 /// Replaces the text between `<!-- KEY:begin -->` and `<!-- KEY:end -->`
-/// in BENCHMARKS.md, adding a `## TITLE` section with the markers when absent.
+/// in the server's benchmark history ([`HISTORY`]), adding a `## TITLE`
+/// section with the markers when absent.
 pub fn write_section(key: &str, title: &str, body: &str) -> Result<()> {
-    let path = repo_root().join("BENCHMARKS.md");
+    let path = repo_root().join(HISTORY);
     let old = std::fs::read_to_string(&path).unwrap_or_else(|_| "# Benchmarks\n".to_owned());
     let begin = format!("<!-- {key}:begin -->");
     let end = format!("<!-- {key}:end -->");

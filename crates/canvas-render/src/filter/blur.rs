@@ -229,7 +229,7 @@ fn map_pairs<F: Fn(u32, u32) -> u32>(dst: &mut [u8], b: &[u8], f: F) {
 /// 4 × 4 blocks as fixed arrays, in tiles of 16 × 16 so both sides stay in
 /// cache; the ragged right and bottom edges pixel by pixel. (LLVM compiles
 /// the blocks to scalar 4-byte moves, not shuffles: the two transpositions
-/// are about 30 % of the blur, BENCHMARKS.md "Blur: where the time goes".)
+/// are about 30 % of the blur, docs/benchmarks-history/canvas-render.md "Blur: where the time goes".)
 pub(crate) fn transpose(src: &[u8], dst: &mut [u8], w: usize, h: usize) {
     const TILE: usize = 16;
     let (w4, h4) = (w / 4 * 4, h / 4 * 4);
@@ -315,7 +315,7 @@ pub(crate) fn box_vertical(
         for (((o, s), &a), &b) in out.iter_mut().zip(sums.iter_mut()).zip(add).zip(sub) {
             let v = *s;
             // LLVM makes this a 32-bit multiply (`vpmulld`) and a narrowing,
-            // not a 16-bit multiply-high: see BENCHMARKS.md "Blur: where the
+            // not a 16-bit multiply-high: see docs/benchmarks-history/canvas-render.md "Blur: where the
             // time goes".
             *o = ((u32::from(v.wrapping_add(half)) * u32::from(inv)) >> 16) as u16 as u8;
             *s = v.wrapping_add(u16::from(a)).wrapping_sub(u16::from(b));
@@ -328,7 +328,7 @@ pub(crate) fn box_vertical(
 /// a Gaussian this wide leaves nothing that a half-resolution image cannot
 /// hold. Smaller images take the full-resolution [`blur_with`]: below it
 /// the downsample and upsample are too large a part of the blur and their
-/// grid shows on hard edges (BENCHMARKS.md, "Blur at half resolution").
+/// grid shows on hard edges (docs/benchmarks-history/canvas-render.md, "Blur at half resolution").
 pub(crate) const HALF_FROM_SIGMA: f32 = 4.0;
 
 /// Whether a `w × h` image is blurred at half resolution.

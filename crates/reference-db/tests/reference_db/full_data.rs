@@ -54,8 +54,8 @@ fn full_db() -> Option<&'static ReferenceDb> {
 
 /// The source CSVs the full data was built from, as `cargo xtask test`
 /// names them in `MENAGERIE_FULL_DATA_SOURCE` (the `--source` folder,
-/// `MENAGERIE_DATA_SOURCE`, the source data beside the clone or the download cache: never
-/// guessed here).
+/// `MENAGERIE_DATA_SOURCE`, the data folder beside the clone or the
+/// download cache: never guessed here).
 fn full_source() -> PathBuf {
     let root = std::env::var_os("MENAGERIE_FULL_DATA_SOURCE")
         .filter(|v| !v.is_empty())

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Load measurements of the canvas endpoints against the Pillow reference
-# service, in one run, on loopback. See BENCHMARKS.md ("Canvas").
+# service, in one run, on loopback. See docs/benchmarks-history/server.md ("Canvas").
 #
 # Usage: bash crates/server/benches/load/canvas.sh [duration=15s] [conns=32]
 # Needs: wrk, a release build (cargo build --release -p server), and a
@@ -26,7 +26,7 @@ done
 wait_port() { for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$1/" && return 0; sleep 0.1; done; echo "port $1 not up"; exit 1; }
 # CPU time the hypervisor gave to other guests (steal) during a step, in %
 # of all CPU time: a shared host stalls every thread in flight, and tail
-# latencies follow it (see BENCHMARKS.md).
+# latencies follow it (see docs/benchmarks-history/server.md).
 cpu_ticks() { awk '/^cpu /{print $2+$3+$4+$5+$6+$7+$8+$9, $9}' /proc/stat; }
 WRK() {
   local t0 t1

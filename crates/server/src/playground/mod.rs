@@ -4,6 +4,10 @@
 //! previews (every operation's `x-preview`, and the cards' `x-previews`)
 //! from it, so the page never repeats the API description.
 //!
+//! The page links to the book: at `--docs-url` when the operator gave one
+//! (the server does not serve the book itself), else it names the book's
+//! place in the repository.
+//!
 //! Served with a strict Content-Security-Policy: scripts and styles from
 //! this origin only, no inline code, images from this origin, `blob:` and
 //! `data:`.
@@ -11,6 +15,7 @@
 use actix_web::http::header;
 use actix_web::{HttpResponse, web};
 
+use crate::engine::AppState;
 use crate::error::ApiError;
 
 const INDEX: &str = include_str!("index.html");
@@ -28,12 +33,28 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(crate::routing::group("/playground").get("/playground/{asset}", asset));
 }
 
-async fn index() -> HttpResponse {
+/// The page's placeholder for the link to the book.
+const BOOK_LINK: &str = "<!-- book link -->";
+
+/// The link to the book, without `--docs-url`: where it is in the repository.
+const BOOK_IN_REPOSITORY: &str = "<span class=\"book-link muted small\" title=\"cargo xtask book builds it\">Book: docs/ in the repository</span>";
+
+async fn index(state: web::Data<AppState>) -> HttpResponse {
     HttpResponse::Ok()
         .content_type("text/html; charset=utf-8")
         .insert_header((header::CONTENT_SECURITY_POLICY, CSP))
         .insert_header((header::CACHE_CONTROL, "public, max-age=300"))
-        .body(INDEX)
+        .body(page(state.settings.docs_url.as_deref()))
+}
+
+/// The page, linking to the book at `docs_url` (checked by the settings'
+/// parser: no character that could leave the attribute).
+fn page(docs_url: Option<&str>) -> String {
+    let link = match docs_url {
+        Some(url) => format!("<a class=\"spec-link book-link\" href=\"{url}\">Book</a>"),
+        None => BOOK_IN_REPOSITORY.to_owned(),
+    };
+    INDEX.replacen(BOOK_LINK, &link, 1)
 }
 
 async fn asset(name: web::Path<String>) -> Result<HttpResponse, ApiError> {

@@ -4,6 +4,7 @@
 
 mod animated;
 mod binary;
+mod book;
 mod canvas;
 mod catalogue;
 mod colour;
