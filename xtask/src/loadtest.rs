@@ -51,7 +51,7 @@ pub struct LoadtestArgs {
     /// Soak duration in minutes.
     #[arg(long, default_value_t = 10)]
     pub minutes: u64,
-    /// Soak: the memory cap stated for the default settings (README); the
+    /// Soak: the memory cap stated for the default settings (the book's Limits page); the
     /// server's RSS must stay under it for the whole run.
     #[arg(long, default_value_t = 640)]
     pub rss_cap_mib: u64,
@@ -105,7 +105,7 @@ pub struct LoadtestArgs {
     /// (default: `still` for fairness, `still16i` for hostile memory).
     #[arg(long, value_enum)]
     pub abuse: Option<pressure::Abuse>,
-    /// Hostile-memory: the worst-case memory stated in the README.
+    /// Hostile-memory: the worst-case memory stated in the book's Limits page.
     #[arg(long, default_value_t = 1355)]
     pub memory_bound_mib: u64,
     /// Run the burst, fairness and hostile-memory modes against this server

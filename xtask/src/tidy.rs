@@ -350,3 +350,41 @@ fn the_shared_folder_check_sees_a_bench_that_names_it() {
     assert!(names_shared("Path::new(\"../shared\")"));
     assert!(!names_shared("shared state of the limiter"));
 }
+
+/// The relative links and image sources of a Markdown file (`](target)`
+/// and `src="target"`), without their `#anchor`.
+fn relative_links(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (open, close) in [("](", ')'), ("src=\"", '"')] {
+        let mut rest = text;
+        while let Some(i) = rest.find(open) {
+            rest = &rest[i + open.len()..];
+            let Some(end) = rest.find(close) else { break };
+            let target = &rest[..end];
+            let path = target.split('#').next().unwrap_or_default();
+            if !path.is_empty() && !path.contains("://") && !path.starts_with("mailto:") {
+                out.push(path.to_owned());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_readme_and_architecture_link_to_files_that_exist() {
+    let root = crate::repo_root();
+    for doc in ["README.md", "ARCHITECTURE.md", "BENCHMARKS.md"] {
+        let text = std::fs::read_to_string(root.join(doc)).unwrap();
+        let links = relative_links(&text);
+        assert!(!links.is_empty(), "{doc} links somewhere");
+        let broken: Vec<_> = links.iter().filter(|l| !root.join(l).exists()).collect();
+        assert!(
+            broken.is_empty(),
+            "{doc} links to missing files: {broken:?}"
+        );
+    }
+    assert_eq!(
+        relative_links("[a](docs/x.md#y) ![b](img.png) <img src=\"p.gif\"> [c](https://e.org)"),
+        ["docs/x.md", "img.png", "p.gif"]
+    );
+}

@@ -5,7 +5,7 @@
 //!
 //! The routes parse names through it, the rate limiter classes paths with
 //! it ([`is_canvas_image`]), and tests hold the OpenAPI catalogue and the
-//! README's lists to it. A scene's URL name belongs to the server: the table
+//! the book's endpoint guide to it. A scene's URL name belongs to the server: the table
 //! [`SCENES`] maps it to canvas-render's [`SceneKind`], [`TEMPLATES`] each
 //! [`TemplateKind`] to its group and name, and tests fail when a kind has
 //! no name.

@@ -103,7 +103,7 @@ pub enum ApiError {
         max: usize,
     },
     // --- canvas ---
-    /// The avatar could not be fetched or decoded (see the README table).
+    /// The avatar could not be fetched or decoded (the book's Limits, Errors).
     #[error("{0}")]
     Avatar(#[from] remote_image::FetchError),
     /// A second image (a welcome card's `bg`) could not be fetched or

@@ -10,7 +10,7 @@
 //!   `--trusted-proxy 127.0.0.1/32`).
 //! - `--hostile-memory`: the three abusive clients with 16-bit interlaced
 //!   4096² avatars (the costliest decode allowed); passes when the peak RSS
-//!   stays under `--rss-cap-mib` (the README's stated bound); then reports
+//!   stays under `--rss-cap-mib` (the bound stated in the book's Limits page); then reports
 //!   the RSS after the server has been idle.
 //! - `--animated` (with `--fairness` or `--hostile-memory`): the abusive
 //!   clients ask for `circle` of a 128-frame 512² animated GIF instead (the

@@ -240,7 +240,7 @@ const fn rank_number(
     }
 }
 
-/// A rank card colour; its default is each design's own (README).
+/// A rank card colour; its default is each design's own (the book's endpoint guide).
 const fn rank_colour(
     name: &'static str,
     description: &'static str,
@@ -884,7 +884,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         path: "/premium/rankcard/{template}",
         tag: "canvas: cards",
         summary: "A rank card: avatar, name, level, rank and an XP bar (nine designs)",
-        description: "900×300, nine designs (`template` 1 to 9), each with its own layout and default colours (README, Rank cards). Only `avatar` is required: an absent `username` is \"Member\", absent `level`, `cxp` and `nxp` are 0, and `discriminator` and `rank` are hidden when absent or 0. The bar shows `cxp`/`nxp` clamped to 0–100 %; without `nxp` (or 0) it has no goal: full when `cxp` is above 0, and the counter reads `cxp XP`. Counts are written compactly (12.3K); once `cxp` or `nxp` is 10,000 or more, both are in thousands alike (3.4K / 10K). A still avatar gives a PNG (or `format`); an animated avatar gives an animated card, aligned by time. Open to everyone.",
+        description: "900×300, nine designs (`template` 1 to 9), each with its own layout and default colours (the book's endpoint guide, Rank cards). Only `avatar` is required: an absent `username` is \"Member\", absent `level`, `cxp` and `nxp` are 0, and `discriminator` and `rank` are hidden when absent or 0. The bar shows `cxp`/`nxp` clamped to 0–100 %; without `nxp` (or 0) it has no goal: full when `cxp` is above 0, and the counter reads `cxp XP`. Counts are written compactly (12.3K); once `cxp` or `nxp` is 10,000 or more, both are in thousands alike (3.4K / 10K). A still avatar gives a PNG (or `format`); an animated avatar gives an animated card, aligned by time. Open to everyone.",
         params: &[
             Param {
                 name: "template",

@@ -1,6 +1,8 @@
 //! The lists of names the service serves come from one catalogue
 //! (`server::catalogue`, over the domain enums); the OpenAPI catalogue and
-//! the README's tables must say the same, or these tests fail on the drift.
+//! the book's endpoint guide (`docs/src/guide.md`, the prose beside the
+//! generated reference) must say the same, or these tests fail on the
+//! drift.
 
 use std::collections::BTreeSet;
 
@@ -9,20 +11,21 @@ use server::openapi::catalogue::ENDPOINTS;
 
 use crate::support::{req, send, settings, state};
 
-fn readme() -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
-    std::fs::read_to_string(path).expect("README.md")
+/// The book's endpoint guide.
+fn guide() -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/src/guide.md");
+    std::fs::read_to_string(path).expect("docs/src/guide.md")
 }
 
 /// The text of `readme` from `start` up to `end`.
 fn section<'a>(readme: &'a str, start: &str, end: &str) -> &'a str {
     let from = readme
         .find(start)
-        .unwrap_or_else(|| panic!("README has `{start}`"));
+        .unwrap_or_else(|| panic!("the guide has `{start}`"));
     let rest = &readme[from + start.len()..];
     &rest[..rest
         .find(end)
-        .unwrap_or_else(|| panic!("README has `{end}` after `{start}`"))]
+        .unwrap_or_else(|| panic!("the guide has `{end}` after `{start}`"))]
 }
 
 /// The names inside backticks of `text`, parameter lists `(...)` removed.
@@ -52,39 +55,39 @@ fn set<'a>(names: impl IntoIterator<Item = &'a str>) -> BTreeSet<String> {
 }
 
 #[test]
-fn the_readme_lists_every_filter_and_misc_image() {
-    let readme = readme();
+fn the_guide_lists_every_filter_and_misc_image() {
+    let readme = guide();
     let filters = backticked_names(section(&readme, "Filters: ", "."));
     assert_eq!(
         filters,
         set(catalogue::filter_names()),
-        "README filter list"
+        "guide: filter list"
     );
     let mut misc = backticked_names(section(&readme, "Misc: ", "Text parameters"));
     misc.remove("avatar");
-    assert_eq!(misc, set(catalogue::misc_names()), "README misc list");
+    assert_eq!(misc, set(catalogue::misc_names()), "guide: misc list");
 }
 
 #[test]
-fn the_readme_lists_every_template() {
-    let readme = readme();
+fn the_guide_lists_every_template() {
+    let readme = guide();
     let overlays = backticked_names(section(&readme, "Overlays: ", ", 512"));
     assert_eq!(
         overlays,
         set(catalogue::template_names(catalogue::OVERLAY_GROUP)),
-        "README overlay list"
+        "guide: overlay list"
     );
     let animated = backticked_names(section(&readme, "Animated: ", ", open"));
     assert_eq!(
         animated,
         set(catalogue::template_names(catalogue::PREMIUM_GROUP)),
-        "README animated list"
+        "guide: animated list"
     );
     let designs = backticked_names(section(&readme, "Designs: ", ", 900"));
     assert_eq!(
         designs,
         set(catalogue::template_names(catalogue::RANKCARD_GROUP)),
-        "README rank card list"
+        "guide: rank card list"
     );
     // Each design's row gives its default colours.
     for name in catalogue::template_names(catalogue::RANKCARD_GROUP) {
@@ -94,7 +97,7 @@ fn the_readme_lists_every_template() {
             if let canvas_render::template::ParamKind::Colour { default } = spec.kind {
                 assert!(
                     row.contains(&format!("`{default:06X}`")),
-                    "README design {name}: {} is {default:06X}",
+                    "guide: design {name}: {} is {default:06X}",
                     spec.name
                 );
             }
@@ -106,13 +109,13 @@ fn the_readme_lists_every_template() {
                 || readme.contains(&format!("`GET {group}/<name>`"))
                 || readme.contains(&format!("`GET {group}/<template>`"))
                 || readme.contains(&format!("`GET {group}/<template>/<background>`")),
-            "README endpoint table: {group}/{name}"
+            "guide: endpoint table: {group}/{name}"
         );
     }
 }
 
 #[test]
-fn every_template_and_welcome_background_has_a_preview_the_readme_names() {
+fn every_template_and_welcome_background_has_a_preview_the_guide_names() {
     let previews = catalogue::image_endpoints();
     // Every template, the cards included, has a preview of its own (a
     // welcome template's over the templates' background).
@@ -134,22 +137,22 @@ fn every_template_and_welcome_background_has_a_preview_the_readme_names() {
             "{b}"
         );
     }
-    // The README's Previews section names every preview group, and no
+    // The guide's Previews section names every preview group, and no
     // longer leaves the cards out.
-    let readme = readme();
-    let text = section(&readme, "### Previews", "### Creature reference");
+    let readme = guide();
+    let text = section(&readme, "## Previews", "## Creature reference");
     for group in server::openapi::catalogue::PREVIEW_GROUPS {
         assert!(
             text.contains(&format!("`{group}`")) || text.contains(&format!("/previews/{group}/")),
-            "README Previews: {group}"
+            "guide: Previews: {group}"
         );
     }
     assert!(!text.contains("but the welcome and rank cards"));
 }
 
 #[test]
-fn the_readme_lists_every_content_type_in_order() {
-    let readme = readme();
+fn the_guide_lists_every_content_type_in_order() {
+    let readme = guide();
     for (group, names) in CONTENT_TYPES {
         let row = section(&readme, &format!("| `GET /{group}` | `200 "), "\n");
         let listed: Vec<String> = if group == "animu" {
@@ -164,7 +167,7 @@ fn the_readme_lists_every_content_type_in_order() {
                 .map(str::to_owned)
                 .collect()
         };
-        assert_eq!(listed, *names, "README list of /{group}");
+        assert_eq!(listed, *names, "guide: list of /{group}");
     }
 }
 

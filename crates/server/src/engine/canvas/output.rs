@@ -39,7 +39,7 @@ use crate::error::ApiError;
 /// Pixels of an animation's frames one job slot stands for: an animated
 /// job holds one slot per started 1 Mi pixels of its larger side, source
 /// frames or rendered frames (4 MiB of RGBA, plus the palette indices and
-/// the encoded image: within the 8 MiB a slot is budgeted in the README's
+/// the encoded image: within the 8 MiB a slot is budgeted in the book's (Limits)
 /// memory bound). A still job holds one.
 pub const PIXELS_PER_SLOT: u64 = 1 << 20;
 
@@ -202,7 +202,7 @@ pub struct Plan {
 impl Plan {
     /// The plan of `job` on `avatar` as `output` with a pool of `max_jobs`
     /// job slots. A still answer renders one image and holds one slot (the
-    /// rendered image lives on a render thread: the README's bound counts
+    /// rendered image lives on a render thread: the memory bound (book, Limits) counts
     /// it there). An animation renders at most [`rendered_cap`] pixels and
     /// holds one slot per started [`PIXELS_PER_SLOT`] of the larger of its
     /// source frames and its rendered frames, at most half the pool.
