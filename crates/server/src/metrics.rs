@@ -23,6 +23,9 @@
 //! | `menagerie_output_cache_bytes`, `..._entries` | gauge | |
 //! | `menagerie_rate_limited_total` | counter | `budget` |
 //! | `menagerie_rate_limit_clients` | gauge | |
+//! | `menagerie_rate_limit_redis_fallback` | gauge | 1 while Redis is unreachable and each replica counts alone (`--rate-limit-redis`) |
+//! | `menagerie_rate_limit_redis_outages_total` | counter | |
+//! | `menagerie_rate_limit_fallback_decisions_total` | counter | |
 //! | `menagerie_uptime_seconds` | gauge | |
 //!
 //! The `route` label is the pattern the request matched (`/animu/{type}`),
@@ -165,6 +168,9 @@ pub struct Metrics {
     output_entries: AtomicU64,
     rate_limited: [AtomicU64; BUDGETS.len()],
     rate_limit_clients: AtomicU64,
+    redis_fallback: AtomicU64,
+    redis_outages: AtomicU64,
+    fallback_decisions: AtomicU64,
 }
 
 impl Default for Metrics {
@@ -186,6 +192,9 @@ impl Default for Metrics {
             output_entries: AtomicU64::new(0),
             rate_limited: Default::default(),
             rate_limit_clients: AtomicU64::new(0),
+            redis_fallback: AtomicU64::new(0),
+            redis_outages: AtomicU64::new(0),
+            fallback_decisions: AtomicU64::new(0),
         }
     }
 }
@@ -296,6 +305,23 @@ impl Metrics {
     /// How many clients the rate limiter currently tracks.
     pub fn set_rate_limit_clients(&self, n: u64) {
         self.rate_limit_clients.store(n, Relaxed);
+    }
+
+    /// Whether the shared (Redis) rate limiter counts per replica now
+    /// (also while it first connects).
+    pub fn set_redis_fallback(&self, on: bool) {
+        self.redis_fallback.store(u64::from(on), Relaxed);
+    }
+
+    /// The shared rate limiter lost Redis (or found it down at start-up).
+    pub fn redis_outage(&self) {
+        self.redis_outages.fetch_add(1, Relaxed);
+    }
+
+    /// One request was decided by the per-replica limiter because Redis
+    /// was unreachable.
+    pub fn fallback_decision(&self) {
+        self.fallback_decisions.fetch_add(1, Relaxed);
     }
 
     /// The whole registry in the Prometheus text exposition format (0.0.4).
@@ -458,6 +484,24 @@ impl Metrics {
             "menagerie_rate_limit_clients",
             "Clients tracked by the rate limiter.",
             self.rate_limit_clients.load(Relaxed),
+        );
+        gauge(
+            &mut out,
+            "menagerie_rate_limit_redis_fallback",
+            "1 while Redis is unreachable and rate limits are counted per replica.",
+            self.redis_fallback.load(Relaxed),
+        );
+        counter(
+            &mut out,
+            "menagerie_rate_limit_redis_outages_total",
+            "Times the shared rate limiter lost Redis and fell back to per-replica counting.",
+            self.redis_outages.load(Relaxed),
+        );
+        counter(
+            &mut out,
+            "menagerie_rate_limit_fallback_decisions_total",
+            "Requests the per-replica limiter decided because Redis was unreachable.",
+            self.fallback_decisions.load(Relaxed),
         );
         head(
             &mut out,
