@@ -27,6 +27,7 @@
 //! | `menagerie_rate_limit_redis_outages_total` | counter | |
 //! | `menagerie_rate_limit_fallback_decisions_total` | counter | |
 //! | `menagerie_uptime_seconds` | gauge | |
+//! | `process_resident_memory_bytes` | gauge | (the standard name; Linux only) |
 //!
 //! The `route` label is the pattern the request matched (`/animu/{type}`),
 //! never the raw path, so its cardinality is bounded by the route table.
@@ -171,6 +172,7 @@ pub struct Metrics {
     redis_fallback: AtomicU64,
     redis_outages: AtomicU64,
     fallback_decisions: AtomicU64,
+    resident_bytes: AtomicU64,
 }
 
 impl Default for Metrics {
@@ -195,6 +197,7 @@ impl Default for Metrics {
             redis_fallback: AtomicU64::new(0),
             redis_outages: AtomicU64::new(0),
             fallback_decisions: AtomicU64::new(0),
+            resident_bytes: AtomicU64::new(0),
         }
     }
 }
@@ -316,6 +319,11 @@ impl Metrics {
     /// The shared rate limiter lost Redis (or found it down at start-up).
     pub fn redis_outage(&self) {
         self.redis_outages.fetch_add(1, Relaxed);
+    }
+
+    /// The process's resident memory in bytes (read at scrape time).
+    pub fn set_resident_memory(&self, bytes: u64) {
+        self.resident_bytes.store(bytes, Relaxed);
     }
 
     /// One request was decided by the per-replica limiter because Redis
@@ -514,6 +522,15 @@ impl Metrics {
             "menagerie_uptime_seconds {}",
             self.started.elapsed().as_secs_f64()
         );
+        let rss = self.resident_bytes.load(Relaxed);
+        if rss > 0 {
+            gauge(
+                &mut out,
+                "process_resident_memory_bytes",
+                "Resident memory of the server process in bytes.",
+                rss,
+            );
+        }
         out
     }
 }

@@ -61,7 +61,7 @@ local new_tat = tat + t
 if new_tat - now > w then
   return {0, tat - now, new_tat - now - w}
 end
-redis.call('SET', KEYS[1], string.format('%d', new_tat), 'PX', math.ceil((new_tat - now) / 1000))
+redis.call('SET', KEYS[1], string.format('%d', new_tat), 'PX', math.max(1, math.ceil((new_tat - now) / 1000)))
 return {1, new_tat - now, 0}
 ";
 
@@ -169,7 +169,8 @@ impl SharedCounter {
         quota: u32,
     ) -> impl Future<Output = Option<Decision>> + 'static {
         let key = redis_key(client, budget);
-        let t_micros = WINDOW_NANOS / 1000 / u64::from(quota.max(1));
+        // At least 1 µs: quotas above 60 million a minute count as that.
+        let t_micros = (WINDOW_NANOS / 1000 / u64::from(quota.max(1))).max(1);
         let inner = Arc::clone(&self.inner);
         let task = self.handle.spawn(async move {
             let mut conn = inner.manager.clone();

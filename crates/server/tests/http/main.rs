@@ -15,6 +15,7 @@ mod errors;
 mod hygiene;
 mod logging;
 mod metrics;
+mod monitoring;
 mod openapi;
 mod playground;
 mod previews;
