@@ -16,6 +16,7 @@ mod hygiene;
 mod logging;
 mod metrics;
 mod monitoring;
+mod negotiation;
 mod openapi;
 mod playground;
 mod previews;
