@@ -8,6 +8,8 @@
 #
 #   scripts/bench-redis-limit.sh [BIN] [SECONDS] [ROUNDS] [PATH]
 #
+# CONNECTIONS (environment, default 16) sets wrk's connections: 1 gives the
+# latency one request adds without queueing behind others.
 # BIN defaults to $CARGO_TARGET_DIR/release/menagerie (or target/...);
 # needs wrk and redis-server (scripts/install-redis.sh). Not run in CI.
 set -euo pipefail
@@ -17,6 +19,8 @@ bin="${1:-$target/release/menagerie}"
 secs="${2:-10}"
 rounds="${3:-3}"
 path="${4:-/canvas/rgb?hex=4B007D}"
+conns="${CONNECTIONS:-16}"
+threads=$(( conns < 2 ? 1 : 2 ))
 command -v wrk >/dev/null || { echo "wrk not found (apt-get install -y wrk)" >&2; exit 1; }
 redis_bin="$(bash scripts/install-redis.sh)"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
@@ -51,13 +55,13 @@ curl -s "http://127.0.0.1:$on_port/metrics" | grep -q '^menagerie_rate_limit_red
 
 # wrk's latency distribution → "req/s p50_ms p99_ms"
 measure() {
-    wrk -t2 -c16 -d"${secs}s" --latency "http://127.0.0.1:$1$path" | awk '
+    wrk -t"$threads" -c"$conns" -d"${secs}s" --latency "http://127.0.0.1:$1$path" | awk '
         function ms(v) { if (v ~ /us$/) return v/1000; if (v ~ /ms$/) return v+0; if (v ~ /s$/) return v*1000; return v }
         $1=="50%" { p50=ms($2) } $1=="99%" { p99=ms($2) } $1=="Requests/sec:" { rps=$2 }
         / Non-2xx/ { bad=$NF }
         END { if (bad) { print "non-2xx answers: " bad > "/dev/stderr"; exit 1 } printf "%.0f %.3f %.3f\n", rps, p50, p99 }'
 }
-echo "path $path, ${secs} s per run, wrk -t2 -c16, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "path $path, ${secs} s per run, wrk -t$threads -c$conns, load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-6s %-4s %10s %9s %9s\n' round srv 'req/s' 'p50 ms' 'p99 ms'
 : >"$data/off"; : >"$data/on"
 for r in $(seq "$rounds"); do
