@@ -261,8 +261,9 @@ fn three_replicas_share_one_limit_and_survive_a_redis_outage() {
     // then each replica counts alone; one warning per replica, the gauge
     // and the outage counter say so. When it goes on, sharing resumes.
     let signal = |sig: &str| {
-        let ok = Command::new("kill")
-            .args([sig, &redis.0.id().to_string()])
+        // The shell's own `kill`: no procps needed.
+        let ok = Command::new("sh")
+            .args(["-c", &format!("kill {sig} {}", redis.0.id())])
             .status()
             .is_ok_and(|s| s.success());
         assert!(ok, "kill {sig} redis-server");
