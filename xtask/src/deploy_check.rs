@@ -14,7 +14,11 @@
 //! 3. each kustomization under `deploy/check/must-fail/` (a misspelt field
 //!    of a built-in kind and of a custom resource) must be REFUSED by the same
 //!    validation, so the check is known to bite;
-//! 4. yamllint over `deploy/` (`deploy/check/yamllint.yaml`) and hadolint
+//! 4. `promtool check rules` on the rule groups of every rendered
+//!    `PrometheusRule` (`deploy/check/rules.py` writes them as rule files;
+//!    promtool is Debian's `prometheus` package, installed by
+//!    `scripts/install-promtool.sh` when missing);
+//! 5. yamllint over `deploy/` (`deploy/check/yamllint.yaml`) and hadolint
 //!    on the `Dockerfile`.
 //!
 //! `cargo xtask test` runs it.
@@ -82,6 +86,8 @@ pub fn run(_args: &DeployCheckArgs) -> Result<()> {
         eprintln!("deploy-check: refused, as it must be");
     }
 
+    check_rules(&venv, &root, &rendered, &out)?;
+
     run_cmd(
         Command::new(venv.join("bin/yamllint"))
             .current_dir(&root)
@@ -94,6 +100,33 @@ pub fn run(_args: &DeployCheckArgs) -> Result<()> {
     )?;
     eprintln!("\ndeploy-check: {} kustomizations valid", good.len());
     Ok(())
+}
+
+/// `promtool check rules` on every rendered `PrometheusRule`'s groups.
+fn check_rules(venv: &Path, root: &Path, rendered: &[PathBuf], out: &Path) -> Result<()> {
+    let o = Command::new("bash")
+        .arg(root.join("scripts/install-promtool.sh"))
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .context("running scripts/install-promtool.sh")?;
+    let promtool = String::from_utf8_lossy(&o.stdout).trim().to_owned();
+    if !o.status.success() || promtool.is_empty() {
+        bail!("scripts/install-promtool.sh failed ({})", o.status);
+    }
+    let o = Command::new(venv.join("bin/python"))
+        .current_dir(root)
+        .arg("deploy/check/rules.py")
+        .arg(out.join("rules"))
+        .args(rendered)
+        .output()?;
+    if !o.status.success() {
+        bail!(
+            "deploy/check/rules.py: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let files: Vec<&str> = std::str::from_utf8(&o.stdout)?.lines().collect();
+    run_cmd(Command::new(promtool).args(["check", "rules"]).args(&files))
 }
 
 /// `kubectl`: `KUBECTL` when set, else the pinned one in the tools'

@@ -12,25 +12,30 @@
 //!    pinned upstream files are downloaded (`cargo xtask data`). Required
 //!    when `CI` is set; elsewhere, when neither works (offline), the
 //!    full-data tests are skipped with a notice
-//! 4. `cargo test` on every target (benches run once in test mode, so they
+//! 4. `redis-server` for the shared rate-limit test: Debian's package,
+//!    installed by `scripts/install-redis.sh` when missing, its path exported
+//!    as `MENAGERIE_REDIS_SERVER` (the test starts its own instance on a free
+//!    loopback port). Required when `CI` is set; elsewhere, when it cannot be
+//!    installed, that test is skipped with a notice
+//! 5. `cargo test` on every target (benches run once in test mode, so they
 //!    are compiled and smoke-tested without a release build), then doc tests
 //!    and `cargo xtask package` (`package.rs`): a dry-run publish of the
 //!    published crates (verify build included), each `.crate` under 9.5 MiB,
 //!    and the gallery built, tested and run without canvas-render's fonts
-//! 5. Schemathesis against `/openapi.json` of a debug server
+//! 6. Schemathesis against `/openapi.json` of a debug server
 //!    (`scripts/schemathesis.sh`; see `conformance.rs`) over the full data,
 //!    or without it over the fixture dataset (`data::fixture_data`)
-//! 6. `cargo doc`, warnings denied
-//! 7. the book (`book.rs`): the benchmark charts are the committed
+//! 7. `cargo doc`, warnings denied
+//! 8. the book (`book.rs`): the benchmark charts are the committed
 //!    figures', mdBook (pinned, installed by cargo into the target
 //!    directory once) builds `docs/`, and no internal link or image of it is
 //!    broken (the endpoint pages are held to the catalogue by the server's
-//!    `book` tests in step 4)
-//! 8. the playground's browser test in headless Chromium (`browser.rs`,
-//!    same server data as step 5; also opens the built book's index and an
+//!    `book` tests in step 5)
+//! 9. the playground's browser test in headless Chromium (`browser.rs`,
+//!    same server data as step 6; also opens the built book's index and an
 //!    endpoint page; required in CI, skipped with a notice elsewhere when
 //!    Chromium is absent)
-//! 9. `cargo xtask deploy-check`: manifests, Dockerfile and YAML (`deploy_check.rs`)
+//! 10. `cargo xtask deploy-check`: manifests, Dockerfile and YAML (`deploy_check.rs`)
 
 use std::time::{Duration, Instant};
 
@@ -115,11 +120,15 @@ fn run_steps(args: &TestArgs, steps: &mut Steps) -> Result<()> {
     })?;
     let have_full = full_source.is_some();
 
+    let redis = steps.time("redis-server", || redis_server(ci))?;
     steps.time("cargo test", || {
         let mut t = cargo();
         t.args(["test", "--workspace", "--all-targets"]);
         if let Some(src) = &full_source {
             t.envs(data::full_data_env(&full_data, src));
+        }
+        if let Some(bin) = &redis {
+            t.env("MENAGERIE_REDIS_SERVER", bin);
         }
         run_cmd(&mut t)
     })?;
@@ -155,4 +164,24 @@ fn run_steps(args: &TestArgs, steps: &mut Steps) -> Result<()> {
     })?;
     eprintln!("\ntest: all checks passed");
     Ok(())
+}
+
+/// The path of `redis-server`, installed by `scripts/install-redis.sh` when
+/// missing; `None` (with a notice) when that fails outside CI.
+fn redis_server(ci: bool) -> Result<Option<String>> {
+    let out = std::process::Command::new("bash")
+        .arg(crate::repo_root().join("scripts/install-redis.sh"))
+        .stderr(std::process::Stdio::inherit())
+        .output()?;
+    let path = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    match (out.status.success() && !path.is_empty(), ci) {
+        (true, _) => Ok(Some(path)),
+        (false, true) => anyhow::bail!("scripts/install-redis.sh failed ({})", out.status),
+        (false, false) => {
+            eprintln!(
+                "test: redis-server could not be installed; the shared rate-limit test is SKIPPED"
+            );
+            Ok(None)
+        }
+    }
 }

@@ -47,6 +47,15 @@ fn config() -> EncodingConfig {
 }
 
 fn encoder(w: u32, h: u32, loop_count: i32) -> Result<Encoder, webp_animation::Error> {
+    encoder_with(w, h, loop_count, config())
+}
+
+fn encoder_with(
+    w: u32,
+    h: u32,
+    loop_count: i32,
+    config: EncodingConfig,
+) -> Result<Encoder, webp_animation::Error> {
     Encoder::new_with_options(
         (w, h),
         EncoderOptions {
@@ -59,7 +68,7 @@ fn encoder(w: u32, h: u32, loop_count: i32) -> Result<Encoder, webp_animation::E
             allow_mixed: false,
             verbose: false,
             color_mode: ColorMode::Rgba,
-            encoding_config: Some(config()),
+            encoding_config: Some(config),
         },
     )
 }
@@ -87,6 +96,36 @@ pub fn encode_webp(img: &RgbaImage) -> Result<Vec<u8>, RenderError> {
     }
     // A one-frame animation: libwebp writes it as a plain still WebP.
     let mut enc = encoder(w, h, 0).map_err(encode_error)?;
+    enc.add_frame(img.as_raw(), 0).map_err(encode_error)?;
+    let webp = enc.finalize(1).map_err(encode_error)?;
+    Ok(webp.to_vec())
+}
+
+/// Encodes `img` as a still lossless WebP (libwebp's defaults: effort 75,
+/// method 4): every pixel exact. The server answers lossy WebP
+/// ([`encode_webp`]); this is the other side of that choice, measured by
+/// the server's `webp_bytes` example.
+///
+/// ```
+/// let img = canvas_render::solid(3, 2, [10, 200, 30]).unwrap();
+/// let webp = canvas_render::encode_webp_lossless(&img).unwrap();
+/// let back = image::load_from_memory(&webp).unwrap().to_rgba8();
+/// assert_eq!(back, img);
+/// ```
+pub fn encode_webp_lossless(img: &RgbaImage) -> Result<Vec<u8>, RenderError> {
+    crate::check_size(img.width(), img.height())?;
+    let (w, h) = img.dimensions();
+    if w > MAX_SIDE || h > MAX_SIDE {
+        return Err(RenderError::Encode(
+            "a WebP is at most 16384 pixels on a side".to_owned(),
+        ));
+    }
+    let lossless = EncodingConfig {
+        encoding_type: EncodingType::Lossless,
+        quality: 75.0,
+        method: 4,
+    };
+    let mut enc = encoder_with(w, h, 0, lossless).map_err(encode_error)?;
     enc.add_frame(img.as_raw(), 0).map_err(encode_error)?;
     let webp = enc.finalize(1).map_err(encode_error)?;
     Ok(webp.to_vec())

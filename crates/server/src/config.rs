@@ -91,6 +91,18 @@ pub struct Settings {
     /// `<key> <per-minute> [<canvas-per-minute>]` (needs `--rate-limit`).
     #[arg(long, env = "MENAGERIE_API_KEYS")]
     pub api_keys: Option<PathBuf>,
+
+    /// Counts the rate limits in Redis (`redis://[:password@]host:port[/db]`),
+    /// shared by every replica: the same limits, budgets and headers. While
+    /// Redis is unreachable each replica counts alone (needs `--rate-limit`).
+    #[arg(long, env = "MENAGERIE_RATE_LIMIT_REDIS")]
+    pub rate_limit_redis: Option<String>,
+
+    /// Milliseconds a rate-limit check waits for Redis; past it (or on an
+    /// error) the replica decides alone until Redis answers again.
+    #[arg(long, env = "MENAGERIE_RATE_LIMIT_REDIS_TIMEOUT_MS", default_value_t = 50,
+          value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub rate_limit_redis_timeout_ms: u64,
     // --- canvas endpoints and avatar fetching ---
     /// Let avatar URLs reach loopback and private networks. Off by default;
     /// only for tests against a local fixture host (a warning is logged).

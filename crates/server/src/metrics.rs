@@ -23,7 +23,11 @@
 //! | `menagerie_output_cache_bytes`, `..._entries` | gauge | |
 //! | `menagerie_rate_limited_total` | counter | `budget` |
 //! | `menagerie_rate_limit_clients` | gauge | |
+//! | `menagerie_rate_limit_redis_fallback` | gauge | 1 while Redis is unreachable and each replica counts alone (`--rate-limit-redis`) |
+//! | `menagerie_rate_limit_redis_outages_total` | counter | |
+//! | `menagerie_rate_limit_fallback_decisions_total` | counter | |
 //! | `menagerie_uptime_seconds` | gauge | |
+//! | `process_resident_memory_bytes` | gauge | (the standard name; Linux only) |
 //!
 //! The `route` label is the pattern the request matched (`/animu/{type}`),
 //! never the raw path, so its cardinality is bounded by the route table.
@@ -165,6 +169,10 @@ pub struct Metrics {
     output_entries: AtomicU64,
     rate_limited: [AtomicU64; BUDGETS.len()],
     rate_limit_clients: AtomicU64,
+    redis_fallback: AtomicU64,
+    redis_outages: AtomicU64,
+    fallback_decisions: AtomicU64,
+    resident_bytes: AtomicU64,
 }
 
 impl Default for Metrics {
@@ -186,6 +194,10 @@ impl Default for Metrics {
             output_entries: AtomicU64::new(0),
             rate_limited: Default::default(),
             rate_limit_clients: AtomicU64::new(0),
+            redis_fallback: AtomicU64::new(0),
+            redis_outages: AtomicU64::new(0),
+            fallback_decisions: AtomicU64::new(0),
+            resident_bytes: AtomicU64::new(0),
         }
     }
 }
@@ -296,6 +308,28 @@ impl Metrics {
     /// How many clients the rate limiter currently tracks.
     pub fn set_rate_limit_clients(&self, n: u64) {
         self.rate_limit_clients.store(n, Relaxed);
+    }
+
+    /// Whether the shared (Redis) rate limiter counts per replica now
+    /// (also while it first connects).
+    pub fn set_redis_fallback(&self, on: bool) {
+        self.redis_fallback.store(u64::from(on), Relaxed);
+    }
+
+    /// The shared rate limiter lost Redis (or found it down at start-up).
+    pub fn redis_outage(&self) {
+        self.redis_outages.fetch_add(1, Relaxed);
+    }
+
+    /// The process's resident memory in bytes (read at scrape time).
+    pub fn set_resident_memory(&self, bytes: u64) {
+        self.resident_bytes.store(bytes, Relaxed);
+    }
+
+    /// One request was decided by the per-replica limiter because Redis
+    /// was unreachable.
+    pub fn fallback_decision(&self) {
+        self.fallback_decisions.fetch_add(1, Relaxed);
     }
 
     /// The whole registry in the Prometheus text exposition format (0.0.4).
@@ -459,6 +493,24 @@ impl Metrics {
             "Clients tracked by the rate limiter.",
             self.rate_limit_clients.load(Relaxed),
         );
+        gauge(
+            &mut out,
+            "menagerie_rate_limit_redis_fallback",
+            "1 while Redis is unreachable and rate limits are counted per replica.",
+            self.redis_fallback.load(Relaxed),
+        );
+        counter(
+            &mut out,
+            "menagerie_rate_limit_redis_outages_total",
+            "Times the shared rate limiter lost Redis and fell back to per-replica counting.",
+            self.redis_outages.load(Relaxed),
+        );
+        counter(
+            &mut out,
+            "menagerie_rate_limit_fallback_decisions_total",
+            "Requests the per-replica limiter decided because Redis was unreachable.",
+            self.fallback_decisions.load(Relaxed),
+        );
         head(
             &mut out,
             "menagerie_uptime_seconds",
@@ -470,6 +522,15 @@ impl Metrics {
             "menagerie_uptime_seconds {}",
             self.started.elapsed().as_secs_f64()
         );
+        let rss = self.resident_bytes.load(Relaxed);
+        if rss > 0 {
+            gauge(
+                &mut out,
+                "process_resident_memory_bytes",
+                "Resident memory of the server process in bytes.",
+                rss,
+            );
+        }
         out
     }
 }

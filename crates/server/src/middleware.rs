@@ -61,7 +61,7 @@ use crate::conditional;
 use crate::engine::AppState;
 use crate::error::ApiError;
 use crate::metrics::{Metrics, UNMATCHED};
-use crate::ratelimit::{Admission, RateLimitHeaders, RateLimiter};
+use crate::ratelimit::{Admission, PendingAdmission, RateLimitHeaders, RateLimiter};
 use crate::routing::RouteName;
 use crate::telemetry;
 
@@ -436,7 +436,7 @@ where
 
     fn new_transform(&self, inner: S) -> Self::Future {
         std::future::ready(Ok(HygieneService {
-            inner,
+            inner: Rc::new(inner),
             config: self.clone(),
         }))
     }
@@ -445,7 +445,7 @@ where
 /// The service [`Hygiene`] builds.
 #[derive(Debug)]
 pub struct HygieneService<S> {
-    inner: S,
+    inner: Rc<S>,
     config: Hygiene,
 }
 
@@ -456,7 +456,7 @@ where
 {
     type Response = ServiceResponse<BoxBody>;
     type Error = actix_web::Error;
-    type Future = HygieneFuture<S::Future>;
+    type Future = HygieneFuture<S, S::Future>;
 
     actix_web::dev::forward_ready!(inner);
 
@@ -507,16 +507,35 @@ where
                 Admission::Exempt => None,
                 Admission::Allowed(headers) => Some(headers),
                 Admission::Refused(res) => return early(req, res),
+                Admission::Pending(check) => {
+                    return HygieneFuture::Limiting {
+                        check,
+                        service: Rc::clone(&self.inner),
+                        req: Some(req),
+                    };
+                }
             },
         };
-        let if_none_match = req.headers().get(header::IF_NONE_MATCH).cloned();
-        let conditional = matches!(*req.method(), Method::GET | Method::HEAD);
-        HygieneFuture::Routed {
-            inner: self.inner.call(req),
-            conditional,
-            if_none_match,
-            rate_limit,
-        }
+        routed(&self.inner, req, rate_limit)
+    }
+}
+
+/// The future of a request passed on to the routes.
+fn routed<S, B>(
+    service: &S,
+    req: ServiceRequest,
+    rate_limit: Option<RateLimitHeaders>,
+) -> HygieneFuture<S, S::Future>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error>,
+{
+    let if_none_match = req.headers().get(header::IF_NONE_MATCH).cloned();
+    let conditional = matches!(*req.method(), Method::GET | Method::HEAD);
+    HygieneFuture::Routed {
+        inner: service.call(req),
+        conditional,
+        if_none_match,
+        rate_limit,
     }
 }
 
@@ -524,10 +543,17 @@ pin_project! {
     /// The future of a [`HygieneService`] call.
     #[derive(Debug)]
     #[project = HygieneProj]
-    pub enum HygieneFuture<F> {
+    pub enum HygieneFuture<S, F> {
         /// Answered before routing (414, 431, preflight, 429/401); taken
         /// when polled.
         Answered { res: Option<ServiceResponse<BoxBody>> },
+        /// The rate limit is being checked in Redis (`--rate-limit-redis`);
+        /// then answered (429) or routed.
+        Limiting {
+            check: PendingAdmission,
+            service: Rc<S>,
+            req: Option<ServiceRequest>,
+        },
         /// Routed: the inner call, then rate-limit headers, ETag and
         /// security headers on its response.
         Routed {
@@ -543,19 +569,42 @@ pin_project! {
     }
 }
 
-impl<F, B> Future for HygieneFuture<F>
+impl<S, F, B> Future for HygieneFuture<S, F>
 where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error, Future = F>,
     F: Future<Output = Result<ServiceResponse<B>, actix_web::Error>>,
     B: MessageBody + 'static,
 {
     type Output = Result<ServiceResponse<BoxBody>, actix_web::Error>;
 
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        if let HygieneProj::Limiting {
+            check,
+            service,
+            req,
+        } = self.as_mut().project()
+        {
+            let admission = ready!(Pin::new(check).poll(cx));
+            let Some(req) = req.take() else {
+                return Poll::Pending;
+            };
+            let next = match admission {
+                Admission::Allowed(headers) => routed(&**service, req, Some(headers)),
+                Admission::Refused(res) => {
+                    let res = finish(req.into_response(res));
+                    self.set(HygieneFuture::Answered { res: None });
+                    return Poll::Ready(Ok(res));
+                }
+                Admission::Exempt | Admission::Pending(_) => routed(&**service, req, None),
+            };
+            self.set(next);
+        }
         match self.project() {
             HygieneProj::Answered { res } => match res.take() {
                 Some(res) => Poll::Ready(Ok(res)),
                 None => Poll::Pending,
             },
+            HygieneProj::Limiting { .. } => Poll::Pending,
             HygieneProj::Routed {
                 inner,
                 conditional,

@@ -29,13 +29,23 @@
 //! every limited response carries `RateLimit-Policy: "<budget>";q=<quota>;w=60`
 //! and `RateLimit: "<budget>";r=<remaining>;t=<seconds until full>`; a 429
 //! adds `Retry-After` (whole seconds, at least 1).
+//!
+//! **Across replicas.** With `--rate-limit-redis URL` the buckets live in
+//! Redis, shared by every replica (same quotas, keys and headers), and the
+//! table above is only the fallback while Redis is unreachable: see
+//! [`shared`].
+
+pub mod shared;
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::hash::{BuildHasher, Hash};
 use std::net::{IpAddr, Ipv6Addr};
 use std::path::Path;
-use std::sync::Mutex;
-use std::time::Instant;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
 
 use actix_web::dev::ServiceRequest;
 use actix_web::http::header::{self, HeaderName, HeaderValue};
@@ -84,6 +94,12 @@ pub enum LimitConfigError {
     /// `--api-keys` without `--rate-limit`.
     #[error("--api-keys needs --rate-limit (keys only change limits)")]
     KeysWithoutLimit,
+    /// `--rate-limit-redis` without `--rate-limit`.
+    #[error("--rate-limit-redis needs --rate-limit (Redis only counts limits)")]
+    RedisWithoutLimit,
+    /// `--rate-limit-redis` is unusable.
+    #[error(transparent)]
+    Redis(#[from] shared::SharedConfigError),
 }
 
 /// Parses an API key file: `<key> <per-minute> [<canvas-per-minute>]` per
@@ -171,15 +187,24 @@ pub struct RateLimiter {
     /// `RateLimit-Policy` of anonymous clients, default and canvas budgets
     /// (formatted once: the same on every response).
     anonymous_policy: [HeaderValue; 2],
+    /// The buckets in Redis, with `--rate-limit-redis`; the table above is
+    /// then the fallback.
+    shared: Option<shared::SharedCounter>,
 }
 
 impl RateLimiter {
     /// Builds the limiter the settings ask for; `None` when rate limiting is
-    /// off.
-    pub fn from_settings(s: &Settings) -> Result<Option<Self>, LimitConfigError> {
+    /// off. With `--rate-limit-redis`, starts the Redis thread (`metrics`
+    /// gets its fallback gauge).
+    pub fn from_settings(
+        s: &Settings,
+        metrics: &Arc<Metrics>,
+    ) -> Result<Option<Self>, LimitConfigError> {
         let Some(default) = s.rate_limit else {
             return if s.api_keys.is_some() {
                 Err(LimitConfigError::KeysWithoutLimit)
+            } else if s.rate_limit_redis.is_some() {
+                Err(LimitConfigError::RedisWithoutLimit)
             } else {
                 Ok(None)
             };
@@ -195,12 +220,20 @@ impl RateLimiter {
             None => HashMap::new(),
         };
         let canvas = s.canvas_rate_limit.unwrap_or((default / 5).max(1));
-        Ok(Some(Self::new(
+        let mut limiter = Self::new(
             Quota { default, canvas },
             keys,
             s.trusted_proxies.clone(),
             s.rate_limit_clients,
-        )))
+        );
+        if let Some(url) = &s.rate_limit_redis {
+            limiter.shared = Some(shared::SharedCounter::start(
+                url,
+                Duration::from_millis(s.rate_limit_redis_timeout_ms),
+                Arc::clone(metrics),
+            )?);
+        }
+        Ok(Some(limiter))
     }
 
     /// A limiter with explicit parts (tests use this).
@@ -222,6 +255,7 @@ impl RateLimiter {
                 policy_value("default", anonymous.default),
                 policy_value("canvas", anonymous.canvas),
             ],
+            shared: None,
         }
     }
 
@@ -394,6 +428,8 @@ pub enum Admission {
     /// Refused (429 with `Retry-After`, or 401 for an unknown API key),
     /// headers already set.
     Refused(HttpResponse),
+    /// Being checked in Redis: awaits to one of the above.
+    Pending(PendingAdmission),
 }
 
 /// The `RateLimit-Policy` and `RateLimit` values of an allowed request.
@@ -414,8 +450,9 @@ impl RateLimiter {
     /// Checks one request against its client's bucket (the middleware's
     /// half of rate limiting: `middleware::Hygiene` calls it before routing
     /// and sets the headers on the routed response). A refusal is counted in
-    /// `metrics` by budget.
-    pub fn admit(&self, req: &ServiceRequest, metrics: &Metrics) -> Admission {
+    /// `metrics` by budget. With Redis available the answer is
+    /// [`Admission::Pending`]: the check in Redis, within its deadline.
+    pub fn admit(self: &Arc<Self>, req: &ServiceRequest, metrics: &Arc<Metrics>) -> Admission {
         if is_exempt(req.path()) || req.method() == actix_web::http::Method::OPTIONS {
             return Admission::Exempt;
         }
@@ -443,7 +480,42 @@ impl RateLimiter {
             Budget::Default => quota.default,
             Budget::Canvas => quota.canvas,
         };
-        let d = self.check(client, budget, q, self.now());
+        match &self.shared {
+            Some(shared) if shared.available() => {
+                let check = shared.check(&client, budget, q);
+                let this = Arc::clone(self);
+                let metrics = Arc::clone(metrics);
+                Admission::Pending(PendingAdmission(Box::pin(async move {
+                    let d = match check.await {
+                        Some(d) => d,
+                        None => {
+                            metrics.fallback_decision();
+                            this.check(client, budget, q, this.now())
+                        }
+                    };
+                    this.conclude(d, label, budget, &metrics)
+                })))
+            }
+            Some(_) => {
+                metrics.fallback_decision();
+                let d = self.check(client, budget, q, self.now());
+                self.conclude(d, label, budget, metrics)
+            }
+            None => {
+                let d = self.check(client, budget, q, self.now());
+                self.conclude(d, label, budget, metrics)
+            }
+        }
+    }
+
+    /// The admission of a decision: its headers, or the 429.
+    fn conclude(
+        &self,
+        d: Decision,
+        label: &'static str,
+        budget: Budget,
+        metrics: &Metrics,
+    ) -> Admission {
         let policy = match (label, budget) {
             ("api-key", _) => policy_value(label, d.quota),
             (_, Budget::Default) => self.anonymous_policy[0].clone(),
@@ -465,6 +537,24 @@ impl RateLimiter {
             return Admission::Refused(res);
         }
         Admission::Allowed(RateLimitHeaders { policy, current })
+    }
+}
+
+/// A check waiting on Redis (see [`Admission::Pending`]); never longer
+/// than `--rate-limit-redis-timeout-ms`, then decided per replica.
+pub struct PendingAdmission(Pin<Box<dyn Future<Output = Admission>>>);
+
+impl std::fmt::Debug for PendingAdmission {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PendingAdmission")
+    }
+}
+
+impl Future for PendingAdmission {
+    type Output = Admission;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Admission> {
+        self.0.as_mut().poll(cx)
     }
 }
 

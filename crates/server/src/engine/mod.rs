@@ -54,7 +54,7 @@ impl AppState {
     /// is logged and the server runs without it.
     pub fn load(settings: Settings) -> Result<Self, StartupError> {
         let metrics = Arc::new(Metrics::default());
-        let rate_limiter = RateLimiter::from_settings(&settings)
+        let rate_limiter = RateLimiter::from_settings(&settings, &metrics)
             .map_err(|e| StartupError::Limits(e.to_string()))?
             .map(Arc::new);
         let reference = reference::load(&settings)?.map(Arc::new);

@@ -150,7 +150,7 @@ pub const FORMAT: Param = Param {
     location: In::Query,
     required: false,
     kind: Kind::Enum(&["png", "gif", "webp"]),
-    description: "output format. Absent: PNG, or an animated GIF when the avatar is animated (every filter, shape and scene that draws the avatar animates). png: always a still PNG (the first frame). gif: a GIF, animated when the avatar is. webp: a WebP (lossy colour at quality 85, exact transparency), animated when the avatar is. An animated answer renders at most 32 Mi pixels in all (output frames × output width × height, `max_rendered_pixels`, e.g. 128 frames of a 512² circle or 24 of a 1680×800 namecard); beyond it frames are merged by time: fewer frames, each shown longer, the total duration kept",
+    description: "output format. Absent: PNG, or an animated GIF when the avatar is animated (every filter, shape and scene that draws the avatar animates); but when the `Accept` header names `image/webp` itself (browsers do; `*/*` and `image/*` do not), WebP, as with `format=webp`. Every image answer carries `Vary: Accept`. png: always a still PNG (the first frame). gif: a GIF, animated when the avatar is. webp: a WebP (lossy colour at quality 85, exact transparency), animated when the avatar is. An animated answer renders at most 32 Mi pixels in all (output frames × output width × height, `max_rendered_pixels`, e.g. 128 frames of a 512² circle or 24 of a 1680×800 namecard); beyond it frames are merged by time: fewer frames, each shown longer, the total duration kept",
     example: "gif",
     default: None,
 };

@@ -459,7 +459,11 @@ async fn respond_with_image(
         }
         None
     };
-    let format = output::requested(q.format.as_deref())?;
+    let accept = req
+        .headers()
+        .get_all(header::ACCEPT)
+        .filter_map(|v| v.to_str().ok());
+    let format = output::negotiated(q.format.as_deref(), accept)?;
     let client = ratelimit::client_of(
         state.rate_limiter.as_deref(),
         &state.settings.trusted_proxies,
@@ -480,6 +484,7 @@ async fn respond_with_image(
         return Ok(HttpResponse::NotModified()
             .insert_header((header::ETAG, tag))
             .insert_header((header::CACHE_CONTROL, cache_control))
+            .insert_header(VARY_ACCEPT)
             .finish());
     }
     let png = match ticket.cached_image() {
@@ -491,6 +496,7 @@ async fn respond_with_image(
                 .content_type(content_type)
                 .insert_header((header::ETAG, tag))
                 .insert_header((header::CACHE_CONTROL, cache_control))
+                .insert_header(VARY_ACCEPT)
                 .body(actix_web::body::None::new()));
         }
         None => ticket.render().await?,
@@ -499,8 +505,13 @@ async fn respond_with_image(
         .content_type(content_type)
         .insert_header((header::ETAG, tag))
         .insert_header((header::CACHE_CONTROL, cache_control))
+        .insert_header(VARY_ACCEPT)
         .body(png))
 }
+
+/// Every canvas image may differ by `Accept` (WebP for those that name it).
+const VARY_ACCEPT: (header::HeaderName, header::HeaderValue) =
+    (header::VARY, header::HeaderValue::from_static("accept"));
 
 impl CanvasQuery {
     /// The sample parameters every preview is drawn with: each endpoint

@@ -1,6 +1,7 @@
 //! In-process HTTP tests: the real application built by `create_app`, driven
 //! through `actix_web::test`, asserting status, headers and JSON; and the
-//! `menagerie` binary's start-up (`binary`).
+//! `menagerie` binary's start-up (`binary`), and three of its processes
+//! sharing rate limits through a real Redis (`shared_limit`).
 
 mod animated;
 mod binary;
@@ -15,11 +16,14 @@ mod errors;
 mod hygiene;
 mod logging;
 mod metrics;
+mod monitoring;
+mod negotiation;
 mod openapi;
 mod playground;
 mod previews;
 mod rankcard;
 mod ratelimit;
+mod shared_limit;
 mod support;
 mod templates;
 mod welcome;

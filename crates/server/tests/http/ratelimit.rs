@@ -292,3 +292,63 @@ fn keys_without_rate_limit_or_a_bad_file_refuse_to_start() {
     .unwrap_err();
     assert!(e.to_string().contains("/nonexistent/k"), "{e}");
 }
+
+#[test]
+fn redis_without_rate_limit_or_with_a_bad_url_refuses_to_start() {
+    let e = AppState::load(settings_with(&[
+        "--rate-limit-redis",
+        "redis://127.0.0.1:6379",
+    ]))
+    .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("--rate-limit-redis needs --rate-limit"),
+        "{e}"
+    );
+    let e = AppState::load(settings_with(&[
+        "--rate-limit",
+        "5",
+        "--rate-limit-redis",
+        "http://example.org/",
+    ]))
+    .unwrap_err();
+    assert!(e.to_string().contains("--rate-limit-redis"), "{e}");
+}
+
+/// A Redis that never answers (nothing listens on the port) delays no
+/// request: the server starts in fallback and counts alone.
+#[actix_rt::test]
+async fn an_unreachable_redis_leaves_the_replica_counting_alone() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("redis://127.0.0.1:{port}");
+    let st = state(settings_with(&[
+        "--rate-limit",
+        "3",
+        "--rate-limit-redis",
+        &url,
+    ]));
+    let app = init_service(create_app(st)).await;
+    let client = fresh_client();
+    let mut statuses = Vec::new();
+    for _ in 0..4 {
+        statuses.push(
+            send(&app, req("/canvas/rgb?hex=4B007D").peer(&client))
+                .await
+                .status,
+        );
+    }
+    assert_eq!(statuses, [200, 200, 200, 429]);
+    let metrics = String::from_utf8(send(&app, req("/metrics")).await.body).unwrap();
+    assert!(
+        metrics.contains("menagerie_rate_limit_redis_fallback 1"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("menagerie_rate_limit_fallback_decisions_total 4"),
+        "{metrics}"
+    );
+}

@@ -11,6 +11,12 @@
 //! - `format=gif`: an animated GIF, or a one-frame GIF of a still image.
 //! - `format=webp`: an animated WebP, or a still WebP (both lossy colour
 //!   at quality 85 with an exact alpha plane, from libwebp).
+//! - No `format`, and an `Accept` header naming `image/webp` itself (not
+//!   only `image/*` or `*/*`, and not with `q=0`): as `format=webp`
+//!   ([`negotiated`]), so browsers get WebP and bots keep PNG or GIF. The
+//!   header is reduced to that one choice, so it adds at most one variant
+//!   of each image to the output cache and its ETags; every answer says
+//!   `Vary: Accept`.
 //!
 //! Every animated answer follows one rule, whatever draws its frames:
 //! [`Plan::new`] counts what will be *rendered*, output frames × output
@@ -83,6 +89,37 @@ pub fn requested(value: Option<&str>) -> Result<Requested, ApiError> {
             reason: "format must be one of png, gif, webp".to_owned(),
         }),
     }
+}
+
+/// The `format` parameter, or when it is absent the `Accept` header's
+/// choice: [`Requested::WebP`] when a value names `image/webp` explicitly
+/// with a non-zero quality, else [`Requested::Auto`]. `format` always
+/// wins.
+pub fn negotiated<'a>(
+    format: Option<&str>,
+    accept: impl IntoIterator<Item = &'a str>,
+) -> Result<Requested, ApiError> {
+    let r = requested(format)?;
+    if r == Requested::Auto && accept.into_iter().any(names_webp) {
+        return Ok(Requested::WebP);
+    }
+    Ok(r)
+}
+
+/// Whether one `Accept` value lists `image/webp` with `q` above 0 (an
+/// unreadable `q` counts as a refusal). At most 64 media ranges are read.
+fn names_webp(accept: &str) -> bool {
+    accept.split(',').take(64).any(|range| {
+        let mut parts = range.split(';');
+        let media = parts.next().unwrap_or_default().trim();
+        media.eq_ignore_ascii_case("image/webp")
+            && parts.all(|p| match p.split_once('=') {
+                Some((k, v)) if k.trim().eq_ignore_ascii_case("q") => {
+                    v.trim().parse::<f32>().is_ok_and(|q| q > 0.0)
+                }
+                _ => true,
+            })
+    })
 }
 
 /// The image a job will produce.

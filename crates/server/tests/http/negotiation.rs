@@ -1,0 +1,113 @@
+//! WebP by `Accept`: with no `format`, an `Accept` naming `image/webp`
+//! gets WebP (animated for an animated answer), anything else PNG (or GIF
+//! when animated); `format` always wins; every image answer says
+//! `Vary: Accept`, and each format has its own ETag. One endpoint of every
+//! image group.
+
+use actix_web::http::header;
+use actix_web::test;
+use fixture_host::FixtureHost;
+use server::{AppState, create_app};
+
+use crate::support::Reply;
+
+fn enc(url: &str) -> String {
+    url.replace('%', "%25")
+        .replace('&', "%26")
+        .replace('?', "%3F")
+        .replace('=', "%3D")
+}
+
+async fn get<S, B>(app: &S, uri: &str, accept: Option<&str>) -> Reply
+where
+    S: actix_web::dev::Service<
+            actix_http::Request,
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+        >,
+    B: actix_web::body::MessageBody,
+{
+    let mut req = test::TestRequest::get().uri(uri);
+    if let Some(a) = accept {
+        req = req.insert_header((header::ACCEPT, a));
+    }
+    Reply::read(test::call_service(app, req.to_request()).await).await
+}
+
+fn varies_by_accept(r: &Reply) -> bool {
+    r.header("vary").is_some_and(|v| {
+        v.split(',')
+            .any(|t| t.trim().eq_ignore_ascii_case("accept"))
+    })
+}
+
+const BROWSER: &str = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
+
+#[actix_rt::test]
+async fn browsers_get_webp_and_everyone_else_png_or_gif_on_every_image_group() {
+    let host = FixtureHost::start();
+    let mut s = crate::support::settings();
+    s.allow_private_avatars = true;
+    s.avatar_timeout_ms = 3000;
+    s.avatar_connect_timeout_ms = 1000;
+    s.animation_render_ms = 60_000;
+    let app = test::init_service(create_app(AppState::load(s).expect("state loads"))).await;
+    let avatar = enc(&host.url("/ok.png"));
+    let bg = enc(&host.url("/ok.png"));
+    let welcome = format!(
+        "type=join&textcolor=green&username=test&guildName=test&memberCount=5&avatar={avatar}"
+    );
+    // (path, animated by default)
+    let cases = [
+        (format!("/canvas/misc/circle?avatar={avatar}"), false),
+        (format!("/canvas/filter/sepia?avatar={avatar}"), false),
+        (format!("/canvas/overlay/wasted?avatar={avatar}"), false),
+        (format!("/canvas/overlays/triggered?avatar={avatar}"), true),
+        (format!("/premium/petpet?avatar={avatar}"), true),
+        (
+            format!("/premium/rankcard/1?username=Ferris&avatar={avatar}"),
+            false,
+        ),
+        (format!("/premium/welcome/1?{welcome}&bg={bg}"), false),
+        (format!("/welcome/img/1/space?{welcome}"), false),
+        (format!("/canvas/welcome/img/2/sunset?{welcome}"), false),
+    ];
+    for (path, animated) in &cases {
+        let plain = if *animated { "image/gif" } else { "image/png" };
+        let webp = get(&app, path, Some(BROWSER)).await;
+        assert_eq!(
+            webp.status,
+            200,
+            "{path}: {}",
+            String::from_utf8_lossy(&webp.body)
+        );
+        assert_eq!(webp.header("content-type"), Some("image/webp"), "{path}");
+        assert!(varies_by_accept(&webp), "{path}");
+        let img = image::load_from_memory_with_format(&webp.body, image::ImageFormat::WebP)
+            .unwrap_or_else(|e| panic!("{path}: not a WebP: {e}"));
+        assert!(img.width() > 0, "{path}");
+        for accept in [None, Some("*/*"), Some("image/png"), Some("image/webp;q=0")] {
+            let r = get(&app, path, accept).await;
+            assert_eq!(r.header("content-type"), Some(plain), "{path} {accept:?}");
+            assert!(varies_by_accept(&r), "{path} {accept:?}");
+            assert_ne!(
+                r.header("etag"),
+                webp.header("etag"),
+                "{path}: one tag per format"
+            );
+        }
+        // `format` wins over Accept.
+        let r = get(&app, &format!("{path}&format=png"), Some("image/webp")).await;
+        assert_eq!(r.header("content-type"), Some("image/png"), "{path}");
+        // A revalidation by a browser: 304 for its own (WebP) tag, with Vary.
+        let tag = webp.header("etag").unwrap().to_owned();
+        let req = test::TestRequest::get()
+            .uri(path)
+            .insert_header((header::ACCEPT, BROWSER))
+            .insert_header((header::IF_NONE_MATCH, tag.as_str()))
+            .to_request();
+        let r = Reply::read(test::call_service(&app, req).await).await;
+        assert_eq!(r.status, 304, "{path}");
+        assert!(varies_by_accept(&r), "{path}: 304");
+    }
+}
