@@ -71,10 +71,10 @@ struct State {
     clients: HashMap<ClientKey, Client>,
     /// Clients with waiting jobs, in round-robin order.
     turns: VecDeque<ClientKey>,
-    /// Jobs that hold their first slot and wait for their extra slots,
-    /// first come first served: (id, slots wanted, where to send them).
+    /// Jobs that hold slots and wait for their extra slots, first come
+    /// first served: (id, slots wanted, slots held, where to send them).
     /// A grant that finds its waiter gone gives its slots back on drop.
-    extra_waiting: VecDeque<(u64, usize, oneshot::Sender<ExtraSlots>)>,
+    extra_waiting: VecDeque<(u64, usize, usize, oneshot::Sender<ExtraSlots>)>,
 }
 
 #[derive(Debug)]
@@ -240,11 +240,11 @@ impl JobSlots {
             let mut state = self.lock();
             // Jobs waiting for their extra slots come first, in order; while
             // the first of them does not fit, no new job starts.
-            while let Some(&(_, count, _)) = state.extra_waiting.front() {
+            while let Some(&(_, count, _, _)) = state.extra_waiting.front() {
                 if state.running + count > self.limits.max_jobs {
                     break;
                 }
-                let Some((_, count, tx)) = state.extra_waiting.pop_front() else {
+                let Some((_, count, _, tx)) = state.extra_waiting.pop_front() else {
                     break;
                 };
                 state.running += count;
@@ -373,6 +373,21 @@ impl JobSlots {
         count: usize,
         until: std::time::Instant,
     ) -> Result<ExtraSlots, Refusal> {
+        self.acquire_extra_holding(count, 1, until).await
+    }
+
+    /// [`acquire_extra`](Self::acquire_extra) for a job that already holds
+    /// `held` slots (a job with two images takes a slot for the second
+    /// before fetching it): the jobs waiting hold at most half the slots
+    /// between them, counted by the slots each holds (`QueueFull` beyond),
+    /// so the slots the others free still cover the first waiter's need.
+    pub async fn acquire_extra_holding(
+        self: &Arc<Self>,
+        count: usize,
+        held: usize,
+        until: std::time::Instant,
+    ) -> Result<ExtraSlots, Refusal> {
+        let held = held.max(1);
         let (id, rx) = {
             let mut state = self.lock();
             if state.extra_waiting.is_empty() && state.running + count <= self.limits.max_jobs {
@@ -382,15 +397,16 @@ impl JobSlots {
                     count,
                 });
             }
-            if (state.extra_waiting.len() + 1) * 2 > self.limits.max_jobs
-                || count > self.limits.max_jobs - 1
+            let waiters_hold: usize = state.extra_waiting.iter().map(|w| w.2).sum();
+            if (waiters_hold + held) * 2 > self.limits.max_jobs
+                || count + held > self.limits.max_jobs
             {
                 return Err(Refusal::QueueFull);
             }
             let (tx, rx) = oneshot::channel();
             let id = state.next_id;
             state.next_id += 1;
-            state.extra_waiting.push_back((id, count, tx));
+            state.extra_waiting.push_back((id, count, held, tx));
             (id, rx)
         };
         let waiter = ExtraWaiter { slots: self, id };
@@ -421,12 +437,24 @@ impl Drop for ExtraWaiter<'_> {
         let removed = {
             let mut state = self.slots.lock();
             let before = state.extra_waiting.len();
-            state.extra_waiting.retain(|(w, _, _)| *w != self.id);
+            state.extra_waiting.retain(|(w, _, _, _)| *w != self.id);
             state.extra_waiting.len() < before
         };
         if removed {
             self.slots.dispatch();
         }
+    }
+}
+
+impl ExtraSlots {
+    /// Slots held.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// Takes `other`'s slots into this grant (given back together).
+    pub fn absorb(&mut self, mut other: ExtraSlots) {
+        self.count += std::mem::take(&mut other.count);
     }
 }
 
