@@ -111,7 +111,7 @@ pub struct LoadtestArgs {
     #[arg(long, conflicts_with_all = ["abuse", "animated"])]
     pub render_kinds: bool,
     /// Hostile-memory: the worst-case memory stated in the README.
-    #[arg(long, default_value_t = 1355)]
+    #[arg(long, default_value_t = 1419)]
     pub memory_bound_mib: u64,
     /// Run the burst, fairness and hostile-memory modes against this server
     /// binary instead of building one (to compare builds).

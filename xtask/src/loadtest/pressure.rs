@@ -20,6 +20,12 @@
 //!   through the largest cards (`namecard`; `post` as WebP with an
 //!   800-character comment), 2-frame 4096² GIFs (a decode over the decode
 //!   budget), and every costly kind through `post` in turn.
+//! - `--render-kinds` runs every flood of [`RENDER_KINDS`] in turn, each
+//!   against a fresh server: cheap to send, costly to render or encode,
+//!   and the two-image welcome card. In fairness mode a second victim
+//!   asks for JSON (`/canvas/hex`) every 20 ms beside the canvas victim;
+//!   a run passes with the canvas victim's p99 ≤ 1 s and ≥ 95 % answered,
+//!   and the JSON victim's p99 ≤ 100 ms.
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -20,9 +20,10 @@
 //!    [`Ticket::cached_image`] looks in the cache of encoded images;
 //! 3. [`Ticket::render`]: render and encode (PNG, or GIF/WebP, still or
 //!    animated: [`output`]) on the [`RenderPool`]: one
-//!    thread per core, first come first served, so the cores are not
-//!    time-sliced between dozens of images and the JSON endpoints keep room
-//!    to answer.
+//!    thread per core, first come first served within a lane, so the cores
+//!    are not time-sliced between dozens of images and the JSON endpoints
+//!    keep room to answer; still images have a lane (and a thread) of their
+//!    own, so they never wait behind a client's animations.
 //!
 //! The engine owns the one job counter (read by `/metrics` at scrape time)
 //! and reports avatar cache hits and misses, fetch outcomes, refused jobs
@@ -40,7 +41,7 @@ use moka::sync::Cache;
 use remote_image::{Avatar, AvatarFetcher, AvatarUrl, FetchConfig, FetchError, ImageLimits};
 
 use super::job_slots::{ExtraSlots, JobPermit, JobSlots, SlotLimits};
-use super::render_pool::RenderPool;
+use super::render_pool::{Lane, RenderPool};
 use crate::conditional;
 use crate::config::Settings;
 use crate::error::ApiError;
@@ -601,9 +602,16 @@ impl Ticket {
         let engine = Arc::clone(&permit.engine);
         let budget = engine.animation_budget;
         let cached = engine.outputs.is_some();
+        // Still images and animations wait in lanes of their own, so a
+        // still image never waits behind an animation (see `render_pool`).
+        let lane = if plan.animated() {
+            Lane::Animation
+        } else {
+            Lane::Still
+        };
         let png = engine
             .pool
-            .run(move || -> Result<Bytes, ApiError> {
+            .run_in(lane, move || -> Result<Bytes, ApiError> {
                 if Instant::now() >= queue_end {
                     permit.engine.metrics.job_rejected();
                     return Err(ApiError::Busy {
@@ -675,19 +683,28 @@ mod tests {
         let client = ClientKey::Ip(std::net::Ipv4Addr::LOCALHOST.into());
         let start = || engine.start(client.clone(), Job::Circle, None, Requested::Png);
 
-        // The one render thread is busy for longer than the deadline.
-        let pool = engine.pool.clone();
-        let busy = actix_rt::spawn(async move {
-            pool.run(|| std::thread::sleep(Duration::from_millis(400)))
-                .await
-        });
+        // The render thread and the still lane's own are busy for longer
+        // than the deadline.
+        let busy: Vec<_> = (0..2)
+            .map(|_| {
+                let pool = engine.pool.clone();
+                actix_rt::spawn(async move {
+                    pool.run_in(Lane::Still, || {
+                        std::thread::sleep(Duration::from_millis(400));
+                    })
+                    .await
+                })
+            })
+            .collect();
         actix_rt::time::sleep(Duration::from_millis(20)).await;
         let late = start().await.unwrap().render().await;
         assert!(
             matches!(late, Err(ApiError::Busy { retry_after: 1 })),
             "{late:?}"
         );
-        busy.await.unwrap().unwrap();
+        for b in busy {
+            b.await.unwrap().unwrap();
+        }
 
         // With the thread free, the same job is rendered (and, having no
         // avatar, refused for that).
