@@ -252,11 +252,13 @@ mod tests {
         let pool = RenderPool::new(1).unwrap();
         let (release, wait) = std::sync::mpsc::channel::<()>();
         let wait = Arc::new(Mutex::new(wait));
+        let started = Arc::new(AtomicUsize::new(0));
         let mut animations = Vec::new();
         for _ in 0..3 {
-            let (pool, wait) = (pool.clone(), Arc::clone(&wait));
+            let (pool, wait, started) = (pool.clone(), Arc::clone(&wait), Arc::clone(&started));
             animations.push(actix_rt::spawn(async move {
                 pool.run_in(Lane::Animation, move || {
+                    started.fetch_add(1, Ordering::SeqCst);
                     let _ = wait
                         .lock()
                         .unwrap()
@@ -264,7 +266,10 @@ mod tests {
                 })
                 .await
             }));
-            actix_rt::task::yield_now().await;
+        }
+        // The one render thread runs an animation (the others queue).
+        while started.load(Ordering::SeqCst) == 0 {
+            actix_rt::time::sleep(std::time::Duration::from_millis(1)).await;
         }
         let name = pool
             .run_in(Lane::Still, || {
