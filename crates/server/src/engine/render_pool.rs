@@ -16,9 +16,11 @@
 //! client sending cheap requests for costly animations holds every thread,
 //! and everyone's still image waits seconds behind them. So still images
 //! ([`Lane::Still`]) have a queue of their own, served first by every
-//! thread, and one more thread that serves only them: a still image waits
-//! behind other still images only, never behind an animation queued or
-//! running (the kernel shares the cores between the threads running). An
+//! thread, and one more thread that serves only them while animations hold
+//! every other thread: a still image waits behind other still images only,
+//! never behind an animation queued or running (the kernel shares the cores
+//! between the threads running), and without animations the still images
+//! run on one thread per core as before. An
 //! animation ([`Lane::Animation`]) waits for one of the `--render-threads`
 //! threads; between still images it is never overtaken for ever, as still
 //! images are bounded by the job slots and each takes milliseconds.
@@ -49,6 +51,8 @@ pub enum Lane {
 struct Queues {
     still: VecDeque<Task>,
     animation: VecDeque<Task>,
+    /// Animations running now.
+    animations_running: usize,
     /// Set when the last handle is dropped: threads stop once drained.
     closed: bool,
 }
@@ -57,6 +61,8 @@ struct Queues {
 struct Shared {
     queues: Mutex<Queues>,
     ready: Condvar,
+    /// The `--render-threads` threads (those that also serve animations).
+    threads: usize,
 }
 
 impl Shared {
@@ -65,18 +71,27 @@ impl Shared {
     }
 
     /// The next task for a thread (`still_only`: the still lane's own
-    /// thread), waiting for one; `None` once the pool is closed and
-    /// drained.
-    fn next(&self, still_only: bool) -> Option<Task> {
+    /// thread, which takes one only while animations hold every other
+    /// thread, so a still-only load runs on one thread per core), waiting
+    /// for one, and whether it is an animation; `None` once the pool is
+    /// closed and drained.
+    fn next(&self, still_only: bool) -> Option<(Task, bool)> {
         let mut q = self.lock();
         loop {
-            if let Some(task) = q.still.pop_front() {
-                return Some(task);
+            if (!still_only || q.animations_running >= self.threads)
+                && let Some(task) = q.still.pop_front()
+            {
+                return Some((task, false));
             }
             if !still_only && let Some(task) = q.animation.pop_front() {
-                return Some(task);
+                q.animations_running += 1;
+                // The still lane's thread may take a still image now.
+                self.ready.notify_all();
+                return Some((task, true));
             }
-            if q.closed && q.still.is_empty() && (still_only || q.animation.is_empty()) {
+            // Closed: the still lane's thread leaves at once (the others
+            // drain both queues), the others once both are empty.
+            if q.closed && (still_only || (q.still.is_empty() && q.animation.is_empty())) {
                 return None;
             }
             q = self.ready.wait(q).unwrap_or_else(PoisonError::into_inner);
@@ -122,15 +137,21 @@ impl RenderPool {
     /// is dropped and the queues have drained.
     pub fn new(threads: usize) -> std::io::Result<Self> {
         let threads = threads.max(1);
-        let shared = Arc::new(Shared::default());
+        let shared = Arc::new(Shared {
+            threads,
+            ..Shared::default()
+        });
         let names = (0..threads)
             .map(|n| (format!("menagerie-render-{n}"), false))
             .chain(std::iter::once(("menagerie-render-still".to_owned(), true)));
         for (name, still_only) in names {
             let shared = Arc::clone(&shared);
             std::thread::Builder::new().name(name).spawn(move || {
-                while let Some(task) = shared.next(still_only) {
+                while let Some((task, animation)) = shared.next(still_only) {
                     task();
+                    if animation {
+                        shared.lock().animations_running -= 1;
+                    }
                 }
             })?;
         }
