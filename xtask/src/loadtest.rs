@@ -105,8 +105,14 @@ pub struct LoadtestArgs {
     /// (default: `still` for fairness, `still16i` for hostile memory).
     #[arg(long, value_enum)]
     pub abuse: Option<pressure::Abuse>,
+    /// Fairness and hostile-memory: every costly render flood in turn
+    /// (the 256-frame 8×8 GIF through namecard, post, post as WebP and a
+    /// rank card; petpet, amongus, triggered and circle of the 128-frame
+    /// 512² GIF; the two-image welcome card), each against a fresh server.
+    #[arg(long, conflicts_with_all = ["abuse", "animated"])]
+    pub render_kinds: bool,
     /// Hostile-memory: the worst-case memory stated in the book's Limits page.
-    #[arg(long, default_value_t = 1355)]
+    #[arg(long, default_value_t = 1419)]
     pub memory_bound_mib: u64,
     /// Run the burst, fairness and hostile-memory modes against this server
     /// binary instead of building one (to compare builds).
@@ -563,47 +569,63 @@ fn pressure_modes(args: &LoadtestArgs) -> Result<()> {
             format!("loadtest --{mode} --abuse {}", v.get_name()),
         ),
     };
+    let kinds: Vec<pressure::Abuse> = if args.render_kinds {
+        pressure::RENDER_KINDS.to_vec()
+    } else if args.fairness {
+        vec![abuse(pressure::Abuse::Still)]
+    } else {
+        vec![abuse(pressure::Abuse::Still16i)]
+    };
     let (key, title, figures) = if args.burst {
         let (srv, _) = start_server(free_addr()?, &data_dir, args.workers, false)?;
         let f = pressure::burst(&srv, &host, Duration::from_millis(args.deadline_ms));
         srv.kill();
         ("burst".to_owned(), "loadtest --burst".to_owned(), f)
-    } else if args.fairness {
-        let (srv, _) = start_server_with(
-            free_addr()?,
-            &data_dir,
-            args.workers,
-            false,
-            &["--trusted-proxy", "127.0.0.1/32"],
-        )?;
-        let f = pressure::fairness(
-            &srv,
-            &host,
-            Duration::from_secs(args.seconds),
-            abuse(pressure::Abuse::Still),
-        );
-        srv.kill();
-        let (key, title) = named("fairness");
-        (key, title, f)
     } else {
-        let (srv, _) = start_server_with(
-            free_addr()?,
-            &data_dir,
-            args.workers,
-            true,
-            &["--trusted-proxy", "127.0.0.1/32"],
-        )?;
-        let f = pressure::hostile_memory(
-            &srv,
-            &host,
-            Duration::from_secs(args.seconds),
-            Duration::from_secs(30),
-            args.memory_bound_mib,
-            abuse(pressure::Abuse::Still16i),
-        )?;
-        srv.kill();
-        let (key, title) = named("hostile-memory");
-        (key, title, f)
+        let mode = if args.fairness {
+            "fairness"
+        } else {
+            "hostile-memory"
+        };
+        let mut all = pressure::Figures {
+            lines: Vec::new(),
+            pass: true,
+        };
+        for kind in kinds {
+            // Each flood meets a fresh server, as a replica would.
+            let (srv, _) = start_server_with(
+                free_addr()?,
+                &data_dir,
+                args.workers,
+                !args.fairness,
+                &["--trusted-proxy", "127.0.0.1/32"],
+            )?;
+            let f = if args.fairness {
+                pressure::fairness(&srv, &host, Duration::from_secs(args.seconds), kind)
+            } else {
+                pressure::hostile_memory(
+                    &srv,
+                    &host,
+                    Duration::from_secs(args.seconds),
+                    Duration::from_secs(30),
+                    args.memory_bound_mib,
+                    kind,
+                )?
+            };
+            srv.kill();
+            eprintln!("loadtest: {}", f.lines.join("; "));
+            all.lines.extend(f.lines);
+            all.pass &= f.pass;
+        }
+        let (key, title) = if args.render_kinds {
+            (
+                format!("{mode}-render-kinds"),
+                format!("loadtest --{mode} --render-kinds"),
+            )
+        } else {
+            named(mode)
+        };
+        (key, title, all)
     };
     let text = format!(
         "{} ({}, commit {}), server `{}`:\n\n{}\n",

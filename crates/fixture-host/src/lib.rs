@@ -9,6 +9,7 @@
 //! | --- | --- |
 //! | `/ok.png`, `/ok.jpg`, `/ok.gif` (2 frames), `/ok.webp` | a 64×48 avatar |
 //! | `/avatar512.png` | a 512×512 avatar |
+//! | `/anim/WxHxN.gif` | [`animated_gif`] of N frames of W×H (each side at most 1024, N at most 64) |
 //! | `/big.png` | a 2000×1000 avatar (to test normalising) |
 //! | `/gzip.png` | `/ok.png` sent with `Content-Encoding: gzip` |
 //! | `/delayed.png?MS` | `/ok.png` after MS milliseconds |
@@ -303,6 +304,17 @@ fn read_request_target(stream: &mut TcpStream) -> Option<String> {
     parts.next().map(str::to_owned)
 }
 
+/// `WxHxN.gif` of `/anim/`, within its caps.
+fn anim_size(name: &str) -> Option<(u32, u32, u32)> {
+    let mut it = name.strip_suffix(".gif")?.split('x').map(str::parse::<u32>);
+    let (w, h, n) = (it.next()?.ok()?, it.next()?.ok()?, it.next()?.ok()?);
+    (it.next().is_none()
+        && (1..=1024).contains(&w)
+        && (1..=1024).contains(&h)
+        && (1..=64).contains(&n))
+    .then_some((w, h, n))
+}
+
 fn handle(mut stream: TcpStream, counters: &Counters) {
     let Some(target) = read_request_target(&mut stream) else {
         return;
@@ -381,6 +393,13 @@ fn handle(mut stream: TcpStream, counters: &Counters) {
             return;
         }
         "/redirect-to" => Reply::redirect(query),
+        p if p.starts_with("/anim/") => match anim_size(&p["/anim/".len()..]) {
+            Some((w, h, n)) => Reply::image(animated_gif(w, h, n), "image/gif"),
+            None => Reply {
+                status: 404,
+                ..Reply::image(Vec::new(), "text/plain")
+            },
+        },
         p if p.starts_with("/redirect/") => {
             let n: u32 = p["/redirect/".len()..].parse().unwrap_or(0);
             Reply::redirect(format!("/redirect/{}", n + 1))

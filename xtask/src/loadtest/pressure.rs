@@ -20,6 +20,12 @@
 //!   through the largest cards (`namecard`; `post` as WebP with an
 //!   800-character comment), 2-frame 4096² GIFs (a decode over the decode
 //!   budget), and every costly kind through `post` in turn.
+//! - `--render-kinds` runs every flood of [`RENDER_KINDS`] in turn, each
+//!   against a fresh server: cheap to send, costly to render or encode,
+//!   and the two-image welcome card. In fairness mode a second victim
+//!   asks for JSON (`/canvas/hex`) every 20 ms beside the canvas victim;
+//!   a run passes with the canvas victim's p99 ≤ 1 s and ≥ 95 % answered,
+//!   and the JSON victim's p99 ≤ 100 ms.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -160,6 +166,20 @@ pub enum Abuse {
     /// PNG, 128-frame 512² GIF as GIF and as WebP, the 256-frame 8×8 GIF
     /// as WebP with the long comment, the 2-frame 4096² GIF.
     Mixed,
+    /// `post` (as a GIF, 800-character comment) of the 256-frame 8×8 GIF.
+    TinyFramesPostGif,
+    /// `petpet` of the 128-frame 512² GIF.
+    Petpet,
+    /// `amongus` of the 128-frame 512² GIF.
+    Amongus,
+    /// `triggered` of the 128-frame 512² GIF.
+    Triggered,
+    /// A custom-background welcome card whose avatar (the 128-frame 512²
+    /// GIF) and `bg` (the 2-frame 4096² GIF) are both GIFs at the caps,
+    /// both fresh: two decodes a request.
+    WelcomeTwoImages,
+    /// A rank card of the 256-frame 8×8 GIF.
+    RankcardTinyFrames,
     /// Every kind of template endpoint with animated avatars, one after the
     /// other: `triggered` and `jail` (WebP) of the 128-frame 512² GIF,
     /// `petpet` and a rank card of the 256-frame 8×8 GIF, `amongus` and a
@@ -205,6 +225,16 @@ impl Abuse {
             }
             Abuse::Mixed => "post of every costly kind in turn",
             Abuse::AnimatedTemplates => "every template endpoint of animated GIFs in turn",
+            Abuse::TinyFramesPostGif => {
+                "post (GIF, 800-character comment) of a 10 KB 256-frame 8×8 GIF"
+            }
+            Abuse::Petpet => "petpet of a 128-frame 512² GIF",
+            Abuse::Amongus => "amongus of a 128-frame 512² GIF",
+            Abuse::Triggered => "triggered of a 128-frame 512² GIF",
+            Abuse::WelcomeTwoImages => {
+                "welcome card 1 of a 128-frame 512² GIF over a `bg` 2-frame 4096² GIF"
+            }
+            Abuse::RankcardTinyFrames => "rank card 6 of a 10 KB 256-frame 8×8 GIF",
         }
     }
 
@@ -243,6 +273,26 @@ impl Abuse {
                 ),
                 _ => post("&comment=hi", LARGE_FRAMES_AVATAR),
             },
+            Abuse::TinyFramesPostGif => {
+                post(&format!("&comment={}", long_comment()), TINY_FRAMES_AVATAR)
+            }
+            Abuse::Petpet => format!("/premium/petpet?avatar={}", url(ANIMATED_AVATAR)),
+            Abuse::Amongus => format!(
+                "/premium/amongus?username=abuser&avatar={}",
+                url(ANIMATED_AVATAR)
+            ),
+            Abuse::Triggered => {
+                format!("/canvas/overlay/triggered?avatar={}", url(ANIMATED_AVATAR))
+            }
+            Abuse::WelcomeTwoImages => format!(
+                "/premium/welcome/1?username=abuser&avatar={}&bg={}",
+                url(ANIMATED_AVATAR),
+                url(LARGE_FRAMES_AVATAR)
+            ),
+            Abuse::RankcardTinyFrames => format!(
+                "/premium/rankcard/6?username=abuser&cxp=5&nxp=10&level=2&avatar={}",
+                url(TINY_FRAMES_AVATAR)
+            ),
             // One more than the table: the custom-background card, which
             // fetches two animated images (both fresh).
             Abuse::AnimatedTemplates => match TEMPLATE_ABUSE.get((n % 7) as usize) {
@@ -322,6 +372,53 @@ fn victim(addr: SocketAddr, host: &AvatarHost, span: Duration) -> (Vec<Duration>
     (times, failed)
 }
 
+/// The kinds of render flood `--render-kinds` runs in turn: cheap to send,
+/// costly to render or encode, and the two-image welcome card.
+pub const RENDER_KINDS: [Abuse; 9] = [
+    Abuse::TinyFramesNamecard,
+    Abuse::TinyFramesPostGif,
+    Abuse::TinyFramesPost,
+    Abuse::Petpet,
+    Abuse::Amongus,
+    Abuse::Triggered,
+    Abuse::WelcomeTwoImages,
+    Abuse::RankcardTinyFrames,
+    Abuse::Animated,
+];
+
+/// A second victim beside the canvas one: a JSON request (`/canvas/hex`)
+/// every 20 ms from its own client until `stop`; its latencies and
+/// failures.
+fn json_victim(
+    addr: SocketAddr,
+    stop: Arc<AtomicBool>,
+) -> thread::JoinHandle<(Vec<Duration>, u64)> {
+    thread::spawn(move || {
+        let mut c =
+            Conn::new(addr, Duration::from_secs(60)).with_header("X-Forwarded-For", "10.0.0.98");
+        let (mut times, mut failed) = (Vec::new(), 0);
+        for i in 0..100_000u32 {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let path = format!("/canvas/hex?rgb={},{},{}", i % 256, (i / 256) % 256, 7);
+            let t = Instant::now();
+            match c.get(&path) {
+                Ok(r) if r.status == 200 => times.push(t.elapsed()),
+                _ => failed += 1,
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+        (times, failed)
+    })
+}
+
+/// The targets for a victim beside a flood: canvas p99 ≤ 1 s and
+/// ≥ 95 % answered, JSON p99 ≤ 100 ms.
+const CANVAS_P99_MS: f64 = 1000.0;
+const CANVAS_SUCCESS: f64 = 0.95;
+const JSON_P99_MS: f64 = 100.0;
+
 /// `--fairness`: the victim alone, then beside the three abusive clients.
 pub fn fairness(srv: &Proc, host: &AvatarHost, span: Duration, abuse: Abuse) -> Figures {
     let addr = srv.addr;
@@ -330,7 +427,11 @@ pub fn fairness(srv: &Proc, host: &AvatarHost, span: Duration, abuse: Abuse) -> 
     let what = abuse.describe();
     let abuse = abusers(addr, host, abuse, &stop);
     thread::sleep(Duration::from_secs(1));
+    let json_stop = Arc::new(AtomicBool::new(false));
+    let json = json_victim(addr, Arc::clone(&json_stop));
     let (mut beside, failed_beside) = victim(addr, host, span);
+    json_stop.store(true, Ordering::Relaxed);
+    let (mut json, json_failed) = json.join().unwrap_or_default();
     stop.store(true, Ordering::Relaxed);
     let counts = abuse
         .into_iter()
@@ -338,6 +439,9 @@ pub fn fairness(srv: &Proc, host: &AvatarHost, span: Duration, abuse: Abuse) -> 
         .fold([0u64; 3], |a, b| [a[0] + b[0], a[1] + b[1], a[2] + b[2]]);
     let p99_alone = percentile_ms(&mut alone, 99.0);
     let p99_beside = percentile_ms(&mut beside, 99.0);
+    let json_p99 = percentile_ms(&mut json, 99.0);
+    let answered = beside.len() as f64 / (beside.len() as f64 + failed_beside as f64).max(1.0);
+    let peak = rss_kib(srv.pid()).map_or(0, |r| r.1 / 1024);
     Figures {
         lines: vec![
             format!(
@@ -346,17 +450,27 @@ pub fn fairness(srv: &Proc, host: &AvatarHost, span: Duration, abuse: Abuse) -> 
                 percentile_ms(&mut alone, 50.0)
             ),
             format!(
-                "victim beside 3 × {ABUSIVE_IN_FLIGHT} abusive requests ({what}): {} requests, p50 {:.0} ms, p99 {p99_beside:.0} ms, slowest {:.0} ms, {failed_beside} failed",
+                "victim beside 3 × {ABUSIVE_IN_FLIGHT} abusive requests ({what}): {} requests, p50 {:.0} ms, p99 {p99_beside:.0} ms, slowest {:.0} ms, {failed_beside} failed ({:.1} % answered)",
                 beside.len(),
                 percentile_ms(&mut beside, 50.0),
-                percentile_ms(&mut beside, 100.0)
+                percentile_ms(&mut beside, 100.0),
+                answered * 100.0
             ),
             format!(
-                "abusive clients: {} × 200, {} × 503, {} other",
+                "JSON victim beside them (one /canvas/hex every 20 ms): {} requests, p50 {:.1} ms, p99 {json_p99:.1} ms, {json_failed} failed",
+                json.len(),
+                percentile_ms(&mut json, 50.0),
+            ),
+            format!(
+                "abusive clients: {} × 200, {} × 503, {} other; peak RSS {peak} MiB",
                 counts[0], counts[1], counts[2]
             ),
         ],
-        pass: failed_beside == 0 && !beside.is_empty(),
+        pass: !beside.is_empty()
+            && answered >= CANVAS_SUCCESS
+            && p99_beside <= CANVAS_P99_MS
+            && json_p99 <= JSON_P99_MS
+            && json_failed == 0,
     }
 }
 

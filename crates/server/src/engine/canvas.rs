@@ -20,9 +20,10 @@
 //!    [`Ticket::cached_image`] looks in the cache of encoded images;
 //! 3. [`Ticket::render`]: render and encode (PNG, or GIF/WebP, still or
 //!    animated: [`output`]) on the [`RenderPool`]: one
-//!    thread per core, first come first served, so the cores are not
-//!    time-sliced between dozens of images and the JSON endpoints keep room
-//!    to answer.
+//!    thread per core, first come first served within a lane, so the cores
+//!    are not time-sliced between dozens of images and the JSON endpoints
+//!    keep room to answer; still images have a lane (and a thread) of their
+//!    own, so they never wait behind a client's animations.
 //!
 //! The engine owns the one job counter (read by `/metrics` at scrape time)
 //! and reports avatar cache hits and misses, fetch outcomes, refused jobs
@@ -40,7 +41,7 @@ use moka::sync::Cache;
 use remote_image::{Avatar, AvatarFetcher, AvatarUrl, FetchConfig, FetchError, ImageLimits};
 
 use super::job_slots::{ExtraSlots, JobPermit, JobSlots, SlotLimits};
-use super::render_pool::RenderPool;
+use super::render_pool::{Lane, RenderPool};
 use crate::conditional;
 use crate::config::Settings;
 use crate::error::ApiError;
@@ -285,7 +286,12 @@ impl CanvasEngine {
     /// rules, size and pixel caps, caches, decode gate and budget), and
     /// costs as much: the job weighs the sum of both images' weights (each
     /// its decode weight when this job decoded it, else 1) and holds one
-    /// job slot per image at least. Its errors name the parameter.
+    /// job slot per image at least. Those slots are taken before the image
+    /// is fetched: one for it, and one per started 1 Mi pixels of the
+    /// avatar's frames, so a job never holds an image beyond its slots (a
+    /// job holding a large animation does not wait for them: it is `Busy`
+    /// at once, having fetched and decoded nothing more). Its errors name
+    /// the parameter.
     pub async fn start_with_image(
         self: &Arc<Self>,
         client: ClientKey,
@@ -307,35 +313,65 @@ impl CanvasEngine {
             permit,
             engine: Arc::clone(self),
         };
-        let (permit, avatar, avatar_weight) = match avatar {
+        let (mut permit, avatar, avatar_weight) = match avatar {
             Some(url) => {
                 let (permit, avatar, weight) = permit.avatar(url, queue_end).await?;
                 (permit, Some(avatar), weight)
             }
             None => (permit, None, None),
         };
-        let (mut permit, image) = match image {
+        // A PNG answer is still whatever the images are: it keeps only the
+        // avatar's first frame (the other frames stay in the avatar cache
+        // and its bound, not in the job).
+        let avatar = avatar.map(|mut a| {
+            if format == Requested::Png {
+                a.animation = None;
+            }
+            a
+        });
+        // What the job holds beyond its first slot.
+        let mut extra: Option<ExtraSlots> = None;
+        let mut held = 1;
+        let image = match image {
             Some((param, url)) => {
-                let (mut permit, image, weight) =
+                // Before the second image is fetched and decoded, the job
+                // is charged for what it holds and will hold: the avatar's
+                // decode weight against the client's cap, and a slot per
+                // started 1 Mi pixels of the avatar's frames plus one for
+                // the image's body and pixels. Refused here (503), it has
+                // spent nothing on the image.
+                if let Some(weight) = avatar_weight {
+                    permit.permit.weigh(weight);
+                }
+                let want = (avatar.as_ref().map_or(1, output::source_slots) + 1)
+                    .min(self.slots.limits().max_jobs / 2)
+                    .max(1);
+                let small = avatar.as_ref().is_none_or(|a| output::source_slots(a) <= 1);
+                if want > 1 {
+                    extra = Some(self.more_slots(want - 1, 1, small, queue_end).await?);
+                    held = want;
+                }
+                let (mut permit_back, image, weight) =
                     permit.avatar(url, queue_end).await.map_err(|e| match e {
                         ApiError::Avatar(source) => ApiError::Image { param, source },
                         other => other,
                     })?;
                 // Two images cost two: each its decode weight, or 1.
-                permit.permit.weigh(
+                permit_back.permit.weigh(
                     avatar_weight
                         .unwrap_or(1)
                         .saturating_add(weight.unwrap_or(1)),
                 );
-                (permit, Some(image))
+                permit = permit_back;
+                Some(image)
             }
-            None => (permit, None),
+            None => {
+                if let Some(weight) = avatar_weight {
+                    permit.permit.weigh(weight);
+                }
+                None
+            }
         };
-        if image.is_none()
-            && let Some(weight) = avatar_weight
-        {
-            permit.permit.weigh(weight);
-        }
         let output = Output::choose_with(format, &job, avatar.as_ref(), image.as_ref());
         let plan = Plan::with_image(
             &job,
@@ -354,27 +390,22 @@ impl CanvasEngine {
         };
         let avatar = avatar.map(still);
         let image = image.map(still);
-        let extra = match plan.slots() - 1 {
-            0 => None,
-            n if plan.may_wait_for_slots() => match self.slots.acquire_extra(n, queue_end).await {
-                Ok(slots) => Some(slots),
-                Err(_) => {
-                    self.metrics.job_rejected();
-                    return Err(ApiError::Busy {
-                        retry_after: RETRY_AFTER_SECS,
-                    });
-                }
-            },
-            n => match self.slots.try_acquire_extra(n) {
-                Some(slots) => Some(slots),
-                None => {
-                    self.metrics.job_rejected();
-                    return Err(ApiError::Busy {
-                        retry_after: RETRY_AFTER_SECS,
-                    });
-                }
-            },
-        };
+        // The slots the plan needs beyond those held: waited for (first
+        // come first served, within the deadline) only when every image
+        // the job holds is within the slots it holds already, else taken
+        // at once or refused.
+        let more = plan.slots().saturating_sub(held);
+        if more > 0 {
+            let may_wait = match &image {
+                Some(i) => output::source_slots(i) <= 1,
+                None => plan.may_wait_for_slots(),
+            };
+            let slots = self.more_slots(more, held, may_wait, queue_end).await?;
+            match &mut extra {
+                Some(e) => e.absorb(slots),
+                None => extra = Some(slots),
+            }
+        }
         let job_key = match &image {
             Some(i) => format!("{job:?} over {:x}", i.digest),
             None => format!("{job:?}"),
@@ -392,6 +423,32 @@ impl CanvasEngine {
             output,
             plan,
             queue_end,
+        })
+    }
+
+    /// `count` more job slots for a job holding `held`: waited for (first
+    /// come first served, until `queue_end`) when `may_wait`, else taken at
+    /// once; `Busy` when they cannot be had.
+    async fn more_slots(
+        &self,
+        count: usize,
+        held: usize,
+        may_wait: bool,
+        queue_end: Instant,
+    ) -> Result<ExtraSlots, ApiError> {
+        let slots = if may_wait {
+            self.slots
+                .acquire_extra_holding(count, held, queue_end)
+                .await
+                .ok()
+        } else {
+            self.slots.try_acquire_extra(count)
+        };
+        slots.ok_or_else(|| {
+            self.metrics.job_rejected();
+            ApiError::Busy {
+                retry_after: RETRY_AFTER_SECS,
+            }
         })
     }
 
@@ -545,9 +602,16 @@ impl Ticket {
         let engine = Arc::clone(&permit.engine);
         let budget = engine.animation_budget;
         let cached = engine.outputs.is_some();
+        // Still images and animations wait in lanes of their own, so a
+        // still image never waits behind an animation (see `render_pool`).
+        let lane = if plan.animated() {
+            Lane::Animation
+        } else {
+            Lane::Still
+        };
         let png = engine
             .pool
-            .run(move || -> Result<Bytes, ApiError> {
+            .run_in(lane, move || -> Result<Bytes, ApiError> {
                 if Instant::now() >= queue_end {
                     permit.engine.metrics.job_rejected();
                     return Err(ApiError::Busy {
@@ -619,19 +683,28 @@ mod tests {
         let client = ClientKey::Ip(std::net::Ipv4Addr::LOCALHOST.into());
         let start = || engine.start(client.clone(), Job::Circle, None, Requested::Png);
 
-        // The one render thread is busy for longer than the deadline.
-        let pool = engine.pool.clone();
-        let busy = actix_rt::spawn(async move {
-            pool.run(|| std::thread::sleep(Duration::from_millis(400)))
-                .await
-        });
+        // The render thread and the still lane's own are busy for longer
+        // than the deadline.
+        let busy: Vec<_> = (0..2)
+            .map(|_| {
+                let pool = engine.pool.clone();
+                actix_rt::spawn(async move {
+                    pool.run_in(Lane::Still, || {
+                        std::thread::sleep(Duration::from_millis(400));
+                    })
+                    .await
+                })
+            })
+            .collect();
         actix_rt::time::sleep(Duration::from_millis(20)).await;
         let late = start().await.unwrap().render().await;
         assert!(
             matches!(late, Err(ApiError::Busy { retry_after: 1 })),
             "{late:?}"
         );
-        busy.await.unwrap().unwrap();
+        for b in busy {
+            b.await.unwrap().unwrap();
+        }
 
         // With the thread free, the same job is rendered (and, having no
         // avatar, refused for that).
@@ -690,6 +763,135 @@ mod tests {
         );
         drop((first, second));
         assert_eq!(engine.slots.running(), 0);
+    }
+
+    fn welcome_on(engine: &Arc<CanvasEngine>) -> Job {
+        let _ = engine;
+        let kind = crate::catalogue::template(crate::catalogue::PREMIUM_WELCOME, "1").unwrap();
+        let args = kind.template().args(|_| None).unwrap();
+        Job::Template(kind, args)
+    }
+
+    /// The two-image welcome flood at a small scale: custom-background
+    /// cards whose avatar is an animation of more than a slot's pixels and
+    /// whose `bg` is a fresh animation, from three clients at once, while
+    /// the pool has one slot free. Each job gets its avatar, finds no slots
+    /// for it and the background, and is refused before the background is
+    /// fetched or decoded (no job holds two images it has no slots for);
+    /// every slot comes back. With the slots free, the job holds a slot per
+    /// image and per started 1 Mi pixels of the avatar while the background
+    /// is fetched, and the plan's slots in the end.
+    #[actix_rt::test]
+    async fn a_second_image_is_fetched_only_with_its_slots_held() {
+        let host = fixture_host::FixtureHost::start();
+        let mut settings = Settings::for_tests("unused");
+        settings.canvas_jobs = 8;
+        settings.canvas_queue_ms = 30_000;
+        settings.allow_private_avatars = true;
+        let metrics = Arc::new(Metrics::default());
+        let engine = Arc::new(CanvasEngine::new(&settings, Arc::clone(&metrics)).unwrap());
+        // 6 frames of 420²: 1.01 Mi pixels, two slots' worth.
+        let avatar = |n: u32| host.url(&format!("/anim/420x420x6.gif?a={n}"));
+        let bg = |n: u32| host.url(&format!("/anim/256x256x2.gif?b={n}"));
+        let start = |c: u8, n: u32| {
+            let engine = Arc::clone(&engine);
+            let job = welcome_on(&engine);
+            let (a, b) = (avatar(n), bg(n));
+            async move {
+                let client = ClientKey::Ip(std::net::Ipv4Addr::new(10, 0, 0, c).into());
+                let a = engine.parse_avatar(&a).unwrap();
+                let b = engine.parse_avatar(&b).unwrap();
+                engine
+                    .start_with_image(client, job, Some(a), Some(("bg", b)), Requested::Auto)
+                    .await
+            }
+        };
+        // Seven of the eight slots are held by another client's jobs.
+        let other = ClientKey::Ip(std::net::Ipv4Addr::new(10, 0, 0, 9).into());
+        let held = engine.slots.acquire(other).await.unwrap();
+        let held_extra = engine.slots.try_acquire_extra(6).unwrap();
+        assert_eq!(engine.slots.running(), 7);
+
+        let mut flood = Vec::new();
+        for n in 0..12u32 {
+            flood.push(actix_rt::spawn(start(1 + (n % 3) as u8, n)));
+        }
+        for job in flood {
+            let refused = job.await.unwrap();
+            assert!(
+                matches!(refused, Err(ApiError::Busy { retry_after: 1 })),
+                "{refused:?}"
+            );
+        }
+        assert!(host.hits("/anim/420x420x6.gif") >= 1);
+        assert_eq!(
+            host.hits("/anim/256x256x2.gif"),
+            0,
+            "no background was fetched for a job refused its slots"
+        );
+        assert_eq!(
+            engine.slots.running(),
+            7,
+            "every refused job gave its slots back"
+        );
+
+        // With the slots free, the card runs: while the background is
+        // fetched the job holds the avatar's two slots and one for the
+        // background; in the end the plan's slots.
+        drop((held, held_extra));
+        assert_eq!(engine.slots.running(), 0);
+        let ticket = start(1, 100).await.unwrap();
+        assert_eq!(host.hits("/anim/256x256x2.gif"), 1);
+        let holds = 1 + ticket.extra.as_ref().map_or(0, ExtraSlots::count);
+        assert_eq!(holds, ticket.plan.slots().max(3));
+        assert_eq!(engine.slots.running(), holds);
+        drop(ticket);
+        assert_eq!(engine.slots.running(), 0);
+    }
+
+    /// A still avatar's card waits (within the queue deadline) for the
+    /// background's slot before fetching it, and is refused without having
+    /// fetched it when none frees up.
+    #[actix_rt::test]
+    async fn a_still_avatars_card_waits_for_the_backgrounds_slot() {
+        let host = fixture_host::FixtureHost::start();
+        let mut settings = Settings::for_tests("unused");
+        settings.canvas_jobs = 4;
+        settings.canvas_queue_ms = 200;
+        settings.allow_private_avatars = true;
+        let engine = Arc::new(CanvasEngine::new(&settings, Arc::new(Metrics::default())).unwrap());
+        let other = ClientKey::Ip(std::net::Ipv4Addr::new(10, 0, 0, 9).into());
+        let held = engine.slots.acquire(other).await.unwrap();
+        let held_extra = engine.slots.try_acquire_extra(2).unwrap();
+        let client = ClientKey::Ip(std::net::Ipv4Addr::new(10, 0, 0, 1).into());
+        let a = engine.parse_avatar(&host.url("/ok.png")).unwrap();
+        let b = engine.parse_avatar(&host.url("/avatar512.png")).unwrap();
+        let refused = engine
+            .start_with_image(
+                client.clone(),
+                welcome_on(&engine),
+                Some(a.clone()),
+                Some(("bg", b.clone())),
+                Requested::Png,
+            )
+            .await;
+        assert!(matches!(refused, Err(ApiError::Busy { .. })), "{refused:?}");
+        assert_eq!(host.hits("/avatar512.png"), 0);
+        assert_eq!(engine.slots.running(), 3);
+        drop((held, held_extra));
+        let ticket = engine
+            .start_with_image(
+                client,
+                welcome_on(&engine),
+                Some(a),
+                Some(("bg", b)),
+                Requested::Png,
+            )
+            .await
+            .unwrap();
+        assert_eq!(host.hits("/avatar512.png"), 1);
+        assert_eq!(engine.slots.running(), 2);
+        drop(ticket);
     }
 
     #[test]

@@ -17,6 +17,16 @@
 //! waiter's need (a plan asks for at most half the slots): a burst of
 //! animations waits its turn instead of being refused at once.
 //!
+//! A few slots (a sixteenth of the pool, [`JobSlots::reserve`]) are kept
+//! for clients with no job running: a client with jobs running, and an
+//! animation taking its extra slots, leave them free, and while animations
+//! wait for their extra slots such a client may still start one job in
+//! them. So a client sending one request at a time is not held behind
+//! other clients' animations, while a stream of new jobs from clients with
+//! jobs running still cannot overtake a waiting animation (the waiters
+//! hold at most half the pool less the reserve, so the slots freed outside
+//! the reserve still cover the first waiter's need).
+//!
 //! Each client also has a cap on its weight in flight. A job weighs one
 //! unit, or more when its avatar had to be decoded: [`JobPermit::weigh`]
 //! charges the decode cost, and the client's following jobs are charged the
@@ -68,13 +78,15 @@ struct State {
     running: usize,
     queued: usize,
     next_id: u64,
+    /// Jobs started from the reserve (see [`JobSlots::reserve`]).
+    reserved: usize,
     clients: HashMap<ClientKey, Client>,
     /// Clients with waiting jobs, in round-robin order.
     turns: VecDeque<ClientKey>,
-    /// Jobs that hold their first slot and wait for their extra slots,
-    /// first come first served: (id, slots wanted, where to send them).
+    /// Jobs that hold slots and wait for their extra slots, first come
+    /// first served: (id, slots wanted, slots held, where to send them).
     /// A grant that finds its waiter gone gives its slots back on drop.
-    extra_waiting: VecDeque<(u64, usize, oneshot::Sender<ExtraSlots>)>,
+    extra_waiting: VecDeque<(u64, usize, usize, oneshot::Sender<ExtraSlots>)>,
 }
 
 #[derive(Debug)]
@@ -98,6 +110,11 @@ impl Client {
 }
 
 impl State {
+    /// Whether `key` has no job running now.
+    fn idle(&self, key: &ClientKey) -> bool {
+        self.clients.get(key).is_none_or(|c| c.weight == 0)
+    }
+
     fn client_fits(&self, key: &ClientKey, cap: u32) -> bool {
         self.clients
             .get(key)
@@ -160,6 +177,39 @@ impl JobSlots {
         self.limits
     }
 
+    /// Slots kept for clients with no job running (a sixteenth of the
+    /// pool: 4 of 64, none in a pool under 16): a client with jobs running
+    /// starts a new one, and an animation takes its extra slots, only while
+    /// this many stay free. While animations wait for their extra slots,
+    /// no new job starts, except a job of a client with nothing running,
+    /// within the reserve: so a client sending one request at a time never
+    /// waits behind other clients' animations, and a stream of such
+    /// clients delays a waiting animation by at most the reserve.
+    pub fn reserve(&self) -> usize {
+        self.limits.max_jobs / 16
+    }
+
+    /// Whether `client` may start a job now (its turn aside): `Some(from
+    /// the reserve)`, or `None`.
+    fn may_start(&self, state: &State, client: &ClientKey) -> Option<bool> {
+        let idle = state.idle(client);
+        let room = if idle {
+            self.limits.max_jobs
+        } else {
+            self.limits.max_jobs - self.reserve()
+        };
+        if state.running >= room || !state.client_fits(client, self.limits.per_client) {
+            return None;
+        }
+        if state.extra_waiting.is_empty() {
+            Some(false)
+        } else if idle && state.reserved < self.reserve() {
+            Some(true)
+        } else {
+            None
+        }
+    }
+
     fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -184,13 +234,10 @@ impl JobSlots {
                 .clients
                 .get(&client)
                 .is_none_or(|c| c.waiting.is_empty());
-            if state.running < self.limits.max_jobs
-                && state.extra_waiting.is_empty()
-                && no_queue_ahead
-                && state.client_fits(&client, self.limits.per_client)
-            {
+            if no_queue_ahead && let Some(reserved) = self.may_start(&state, &client) {
                 let weight = state.charge(&client);
-                return Ok(self.permit(client, weight));
+                state.reserved += usize::from(reserved);
+                return Ok(self.permit(client, weight, reserved));
             }
             if state.queued >= self.limits.queue_cap {
                 return Err(Refusal::QueueFull);
@@ -223,11 +270,12 @@ impl JobSlots {
         }
     }
 
-    fn permit(self: &Arc<Self>, client: ClientKey, weight: u32) -> JobPermit {
+    fn permit(self: &Arc<Self>, client: ClientKey, weight: u32, reserved: bool) -> JobPermit {
         JobPermit {
             slots: Arc::clone(self),
             client,
             weight,
+            reserved,
         }
     }
 
@@ -240,11 +288,12 @@ impl JobSlots {
             let mut state = self.lock();
             // Jobs waiting for their extra slots come first, in order; while
             // the first of them does not fit, no new job starts.
-            while let Some(&(_, count, _)) = state.extra_waiting.front() {
-                if state.running + count > self.limits.max_jobs {
+            let room = self.limits.max_jobs - self.reserve();
+            while let Some(&(_, count, _, _)) = state.extra_waiting.front() {
+                if state.running + count > room {
                     break;
                 }
-                let Some((_, count, tx)) = state.extra_waiting.pop_front() else {
+                let Some((_, count, _, tx)) = state.extra_waiting.pop_front() else {
                     break;
                 };
                 state.running += count;
@@ -256,12 +305,13 @@ impl JobSlots {
                     refused_extra.push(grant);
                 }
             }
-            while state.extra_waiting.is_empty() && state.running < self.limits.max_jobs {
+            while state.running < self.limits.max_jobs {
                 let s = &*state;
-                let Some(at) = s
+                let Some((at, reserved)) = s
                     .turns
                     .iter()
-                    .position(|k| s.client_fits(k, self.limits.per_client))
+                    .enumerate()
+                    .find_map(|(at, k)| self.may_start(s, k).map(|r| (at, r)))
                 else {
                     break;
                 };
@@ -284,7 +334,8 @@ impl JobSlots {
                     state.turns.push_back(key.clone());
                 }
                 let weight = state.charge(&key);
-                if let Err(permit) = tx.send(self.permit(key, weight)) {
+                state.reserved += usize::from(reserved);
+                if let Err(permit) = tx.send(self.permit(key, weight, reserved)) {
                     // The waiter gave up a moment ago: the slot is given
                     // back (and dispatched again) outside the lock.
                     refused.push(permit);
@@ -316,6 +367,8 @@ pub struct JobPermit {
     slots: Arc<JobSlots>,
     client: ClientKey,
     weight: u32,
+    /// Started from the reserve (see [`JobSlots::reserve`]).
+    reserved: bool,
 }
 
 impl JobPermit {
@@ -334,7 +387,11 @@ impl JobPermit {
 
 impl Drop for JobPermit {
     fn drop(&mut self) {
-        self.slots.lock().refund(&self.client, self.weight);
+        {
+            let mut state = self.slots.lock();
+            state.refund(&self.client, self.weight);
+            state.reserved -= usize::from(self.reserved);
+        }
         self.slots.dispatch();
     }
 }
@@ -353,7 +410,9 @@ impl JobSlots {
     /// waits: for a job with nowhere to wait, such as a preview).
     pub fn try_acquire_extra(self: &Arc<Self>, count: usize) -> Option<ExtraSlots> {
         let mut state = self.lock();
-        if !state.extra_waiting.is_empty() || state.running + count > self.limits.max_jobs {
+        if !state.extra_waiting.is_empty()
+            || state.running + count > self.limits.max_jobs - self.reserve()
+        {
             return None;
         }
         state.running += count;
@@ -373,24 +432,41 @@ impl JobSlots {
         count: usize,
         until: std::time::Instant,
     ) -> Result<ExtraSlots, Refusal> {
+        self.acquire_extra_holding(count, 1, until).await
+    }
+
+    /// [`acquire_extra`](Self::acquire_extra) for a job that already holds
+    /// `held` slots (a job with two images takes a slot for the second
+    /// before fetching it): the jobs waiting hold at most half the slots
+    /// between them, counted by the slots each holds (`QueueFull` beyond),
+    /// so the slots the others free still cover the first waiter's need.
+    pub async fn acquire_extra_holding(
+        self: &Arc<Self>,
+        count: usize,
+        held: usize,
+        until: std::time::Instant,
+    ) -> Result<ExtraSlots, Refusal> {
+        let held = held.max(1);
         let (id, rx) = {
             let mut state = self.lock();
-            if state.extra_waiting.is_empty() && state.running + count <= self.limits.max_jobs {
+            let room = self.limits.max_jobs - self.reserve();
+            if state.extra_waiting.is_empty() && state.running + count <= room {
                 state.running += count;
                 return Ok(ExtraSlots {
                     slots: Arc::clone(self),
                     count,
                 });
             }
-            if (state.extra_waiting.len() + 1) * 2 > self.limits.max_jobs
-                || count > self.limits.max_jobs - 1
+            let waiters_hold: usize = state.extra_waiting.iter().map(|w| w.2).sum();
+            if (waiters_hold + held) * 2 > self.limits.max_jobs - 2 * self.reserve()
+                || count + held > room
             {
                 return Err(Refusal::QueueFull);
             }
             let (tx, rx) = oneshot::channel();
             let id = state.next_id;
             state.next_id += 1;
-            state.extra_waiting.push_back((id, count, tx));
+            state.extra_waiting.push_back((id, count, held, tx));
             (id, rx)
         };
         let waiter = ExtraWaiter { slots: self, id };
@@ -421,12 +497,24 @@ impl Drop for ExtraWaiter<'_> {
         let removed = {
             let mut state = self.slots.lock();
             let before = state.extra_waiting.len();
-            state.extra_waiting.retain(|(w, _, _)| *w != self.id);
+            state.extra_waiting.retain(|(w, _, _, _)| *w != self.id);
             state.extra_waiting.len() < before
         };
         if removed {
             self.slots.dispatch();
         }
+    }
+}
+
+impl ExtraSlots {
+    /// Slots held.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// Takes `other`'s slots into this grant (given back together).
+    pub fn absorb(&mut self, mut other: ExtraSlots) {
+        self.count += std::mem::take(&mut other.count);
     }
 }
 
@@ -635,6 +723,50 @@ mod tests {
         assert_eq!((s.running(), s.queued()), (4, 1));
         drop((first, extra));
         assert_eq!(late.await.unwrap(), Ok(()));
+    }
+
+    /// While an animation waits for its extra slots, a client with nothing
+    /// running starts a job in the reserve; a client with a job running
+    /// waits, and so does a second idle client once the reserve is taken.
+    #[actix_rt::test]
+    async fn a_client_with_nothing_running_starts_beside_a_waiting_animation() {
+        let s = slots(16, 16, 16, 5_000);
+        assert_eq!(s.reserve(), 1);
+        let a = s.acquire(client(1)).await.unwrap();
+        let a_extra = s.acquire_extra(7, later(5_000)).await.unwrap();
+        let b = actix_rt::spawn({
+            let s = Arc::clone(&s);
+            async move {
+                let first = s.acquire(client(2)).await.unwrap();
+                let extra = s.acquire_extra(7, later(5_000)).await;
+                (first, extra)
+            }
+        });
+        settle().await;
+        // 9 running; 7 more would pass the 15 outside the reserve.
+        assert_eq!((s.running(), s.waiting_for_extra()), (9, 1));
+        let busy = actix_rt::spawn({
+            let s = Arc::clone(&s);
+            async move { s.acquire(client(1)).await.map(|_| ()) }
+        });
+        settle().await;
+        assert_eq!(s.queued(), 1, "a client with a job running waits");
+        let victim = s.acquire(client(3)).await.unwrap();
+        assert_eq!(s.running(), 10);
+        let second = actix_rt::spawn({
+            let s = Arc::clone(&s);
+            async move { s.acquire(client(4)).await.map(|_| ()) }
+        });
+        settle().await;
+        assert_eq!(s.queued(), 2, "the reserve is taken");
+        drop(victim);
+        assert_eq!(second.await.unwrap(), Ok(()));
+        // The running animation ends: the waiting one gets its slots first.
+        drop((a_extra, a));
+        let (first, extra) = b.await.unwrap();
+        assert_eq!(extra.as_ref().map(|e| e.count), Ok(7));
+        drop((first, extra));
+        assert_eq!(busy.await.unwrap(), Ok(()));
     }
 
     #[actix_rt::test]

@@ -64,6 +64,18 @@ pub fn rendered_cap(max_jobs: usize) -> u64 {
     MAX_RENDERED_PIXELS.min(half.saturating_mul(PIXELS_PER_SLOT))
 }
 
+/// Job slots an image's own pixels stand for: one per started
+/// [`PIXELS_PER_SLOT`] of its animation's frames, or 1 for a still image
+/// (at most 1024² pixels, within one slot).
+pub fn source_slots(image: &Avatar) -> usize {
+    let frames: u64 = image.animation.as_ref().map_or(0, |a| {
+        a.frames.iter().map(|f| pixels(f.image.dimensions())).sum()
+    });
+    usize::try_from(frames.div_ceil(PIXELS_PER_SLOT))
+        .unwrap_or(usize::MAX)
+        .max(1)
+}
+
 /// What `format` asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Requested {
