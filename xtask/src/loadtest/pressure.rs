@@ -413,7 +413,7 @@ fn json_victim(
     })
 }
 
-/// The targets for a victim beside a flood: canvas p99 ≤ 1 s and
+/// The fairness targets for a victim beside a flood: canvas p99 ≤ 1 s and
 /// ≥ 95 % answered, JSON p99 ≤ 100 ms.
 const CANVAS_P99_MS: f64 = 1000.0;
 const CANVAS_SUCCESS: f64 = 0.95;
