@@ -174,6 +174,35 @@ struct Decision {
     retry_after_secs: u64,
 }
 
+impl Decision {
+    /// The decision of a GCRA check for a bucket of `quota` a window:
+    /// `used` nanoseconds of the window are spent (after the request when
+    /// it was allowed, before it when not), and a denied request could go
+    /// through in `denied_wait` nanoseconds. Both limiters, the replica's own
+    /// table and Redis, answer through this one rule.
+    fn gcra(quota: u32, used: u64, denied_wait: Option<u64>) -> Decision {
+        let ceil_secs = |n: u64| n.div_ceil(1_000_000_000);
+        let used = used.min(WINDOW_NANOS);
+        match denied_wait {
+            None => Decision {
+                allowed: true,
+                quota,
+                remaining: ((WINDOW_NANOS - used) / (WINDOW_NANOS / u64::from(quota.max(1))))
+                    as u32,
+                reset_secs: ceil_secs(used),
+                retry_after_secs: 0,
+            },
+            Some(wait) => Decision {
+                allowed: false,
+                quota,
+                remaining: 0,
+                reset_secs: ceil_secs(used),
+                retry_after_secs: ceil_secs(wait).max(1),
+            },
+        }
+    }
+}
+
 /// The limiter: quotas, proxies, keys and the bounded client table.
 #[derive(Debug)]
 pub struct RateLimiter {
@@ -289,26 +318,11 @@ impl RateLimiter {
         }
         let tat = map.get(&key).copied().unwrap_or(now).max(now);
         let new_tat = tat + t;
-        let ceil_secs = |n: u64| n.div_ceil(1_000_000_000);
         if new_tat - now > WINDOW_NANOS {
-            let wait = new_tat - now - WINDOW_NANOS;
-            Decision {
-                allowed: false,
-                quota,
-                remaining: 0,
-                reset_secs: ceil_secs(tat - now),
-                retry_after_secs: ceil_secs(wait).max(1),
-            }
+            Decision::gcra(quota, tat - now, Some(new_tat - now - WINDOW_NANOS))
         } else {
             map.insert(key, new_tat);
-            let used = new_tat - now;
-            Decision {
-                allowed: true,
-                quota,
-                remaining: ((WINDOW_NANOS - used) / t) as u32,
-                reset_secs: ceil_secs(used),
-                retry_after_secs: 0,
-            }
+            Decision::gcra(quota, new_tat - now, None)
         }
     }
 

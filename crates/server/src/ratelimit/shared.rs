@@ -257,26 +257,7 @@ async fn probe(inner: Arc<Inner>, starting: bool) {
 /// The limiter's decision from the script's answer (microseconds).
 fn decision((allowed, used, wait): (u8, i64, i64), quota: u32) -> Decision {
     let nanos = |us: i64| u64::try_from(us).unwrap_or(0).saturating_mul(1000);
-    let t = WINDOW_NANOS / u64::from(quota.max(1));
-    let ceil_secs = |n: u64| n.div_ceil(1_000_000_000);
-    let used = nanos(used).min(WINDOW_NANOS);
-    if allowed == 1 {
-        Decision {
-            allowed: true,
-            quota,
-            remaining: ((WINDOW_NANOS - used) / t) as u32,
-            reset_secs: ceil_secs(used),
-            retry_after_secs: 0,
-        }
-    } else {
-        Decision {
-            allowed: false,
-            quota,
-            remaining: 0,
-            reset_secs: ceil_secs(used),
-            retry_after_secs: ceil_secs(nanos(wait)).max(1),
-        }
-    }
+    Decision::gcra(quota, nanos(used), (allowed != 1).then(|| nanos(wait)))
 }
 
 /// The Redis key of a client's budget: the address as written, or a hash
