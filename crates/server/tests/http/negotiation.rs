@@ -4,12 +4,11 @@
 //! `Vary: Accept`, and each format has its own ETag. One endpoint of every
 //! image group.
 
-use actix_web::http::header;
 use actix_web::test;
 use fixture_host::FixtureHost;
 use server::{AppState, create_app};
 
-use crate::support::Reply;
+use crate::support::{Reply, req, send};
 
 fn enc(url: &str) -> String {
     url.replace('%', "%25")
@@ -18,6 +17,7 @@ fn enc(url: &str) -> String {
         .replace('=', "%3D")
 }
 
+/// A GET of `uri` with `accept` as its `Accept` header, if any.
 async fn get<S, B>(app: &S, uri: &str, accept: Option<&str>) -> Reply
 where
     S: actix_web::dev::Service<
@@ -27,11 +27,11 @@ where
         >,
     B: actix_web::body::MessageBody,
 {
-    let mut req = test::TestRequest::get().uri(uri);
-    if let Some(a) = accept {
-        req = req.insert_header((header::ACCEPT, a));
-    }
-    Reply::read(test::call_service(app, req.to_request()).await).await
+    let r = match accept {
+        Some(a) => req(uri).header("accept", a),
+        None => req(uri),
+    };
+    send(app, r).await
 }
 
 fn varies_by_accept(r: &Reply) -> bool {
@@ -101,12 +101,13 @@ async fn browsers_get_webp_and_everyone_else_png_or_gif_on_every_image_group() {
         assert_eq!(r.header("content-type"), Some("image/png"), "{path}");
         // A revalidation by a browser: 304 for its own (WebP) tag, with Vary.
         let tag = webp.header("etag").unwrap().to_owned();
-        let req = test::TestRequest::get()
-            .uri(path)
-            .insert_header((header::ACCEPT, BROWSER))
-            .insert_header((header::IF_NONE_MATCH, tag.as_str()))
-            .to_request();
-        let r = Reply::read(test::call_service(&app, req).await).await;
+        let r = send(
+            &app,
+            req(path)
+                .header("accept", BROWSER)
+                .header("if-none-match", &tag),
+        )
+        .await;
         assert_eq!(r.status, 304, "{path}");
         assert!(varies_by_accept(&r), "{path}: 304");
     }
