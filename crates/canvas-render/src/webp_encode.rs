@@ -28,6 +28,19 @@ const QUALITY: f32 = 85.0;
 /// The largest side a WebP can have.
 const MAX_SIDE: u32 = 16384;
 
+/// The size of a still to encode: within the crate's bounds and a WebP's
+/// largest side.
+fn still_size(img: &RgbaImage) -> Result<(u32, u32), RenderError> {
+    crate::check_size(img.width(), img.height())?;
+    let (w, h) = img.dimensions();
+    if w > MAX_SIDE || h > MAX_SIDE {
+        return Err(RenderError::Encode(
+            "a WebP is at most 16384 pixels on a side".to_owned(),
+        ));
+    }
+    Ok((w, h))
+}
+
 /// libwebp's settings for every picture and frame: lossy colour at
 /// [`QUALITY`], method 4 (libwebp's default speed/size balance; the
 /// wrapper leaves libwebp's default in place whatever `method` says), and
@@ -87,13 +100,7 @@ fn encode_error(e: webp_animation::Error) -> RenderError {
 /// assert_eq!((&webp[..4], &webp[8..12]), (&b"RIFF"[..], &b"WEBP"[..]));
 /// ```
 pub fn encode_webp(img: &RgbaImage) -> Result<Vec<u8>, RenderError> {
-    crate::check_size(img.width(), img.height())?;
-    let (w, h) = img.dimensions();
-    if w > MAX_SIDE || h > MAX_SIDE {
-        return Err(RenderError::Encode(
-            "a WebP is at most 16384 pixels on a side".to_owned(),
-        ));
-    }
+    let (w, h) = still_size(img)?;
     // A one-frame animation: libwebp writes it as a plain still WebP.
     let mut enc = encoder(w, h, 0).map_err(encode_error)?;
     enc.add_frame(img.as_raw(), 0).map_err(encode_error)?;
@@ -113,13 +120,7 @@ pub fn encode_webp(img: &RgbaImage) -> Result<Vec<u8>, RenderError> {
 /// assert_eq!(back, img);
 /// ```
 pub fn encode_webp_lossless(img: &RgbaImage) -> Result<Vec<u8>, RenderError> {
-    crate::check_size(img.width(), img.height())?;
-    let (w, h) = img.dimensions();
-    if w > MAX_SIDE || h > MAX_SIDE {
-        return Err(RenderError::Encode(
-            "a WebP is at most 16384 pixels on a side".to_owned(),
-        ));
-    }
+    let (w, h) = still_size(img)?;
     let lossless = EncodingConfig {
         encoding_type: EncodingType::Lossless,
         quality: 75.0,
