@@ -5,13 +5,16 @@ use std::sync::OnceLock;
 
 use tiny_skia::{Color, PathBuilder, Pixmap, Transform};
 
-use super::{ART_CACHE, backdrops};
+use super::backdrops;
 use crate::RenderError;
 use crate::paint::{
     Canvas, base_layer, circle_path, linear, poly, radial, rect_path, rgba, rrect_path,
     shader_paint,
 };
 use crate::text::{Align, FontFace, TextBox, TextStyle, VAlign};
+
+/// Static art pixmaps, one per [`Art`], drawn on first use.
+static ART_CACHE: [OnceLock<Pixmap>; Art::COUNT] = [const { OnceLock::new() }; Art::COUNT];
 
 /// A piece of static art a template places. Its natural size is
 /// [`Art::size`]; a placement of another size scales it.
