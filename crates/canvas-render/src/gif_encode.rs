@@ -110,7 +110,7 @@ pub fn encode_gif_placed(
     if placed.frames.is_empty() {
         return Err(AnimationError::Invalid("no frames"));
     }
-    crate::check_size(w, h)?;
+    crate::limits::check_size(w, h)?;
     gif_size(w, h)?;
     if !placed.fits() || pw == 0 || ph == 0 {
         let (frames, delays): (Vec<RgbaImage>, Vec<u32>) = placed.composed().into_iter().unzip();
@@ -163,7 +163,7 @@ pub fn encode_gif_patched(
     if patched.frames.is_empty() {
         return Err(AnimationError::Invalid("no frames"));
     }
-    crate::check_size(w, h)?;
+    crate::limits::check_size(w, h)?;
     gif_size(w, h)?;
     let delays: Vec<u32> = patched.frames.iter().map(|&(_, d)| d).collect();
     // A first frame of few colours may take the exact palette, which wants

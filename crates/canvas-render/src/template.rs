@@ -83,6 +83,7 @@ mod cards;
 mod catalog;
 mod rank;
 mod reuse;
+mod rng;
 mod sample;
 mod welcome;
 

@@ -31,7 +31,7 @@ const MAX_SIDE: u32 = 16384;
 /// The size of a still to encode: within the crate's bounds and a WebP's
 /// largest side.
 fn still_size(img: &RgbaImage) -> Result<(u32, u32), RenderError> {
-    crate::check_size(img.width(), img.height())?;
+    crate::limits::check_size(img.width(), img.height())?;
     let (w, h) = img.dimensions();
     if w > MAX_SIDE || h > MAX_SIDE {
         return Err(RenderError::Encode(
@@ -198,7 +198,7 @@ impl WebpAnimationWriter {
     /// A writer of `width`×`height` frames (within the crate's limits, at
     /// most 16384 on a side) playing `loops` times.
     pub fn new(width: u32, height: u32, loops: Loops) -> Result<Self, AnimationError> {
-        crate::check_size(width, height)?;
+        crate::limits::check_size(width, height)?;
         if width > MAX_SIDE || height > MAX_SIDE {
             return Err(AnimationError::Invalid(
                 "a WebP is at most 16384 pixels on a side",

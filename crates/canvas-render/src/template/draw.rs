@@ -44,9 +44,9 @@ impl Prepared {
         template: &Template,
         avatar: Option<&RgbaImage>,
     ) -> Result<Prepared, RenderError> {
-        crate::check_size(template.size.0, template.size.1)?;
+        crate::limits::check_size(template.size.0, template.size.1)?;
         if let Some(a) = avatar {
-            crate::check_size(a.width(), a.height())?;
+            crate::limits::check_size(a.width(), a.height())?;
         }
         let slots = template
             .layers
@@ -111,7 +111,7 @@ impl PreparedImages {
         let Some(img) = image else {
             return Ok(PreparedImages { slots: Vec::new() });
         };
-        crate::check_size(img.width(), img.height())?;
+        crate::limits::check_size(img.width(), img.height())?;
         let slots = template
             .layers
             .iter()
@@ -285,7 +285,7 @@ pub(super) fn start_from_placed_avatar(
         return None;
     }
     let (w, h) = template.content_size();
-    crate::check_size(w, h).ok()?;
+    crate::limits::check_size(w, h).ok()?;
     let (x, y) = (place.x as i64, place.y as i64);
     let (sw, sh) = (i64::from(pix.width()), i64::from(pix.height()));
     let (x0, x1) = (x.clamp(0, i64::from(w)), (x + sw).clamp(0, i64::from(w)));
