@@ -88,6 +88,7 @@ mod sample;
 mod welcome;
 
 mod draw;
+mod gif;
 mod model;
 mod patch;
 mod plan;
@@ -114,6 +115,7 @@ use crate::{RenderError, RgbaImage};
 
 use self::{draw::*, patch::*, slot_text::*};
 pub use draw::bar_fraction;
+pub use gif::render_template_gif;
 #[cfg(test)]
 use model::grouped;
 pub use model::{
