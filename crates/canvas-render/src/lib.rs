@@ -69,7 +69,7 @@ pub use limits::{MAX_DIMENSION, MAX_PIXELS, check_size, solid};
 pub use shape::{PrideFlag, circle, heart, pride};
 
 pub use animation::{AnimationError, Loops, encode_gif, encode_webp, encode_webp_animation};
-pub use webp_encode::encode_webp_lossless;
+pub use webp_encode::{WebpQuality, encode_webp_at, encode_webp_lossless};
 
 /// The README's example, compiled and run as a doc test.
 #[doc = include_str!("../README.md")]
