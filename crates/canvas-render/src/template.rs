@@ -130,6 +130,8 @@ pub use render::{
 };
 
 #[cfg(test)]
+mod bidi_tests;
+#[cfg(test)]
 mod rank_tests;
 #[cfg(test)]
 mod still_tests;

@@ -3,11 +3,16 @@
 
 use super::*;
 
-/// Appends the text of `pieces` for these arguments to `out`.
-pub(super) fn push_pieces(out: &mut String, pieces: &[Piece], args: &Args) {
+/// Appends the text of `pieces` for these arguments to `out`; with
+/// `isolate`, each text parameter (not a number) in a first-strong
+/// isolate ([`crate::text::isolate`]).
+pub(super) fn push_pieces(out: &mut String, pieces: &[Piece], args: &Args, isolate: bool) {
     for piece in pieces {
         match *piece {
             Piece::Lit(s) => out.push_str(s),
+            Piece::Param(p) if isolate && matches!(args.get(p), Some(Value::Text(_))) => {
+                out.push_str(&crate::text::isolate(&args.display(p)));
+            }
             Piece::Param(p) => out.push_str(&args.display(p)),
             Piece::Compact(p) => out.push_str(&crate::text::format_count(u64::from(args.int(p)))),
             Piece::CompactWith { param, with } => {
@@ -21,7 +26,7 @@ pub(super) fn push_pieces(out: &mut String, pieces: &[Piece], args: &Args) {
             }
             Piece::IfSet { param, pieces } => {
                 if args.is_set(param) {
-                    push_pieces(out, pieces, args);
+                    push_pieces(out, pieces, args, isolate);
                 }
             }
             Piece::Flag { param, yes, no } => out.push_str(if args.flag(param) { yes } else { no }),
@@ -30,14 +35,18 @@ pub(super) fn push_pieces(out: &mut String, pieces: &[Piece], args: &Args) {
             }
             Piece::IfGiven { param, pieces } => {
                 if args.given(param) {
-                    push_pieces(out, pieces, args);
+                    push_pieces(out, pieces, args, isolate);
                 }
             }
         }
     }
 }
 
-/// The text of a slot for these arguments.
+/// The text of a slot for these arguments. A slot that puts a parameter
+/// beside anything else (our words, a number, another parameter) isolates
+/// each text parameter, so a right-to-left name leaves the rest in its
+/// order; a slot that is one parameter alone takes that text's own
+/// direction.
 pub(super) fn slot_text(slot: &TextSlot, args: &Args) -> String {
     if let Some(p) = slot.replaced_by {
         let t = args.text(p);
@@ -46,7 +55,8 @@ pub(super) fn slot_text(slot: &TextSlot, args: &Args) -> String {
         }
     }
     let mut out = String::new();
-    push_pieces(&mut out, slot.pieces, args);
+    let alone = matches!(slot.pieces, [Piece::Param(_)]);
+    push_pieces(&mut out, slot.pieces, args, !alone);
     out
 }
 
