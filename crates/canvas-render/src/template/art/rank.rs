@@ -4,8 +4,8 @@
 
 use tiny_skia::{FillRule, Mask, PathBuilder, Transform};
 
-use super::Lcg;
 use crate::paint::{Canvas, circle_path, linear, poly, radial, rect_path, rgba, rrect_path};
+use crate::template::rng::Lcg;
 
 /// Natural size of every rank card piece.
 pub(super) const SIZE: (u32, u32) = (900, 300);
