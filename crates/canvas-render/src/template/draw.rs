@@ -485,6 +485,7 @@ pub(super) fn draw_bar(canvas: &mut Canvas, slot: &BarSlot, args: &Args) {
             // One path for the track's blocks and one for the lit ones: a
             // fill has a cost of its own, whatever its size.
             let (mut tracks, mut lits) = (PathBuilder::new(), PathBuilder::new());
+            let mut partial = None;
             for i in 0..n {
                 let sx = x + i as f32 * (sw + gap);
                 tracks.push_path(&rrect_path(sx, y, sw, h, radius));
@@ -492,11 +493,31 @@ pub(super) fn draw_bar(canvas: &mut Canvas, slot: &BarSlot, args: &Args) {
                 if lit > 0.0 {
                     lits.push_path(&rrect_path(sx, y, (sw * lit).max(radius * 2.0), h, radius));
                 }
+                if lit > 0.0 && lit < 1.0 {
+                    partial = Some(sx);
+                }
             }
             for (blocks, colour) in [(tracks, track), (lits, fill)] {
                 if let Some(path) = blocks.finish() {
                     canvas.color(&path, colour);
                 }
+            }
+            // The block being filled is outlined in the fill's colour, so
+            // its lit part reads as part of a block, not a stray sliver.
+            if let Some(sx) = partial {
+                let edge = (sw.min(h) / 8.0).clamp(1.0, 3.0);
+                let inset = edge / 2.0;
+                canvas.stroke(
+                    &rrect_path(
+                        sx + inset,
+                        y + inset,
+                        sw - edge,
+                        h - edge,
+                        (radius - inset).max(0.0),
+                    ),
+                    fill,
+                    edge,
+                );
             }
         }
         BarStyle::Ring { width } => {
