@@ -81,6 +81,7 @@ mod art;
 mod backdrops;
 mod cards;
 mod catalog;
+mod contrast;
 mod rank;
 mod reuse;
 mod rng;
@@ -131,6 +132,8 @@ pub use render::{
 
 #[cfg(test)]
 mod bidi_tests;
+#[cfg(test)]
+mod contrast_tests;
 #[cfg(test)]
 mod rank_tests;
 #[cfg(test)]

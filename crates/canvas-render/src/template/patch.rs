@@ -133,7 +133,7 @@ pub(super) fn footprint(
             let Some((slot, ink)) = text_ink(layer, args) else {
                 return Ok(None);
             };
-            let (area, style) = text_box_style(slot, ink);
+            let (area, style) = text_box_style(slot, super::contrast::widest(ink, slot.size));
             match text_shown(slot, &style, area, args, frame, text)? {
                 Some(shown) => text_area(text, &style, area, 0..shown, size),
                 None => None,
@@ -160,7 +160,7 @@ pub(super) fn typed_change(
     text: &mut Option<(String, TextLayout)>,
     size: (u32, u32),
 ) -> Result<Option<Area>, RenderError> {
-    let (area, style) = text_box_style(slot, ink);
+    let (area, style) = text_box_style(slot, super::contrast::widest(ink, slot.size));
     let was = text_shown(slot, &style, area, args, before, text)?.unwrap_or(0);
     let is = text_shown(slot, &style, area, args, now, text)?.unwrap_or(0);
     Ok(text_area(

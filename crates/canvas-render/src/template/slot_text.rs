@@ -108,6 +108,9 @@ pub(super) fn draw_text(
     let Some((_, fitted)) = cached.as_ref() else {
         unreachable!("laid out by text_shown")
     };
+    // The ink that reads over what is under the glyphs.
+    let ink = super::contrast::readable_ink(canvas, slot, (color, outline), fitted);
+    let style = slot_style(slot, ink, slot.size);
     match shown {
         ALL_GRAPHEMES => canvas.draw_layout(fitted, &style, area),
         // The whole text's glyphs of its first graphemes, not shaped

@@ -1,0 +1,173 @@
+//! Text that reads over whatever is under it: the WCAG contrast ratio of
+//! a slot's ink against the pixels its glyphs cover, and the rule that
+//! picks a readable ink when the designed or requested one is not.
+//!
+//! Titles (slots of [`TITLE_SIZE`] and up) need [`TITLE_MIN`], body text
+//! [`BODY_MIN`], measured as the 10th percentile over the covered pixels
+//! (a few pixels over a star or a cloud's edge do not decide it). An
+//! outline counts (the better of fill and outline against the pixel) only
+//! when it is at least [`OUTLINE_SHARE`] of the font size wide and at least
+//! half opaque: a thinner one edges a glyph but does not carry it.
+
+use super::*;
+
+/// Slots of this size (px) and up are titles.
+pub(super) const TITLE_SIZE: f32 = 40.0;
+/// Least contrast of a title.
+pub(super) const TITLE_MIN: f64 = 3.0;
+/// Least contrast of body text.
+pub(super) const BODY_MIN: f64 = 4.5;
+/// Least outline width that carries a glyph, as a share of its size.
+pub(super) const OUTLINE_SHARE: f32 = 0.06;
+/// Outline width the rule gives a slot, as a share of its size.
+const RULE_OUTLINE_SHARE: f32 = 0.075;
+
+fn linear(c: u8) -> f64 {
+    let c = f64::from(c) / 255.0;
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+/// WCAG relative luminance of an opaque RGB colour.
+pub(super) fn luminance([r, g, b]: [u8; 3]) -> f64 {
+    0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+}
+
+/// The WCAG contrast ratio of two opaque colours, 1–21.
+pub(super) fn ratio(a: [u8; 3], b: [u8; 3]) -> f64 {
+    let (la, lb) = (luminance(a), luminance(b));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}
+
+/// `c` at its opacity over the opaque `under`.
+pub(super) fn over(c: [u8; 4], under: [u8; 3]) -> [u8; 3] {
+    let a = f32::from(c[3]) / 255.0;
+    std::array::from_fn(|i| (f32::from(c[i]) * a + f32::from(under[i]) * (1.0 - a)).round() as u8)
+}
+
+/// The floor of a slot of this size.
+pub(super) fn floor(size: f32) -> f64 {
+    if size >= TITLE_SIZE {
+        TITLE_MIN
+    } else {
+        BODY_MIN
+    }
+}
+
+/// Whether an outline of this width carries a glyph of this size.
+pub(super) fn outline_counts((c, w): ([u8; 4], f32), size: f32) -> bool {
+    w >= OUTLINE_SHARE * size && c[3] >= 128
+}
+
+/// `ink` with its outline as wide as [`readable_ink`] may draw it: the
+/// bound of where a slot's glyphs may reach, for redrawing a frame's
+/// changes.
+pub(super) fn widest(ink: Ink, size: f32) -> Ink {
+    let (color, outline) = ink;
+    (
+        color,
+        outline.map(|(c, w)| (c, w.max(RULE_OUTLINE_SHARE * size))),
+    )
+}
+
+/// The 10th percentile of the contrast of `ink` over `under` (each pixel
+/// a glyph covers); `None` without pixels.
+pub(super) fn percentile_10(ink: Ink, size: f32, under: &[[u8; 3]]) -> Option<f64> {
+    let (color, outline) = ink;
+    let outline = outline.filter(|&o| outline_counts(o, size));
+    let mut ratios: Vec<f64> = under
+        .iter()
+        .map(|&u| {
+            let fill = ratio(over(color, u), u);
+            match outline {
+                Some((c, _)) => fill.max(ratio(over(c, u), u)),
+                None => fill,
+            }
+        })
+        .collect();
+    if ratios.is_empty() {
+        return None;
+    }
+    ratios.sort_by(f64::total_cmp);
+    Some(ratios[ratios.len() / 10])
+}
+
+/// The opaque pixels of `canvas` under the glyphs of `layout` drawn in
+/// `slot`'s box (each glyph pixel covered at least half).
+fn pixels_under(canvas: &Canvas, slot: &TextSlot, layout: &TextLayout) -> Vec<[u8; 3]> {
+    let (x, y, w, h) = slot.area;
+    let (cw, ch) = (canvas.pixmap.width() as i64, canvas.pixmap.height() as i64);
+    let (x0, y0) = (x.floor() as i64, y.floor() as i64);
+    let (bw, bh) = ((x + w).ceil() as i64 - x0, (y + h).ceil() as i64 - y0);
+    if bw <= 0 || bh <= 0 || bw > cw || bh > ch {
+        return Vec::new();
+    }
+    let Ok(mut glyphs) = Canvas::new(bw as u32, bh as u32) else {
+        return Vec::new();
+    };
+    let style = slot_style(slot, ([0, 0, 0, 255], None), slot.size);
+    glyphs.draw_layout(
+        layout,
+        &style,
+        TextBox::new(x - x0 as f32, y - y0 as f32, w, h),
+    );
+    let under = canvas.pixmap.pixels();
+    let mut out = Vec::new();
+    for (i, g) in glyphs.pixmap.pixels().iter().enumerate() {
+        if g.alpha() < 128 {
+            continue;
+        }
+        let (px, py) = (x0 + i as i64 % bw, y0 + i as i64 / bw);
+        if px < 0 || py < 0 || px >= cw || py >= ch {
+            continue;
+        }
+        let p = under[(py * cw + px) as usize].demultiply();
+        if p.alpha() >= 128 {
+            out.push([p.red(), p.green(), p.blue()]);
+        }
+    }
+    out
+}
+
+/// The ink `slot` is drawn in over `canvas`: `ink` when it reads against
+/// the pixels its glyphs cover; else, in this order, the first that does
+/// (or the last): the colour at full opacity; for a slot drawn with an
+/// outline, the colour in a wider, firmer outline of black or white,
+/// whichever stands out; for one without, black or white, whichever reads.
+pub(super) fn readable_ink(canvas: &Canvas, slot: &TextSlot, ink: Ink, layout: &TextLayout) -> Ink {
+    let under = pixels_under(canvas, slot, layout);
+    let floor = floor(slot.size);
+    let reads = |ink: Ink| percentile_10(ink, slot.size, &under).is_none_or(|r| r >= floor);
+    if reads(ink) {
+        return ink;
+    }
+    let (color, outline) = ink;
+    let opaque = [color[0], color[1], color[2], 255];
+    if reads((opaque, outline)) {
+        return (opaque, outline);
+    }
+    let (black, white) = ([0, 0, 0, 255], [255, 255, 255, 255]);
+    let score = |ink: Ink| percentile_10(ink, slot.size, &under).unwrap_or(0.0);
+    match outline {
+        Some((_, w)) => {
+            let w = w.max(RULE_OUTLINE_SHARE * slot.size);
+            let dark = (opaque, Some(([0, 0, 0, 230], w)));
+            let light = (opaque, Some(([255, 255, 255, 230], w)));
+            if score(dark) >= score(light) {
+                dark
+            } else {
+                light
+            }
+        }
+        None => {
+            if score((black, None)) >= score((white, None)) {
+                (black, None)
+            } else {
+                (white, None)
+            }
+        }
+    }
+}
