@@ -235,3 +235,35 @@ fn the_measure_sees_white_on_white() {
     assert!((ratio([0; 3], [255; 3]) - 21.0).abs() < 1e-9);
     assert_eq!(over([0, 0, 0, 128], [255; 3]), [127; 3]);
 }
+
+/// The first bar layer of `layers`, through [`Layer::When`].
+fn bar_of(layers: &[Layer]) -> Option<&BarSlot> {
+    layers.iter().find_map(|l| match l {
+        Layer::Bar(slot) => Some(slot),
+        Layer::When { layer, .. } => bar_of(std::slice::from_ref(&**layer)),
+        _ => None,
+    })
+}
+
+/// The published client's `cbar` (without `ccxp`) is the bar's colour: the
+/// reached part in it, the track a faint shade of it, quieter than the
+/// fill on every rank design; with `ccxp` too, each is as given.
+#[test]
+fn a_bar_colour_given_alone_colours_the_progress_and_quiets_the_track() {
+    for kind in RANK {
+        let t = kind.template();
+        let bar = bar_of(t.layers).unwrap();
+        let (track, fill) = bar_inks(bar, &args_of(t, RANK_CLIENT));
+        assert_eq!(fill, [0x58, 0x65, 0xf2, 255], "{kind:?}");
+        assert_eq!(&track[..3], &fill[..3], "{kind:?}");
+        assert!(track[3] < 100, "{kind:?}: track {track:?}");
+        let both: Vec<(&str, &str)> = RANK_CLIENT
+            .iter()
+            .copied()
+            .chain([("ccxp", "ff0000")])
+            .collect();
+        let (track, fill) = bar_inks(bar, &args_of(t, &both));
+        assert_eq!(track, [0x58, 0x65, 0xf2, 255], "{kind:?}");
+        assert_eq!(fill, [0xff, 0, 0, 255], "{kind:?}");
+    }
+}

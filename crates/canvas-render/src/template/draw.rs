@@ -465,9 +465,34 @@ pub fn bar_fraction(value: u32, max: u32) -> f32 {
     (value as f64 / max as f64).clamp(0.0, 1.0) as f32
 }
 
+/// Share of opacity of the track drawn in a faint shade of the bar's
+/// colour.
+const FAINT_TRACK: f32 = 0.3;
+
+/// A bar's track and fill colours. A track colour given without a fill
+/// colour is what a caller calls "the bar's colour": the reached part is
+/// drawn in it and the track in a faint shade of it, so the track never
+/// outshouts the progress.
+pub(super) fn bar_inks(slot: &BarSlot, args: &Args) -> ([u8; 4], [u8; 4]) {
+    let (track, fill) = (slot.track.rgba(args), slot.fill.rgba(args));
+    match (slot.track, slot.fill) {
+        (Paint::Param { param: t, .. }, Paint::Param { param: f, .. })
+            if args.given(t) && !args.given(f) =>
+        {
+            let faint = (f32::from(track[3]) * FAINT_TRACK).round() as u8;
+            (
+                [track[0], track[1], track[2], faint],
+                [track[0], track[1], track[2], fill[3]],
+            )
+        }
+        _ => (track, fill),
+    }
+}
+
 pub(super) fn draw_bar(canvas: &mut Canvas, slot: &BarSlot, args: &Args) {
     let f = bar_fraction(args.int(slot.value), args.int(slot.max));
-    let (track, fill) = (colour(slot.track.rgba(args)), colour(slot.fill.rgba(args)));
+    let (track, fill) = bar_inks(slot, args);
+    let (track, fill) = (colour(track), colour(fill));
     let (x, y, w, h) = slot.area;
     match slot.style {
         BarStyle::Rounded => {

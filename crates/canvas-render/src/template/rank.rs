@@ -115,7 +115,7 @@ const fn params(p: Palette) -> [ParamSpec; 11] {
         colour(
             "cbar",
             p.cbar,
-            "colour of the XP bar's track, RRGGBB (default: the card's own)",
+            "colour of the XP bar's track, RRGGBB (default: the card's own); given without ccxp, the bar's colour: the reached part in it, the track a faint shade of it",
         ),
         colour(
             "ctext",

@@ -953,7 +953,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
             ),
             rank_colour(
                 "cbar",
-                "colour of the XP bar's track; default per design 1–9: 3A3D4D, 2C2F3B, 2A2350, E2DED4, 1D4A50, 3A2D5C, 3A3F52, 3B2A66, 3F2A94",
+                "colour of the XP bar's track (given without ccxp: the bar's colour, the track a faint shade of it); default per design 1–9: 3A3D4D, 2C2F3B, 2A2350, E2DED4, 1D4A50, 3A2D5C, 3A3F52, 3B2A66, 3F2A94",
                 "484B51",
             ),
             rank_colour(
