@@ -3,8 +3,9 @@
 # with rate limiting on and a quota no load reaches, one counting in memory
 # (`off`), one in a local redis-server (`on`, `--rate-limit-redis`), measured
 # with wrk in alternating rounds in one run; prints req/s, p50 and p99 of
-# each round and the medians' ratios. One client (wrk on 127.0.0.1), so every
-# check in Redis hits the same key: the worst case for the script.
+# each round, the medians' ratios and each server's peak RSS. One client
+# (wrk on 127.0.0.1), so every check in Redis hits the same key: the worst
+# case for the script.
 #
 #   scripts/bench-redis-limit.sh [BIN] [SECONDS] [ROUNDS] [PATH]
 #
@@ -79,3 +80,6 @@ for col in 1 2 3; do
     name=$(echo "req/s p50 p99" | cut -d' ' -f$col)
     awk -v n="$name" -v a="$off" -v b="$on" 'BEGIN { printf "median %-5s off %9s  on %9s  on/off %.2f×\n", n, a, b, b/a }'
 done
+# Peak resident memory of each server over the whole run (VmHWM).
+hwm() { awk '/^VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status"; }
+echo "peak RSS  off $(hwm "${pids[1]}") MiB  on $(hwm "${pids[2]}") MiB"

@@ -23,7 +23,9 @@ pub use crate::frames::{AnimationError, Deadline, Loops};
 pub use crate::gif_encode::{encode_gif, encode_gif_patched, encode_gif_placed};
 pub use crate::patched::{Patch, PatchedFrames};
 pub use crate::placed::PlacedFrames;
-pub use crate::webp_encode::{WebpAnimationWriter, encode_webp, encode_webp_animation};
+pub use crate::webp_encode::{
+    WebpAnimationWriter, WebpQuality, encode_webp, encode_webp_animation, encode_webp_at,
+};
 
 /// `render` applied to every frame, in order, stopping with
 /// [`AnimationError::TimeLimit`] once `deadline` has passed.

@@ -67,7 +67,7 @@ pub use image::RgbaImage;
 pub use shape::{PrideFlag, circle, heart, pride};
 
 pub use animation::{AnimationError, Loops, encode_gif, encode_webp, encode_webp_animation};
-pub use webp_encode::encode_webp_lossless;
+pub use webp_encode::{WebpQuality, encode_webp_at, encode_webp_lossless};
 
 /// The README's example, compiled and run as a doc test.
 #[doc = include_str!("../README.md")]

@@ -1,6 +1,6 @@
 //! WebP output through libwebp (the `webp-animation` crate's safe
-//! wrapper): lossy colour at [`QUALITY`] with a lossless alpha plane, for a
-//! still image or an animation.
+//! wrapper): lossy colour at a [`WebpQuality`] (85 unless asked) with a
+//! lossless alpha plane, for a still image or an animation.
 //!
 //! An animation goes through libwebp's animation encoder, which stores each
 //! frame after the first as the rectangle that changed (blended over the
@@ -19,11 +19,52 @@ use webp_animation::{
 use crate::RenderError;
 use crate::frames::{AnimationError, Deadline, Loops, check_frames};
 
-/// Lossy quality of the colour (0–100, libwebp's scale). At 85 gradients
-/// and text on the cards show no banding or blocking (75 shows 8 × 8 blocks
-/// on smooth backgrounds), and the 60-frame avatars of docs/benchmarks-history/sharp.md come
-/// out at a sixth of their GIF and a tenth of lossless WebP.
-const QUALITY: f32 = 85.0;
+/// The lossy quality of a WebP's colour, 1–100 on libwebp's scale: lower
+/// is smaller and blurrier. Alpha is kept exact at every quality.
+///
+/// The default, 85, is where gradients and text on the cards show no
+/// banding or blocking (75 shows 8 × 8 blocks on smooth backgrounds); the
+/// 60-frame avatars of docs/benchmarks-history/sharp.md come out at a sixth
+/// of their GIF and a tenth of lossless WebP.
+///
+/// ```
+/// use canvas_render::WebpQuality;
+///
+/// assert_eq!(WebpQuality::default().get(), 85);
+/// assert_eq!(WebpQuality::new(40).map(WebpQuality::get), Some(40));
+/// assert!(WebpQuality::new(0).is_none() && WebpQuality::new(101).is_none());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct WebpQuality(u8);
+
+impl WebpQuality {
+    /// Quality 85.
+    pub const DEFAULT: Self = Self(85);
+    /// The least quality, 1.
+    pub const MIN: Self = Self(1);
+    /// The greatest quality, 100 (still lossy: see [`encode_webp_lossless`]).
+    pub const MAX: Self = Self(100);
+
+    /// `quality` when it is within 1–100.
+    pub const fn new(quality: u8) -> Option<Self> {
+        if quality >= Self::MIN.0 && quality <= Self::MAX.0 {
+            Some(Self(quality))
+        } else {
+            None
+        }
+    }
+
+    /// The quality, 1–100.
+    pub const fn get(self) -> u8 {
+        self.0
+    }
+}
+
+impl Default for WebpQuality {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
 
 /// The largest side a WebP can have.
 const MAX_SIDE: u32 = 16384;
@@ -42,25 +83,21 @@ fn still_size(img: &RgbaImage) -> Result<(u32, u32), RenderError> {
 }
 
 /// libwebp's settings for every picture and frame: lossy colour at
-/// [`QUALITY`], method 4 (libwebp's default speed/size balance; the
+/// `quality`, method 4 (libwebp's default speed/size balance; the
 /// wrapper leaves libwebp's default in place whatever `method` says), and
 /// the alpha plane compressed losslessly (`alpha_quality` 100), so
 /// transparent corners stay exactly transparent and opaque areas exactly
 /// opaque.
-fn config() -> EncodingConfig {
+fn config(quality: WebpQuality) -> EncodingConfig {
     EncodingConfig {
         encoding_type: EncodingType::Lossy(LossyEncodingConfig {
             alpha_quality: 100,
             alpha_compression: true,
             ..LossyEncodingConfig::default()
         }),
-        quality: QUALITY,
+        quality: f32::from(quality.get()),
         method: 4,
     }
-}
-
-fn encoder(w: u32, h: u32, loop_count: i32) -> Result<Encoder, webp_animation::Error> {
-    encoder_with(w, h, loop_count, config())
 }
 
 fn encoder_with(
@@ -92,7 +129,7 @@ fn encode_error(e: webp_animation::Error) -> RenderError {
 
 /// Encodes `img` as a still lossy WebP (libwebp, quality 85, method 4) with
 /// a lossless alpha plane: colours are close to the image's, not equal;
-/// alpha is exact.
+/// alpha is exact. [`encode_webp_at`] takes another quality.
 ///
 /// ```
 /// let img = canvas_render::solid(3, 2, [10, 200, 30]).unwrap();
@@ -100,9 +137,22 @@ fn encode_error(e: webp_animation::Error) -> RenderError {
 /// assert_eq!((&webp[..4], &webp[8..12]), (&b"RIFF"[..], &b"WEBP"[..]));
 /// ```
 pub fn encode_webp(img: &RgbaImage) -> Result<Vec<u8>, RenderError> {
+    encode_webp_at(img, WebpQuality::DEFAULT)
+}
+
+/// [`encode_webp`] with the colour at `quality`.
+///
+/// ```
+/// use canvas_render::{WebpQuality, encode_webp_at, solid};
+///
+/// let img = solid(64, 64, [10, 200, 30]).unwrap();
+/// let low = encode_webp_at(&img, WebpQuality::MIN).unwrap();
+/// assert_eq!((&low[..4], &low[8..12]), (&b"RIFF"[..], &b"WEBP"[..]));
+/// ```
+pub fn encode_webp_at(img: &RgbaImage, quality: WebpQuality) -> Result<Vec<u8>, RenderError> {
     let (w, h) = still_size(img)?;
     // A one-frame animation: libwebp writes it as a plain still WebP.
-    let mut enc = encoder(w, h, 0).map_err(encode_error)?;
+    let mut enc = encoder_with(w, h, 0, config(quality)).map_err(encode_error)?;
     enc.add_frame(img.as_raw(), 0).map_err(encode_error)?;
     let webp = enc.finalize(1).map_err(encode_error)?;
     Ok(webp.to_vec())
@@ -196,8 +246,18 @@ impl std::fmt::Debug for WebpAnimationWriter {
 
 impl WebpAnimationWriter {
     /// A writer of `width`×`height` frames (within the crate's limits, at
-    /// most 16384 on a side) playing `loops` times.
+    /// most 16384 on a side) playing `loops` times, colour at quality 85.
     pub fn new(width: u32, height: u32, loops: Loops) -> Result<Self, AnimationError> {
+        Self::with_quality(width, height, loops, WebpQuality::DEFAULT)
+    }
+
+    /// [`WebpAnimationWriter::new`] with the colour at `quality`.
+    pub fn with_quality(
+        width: u32,
+        height: u32,
+        loops: Loops,
+        quality: WebpQuality,
+    ) -> Result<Self, AnimationError> {
         crate::check_size(width, height)?;
         if width > MAX_SIDE || height > MAX_SIDE {
             return Err(AnimationError::Invalid(
@@ -208,7 +268,8 @@ impl WebpAnimationWriter {
             Loops::Infinite => 0,
             Loops::Times(n) => u16::try_from(n).map_or(0, i32::from),
         };
-        let encoder = encoder(width, height, loop_count).map_err(encode_error)?;
+        let encoder =
+            encoder_with(width, height, loop_count, config(quality)).map_err(encode_error)?;
         Ok(Self {
             encoder,
             size: (width, height),

@@ -6,9 +6,10 @@
 use std::io::Cursor;
 use std::time::Duration;
 
-use canvas_render::animation::{AnimationError, Deadline, render_frames};
+use canvas_render::animation::{AnimationError, Deadline, WebpAnimationWriter, render_frames};
 use canvas_render::{
-    Filter, Loops, RgbaImage, apply, circle, encode_gif, encode_webp, encode_webp_animation,
+    Filter, Loops, RgbaImage, WebpQuality, apply, circle, encode_gif, encode_webp,
+    encode_webp_animation, encode_webp_at,
 };
 use image::codecs::gif::GifDecoder;
 use image::codecs::webp::WebPDecoder;
@@ -558,6 +559,39 @@ fn still_webp_is_close_with_exact_alpha() {
     let (decoded, _) = decode_webp(&encode_webp(&grad).unwrap());
     let err = mean_error(&decoded[0].0, &grad);
     assert!(err < 2.0, "gradient off by {err:.2} on average");
+}
+
+/// A lower quality gives a smaller, further still and animated WebP, alpha
+/// exact at every quality; the default is quality 85's file byte for byte.
+#[test]
+fn webp_quality_trades_bytes_for_closeness_and_keeps_alpha() {
+    let src = circle(&avatar(128, 128)).unwrap();
+    let at = |q: u8| encode_webp_at(&src, WebpQuality::new(q).unwrap()).unwrap();
+    assert_eq!(encode_webp(&src).unwrap(), at(85));
+    let (low, high) = (at(10), at(95));
+    assert!(low.len() < at(85).len() && at(85).len() < high.len());
+    let error = |webp: &[u8]| mean_error(&decode_webp(webp).0[0].0, &src);
+    assert!(
+        error(&low) > error(&high),
+        "quality 10 should be further off"
+    );
+    for webp in [&low, &high] {
+        for (p, q) in decode_webp(webp).0[0].0.pixels().zip(src.pixels()) {
+            assert_eq!(p.0[3], q.0[3]);
+        }
+    }
+
+    let frames = moving_avatar(48, 3);
+    let animated = |q: WebpQuality| {
+        let mut w = WebpAnimationWriter::with_quality(48, 48, Loops::Infinite, q).unwrap();
+        for f in &frames {
+            w.add_frame(f, 50).unwrap();
+        }
+        w.finish().unwrap()
+    };
+    let default = encode_webp_animation(&frames, &[50; 3], Loops::Infinite, &deadline()).unwrap();
+    assert_eq!(animated(WebpQuality::DEFAULT), default);
+    assert!(animated(WebpQuality::MIN).len() < default.len());
 }
 
 /// The WebP encoder stops at the deadline, between frames.

@@ -150,9 +150,20 @@ pub const FORMAT: Param = Param {
     location: In::Query,
     required: false,
     kind: Kind::Enum(&["png", "gif", "webp"]),
-    description: "output format. Absent: PNG, or an animated GIF when the avatar is animated (every filter, shape and scene that draws the avatar animates); but when the `Accept` header names `image/webp` itself (browsers do; `*/*` and `image/*` do not), WebP, as with `format=webp`. Every image answer carries `Vary: Accept`. png: always a still PNG (the first frame). gif: a GIF, animated when the avatar is. webp: a WebP (lossy colour at quality 85, exact transparency), animated when the avatar is. An animated answer renders at most 32 Mi pixels in all (output frames × output width × height, `max_rendered_pixels`, e.g. 128 frames of a 512² circle or 24 of a 1680×800 namecard); beyond it frames are merged by time: fewer frames, each shown longer, the total duration kept",
+    description: "output format. Absent: PNG, or an animated GIF when the avatar is animated (every filter, shape and scene that draws the avatar animates); but when the `Accept` header names `image/webp` itself (browsers do; `*/*` and `image/*` do not), WebP, as with `format=webp`. Every image answer carries `Vary: Accept`. png: always a still PNG (the first frame). gif: a GIF, animated when the avatar is. webp: a WebP (lossy colour at `quality`, 85 unless asked; exact transparency), animated when the avatar is. An animated answer renders at most 32 Mi pixels in all (output frames × output width × height, `max_rendered_pixels`, e.g. 128 frames of a 512² circle or 24 of a 1680×800 namecard); beyond it frames are merged by time: fewer frames, each shown longer, the total duration kept",
     example: "gif",
     default: None,
+};
+
+/// `quality` of every canvas image endpoint (added beside [`FORMAT`]).
+pub const QUALITY: Param = Param {
+    name: "quality",
+    location: In::Query,
+    required: false,
+    kind: Kind::Integer(1.0, 100.0),
+    description: "lossy quality of a WebP answer's colour, 1 (smallest) to 100 (closest); transparency stays exact at any quality. Used whenever the answer is WebP (`format=webp`, or negotiated by `Accept`); PNG and GIF answers are lossless of their kind and ignore it, but a value outside 1–100 is refused whatever the format",
+    example: "70",
+    default: Some("85"),
 };
 
 /// `avatar` on scenes that draw none (sage, sage2): optional and never

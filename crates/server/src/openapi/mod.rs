@@ -223,6 +223,7 @@ fn operation(e: &Endpoint) -> Value {
             .params
             .iter()
             .chain(matches!(e.ok, Success::CanvasImage).then_some(&catalogue::FORMAT))
+            .chain(matches!(e.ok, Success::CanvasImage).then_some(&catalogue::QUALITY))
             .map(parameter)
             .collect::<Vec<_>>(),
         "responses": responses,

@@ -101,6 +101,7 @@ pub struct CanvasQuery {
     ctext: Option<String>,
     ctag: Option<String>,
     format: Option<String>,
+    quality: Option<String>,
 }
 
 impl CanvasQuery {
@@ -463,7 +464,7 @@ async fn respond_with_image(
         .headers()
         .get_all(header::ACCEPT)
         .filter_map(|v| v.to_str().ok());
-    let format = output::negotiated(q.format.as_deref(), accept)?;
+    let format = output::negotiated(q.format.as_deref(), q.quality.as_deref(), accept)?;
     let client = ratelimit::client_of(
         state.rate_limiter.as_deref(),
         &state.settings.trusted_proxies,
@@ -558,6 +559,7 @@ impl CanvasQuery {
             member_count: s("1843"),
             bg: None,
             format: None,
+            quality: None,
         }
     }
 }

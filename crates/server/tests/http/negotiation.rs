@@ -112,3 +112,75 @@ async fn browsers_get_webp_and_everyone_else_png_or_gif_on_every_image_group() {
         assert!(varies_by_accept(&r), "{path}: 304");
     }
 }
+
+/// `quality` sets a WebP answer's lossy quality, still or animated,
+/// whether WebP was asked for by `format` or by `Accept`: a lower quality
+/// is a smaller file with its own ETag, the default (85) is the answer
+/// without `quality`. PNG and GIF answers ignore it; a value outside 1–100
+/// is a 400 naming `quality` on every format.
+#[actix_rt::test]
+async fn quality_sets_the_webp_quality_and_is_checked_on_every_format() {
+    let host = FixtureHost::start();
+    let mut s = crate::support::settings();
+    s.allow_private_avatars = true;
+    s.avatar_timeout_ms = 3000;
+    s.avatar_connect_timeout_ms = 1000;
+    s.animation_render_ms = 60_000;
+    let app = test::init_service(create_app(AppState::load(s).expect("state loads"))).await;
+    let avatar = enc(&host.url("/ok.png"));
+    for (path, animated) in [
+        (format!("/canvas/filter/sepia?avatar={avatar}"), false),
+        (format!("/canvas/overlays/triggered?avatar={avatar}"), true),
+    ] {
+        let at = |q: Option<u8>| {
+            let quality = q.map_or(String::new(), |q| format!("&quality={q}"));
+            format!("{path}&format=webp{quality}")
+        };
+        let default = get(&app, &at(None), None).await;
+        let q85 = get(&app, &at(Some(85)), None).await;
+        let low = get(&app, &at(Some(5)), None).await;
+        let high = get(&app, &at(Some(100)), None).await;
+        for r in [&default, &q85, &low, &high] {
+            assert_eq!(
+                r.status,
+                200,
+                "{path}: {}",
+                String::from_utf8_lossy(&r.body)
+            );
+            assert_eq!(r.header("content-type"), Some("image/webp"), "{path}");
+            let webp = image::codecs::webp::WebPDecoder::new(std::io::Cursor::new(&r.body))
+                .unwrap_or_else(|e| panic!("{path}: not a WebP: {e}"));
+            assert_eq!(webp.has_animation(), animated, "{path}");
+        }
+        assert_eq!(default.body, q85.body, "{path}: 85 is the default");
+        assert_eq!(default.header("etag"), q85.header("etag"), "{path}");
+        assert!(
+            low.body.len() < default.body.len() && default.body.len() < high.body.len(),
+            "{path}: sizes {} / {} / {}",
+            low.body.len(),
+            default.body.len(),
+            high.body.len()
+        );
+        assert_ne!(low.header("etag"), default.header("etag"), "{path}");
+        assert_ne!(low.header("etag"), high.header("etag"), "{path}");
+        // Negotiated WebP takes the quality too.
+        let negotiated = get(&app, &format!("{path}&quality=5"), Some(BROWSER)).await;
+        assert_eq!(negotiated.header("content-type"), Some("image/webp"));
+        assert_eq!(negotiated.body, low.body, "{path}");
+        // PNG and GIF answers ignore a good quality.
+        let plain = get(&app, &format!("{path}&quality=5"), None).await;
+        let without = get(&app, &path, None).await;
+        assert_eq!(plain.status, 200, "{path}");
+        assert_eq!(plain.body, without.body, "{path}");
+        assert_eq!(plain.header("etag"), without.header("etag"), "{path}");
+        for bad in ["0", "101", "-1", "7.5", "best", "%20300"] {
+            for format in ["", "&format=webp", "&format=png", "&format=gif"] {
+                let r = get(&app, &format!("{path}{format}&quality={bad}"), None).await;
+                assert_eq!(r.status, 400, "{path}{format} quality={bad}");
+                let body: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+                let error = body["error"].as_str().unwrap_or_default();
+                assert!(error.contains("quality"), "{bad}: {error}");
+            }
+        }
+    }
+}

@@ -10,7 +10,10 @@
 //! - `format=png`: always a still PNG (the first frame of an animation).
 //! - `format=gif`: an animated GIF, or a one-frame GIF of a still image.
 //! - `format=webp`: an animated WebP, or a still WebP (both lossy colour
-//!   at quality 85 with an exact alpha plane, from libwebp).
+//!   at `quality`, 85 unless asked, with an exact alpha plane, from
+//!   libwebp). `quality` (1–100) applies to WebP answers only: PNG and
+//!   GIF are lossless of their kind and ignore it, but a bad value is
+//!   refused whatever the format.
 //! - No `format`, and an `Accept` header naming `image/webp` itself (not
 //!   only `image/*` or `*/*`, and not with `q=0`): as `format=webp`
 //!   ([`negotiated`]), so browsers get WebP and bots keep PNG or GIF. The
@@ -38,7 +41,7 @@ use canvas_render::template::{
     Args, FramePlan, Template, plan_frames_with, render_patched_frames, render_placed_frames,
     render_planned_frames_with,
 };
-use canvas_render::{Loops, RenderError, RgbaImage};
+use canvas_render::{Loops, RenderError, RgbaImage, WebpQuality};
 use remote_image::{Avatar, LoopCount};
 
 use super::Job;
@@ -209,17 +212,18 @@ pub enum Requested {
     Png,
     /// `gif`.
     Gif,
-    /// `webp`.
-    WebP,
+    /// `webp`, with the colour at this quality.
+    WebP(WebpQuality),
 }
 
-/// Parses the `format` parameter (absent or blank: [`Requested::Auto`]).
-pub fn requested(value: Option<&str>) -> Result<Requested, ApiError> {
+/// Parses the `format` parameter (absent or blank: [`Requested::Auto`]),
+/// a WebP at `quality`.
+pub fn requested(value: Option<&str>, quality: WebpQuality) -> Result<Requested, ApiError> {
     match value.map(str::trim).filter(|v| !v.is_empty()) {
         None => Ok(Requested::Auto),
         Some(v) if v.eq_ignore_ascii_case("png") => Ok(Requested::Png),
         Some(v) if v.eq_ignore_ascii_case("gif") => Ok(Requested::Gif),
-        Some(v) if v.eq_ignore_ascii_case("webp") => Ok(Requested::WebP),
+        Some(v) if v.eq_ignore_ascii_case("webp") => Ok(Requested::WebP(quality)),
         Some(_) => Err(ApiError::InvalidParam {
             name: "format",
             reason: "format must be one of png, gif, webp".to_owned(),
@@ -227,17 +231,36 @@ pub fn requested(value: Option<&str>) -> Result<Requested, ApiError> {
     }
 }
 
-/// The `format` parameter, or when it is absent the `Accept` header's
-/// choice: [`Requested::WebP`] when a value names `image/webp` explicitly
-/// with a non-zero quality, else [`Requested::Auto`]. `format` always
-/// wins.
+/// Parses the `quality` parameter: a whole number 1–100 (absent or
+/// blank: [`WebpQuality::DEFAULT`], 85).
+pub fn quality(value: Option<&str>) -> Result<WebpQuality, ApiError> {
+    match value.map(str::trim).filter(|v| !v.is_empty()) {
+        None => Ok(WebpQuality::DEFAULT),
+        Some(v) => v
+            .parse::<u8>()
+            .ok()
+            .and_then(WebpQuality::new)
+            .ok_or_else(|| ApiError::InvalidParam {
+                name: "quality",
+                reason: "quality must be a whole number from 1 to 100".to_owned(),
+            }),
+    }
+}
+
+/// The `format` and `quality` parameters, or when `format` is absent the
+/// `Accept` header's choice: [`Requested::WebP`] when a value names
+/// `image/webp` explicitly with a non-zero quality, else
+/// [`Requested::Auto`]. `format` always wins; `quality` is checked
+/// whatever the format, and used by WebP answers.
 pub fn negotiated<'a>(
     format: Option<&str>,
+    quality_param: Option<&str>,
     accept: impl IntoIterator<Item = &'a str>,
 ) -> Result<Requested, ApiError> {
-    let r = requested(format)?;
+    let q = quality(quality_param)?;
+    let r = requested(format, q)?;
     if r == Requested::Auto && accept.into_iter().any(names_webp) {
-        return Ok(Requested::WebP);
+        return Ok(Requested::WebP(q));
     }
     Ok(r)
 }
@@ -263,12 +286,12 @@ fn names_webp(accept: &str) -> bool {
 pub enum Output {
     /// A still PNG (today's output).
     Png,
-    /// A still WebP (lossy colour, exact alpha).
-    WebP,
+    /// A still WebP (lossy colour at this quality, exact alpha).
+    WebP(WebpQuality),
     /// A GIF: animated when the avatar is, else one frame.
     Gif,
-    /// An animated WebP (lossy colour, exact alpha).
-    AnimatedWebP,
+    /// An animated WebP (lossy colour at this quality, exact alpha).
+    AnimatedWebP(WebpQuality),
 }
 
 impl Output {
@@ -292,8 +315,8 @@ impl Output {
         match (requested, animated) {
             (Requested::Auto, true) | (Requested::Gif, _) => Output::Gif,
             (Requested::Auto | Requested::Png, _) => Output::Png,
-            (Requested::WebP, true) => Output::AnimatedWebP,
-            (Requested::WebP, false) => Output::WebP,
+            (Requested::WebP(q), true) => Output::AnimatedWebP(q),
+            (Requested::WebP(q), false) => Output::WebP(q),
         }
     }
 
@@ -302,18 +325,27 @@ impl Output {
         match self {
             Output::Png => "image/png",
             Output::Gif => "image/gif",
-            Output::WebP | Output::AnimatedWebP => "image/webp",
+            Output::WebP(_) | Output::AnimatedWebP(_) => "image/webp",
         }
     }
 
     /// The output-cache and ETag key of `job_key` in this format. PNG keeps
-    /// the key it always had, so still PNG answers keep their tags.
+    /// the key it always had, so still PNG answers keep their tags, and a
+    /// WebP at the default quality the key it had before `quality` was
+    /// offered.
     pub fn key(self, job_key: String) -> String {
+        let at = |q: WebpQuality| {
+            if q == WebpQuality::DEFAULT {
+                String::new()
+            } else {
+                format!(" at q{}", q.get())
+            }
+        };
         match self {
             Output::Png => job_key,
-            Output::WebP => job_key + " as webp",
+            Output::WebP(q) => job_key + " as webp" + &at(q),
             Output::Gif => job_key + " as gif",
-            Output::AnimatedWebP => job_key + " as animated webp",
+            Output::AnimatedWebP(q) => job_key + " as animated webp" + &at(q),
         }
     }
 }
@@ -410,7 +442,7 @@ impl Plan {
         }
         let animation = avatar
             .and_then(|a| a.animation.as_deref())
-            .filter(|_| animates(job) && matches!(output, Output::Gif | Output::AnimatedWebP));
+            .filter(|_| animates(job) && matches!(output, Output::Gif | Output::AnimatedWebP(_)));
         let Some(anim) = animation else {
             let size = avatar.map_or((0, 0), |a| a.image.dimensions());
             return Self {
@@ -463,7 +495,7 @@ impl Plan {
         let image_anim = image.and_then(|a| a.animation.as_deref());
         let images = 1 + usize::from(image.is_some());
         let frame_pixels = pixels(template.size).max(1);
-        let animated = matches!(output, Output::Gif | Output::AnimatedWebP)
+        let animated = matches!(output, Output::Gif | Output::AnimatedWebP(_))
             && (template.is_animated()
                 || (anim.is_some() && template.uses_avatar())
                 || image_anim.is_some());
@@ -714,13 +746,13 @@ pub fn render(
         .filter(|_| animates(job) && plan.animated());
     match (output, animation) {
         (Output::Png, _) => encode_png(still(job)?),
-        (Output::WebP, _) => Ok(canvas_render::encode_webp(&still(job)?)?),
+        (Output::WebP(q), _) => Ok(canvas_render::encode_webp_at(&still(job)?, q)?),
         (Output::Gif, None) => {
             let image = still(job)?;
             canvas_render::encode_gif(&[image], &[0], Loops::Times(1), &deadline)
                 .map_err(animation_error)
         }
-        (Output::Gif | Output::AnimatedWebP, Some(anim)) => {
+        (Output::Gif | Output::AnimatedWebP(_), Some(anim)) => {
             encode_frames(output, loops(anim.loops), &deadline, |sink| {
                 for &(source, delay) in &plan.frames {
                     deadline.check()?;
@@ -731,7 +763,7 @@ pub fn render(
                 Ok(())
             })
         }
-        (Output::AnimatedWebP, None) => Ok(canvas_render::encode_webp(&still(job)?)?),
+        (Output::AnimatedWebP(q), None) => Ok(canvas_render::encode_webp_at(&still(job)?, q)?),
     }
 }
 
@@ -788,14 +820,19 @@ fn encode_frames(
             .for_each(canvas_render::buffers::recycle_image);
         return encoded.map_err(animation_error);
     }
+    let quality = match output {
+        Output::WebP(q) | Output::AnimatedWebP(q) => q,
+        Output::Png | Output::Gif => WebpQuality::DEFAULT,
+    };
     let mut writer: Option<WebpAnimationWriter> = None;
     produce(&mut |frame, delay| {
         let w = match &mut writer {
             Some(w) => w,
-            None => writer.insert(WebpAnimationWriter::new(
+            None => writer.insert(WebpAnimationWriter::with_quality(
                 frame.width(),
                 frame.height(),
                 loops,
+                quality,
             )?),
         };
         let added = w.add_frame(&frame, delay);
@@ -858,14 +895,22 @@ mod tests {
             weight(
                 &Job::Pride(PrideFlag::Lgbt),
                 Some(&small),
-                Output::AnimatedWebP,
+                Output::AnimatedWebP(WebpQuality::DEFAULT),
                 64
             ),
             15
         );
         // A still output of an animated avatar renders one frame.
         assert_eq!(weight(&Job::Circle, Some(&small), Output::Png, 64), 1);
-        assert_eq!(weight(&Job::Circle, Some(&small), Output::WebP, 64), 1);
+        assert_eq!(
+            weight(
+                &Job::Circle,
+                Some(&small),
+                Output::WebP(WebpQuality::DEFAULT),
+                64
+            ),
+            1
+        );
         // A scene counts its card's size per frame.
         let card = Job::Scene(canvas_render::scene::Scene::Simpcard);
         let (w, h) = canvas_render::scene::Scene::Simpcard.size();
@@ -892,7 +937,7 @@ mod tests {
             _ => unreachable!(),
         };
         let card = u64::from(w) * u64::from(h);
-        for output in [Output::Gif, Output::AnimatedWebP] {
+        for output in [Output::Gif, Output::AnimatedWebP(WebpQuality::DEFAULT)] {
             let plan = Plan::new(&namecard, Some(&tiny), output, 64);
             // Without the cap: 256 cards, over a gigabyte of RGBA.
             assert!(256 * card * 4 > 1 << 30);
@@ -976,7 +1021,12 @@ mod tests {
         // pixels), past the cap, so they are merged by time to 128, the
         // time kept.
         let long = avatar(256, 8);
-        let plan = Plan::new(&triggered, Some(&long), Output::AnimatedWebP, 64);
+        let plan = Plan::new(
+            &triggered,
+            Some(&long),
+            Output::AnimatedWebP(WebpQuality::DEFAULT),
+            64,
+        );
         assert!(plan.rendered_pixels() <= MAX_RENDERED_PIXELS);
         assert_eq!((plan.frames(), plan.slots()), (128, 32));
         let total: u64 = plan.template.iter().map(|f| u64::from(f.delay_ms)).sum();
@@ -1016,7 +1066,7 @@ mod tests {
             &card,
             Some(&anim),
             Some(&avatar(3, 64)),
-            Output::AnimatedWebP,
+            Output::AnimatedWebP(WebpQuality::DEFAULT),
             64,
         );
         assert!(plan.animated() && plan.rendered_pixels() <= MAX_RENDERED_PIXELS);
@@ -1125,16 +1175,63 @@ mod tests {
         let sage = Job::Scene(canvas_render::scene::Scene::sage(""));
         assert_eq!(choose(Requested::Auto, &sage, &anim), Output::Png);
         assert_eq!(choose(Requested::Png, &grey, &anim), Output::Png);
-        assert_eq!(choose(Requested::WebP, &grey, &anim), Output::AnimatedWebP);
-        assert_eq!(choose(Requested::WebP, &grey, &still), Output::WebP);
+        let q = WebpQuality::new(40).unwrap();
+        assert_eq!(
+            choose(Requested::WebP(q), &grey, &anim),
+            Output::AnimatedWebP(q)
+        );
+        assert_eq!(choose(Requested::WebP(q), &grey, &still), Output::WebP(q));
         assert_eq!(choose(Requested::Gif, &grey, &still), Output::Gif);
         assert_eq!(Output::Png.key("k".into()), "k");
+        let d = WebpQuality::DEFAULT;
         assert_ne!(
             Output::Gif.key("k".into()),
-            Output::AnimatedWebP.key("k".into())
+            Output::AnimatedWebP(d).key("k".into())
         );
-        assert_eq!(requested(Some(" WebP ")).unwrap(), Requested::WebP);
-        assert_eq!(requested(Some("")).unwrap(), Requested::Auto);
-        assert!(requested(Some("jpeg")).is_err());
+        // The default quality keeps the key WebP had; another is its own.
+        assert_eq!(Output::WebP(d).key("k".into()), "k as webp");
+        assert_ne!(Output::WebP(q).key("k".into()), "k as webp");
+        assert_ne!(
+            Output::WebP(q).key("k".into()),
+            Output::AnimatedWebP(q).key("k".into())
+        );
+        assert_eq!(requested(Some(" WebP "), q).unwrap(), Requested::WebP(q));
+        assert_eq!(requested(Some(""), q).unwrap(), Requested::Auto);
+        assert!(requested(Some("jpeg"), q).is_err());
+    }
+
+    #[test]
+    fn quality_is_a_whole_number_from_1_to_100() {
+        assert_eq!(quality(None).unwrap(), WebpQuality::DEFAULT);
+        assert_eq!(quality(Some(" ")).unwrap(), WebpQuality::DEFAULT);
+        assert_eq!(quality(Some(" 1 ")).unwrap().get(), 1);
+        assert_eq!(quality(Some("100")).unwrap().get(), 100);
+        for bad in [
+            "0",
+            "101",
+            "-5",
+            "50.5",
+            "1e2",
+            "high",
+            "256",
+            "99999999999",
+        ] {
+            assert!(quality(Some(bad)).is_err(), "{bad}");
+        }
+        let webp = ["image/webp,*/*"];
+        let q = |v| WebpQuality::new(v).unwrap();
+        assert_eq!(
+            negotiated(None, Some("30"), webp).unwrap(),
+            Requested::WebP(q(30))
+        );
+        assert_eq!(
+            negotiated(Some("png"), Some("30"), webp).unwrap(),
+            Requested::Png
+        );
+        assert_eq!(
+            negotiated(None, Some("30"), ["*/*"]).unwrap(),
+            Requested::Auto
+        );
+        assert!(negotiated(Some("png"), Some("0"), ["*/*"]).is_err());
     }
 }
