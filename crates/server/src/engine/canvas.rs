@@ -381,7 +381,7 @@ impl CanvasEngine {
         // the pool: past it, the `bg`'s frames (then the avatar's) are
         // merged by time, so the card still answers within its slots.
         let (avatar, image) = match image {
-            Some(i) if matches!(output, Output::Gif | Output::AnimatedWebP) => {
+            Some(i) if matches!(output, Output::Gif | Output::AnimatedWebP(_)) => {
                 let (a, i) = output::fit_two_images(avatar, i, max_jobs);
                 (a, Some(i))
             }
@@ -880,6 +880,8 @@ mod tests {
         let mut settings = Settings::for_tests("unused");
         settings.canvas_jobs = 8;
         settings.allow_private_avatars = true;
+        // Room for a debug build's encode on a busy machine.
+        settings.animation_render_ms = 120_000;
         let engine = Arc::new(CanvasEngine::new(&settings, Arc::new(Metrics::default())).unwrap());
         let client = ClientKey::Ip(std::net::Ipv4Addr::new(10, 0, 0, 1).into());
         // 12 frames of 512² (3 Mi pixels) and 3 of 1024² (3 Mi, and its
@@ -891,7 +893,10 @@ mod tests {
         let b = engine
             .parse_avatar(&host.url("/anim/1024x1024x3.gif"))
             .unwrap();
-        for format in [Requested::Auto, Requested::WebP] {
+        for format in [
+            Requested::Auto,
+            Requested::WebP(canvas_render::WebpQuality::DEFAULT),
+        ] {
             let ticket = engine
                 .start_with_image(
                     client.clone(),
@@ -923,7 +928,7 @@ mod tests {
             assert!((1..12).contains(&frames), "{frames}");
             assert!(ticket.plan.animated());
             let answer = ticket.render().await.unwrap();
-            let magic: &[u8] = if format == Requested::WebP {
+            let magic: &[u8] = if matches!(format, Requested::WebP(_)) {
                 b"RIFF"
             } else {
                 b"GIF89a"

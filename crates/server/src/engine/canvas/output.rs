@@ -1115,7 +1115,7 @@ mod tests {
             (fetched(2, 4096), fetched(2, 4096)),
             (fetched(128, 512), fetched(128, 512)),
         ] {
-            for output in [Output::Gif, Output::AnimatedWebP] {
+            for output in [Output::Gif, Output::AnimatedWebP(WebpQuality::DEFAULT)] {
                 // Both images alone are more than half the pool's bytes.
                 assert!(held_pixels(&a) + held_pixels(&b) > two_image_budget(64));
                 let (fa, fb) = fit_two_images(Some(a.clone()), b.clone(), 64);
