@@ -66,11 +66,19 @@ fn bigram_counts(s: &str) -> Vec<((char, char), u16)> {
 }
 
 impl SuggestionIndex {
-    /// Indexes `slugs` (their order gives the indices).
+    /// Indexes `slugs` (their order gives the indices). A slug repeated
+    /// is suggested once, as its first index.
     pub(crate) fn new<'a>(slugs: impl IntoIterator<Item = &'a str>) -> Self {
         let mut index = SuggestionIndex::default();
+        let mut seen = std::collections::HashSet::new();
         for (i, slug) in slugs.into_iter().enumerate() {
             let slug = without_whitespace(slug);
+            if !seen.insert(slug.clone()) {
+                // Never touched by a query, and too short for the scan of
+                // one-character keys.
+                index.lengths.push(0);
+                continue;
+            }
             index.lengths.push(slug.len());
             for (gram, count) in bigram_counts(&slug) {
                 index

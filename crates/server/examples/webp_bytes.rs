@@ -8,7 +8,8 @@
 //!
 //! Each preview is drawn once by the server in process (its sample avatar,
 //! no fetch), decoded to RGBA, then encoded ROUNDS times (default 5) each
-//! way; the time is the median. Prints a Markdown table and the totals.
+//! way; the time is the median. Prints a Markdown table, the totals, and
+//! the total bytes at other `quality` values (one encode each).
 
 use std::time::{Duration, Instant};
 
@@ -50,6 +51,8 @@ async fn main() {
     let mut totals = [0usize; 3];
     let mut time_totals = [Duration::ZERO; 3];
     let mut n = 0;
+    const SWEEP: [u8; 5] = [50, 70, 85, 95, 100];
+    let mut sweep = [0usize; SWEEP.len()];
     for e in image_endpoints() {
         if !e.preview.ends_with(".png") {
             continue;
@@ -89,6 +92,10 @@ async fn main() {
         for (t, v) in time_totals.iter_mut().zip([png_t, lossless_t, lossy_t]) {
             *t += v;
         }
+        for (total, q) in sweep.iter_mut().zip(SWEEP) {
+            let q = canvas_render::WebpQuality::new(q).expect("within 1–100");
+            *total += canvas_render::encode_webp_at(&img, q).expect("WebP").len();
+        }
         n += 1;
     }
     let [png, lossless, lossy] = totals;
@@ -101,4 +108,10 @@ async fn main() {
         lossless_t / png_t,
         lossy_t / png_t
     );
+    let sweep: Vec<String> = SWEEP
+        .iter()
+        .zip(sweep)
+        .map(|(q, b)| format!("q{q} {b} ({:.2}×)", b as f64 / png as f64))
+        .collect();
+    println!("WebP bytes by quality, against PNG: {}", sweep.join(", "));
 }

@@ -32,7 +32,7 @@ fn build(source: &Path, out: &Path) -> Result<()> {
         Progress::Read { .. } => {}
         Progress::DuplicateSlug { file, slug, id } => {
             eprintln!(
-                "data:   {file}: slug `{slug}` repeats; id {id} dropped (the lowest id is kept)"
+                "data:   {file}: slug `{slug}` repeats at id {id} (kept, found by its id; the slug finds the lowest id)"
             );
         }
     })?;

@@ -17,8 +17,10 @@
 //!   every "a chance" becomes "a 10% chance");
 //! - egg groups: in the source's row order (`pokemon_egg_groups.csv`), not
 //!   by id;
-//! - a slug repeated in the data (two `roseli-berry` items) keeps its
-//!   lowest-id record; the others are dropped and reported;
+//! - a slug repeated in the data (two `roseli-berry` items, ids 723 and
+//!   2279) keeps every record, each found by its id; the slug and the
+//!   display name find the lowest id, and a repeat with no English name
+//!   takes that record's (each repeat is reported);
 //! - `descriptions`: one English flavor text per version group, oldest first;
 //! - evolution families come from `pokemon_species.evolves_from_species_id`:
 //!   the species sharing a root form one family (the data's
@@ -152,25 +154,31 @@ impl Builder<'_> {
         Ok(out)
     }
 
-    /// Keeps the first (lowest-id) record of each slug, so slugs are unique.
-    fn drop_duplicate_slugs<T>(
+    /// Reports each record (in id order) whose slug an earlier one has,
+    /// and gives it the earlier one's display name when it has none of its
+    /// own (its display name is its slug). Every record is kept: the index
+    /// finds a repeat by its id, and its slug finds the lowest id.
+    fn share_duplicate_slugs<T>(
         &mut self,
         file: &str,
-        records: &mut Vec<T>,
-        key: impl Fn(&T) -> (u32, &String),
+        records: &mut [T],
+        key: impl Fn(&mut T) -> (u32, &String, &mut String),
     ) {
-        let mut seen = std::collections::HashSet::new();
-        let mut keep = Vec::with_capacity(records.len());
-        for record in records.iter() {
-            let (id, slug) = key(record);
-            let first = seen.insert(slug.clone());
-            if !first {
-                (self.progress)(Progress::DuplicateSlug { file, slug, id });
+        let mut first_name: HashMap<String, String> = HashMap::new();
+        for record in records.iter_mut() {
+            let (id, slug, display) = key(record);
+            match first_name.get(slug) {
+                None => {
+                    first_name.insert(slug.clone(), display.clone());
+                }
+                Some(name) => {
+                    (self.progress)(Progress::DuplicateSlug { file, slug, id });
+                    if display == slug {
+                        display.clone_from(name);
+                    }
+                }
             }
-            keep.push(first);
         }
-        let mut flags = keep.into_iter();
-        records.retain(|_| flags.next().unwrap_or(true));
     }
 
     fn common(&mut self) -> Result<Common, BuildError> {
@@ -618,7 +626,9 @@ impl Builder<'_> {
             },
         )?;
         moves.sort_by_key(|m| m.id);
-        self.drop_duplicate_slugs("moves.csv", &mut moves, |m| (m.id, &m.slug));
+        self.share_duplicate_slugs("moves.csv", &mut moves, |m| {
+            (m.id, &m.slug, &mut m.display_name)
+        });
         let position: HashMap<u32, usize> =
             moves.iter().enumerate().map(|(i, m)| (m.id, i)).collect();
         self.read("pokemon_moves.csv", &["pokemon_id", "move_id"], |r| {
@@ -697,7 +707,9 @@ impl Builder<'_> {
             });
         }
         abilities.sort_by_key(|a| a.id);
-        self.drop_duplicate_slugs("abilities.csv", &mut abilities, |a| (a.id, &a.slug));
+        self.share_duplicate_slugs("abilities.csv", &mut abilities, |a| {
+            (a.id, &a.slug, &mut a.display_name)
+        });
         Ok(abilities)
     }
 
@@ -747,7 +759,9 @@ impl Builder<'_> {
             },
         )?;
         items.sort_by_key(|i| i.id);
-        self.drop_duplicate_slugs("items.csv", &mut items, |i| (i.id, &i.slug));
+        self.share_duplicate_slugs("items.csv", &mut items, |i| {
+            (i.id, &i.slug, &mut i.display_name)
+        });
         Ok(items)
     }
 }

@@ -15,14 +15,15 @@ pub enum Progress<'a> {
         /// Its size.
         bytes: u64,
     },
-    /// A record was dropped because an earlier (lower) id has its slug; the
-    /// data has such repeats (e.g. two `roseli-berry` items).
+    /// A record's slug is an earlier (lower) id's; the data has such
+    /// repeats (two `roseli-berry` items). The record is kept and found by
+    /// its id; its slug finds the earlier one.
     DuplicateSlug {
         /// File name within the source directory.
         file: &'a str,
         /// The repeated slug.
         slug: &'a str,
-        /// Id of the dropped record.
+        /// Id of the repeat.
         id: u32,
     },
     /// Finished a file.

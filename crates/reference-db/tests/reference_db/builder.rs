@@ -158,3 +158,39 @@ fn missing_file_fails_with_its_name() {
     assert!(matches!(err, BuildError::Io { .. }));
     assert!(err.to_string().contains("types.csv"), "{err}");
 }
+
+/// A slug repeated under a higher id (PokeAPI's second `roseli-berry`,
+/// id 2279, with no names or text) is kept: its id finds it, with the
+/// first record's display name; the slug and the name find the first, and
+/// a near miss suggests the slug once.
+#[test]
+fn a_repeated_slug_is_found_by_its_id_and_its_name_finds_the_first() {
+    let repeated =
+        build_edited("repeat", "items.csv", |t| format!("{t}2279,potion,27,,,\n")).unwrap();
+    let db = ReferenceDb::from_dataset(repeated);
+    let first = db.lookup_item("potion").unwrap();
+    assert_eq!((first.id, first.cost), (17, 200));
+    assert_eq!(db.lookup_item("Potion").unwrap().id, 17);
+    let repeat = db.lookup_item("2279").unwrap();
+    assert_eq!(
+        (
+            repeat.id,
+            repeat.slug.as_str(),
+            repeat.display_name.as_str()
+        ),
+        (2279, "potion", first.display_name.as_str())
+    );
+    assert_ne!(first.display_name, "potion", "the fixtures name potion");
+    assert_eq!(repeat.effect, None);
+    let miss = db.lookup_item("potio").unwrap_err();
+    let reference_db::LookupError::NotFound { suggestions, .. } = miss else {
+        panic!("a miss: {miss:?}");
+    };
+    let slugs: Vec<&str> = suggestions.iter().map(|s| s.slug.as_str()).collect();
+    assert_eq!(
+        slugs.iter().filter(|s| **s == "potion").count(),
+        1,
+        "{slugs:?}"
+    );
+    assert_eq!(slugs.first(), Some(&"potion"));
+}

@@ -352,6 +352,13 @@ async fn every_record_over_http() {
     let ball = get("/creature/items?item=master-ball".into()).await;
     assert_eq!(ball["sprite"], format!("{base}/items/master-ball.png"));
     assert_eq!(ball["cost"], 0);
+    // PokeAPI's second roseli-berry row (no names or text of its own) is
+    // served by its id, named as the first; the name finds the first.
+    let roseli = get("/creature/items?item=roseli-berry".into()).await;
+    let repeat = get("/creature/items?item=2279".into()).await;
+    assert_eq!((&roseli["id"], &repeat["id"]), (&json!(723), &json!(2279)));
+    assert_eq!(repeat["name"], roseli["name"]);
+    assert_eq!(repeat["sprite"], roseli["sprite"]);
 }
 
 /// Misspelt creatures users type get "did you mean" led by the one meant,
