@@ -7,6 +7,7 @@ mod book;
 mod browser;
 mod data;
 mod deploy_check;
+mod gallery;
 mod image;
 // --- load/soak/fault suites and fuzzing ---
 mod conformance;
@@ -55,6 +56,8 @@ enum Cmd {
     DeployCheck(deploy_check::DeployCheckArgs),
     /// Build the runtime image with buildah and run it with podman (root; not in CI).
     Image(image::ImageArgs),
+    /// Draw one contact sheet of every preview (stills and animation frames) into <target>/gallery.
+    Gallery(gallery::GalleryArgs),
     /// Regenerate the book's endpoint pages and benchmark charts, then build the book (mdBook) and check its links.
     Book(book::BookArgs),
 }
@@ -72,6 +75,7 @@ fn main() -> Result<()> {
         Cmd::DeployCheck(a) => deploy_check::run(&a),
         Cmd::Image(a) => image::run(&a),
         Cmd::Book(a) => book::run(&a),
+        Cmd::Gallery(a) => gallery::run(&a),
     }
 }
 

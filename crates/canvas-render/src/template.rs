@@ -2697,11 +2697,16 @@ fn ellipse_path(w: f32, h: f32) -> tiny_skia::Path {
     .expect("non-empty ellipse")
 }
 
-/// Appends the text of `pieces` for these arguments to `out`.
-fn push_pieces(out: &mut String, pieces: &[Piece], args: &Args) {
+/// Appends the text of `pieces` for these arguments to `out`; with
+/// `isolate`, each text parameter (not a number) in a first-strong
+/// isolate ([`crate::text::isolate`]).
+fn push_pieces(out: &mut String, pieces: &[Piece], args: &Args, isolate: bool) {
     for piece in pieces {
         match *piece {
             Piece::Lit(s) => out.push_str(s),
+            Piece::Param(p) if isolate && matches!(args.get(p), Some(Value::Text(_))) => {
+                out.push_str(&crate::text::isolate(&args.display(p)));
+            }
             Piece::Param(p) => out.push_str(&args.display(p)),
             Piece::Compact(p) => out.push_str(&crate::text::format_count(u64::from(args.int(p)))),
             Piece::CompactWith { param, with } => {
@@ -2715,7 +2720,7 @@ fn push_pieces(out: &mut String, pieces: &[Piece], args: &Args) {
             }
             Piece::IfSet { param, pieces } => {
                 if args.is_set(param) {
-                    push_pieces(out, pieces, args);
+                    push_pieces(out, pieces, args, isolate);
                 }
             }
             Piece::Flag { param, yes, no } => out.push_str(if args.flag(param) { yes } else { no }),
@@ -2724,14 +2729,18 @@ fn push_pieces(out: &mut String, pieces: &[Piece], args: &Args) {
             }
             Piece::IfGiven { param, pieces } => {
                 if args.given(param) {
-                    push_pieces(out, pieces, args);
+                    push_pieces(out, pieces, args, isolate);
                 }
             }
         }
     }
 }
 
-/// The text of a slot for these arguments.
+/// The text of a slot for these arguments. A slot that puts a parameter
+/// beside anything else (our words, a number, another parameter) isolates
+/// each text parameter, so a right-to-left name leaves the rest in its
+/// order; a slot that is one parameter alone takes that text's own
+/// direction.
 fn slot_text(slot: &TextSlot, args: &Args) -> String {
     if let Some(p) = slot.replaced_by {
         let t = args.text(p);
@@ -2740,7 +2749,8 @@ fn slot_text(slot: &TextSlot, args: &Args) -> String {
         }
     }
     let mut out = String::new();
-    push_pieces(&mut out, slot.pieces, args);
+    let alone = matches!(slot.pieces, [Piece::Param(_)]);
+    push_pieces(&mut out, slot.pieces, args, !alone);
     out
 }
 
@@ -2862,6 +2872,8 @@ fn text_shown(
 /// Static art pixmaps, one per [`Art`], drawn on first use.
 static ART_CACHE: [OnceLock<Pixmap>; Art::COUNT] = [const { OnceLock::new() }; Art::COUNT];
 
+#[cfg(test)]
+mod bidi_tests;
 #[cfg(test)]
 mod rank_tests;
 #[cfg(test)]

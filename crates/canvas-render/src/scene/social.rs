@@ -205,7 +205,10 @@ pub(super) fn post(avatar: Option<&RgbaImage>, p: &PostParams) -> Result<Canvas,
     c.line(display, &name, pad + 140.0, pad + 4.0, 860.0)?;
     let handle = TextStyle::new(FontFace::Regular, 34.0).color(text_rgb(pal.muted));
     c.line(
-        &format!("@{}", p.username.trim_start_matches('@')),
+        &format!(
+            "@{}",
+            crate::text::isolate(p.username.trim_start_matches('@'))
+        ),
         &handle,
         pad + 140.0,
         pad + 58.0,
@@ -291,7 +294,10 @@ pub(super) fn video_comment(
     let x = VC_TEXT_X;
     let name = TextStyle::new(FontFace::Bold, 30.0).color(text_rgb(0xf1f1f1));
     let nw = c.line(
-        &format!("@{}", v.username.trim_start_matches('@')),
+        &format!(
+            "@{}",
+            crate::text::isolate(v.username.trim_start_matches('@'))
+        ),
         &name,
         x,
         36.0,

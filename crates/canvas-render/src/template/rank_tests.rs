@@ -152,11 +152,11 @@ fn counts_are_written_compactly() {
         })
         .unwrap();
     let mut out = String::new();
-    push_pieces(&mut out, rank::XP_PIECES, &args);
+    push_pieces(&mut out, rank::XP_PIECES, &args, false);
     assert_eq!(out, "12.3K / 2.5M XP");
     let args = t.args(|n| (n == "cxp").then_some("340")).unwrap();
     out.clear();
-    push_pieces(&mut out, rank::XP_PIECES, &args);
+    push_pieces(&mut out, rank::XP_PIECES, &args, false);
     assert_eq!(out, "340 XP", "no goal, no \" / 0\"");
 }
 
@@ -172,7 +172,7 @@ fn both_xp_counts_are_written_alike() {
             })
             .unwrap();
         let mut out = String::new();
-        push_pieces(&mut out, rank::XP_PIECES, &args);
+        push_pieces(&mut out, rank::XP_PIECES, &args, false);
         out
     };
     // Either count at 10,000 or more: both in thousands.

@@ -80,6 +80,19 @@ impl TextLayout {
     pub fn line_sizes(&self) -> impl Iterator<Item = (f32, usize)> + '_ {
         self.lines.iter().map(|l| (l.width, l.glyphs.len()))
     }
+    /// Each line's grapheme clusters (their indices in the laid-out text)
+    /// from left to right as drawn, one entry per glyph.
+    #[cfg(test)]
+    pub(crate) fn visual_graphemes(&self) -> Vec<Vec<u32>> {
+        self.lines
+            .iter()
+            .map(|l| {
+                let mut glyphs: Vec<&Glyph> = l.glyphs.iter().collect();
+                glyphs.sort_by(|a, b| a.x.total_cmp(&b.x));
+                glyphs.iter().map(|g| g.grapheme).collect()
+            })
+            .collect()
+    }
     /// Number of glyphs drawn (whitespace excluded).
     pub fn glyph_count(&self) -> usize {
         self.lines.iter().map(|l| l.glyphs.len()).sum()

@@ -140,6 +140,32 @@ pub(crate) fn sanitize(text: &str) -> String {
     out
 }
 
+/// `value` (a user's text) isolated for drawing beside our own words: in
+/// a first-strong isolate (U+2068 … U+2069), so a name in a right-to-left
+/// script keeps its own direction without turning the sentence around it
+/// ("محمد lied." stays a left-to-right line that begins with the name).
+/// The explicit embeddings, overrides and isolates of `value` itself
+/// (U+202A–U+202E, U+2066–U+2069) are dropped, so no name can close the
+/// isolate early or flip the words after it; marks (U+200E, U+200F) stay.
+///
+/// ```
+/// assert_eq!(
+///     canvas_render::text::isolate("a\u{202E}b\u{2069}"),
+///     "\u{2068}ab\u{2069}"
+/// );
+/// ```
+pub fn isolate(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 6);
+    out.push('\u{2068}');
+    out.extend(
+        value
+            .chars()
+            .filter(|c| !matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')),
+    );
+    out.push('\u{2069}');
+    out
+}
+
 /// Validates `style` and `max_width`, then sanitises `text` and checks its
 /// length.
 fn prepare(text: &str, style: &TextStyle, max_width: f32) -> Result<String, RenderError> {

@@ -159,6 +159,7 @@ golden! {
     )));
     scene_its_so_stupid_unicode => scene(Scene::its_so_stupid("我的作息 😴"));
     scene_lied_unicode => scene(Scene::lied(Some("محمد ✨".into())));
+    scene_lied_hebrew => scene(Scene::lied(Some("שלום".into())));
     scene_nobitches_unicode => scene(Scene::nobitches("ผู้หญิงไม่มี?", "नहीं 💀"));
     scene_sage_hebrew => scene(Scene::sage("הנהר אינו ממהר, ובכל זאת הוא מגיע."));
     scene_sage2_korean => scene(Scene::sage2("천천히 가는 것이 빠르게 가는 것이다 🐢"));
@@ -176,6 +177,8 @@ golden! {
     template_petpet_5 => template(TemplateKind::Petpet, 5, &[]);
     template_amongus_12 => template(TemplateKind::Amongus, 12, &[("username", "Ferris")]);
     template_amongus_29 => template(TemplateKind::Amongus, 29, &[("username", "Ferris"), ("impostor", "true")]);
+    template_amongus_arabic => template(TemplateKind::Amongus, 29, &[("username", "محمد ✨")]);
+    template_amongus_hebrew => template(TemplateKind::Amongus, 29, &[("username", "שלום"), ("impostor", "true")]);
     template_amongus_custom => template(TemplateKind::Amongus, 29, &[("custom", "Soheab was not The Impostor.")]);
     // Welcome cards at half size (600 × 300: small goldens), each over
     // another background, and every background once.
@@ -186,6 +189,8 @@ golden! {
     welcome_5 => welcome(TemplateKind::Welcome5, &[("background", "night"), ("username", "שלום עולם"), ("guildName", "Book Club 📚"), ("memberCount", "42")]);
     welcome_6 => welcome(TemplateKind::Welcome6, &[("background", "rainbow"), ("textcolor", "black"), ("username", "Ferris"), ("guildName", "Rainbow Road")]);
     welcome_7 => welcome(TemplateKind::Welcome7, &[("background", "gaming4"), ("textcolor", "red"), ("type", "leave"), ("username", "xX_Pro_Gamer_Xx"), ("guildName", "Esports Arena"), ("memberCount", "12345")]);
+    welcome_1_arabic => welcome(TemplateKind::Welcome1, &[("background", "space"), ("username", "محمد ✨"), ("guildName", "مجتمع المطورين"), ("memberCount", "1234")]);
+    welcome_6_hebrew => welcome(TemplateKind::Welcome6, &[("background", "night"), ("type", "leave"), ("username", "שלום"), ("guildName", "מועדון הספר 📚"), ("memberCount", "42")]);
     welcome_backgrounds => background_sheet();
     // Rank cards: the published client's call (no rank, no tag), every
     // parameter, and names in other scripts.
@@ -199,6 +204,8 @@ golden! {
     rank_8_full => rank_card(TemplateKind::Rank8, RANK_FULL);
     rank_9_client => rank_card(TemplateKind::Rank9, RANK_CLIENT);
     rank_1_arabic_emoji => rank_card(TemplateKind::Rank1, &[("username", "سارة 🌸✨"), ("rank", "1"), ("level", "99"), ("cxp", "9999"), ("nxp", "10000")]);
+    rank_2_hebrew => rank_card(TemplateKind::Rank2, &[("username", "שלום עולם"), ("discriminator", "1234"), ("level", "42"), ("rank", "3"), ("cxp", "12345"), ("nxp", "20000")]);
+    rank_4_arabic => rank_card(TemplateKind::Rank4, &[("username", "محمد ✨"), ("discriminator", "0420"), ("level", "7"), ("rank", "18"), ("cxp", "900"), ("nxp", "1500")]);
     rank_6_long_cjk => rank_card(TemplateKind::Rank6, &[("username", "✨ユウキ✨ 今日はいい天気 ゲームと猫が好き 🐱 한국어 공부 중"), ("discriminator", "0"), ("cxp", "1250000"), ("nxp", "2000000"), ("level", "250"), ("rank", "12345")]);
 }
 
