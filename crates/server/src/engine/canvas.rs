@@ -880,8 +880,9 @@ mod tests {
         let mut settings = Settings::for_tests("unused");
         settings.canvas_jobs = 8;
         settings.allow_private_avatars = true;
-        // Room for a debug build's encode on a busy machine.
+        // Room for a debug build's decode and encode on a busy machine.
         settings.animation_render_ms = 120_000;
+        settings.canvas_queue_ms = 120_000;
         let engine = Arc::new(CanvasEngine::new(&settings, Arc::new(Metrics::default())).unwrap());
         let client = ClientKey::Ip(std::net::Ipv4Addr::new(10, 0, 0, 1).into());
         // 12 frames of 512² (3 Mi pixels) and 3 of 1024² (3 Mi, and its
