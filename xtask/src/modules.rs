@@ -1,15 +1,18 @@
 //! The import rules of every crate of the repository, read from the
 //! sources by one scanner:
-//! - no two top-level modules of a crate import each other, directly or
-//!   through others ("a cycle is a design bug");
+//! - no two modules with the same parent (the top-level modules of a
+//!   crate, or the submodules of one module) import each other, directly
+//!   or through others ("a cycle is a design bug");
 //! - the server's modules run one way, in layers ([`SERVER_LAYERS`],
 //!   ARCHITECTURE.md "Layers"): a module names only modules of its own
 //!   layer or below, and a new top-level module must be given a layer.
 //!
-//! A module is a file under `src/` (`src/x.rs`, `src/x/…`); it imports
-//! another when its code (comment lines left out: doc links may name any
-//! module) names `crate::other` or, in a top-level file, `super::other`.
-//! The crate root is left out: it declares and re-exports every module.
+//! A module is a file under `src/` (`src/x.rs`, `src/x/y.rs`, `…/mod.rs`);
+//! it imports another when its code (comment lines left out: doc links
+//! may name any module) names it by a path from `crate::`, `super::` or
+//! `self::`; what a submodule names counts for each module above it. A
+//! module naming its parent or its own children is no import: a parent
+//! declares and re-exports its children (the crate root is left out).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -81,9 +84,61 @@ fn ident(s: &str) -> &str {
     &s[..end]
 }
 
-/// The names after each `prefix` in `code`: `crate::a::b` gives `a`,
-/// `crate::{a, b::c}` gives `a` and `b`.
-fn named_after(code: &str, prefix: &str, out: &mut BTreeSet<String>) {
+/// The paths of the use tree at the start of `s`, each appended to `base`
+/// (`a::b` gives `a::b`; `{a, b::{c, d}}` gives `a`, `b::c` and `b::d`),
+/// into `out`; returns how many bytes of `s` the tree took.
+fn use_tree(s: &str, mut base: Vec<String>, out: &mut Vec<Vec<String>>) -> usize {
+    let mut at = 0;
+    loop {
+        let rest = &s[at..];
+        if let Some(group) = rest.strip_prefix('{') {
+            at += 1;
+            let mut inner = group;
+            loop {
+                let skipped = inner.len() - inner.trim_start().len();
+                at += skipped;
+                inner = &inner[skipped..];
+                if inner.is_empty() || inner.starts_with('}') {
+                    break;
+                }
+                let took = use_tree(inner, base.clone(), out);
+                at += took;
+                inner = &inner[took..];
+                let skipped = inner.len() - inner.trim_start().len();
+                at += skipped;
+                inner = &inner[skipped..];
+                match inner.strip_prefix(',') {
+                    Some(after) if took > 0 => {
+                        at += 1;
+                        inner = after;
+                    }
+                    _ => break,
+                }
+            }
+            if inner.starts_with('}') {
+                at += 1;
+            }
+            return at;
+        }
+        let id = ident(rest);
+        if id.is_empty() {
+            out.push(base);
+            return at;
+        }
+        base.push(id.to_owned());
+        at += id.len();
+        if s[at..].starts_with("::") {
+            at += 2;
+        } else {
+            out.push(base);
+            return at;
+        }
+    }
+}
+
+/// The paths after each `prefix` in `code`, as segments: `crate::a::b`
+/// gives `a::b`, `crate::{a, b::c}` gives `a` and `b::c`.
+fn paths_after(code: &str, prefix: &str, out: &mut Vec<Vec<String>>) {
     let mut rest = code;
     while let Some(i) = rest.find(prefix) {
         let before = rest[..i].chars().next_back();
@@ -91,25 +146,7 @@ fn named_after(code: &str, prefix: &str, out: &mut BTreeSet<String>) {
         if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
             continue;
         }
-        if let Some(group) = rest.strip_prefix('{') {
-            let mut depth = 0usize;
-            let mut start = true;
-            for (j, c) in group.char_indices() {
-                match c {
-                    '{' => depth += 1,
-                    '}' if depth == 0 => break,
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => start = true,
-                    c if start && !c.is_whitespace() => {
-                        out.insert(ident(&group[j..]).to_owned());
-                        start = false;
-                    }
-                    _ => {}
-                }
-            }
-        } else {
-            out.insert(ident(rest).to_owned());
-        }
+        use_tree(rest, Vec::new(), out);
     }
 }
 
@@ -127,45 +164,127 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The import graph of the top-level modules of the crate whose sources
-/// are in `src`.
-fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+/// A module's path below the crate root: `template::art` is
+/// `["template", "art"]`, from `src/template/art.rs` or
+/// `src/template/art/mod.rs`; the crate root (`lib.rs`, `main.rs`) is empty.
+type ModPath = Vec<String>;
+
+/// The module of the file `file` of the crate whose sources are in `src`.
+fn module_path(src: &Path, file: &Path) -> Option<ModPath> {
+    let relative = file.strip_prefix(src).ok()?;
+    let mut parts = relative
+        .components()
+        .map(|c| c.as_os_str().to_str().map(str::to_owned))
+        .collect::<Option<Vec<String>>>()?;
+    let last = parts.pop()?;
+    match last.as_str() {
+        "lib.rs" | "main.rs" if parts.is_empty() => {}
+        "mod.rs" => {}
+        f => parts.push(f.strip_suffix(".rs")?.to_owned()),
+    }
+    Some(parts)
+}
+
+/// The import graphs of a crate whose sources are in `src`, one for each
+/// module with submodules (the crate root's is keyed by the empty path):
+/// its submodules, each with the submodules it names. A name anywhere in a
+/// submodule or below it counts for that submodule (`template::art::rank`
+/// naming `template::backdrops` is `art` importing `backdrops`); a module
+/// naming its own parent, or a child of its own, is no edge (a parent
+/// declares and re-exports its children).
+fn graphs(src: &Path) -> BTreeMap<ModPath, BTreeMap<String, BTreeSet<String>>> {
     let mut files = Vec::new();
     rust_files(src, &mut files);
-    let module_of = |path: &Path| -> Option<String> {
-        let relative = path.strip_prefix(src).ok()?;
-        let first = relative.components().next()?.as_os_str().to_str()?;
-        match first {
-            "lib.rs" | "main.rs" => None,
-            f => Some(f.trim_end_matches(".rs").to_owned()),
+    let files: Vec<(ModPath, &PathBuf)> = files
+        .iter()
+        .filter_map(|f| Some((module_path(src, f)?, f)))
+        .collect();
+    let modules: BTreeSet<&ModPath> = files.iter().map(|(m, _)| m).collect();
+    let mut graphs: BTreeMap<ModPath, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for m in &modules {
+        if let Some((name, parent)) = m.split_last() {
+            graphs
+                .entry(parent.to_vec())
+                .or_default()
+                .entry(name.clone())
+                .or_default();
         }
-    };
-    let modules: BTreeSet<String> = files.iter().filter_map(|f| module_of(f)).collect();
-    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for file in &files {
-        let Some(module) = module_of(file) else {
-            continue;
-        };
+    }
+    for (module, file) in &files {
         let text = std::fs::read_to_string(file).unwrap();
         let code: String = text
             .lines()
             .filter(|l| !l.trim_start().starts_with("//"))
             .collect::<Vec<_>>()
             .join("\n");
-        let mut named = BTreeSet::new();
-        named_after(&code, "crate::", &mut named);
-        let top_level = file.parent() == Some(src) || file.ends_with(format!("{module}/mod.rs"));
-        if top_level {
-            named_after(&code, "super::", &mut named);
+        let mut named: Vec<Vec<String>> = Vec::new();
+        paths_after(&code, "crate::", &mut named);
+        // Relative paths in an inline module (`mod tests { … }`, from its
+        // line on) start from it.
+        let inline = code.find("\nmod ").and_then(|i| {
+            let rest = &code[i + 5..];
+            let name = ident(rest);
+            rest[name.len()..]
+                .trim_start()
+                .starts_with('{')
+                .then(|| (i, name.to_owned()))
+        });
+        let sections = match inline {
+            Some((i, name)) => vec![
+                (module.clone(), &code[..i]),
+                ([module.clone(), vec![name]].concat(), &code[i..]),
+            ],
+            None => vec![(module.clone(), &code[..])],
+        };
+        for (base, code) in sections {
+            let mut relative = Vec::new();
+            paths_after(code, "super::", &mut relative);
+            for path in relative {
+                // `super::super::x` from `a::b::c` is `a::x`.
+                let ups = 1 + path.iter().take_while(|s| *s == "super").count();
+                let Some(keep) = base.len().checked_sub(ups) else {
+                    continue;
+                };
+                let mut absolute = base[..keep].to_vec();
+                absolute.extend(path.into_iter().skip(ups - 1));
+                named.push(absolute);
+            }
+            let mut own = Vec::new();
+            paths_after(code, "self::", &mut own);
+            named.extend(own.into_iter().map(|path| [base.clone(), path].concat()));
         }
-        let edges = graph.entry(module.clone()).or_default();
-        edges.extend(
-            named
-                .into_iter()
-                .filter(|m| *m != module && modules.contains(m)),
-        );
+        for path in named {
+            // The module named: the longest start of the path that is one.
+            let path: Vec<String> = path.into_iter().filter(|s| s != "self").collect();
+            let Some(target) = (0..=path.len())
+                .rev()
+                .map(|n| path[..n].to_vec())
+                .find(|p| modules.contains(p))
+            else {
+                continue;
+            };
+            let shared = module
+                .iter()
+                .zip(&target)
+                .take_while(|(a, b)| a == b)
+                .count();
+            if shared < module.len() && shared < target.len() {
+                graphs
+                    .entry(module[..shared].to_vec())
+                    .or_default()
+                    .entry(module[shared].clone())
+                    .or_default()
+                    .insert(target[shared].clone());
+            }
+        }
     }
-    graph
+    graphs
+}
+
+/// The import graph of the top-level modules of the crate whose sources
+/// are in `src`.
+fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    graphs(src).remove(&Vec::new()).unwrap_or_default()
 }
 
 /// The import cycles of `graph`: each strongly connected set of two
@@ -219,7 +338,15 @@ fn no_crate_has_an_import_cycle() {
     let mut errors = Vec::new();
     let mut checked = Vec::new();
     for (name, src) in crate_sources() {
-        for cycle in cycles(&graph(&src)) {
+        let found = graphs(&src).into_iter().flat_map(|(parent, graph)| {
+            cycles(&graph).into_iter().map(move |cycle| {
+                cycle
+                    .into_iter()
+                    .map(|m| [parent.as_slice(), &[m]].concat().join("::"))
+                    .collect::<Vec<_>>()
+            })
+        });
+        for cycle in found {
             let known = KNOWN.iter().any(|(c, modules)| {
                 *c == name && cycle.iter().map(String::as_str).eq(modules.iter().copied())
             });
@@ -326,5 +453,37 @@ fn the_check_sees_cycles_through_paths_groups_and_super() {
         vec![vec!["a".to_owned(), "b".to_owned(), "c".to_owned()]]
     );
     assert!(!g["b"].contains("d"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_check_sees_cycles_between_submodules() {
+    let dir = std::env::temp_dir().join(format!("xtask-subcycles-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("t/a")).unwrap();
+    let write = |f: &str, text: &str| std::fs::write(dir.join(f), text).unwrap();
+    write("lib.rs", "mod t;\n");
+    // A parent naming its children and children naming their parent: no
+    // edges.
+    write(
+        "t.rs",
+        "mod a; mod b; mod c;\npub use self::a::X;\nuse b::Y;\n",
+    );
+    write("t/a.rs", "mod deep;\nuse super::Lcg;\n");
+    // A sibling named from below a module counts for the module.
+    write("t/a/deep.rs", "fn f() { super::super::b::g() }\n");
+    write("t/b.rs", "use crate::t::a::X;\n");
+    // `self` in a group names the parent; an inline module's `super` is
+    // the file's module.
+    write(
+        "t/c.rs",
+        "use crate::{t::{self, b}};\n#[cfg(test)]\nmod tests {\n    use super::a::X;\n}\n",
+    );
+    let g = graphs(&dir);
+    let t = &g[&vec!["t".to_owned()]];
+    assert_eq!(cycles(t), vec![vec!["a".to_owned(), "b".to_owned()]]);
+    assert_eq!(t["c"], BTreeSet::from(["b".to_owned()]));
+    assert_eq!(g[&Vec::new()]["t"], BTreeSet::new());
+    assert!(cycles(&g[&vec!["t".to_owned(), "a".to_owned()]]).is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -2,7 +2,8 @@
 
 use std::cell::RefCell;
 
-use crate::{RenderError, RgbaImage, check_size};
+use crate::limits::check_size;
+use crate::{RenderError, RgbaImage};
 
 /// Working buffers each thread's PNG encoder keeps between images, at most
 /// (a 1024 × 1024 image's copy without hidden colour plus its repacked

@@ -54,7 +54,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::buffers::{self, take};
-use crate::{RenderError, RgbaImage, check_size};
+use crate::limits::check_size;
+use crate::{RenderError, RgbaImage};
 
 mod blur;
 

@@ -81,6 +81,6 @@ pub(crate) fn check_frames(
     if frames.iter().any(|f| f.dimensions() != size) {
         return Err(AnimationError::Invalid("frames differ in size"));
     }
-    crate::check_size(size.0, size.1)?;
+    crate::limits::check_size(size.0, size.1)?;
     Ok(size)
 }

@@ -50,6 +50,7 @@ pub mod text;
 pub mod animation;
 mod frames;
 mod gif_encode;
+mod limits;
 mod paint;
 mod patched;
 mod placed;
@@ -64,6 +65,7 @@ pub use filter::{Brightness, Filter, Threshold, apply, apply_in_place};
 /// features.
 pub use image;
 pub use image::RgbaImage;
+pub use limits::{MAX_DIMENSION, MAX_PIXELS, check_size, solid};
 pub use shape::{PrideFlag, circle, heart, pride};
 
 pub use animation::{AnimationError, Loops, encode_gif, encode_webp, encode_webp_animation};
@@ -73,49 +75,3 @@ pub use webp_encode::{WebpQuality, encode_webp_at, encode_webp_lossless};
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
-
-/// The largest width or height this crate will allocate, in pixels.
-pub const MAX_DIMENSION: u32 = 8192;
-/// The largest pixel count (width × height) this crate will allocate.
-pub const MAX_PIXELS: u64 = 4096 * 4096 * 2;
-
-/// Checks a requested canvas size against [`MAX_DIMENSION`] and [`MAX_PIXELS`].
-///
-/// Every function of this crate calls it on its input and output sizes before
-/// allocating, so callers only need it to reject work early.
-///
-/// ```
-/// use canvas_render::{check_size, RenderError};
-///
-/// assert!(check_size(512, 512).is_ok());
-/// assert_eq!(check_size(0, 10), Err(RenderError::EmptyImage));
-/// assert!(matches!(check_size(100_000, 1), Err(RenderError::TooLarge { .. })));
-/// ```
-pub fn check_size(width: u32, height: u32) -> Result<(), RenderError> {
-    if width == 0 || height == 0 {
-        return Err(RenderError::EmptyImage);
-    }
-    if width > MAX_DIMENSION
-        || height > MAX_DIMENSION
-        || u64::from(width) * u64::from(height) > MAX_PIXELS
-    {
-        return Err(RenderError::TooLarge { width, height });
-    }
-    Ok(())
-}
-
-/// An opaque image of one colour.
-///
-/// ```
-/// let img = canvas_render::solid(2, 3, [255, 0, 0]).unwrap();
-/// assert_eq!((img.width(), img.height()), (2, 3));
-/// ```
-pub fn solid(width: u32, height: u32, rgb: [u8; 3]) -> Result<RgbaImage, RenderError> {
-    check_size(width, height)?;
-    let [r, g, b] = rgb;
-    Ok(RgbaImage::from_pixel(
-        width,
-        height,
-        image::Rgba([r, g, b, 255]),
-    ))
-}

@@ -169,7 +169,7 @@ impl Avatar {
         };
         let tint = tint.map(|(hex, strength)| TintTable::new(hex, strength));
         let (w, h) = img.dimensions();
-        crate::check_size(w, h)?;
+        crate::limits::check_size(w, h)?;
         let side = w.min(h);
         let view = image::imageops::crop_imm(img, (w - side) / 2, (h - side) / 2, side, side);
         let target = display.clamp(1, 2048);
@@ -389,7 +389,7 @@ impl Canvas {
     /// A transparent canvas, in a buffer from the store when one was given
     /// back.
     pub(crate) fn new(width: u32, height: u32) -> Result<Canvas, RenderError> {
-        crate::check_size(width, height)?;
+        crate::limits::check_size(width, height)?;
         let size = tiny_skia::IntSize::from_wh(width, height).ok_or(RenderError::EmptyImage)?;
         let len = width as usize * height as usize * 4;
         let mut data = crate::buffers::take_empty(len);

@@ -7,7 +7,8 @@ use fast_image_resize::{FilterType, ResizeAlg, ResizeOptions, Resizer};
 use image::imageops;
 
 use crate::buffers::take;
-use crate::{RenderError, RgbaImage, check_size};
+use crate::limits::check_size;
+use crate::{RenderError, RgbaImage};
 
 /// Scratch memory a thread's resizer may keep between calls: enough for a
 /// 1024 px avatar (its alpha-weighted copy and the half-resized image); a

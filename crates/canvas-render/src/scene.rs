@@ -565,7 +565,7 @@ pub fn render_scene(scene: &Scene, avatar: Option<&RgbaImage>) -> Result<RgbaIma
     crate::text::check_fonts()?;
     let avatar = if scene.uses_avatar() { avatar } else { None };
     if let Some(a) = avatar {
-        crate::check_size(a.width(), a.height())?;
+        crate::limits::check_size(a.width(), a.height())?;
     }
     let canvas = match scene {
         Scene::Horny => cards::licence(cards::Card::Horny, avatar)?,
@@ -626,7 +626,7 @@ mod tests {
 
     #[test]
     fn every_scene_has_its_size_and_a_kind() {
-        let avatar = crate::solid(300, 200, [10, 120, 200]).unwrap();
+        let avatar = crate::limits::solid(300, 200, [10, 120, 200]).unwrap();
         for scene in all_scenes() {
             let img = render_scene(&scene, Some(&avatar)).unwrap();
             assert_eq!(img.dimensions(), scene.size(), "{:?}", scene.kind());
@@ -688,7 +688,7 @@ mod tests {
 
     #[test]
     fn rendering_is_deterministic() {
-        let avatar = crate::solid(64, 64, [250, 120, 0]).unwrap();
+        let avatar = crate::limits::solid(64, 64, [250, 120, 0]).unwrap();
         let s = Scene::Post(PostParams {
             comment: "hello".into(),
             ..PostParams::default()

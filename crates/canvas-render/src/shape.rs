@@ -293,7 +293,7 @@ mod tests {
 
     #[test]
     fn nothing_of_the_avatar_hides_under_transparent_pixels() {
-        let avatar = crate::solid(300, 200, [200, 120, 40]).unwrap();
+        let avatar = crate::limits::solid(300, 200, [200, 120, 40]).unwrap();
         for (name, out) in [
             ("circle", circle(&avatar).unwrap()),
             ("heart", heart(&avatar).unwrap()),

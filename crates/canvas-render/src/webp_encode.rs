@@ -72,7 +72,7 @@ const MAX_SIDE: u32 = 16384;
 /// The size of a still to encode: within the crate's bounds and a WebP's
 /// largest side.
 fn still_size(img: &RgbaImage) -> Result<(u32, u32), RenderError> {
-    crate::check_size(img.width(), img.height())?;
+    crate::limits::check_size(img.width(), img.height())?;
     let (w, h) = img.dimensions();
     if w > MAX_SIDE || h > MAX_SIDE {
         return Err(RenderError::Encode(
@@ -258,7 +258,7 @@ impl WebpAnimationWriter {
         loops: Loops,
         quality: WebpQuality,
     ) -> Result<Self, AnimationError> {
-        crate::check_size(width, height)?;
+        crate::limits::check_size(width, height)?;
         if width > MAX_SIDE || height > MAX_SIDE {
             return Err(AnimationError::Invalid(
                 "a WebP is at most 16384 pixels on a side",

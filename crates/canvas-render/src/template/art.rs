@@ -5,13 +5,18 @@ use std::sync::OnceLock;
 
 use tiny_skia::{Color, PathBuilder, Pixmap, Transform};
 
-use super::{ART_CACHE, backdrops};
+use super::backdrops;
+use super::cards::{self, Card};
+use super::rng::Lcg;
 use crate::RenderError;
 use crate::paint::{
     Canvas, base_layer, circle_path, linear, poly, radial, rect_path, rgba, rrect_path,
     shader_paint,
 };
 use crate::text::{Align, FontFace, TextBox, TextStyle, VAlign};
+
+/// Static art pixmaps, one per [`Art`], drawn on first use.
+static ART_CACHE: [OnceLock<Pixmap>; Art::COUNT] = [const { OnceLock::new() }; Art::COUNT];
 
 /// A piece of static art a template places. Its natural size is
 /// [`Art::size`]; a placement of another size scales it.
@@ -129,22 +134,16 @@ impl Art {
 
     /// Natural width and height in pixels.
     pub fn size(self) -> (u32, u32) {
+        if let Some(card) = self.card() {
+            let (_, _, w, h) = card.region();
+            return (w as u32, h as u32);
+        }
         match self {
             Art::TriggeredBanner => (TRIGGERED_WIDTH as u32, 112),
             Art::Hand => (160, 150),
             Art::Space => (600, 300),
             Art::LiedBackdrop | Art::LiedVignette => (600, 600),
             a if Art::BACKDROPS.contains(&a) => (1200, 600),
-            Art::Welcome1
-            | Art::Welcome2
-            | Art::Welcome3
-            | Art::Welcome4
-            | Art::Welcome5
-            | Art::Welcome6
-            | Art::Welcome7 => {
-                let (_, _, w, h) = super::cards::region(self);
-                (w as u32, h as u32)
-            }
             Art::RankSheen
             | Art::RankStripes
             | Art::RankNeonGrid
@@ -160,6 +159,20 @@ impl Art {
 
     fn index(self) -> usize {
         self as usize
+    }
+
+    /// The welcome card this art is the art of, if it is one.
+    pub(super) const fn card(self) -> Option<Card> {
+        Some(match self {
+            Art::Welcome1 => Card::Classic,
+            Art::Welcome2 => Card::Pill,
+            Art::Welcome3 => Card::Split,
+            Art::Welcome4 => Card::Ribbon,
+            Art::Welcome5 => Card::Polaroid,
+            Art::Welcome6 => Card::BottomBar,
+            Art::Welcome7 => Card::Badge,
+            _ => return None,
+        })
     }
 }
 
@@ -180,14 +193,10 @@ fn draw(art: Art) -> Pixmap {
     match art {
         Art::LiedBackdrop => return base_layer(lied_base()),
         Art::LiedVignette => return base_layer(lied_overlay()),
-        Art::Welcome1
-        | Art::Welcome2
-        | Art::Welcome3
-        | Art::Welcome4
-        | Art::Welcome5
-        | Art::Welcome6
-        | Art::Welcome7 => return super::cards::draw(art).pixmap,
         _ => {}
+    }
+    if let Some(card) = art.card() {
+        return cards::draw(card).pixmap;
     }
     let (w, h) = art.size();
     let mut c = Canvas::new(w, h).expect("fixed art size");
@@ -229,19 +238,6 @@ fn draw(art: Art) -> Pixmap {
 }
 
 mod rank;
-
-/// A small deterministic generator for scattered details (stars, cracks).
-pub(super) struct Lcg(pub(super) u64);
-
-impl Lcg {
-    pub(super) fn next(&mut self) -> f32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 40) as f32) / ((1u64 << 24) as f32)
-    }
-}
 
 fn star_path(cx: f32, cy: f32, r: f32, inner: f32) -> tiny_skia::Path {
     let pts: Vec<(f32, f32)> = (0..10)

@@ -4,7 +4,7 @@
 
 use tiny_skia::{Color, Path, PathBuilder, Transform};
 
-use super::art::Lcg;
+use super::rng::Lcg;
 use crate::paint::{Canvas, circle_path, linear, poly, radial, rect_path, rgba, shader_paint};
 
 /// Background width.

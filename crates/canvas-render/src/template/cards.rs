@@ -5,21 +5,35 @@
 
 use tiny_skia::{Color, Path, PathBuilder, Transform};
 
-use super::art::{Art, Lcg};
+use super::rng::Lcg;
 use crate::paint::{
     Canvas, circle_path, linear, poly, radial, rect_path, rgba, rrect_path, shader_paint,
 };
 
-/// Where each card's art sits on the 1200×600 card: `(x, y, w, h)`.
-pub(super) const fn region(art: Art) -> (f32, f32, f32, f32) {
-    match art {
-        Art::Welcome1 => (150.0, 30.0, 900.0, 545.0),
-        Art::Welcome2 => (30.0, 100.0, 1140.0, 410.0),
-        Art::Welcome3 => (80.0, 0.0, 1120.0, 600.0),
-        Art::Welcome4 => (0.0, 210.0, 1200.0, 370.0),
-        Art::Welcome5 => (60.0, 30.0, 1110.0, 540.0),
-        Art::Welcome6 => (0.0, 260.0, 1200.0, 340.0),
-        _ => (0.0, 0.0, 1200.0, 600.0),
+/// The seven welcome cards' art, each drawn in code on a 1200×600 card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Card {
+    Classic,
+    Pill,
+    Split,
+    Ribbon,
+    Polaroid,
+    BottomBar,
+    Badge,
+}
+
+impl Card {
+    /// Where the card's art sits on the 1200×600 card: `(x, y, w, h)`.
+    pub(super) const fn region(self) -> (f32, f32, f32, f32) {
+        match self {
+            Card::Classic => (150.0, 30.0, 900.0, 545.0),
+            Card::Pill => (30.0, 100.0, 1140.0, 410.0),
+            Card::Split => (80.0, 0.0, 1120.0, 600.0),
+            Card::Ribbon => (0.0, 210.0, 1200.0, 370.0),
+            Card::Polaroid => (60.0, 30.0, 1110.0, 540.0),
+            Card::BottomBar => (0.0, 260.0, 1200.0, 340.0),
+            Card::Badge => (0.0, 0.0, 1200.0, 600.0),
+        }
     }
 }
 
@@ -76,23 +90,22 @@ impl Piece {
     }
 }
 
-/// The art of card `art`, at its region's size.
-pub(super) fn draw(art: Art) -> Canvas {
-    let (x, y, w, h) = region(art);
+/// The art of `card`, at its region's size.
+pub(super) fn draw(card: Card) -> Canvas {
+    let (x, y, w, h) = card.region();
     let c = Canvas::new(w as u32, h as u32).expect("fixed card region");
     let mut p = Piece {
         c,
         t: Transform::from_translate(-x, -y),
     };
-    match art {
-        Art::Welcome1 => classic(&mut p),
-        Art::Welcome2 => pill(&mut p),
-        Art::Welcome3 => split(&mut p),
-        Art::Welcome4 => ribbon(&mut p),
-        Art::Welcome5 => polaroid(&mut p),
-        Art::Welcome6 => bottom_bar(&mut p),
-        Art::Welcome7 => badge(&mut p),
-        _ => unreachable!("not a card"),
+    match card {
+        Card::Classic => classic(&mut p),
+        Card::Pill => pill(&mut p),
+        Card::Split => split(&mut p),
+        Card::Ribbon => ribbon(&mut p),
+        Card::Polaroid => polaroid(&mut p),
+        Card::BottomBar => bottom_bar(&mut p),
+        Card::Badge => badge(&mut p),
     }
     p.c
 }

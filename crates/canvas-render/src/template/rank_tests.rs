@@ -213,7 +213,7 @@ fn numbers_and_texts_are_capped() {
 #[test]
 fn an_animated_avatar_gives_its_frames_drawn_as_the_still_card() {
     let a = avatar();
-    let b = crate::solid(64, 64, [20, 200, 60]).unwrap();
+    let b = crate::limits::solid(64, 64, [20, 200, 60]).unwrap();
     for kind in RANKS {
         let t = kind.template();
         let args = t

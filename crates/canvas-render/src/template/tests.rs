@@ -334,7 +334,10 @@ fn frames_align_by_time() {
 fn an_animated_avatar_moves_under_the_hand() {
     let pet = TemplateKind::Petpet.template();
     let args = defaults(pet);
-    let (a, b) = (avatar(), crate::solid(96, 96, [20, 200, 60]).unwrap());
+    let (a, b) = (
+        avatar(),
+        crate::limits::solid(96, 96, [20, 200, 60]).unwrap(),
+    );
     let frames = render_template_frames(pet, &args, &[(&a, 200), (&b, 200)], None).unwrap();
     assert_eq!(frames.len(), 10);
     // Frames 0 and 5 differ in squash; frames 0 and 10 would be the same
@@ -451,12 +454,12 @@ fn typed_text_lands_where_the_whole_text_is() {
 #[test]
 fn tint_and_grey_apply_to_the_avatar() {
     let t = TemplateKind::Triggered.template();
-    let white = crate::solid(64, 64, [255, 255, 255]).unwrap();
+    let white = crate::limits::solid(64, 64, [255, 255, 255]).unwrap();
     let img = render_template(t, &defaults(t), Some(&white)).unwrap();
     let px = img.get_pixel(256, 200).0;
     assert!(px[0] > 240 && px[1] < 180 && px[2] < 180, "{px:?}");
     let jail = TemplateKind::Jail.template();
-    let red = crate::solid(64, 64, [255, 0, 0]).unwrap();
+    let red = crate::limits::solid(64, 64, [255, 0, 0]).unwrap();
     let img = render_template(jail, &defaults(jail), Some(&red)).unwrap();
     let px = img.get_pixel(256, 256).0;
     assert!(
@@ -478,7 +481,7 @@ fn welcome_cards_place_their_art_at_its_region() {
         assert_eq!(t.image_source(), Some("bg"));
         for layer in t.layers {
             if let Layer::Art { art, motion } = layer {
-                let (x, y, w, h) = cards::region(*art);
+                let (x, y, w, h) = art.card().expect("a card's art").region();
                 assert_eq!(motion, &[Place::rect(x, y, w, h)], "{kind:?}");
             }
         }
@@ -607,7 +610,10 @@ fn an_animated_background_and_avatar_align_by_time() {
     assert_eq!(plan.len(), 30);
     assert_eq!(plan[13].image_frame, 1);
     // The frames render, each with both sources.
-    let (a, b) = (avatar(), crate::solid(64, 64, [20, 200, 60]).unwrap());
+    let (a, b) = (
+        avatar(),
+        crate::limits::solid(64, 64, [20, 200, 60]).unwrap(),
+    );
     let plan = plan_frames_with(t, &args, &[100, 100], &[300, 100]);
     let mut frames = Vec::new();
     render_planned_frames_with(
@@ -690,7 +696,7 @@ fn placed_frames_compose_to_the_frames_drawn() {
             assert!(composed == *frame, "{kind:?}: frame {k}");
             assert_eq!(d, *delay);
         }
-        let b = crate::solid(96, 96, [20, 200, 40]).unwrap();
+        let b = crate::limits::solid(96, 96, [20, 200, 40]).unwrap();
         let moving = plan_frames(t, &args, &[40, 40]);
         let two = [(&a, 40), (&b, 40)];
         assert!(
@@ -768,7 +774,7 @@ fn patched_frames_compose_to_the_frames_drawn() {
                     gif.len(),
                     whole.len()
                 );
-                let b = crate::solid(96, 96, [20, 200, 40]).unwrap();
+                let b = crate::limits::solid(96, 96, [20, 200, 40]).unwrap();
                 let moving = plan_frames(t, &args, &[40, 40]);
                 let two = [(&a, 40), (&b, 40)];
                 assert!(

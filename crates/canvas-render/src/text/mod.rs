@@ -499,7 +499,7 @@ mod tests {
             );
         }
         // Drawn in colour, even with black text.
-        let mut img = crate::solid(80, 60, [255, 255, 255]).unwrap();
+        let mut img = crate::limits::solid(80, 60, [255, 255, 255]).unwrap();
         let l = one_line("🌸");
         draw_layout(&mut img, &l, &style(), TextBox::new(4.0, 4.0, 70.0, 50.0));
         assert!(
@@ -566,7 +566,7 @@ mod tests {
 
     #[test]
     fn tofu_is_counted_and_drawn() {
-        let mut img = crate::solid(120, 40, [255, 255, 255]).unwrap();
+        let mut img = crate::limits::solid(120, 40, [255, 255, 255]).unwrap();
         let s = style();
         let l = layout_text("\u{13000}", &s, 100.0).unwrap();
         assert_eq!(l.line_count(), 1);
@@ -582,7 +582,7 @@ mod tests {
 
     #[test]
     fn outline_draws_two_colours() {
-        let mut img = crate::solid(300, 100, [0, 128, 0]).unwrap();
+        let mut img = crate::limits::solid(300, 100, [0, 128, 0]).unwrap();
         let s = TextStyle::meme(60.0);
         let area = TextBox::new(0.0, 0.0, 300.0, 100.0);
         let l = fit_text("NO", &s, area, 10.0).unwrap();
@@ -594,7 +594,7 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn arbitrary_text_never_panics(text in "\\PC{0,80}|.{0,40}|[\\u{0}-\\u{ffff}]{0,60}", size in 4.0f32..120.0, w in 1.0f32..600.0) {
-            let mut img = crate::solid(64, 64, [9, 9, 9]).unwrap();
+            let mut img = crate::limits::solid(64, 64, [9, 9, 9]).unwrap();
             for face in [FontFace::Regular, FontFace::Meme] {
                 let s = TextStyle::new(face, size).outline([0, 0, 0, 255], 2.0).align(Align::Center);
                 let l = layout_text(&text, &s, w).unwrap();

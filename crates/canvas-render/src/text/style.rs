@@ -170,7 +170,7 @@ impl TextBox {
     }
 
     pub(super) fn validate(&self) -> Result<(), RenderError> {
-        let max = crate::MAX_DIMENSION as f32;
+        let max = crate::limits::MAX_DIMENSION as f32;
         let ok = |v: f32| v.is_finite() && v.abs() <= max;
         if ok(self.x)
             && ok(self.y)
@@ -188,7 +188,8 @@ impl TextBox {
 
 /// Checks a wrapping width: finite, > 0, at most [`crate::MAX_DIMENSION`].
 pub(super) fn check_width(max_width: f32) -> Result<(), RenderError> {
-    if max_width.is_finite() && max_width > 0.0 && max_width <= crate::MAX_DIMENSION as f32 {
+    if max_width.is_finite() && max_width > 0.0 && max_width <= crate::limits::MAX_DIMENSION as f32
+    {
         Ok(())
     } else {
         Err(RenderError::InvalidTextBox)

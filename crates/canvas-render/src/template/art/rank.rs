@@ -4,8 +4,8 @@
 
 use tiny_skia::{FillRule, Mask, PathBuilder, Transform};
 
-use super::Lcg;
 use crate::paint::{Canvas, circle_path, linear, poly, radial, rect_path, rgba, rrect_path};
+use crate::template::rng::Lcg;
 
 /// Natural size of every rank card piece.
 pub(super) const SIZE: (u32, u32) = (900, 300);
@@ -280,10 +280,12 @@ pub(super) fn waves(c: &mut Canvas) {
     clip_to_card(c, 26.0);
 }
 
-/// Card 8: a striped sun setting behind the right half, scan lines and
-/// pixel corners.
+/// Card 8: a striped sun setting on the horizon at the foot of the right
+/// half (below the block bar and its label, so nothing is drawn over it),
+/// scan lines and pixel corners.
 pub(super) fn retro(c: &mut Canvas) {
-    let (cx, cy, r) = (790.0, 330.0, 150.0);
+    let (cx, cy, r) = (772.0, 372.0, 118.0);
+    c.glow(cx, cy - r * 0.45, r * 1.15, 0xff3d7f, 40);
     let sun = circle_path(cx, cy, r);
     c.fill(
         &sun,
@@ -291,17 +293,15 @@ pub(super) fn retro(c: &mut Canvas) {
             0.0,
             cy - r,
             0.0,
-            cy + r * 0.4,
-            &[(0.0, rgba(0xffd35c, 150)), (1.0, rgba(0xff3d7f, 150))],
+            cy - r * 0.35,
+            &[(0.0, rgba(0xffd35c, 190)), (1.0, rgba(0xff3d7f, 190))],
         )),
     );
-    // Bands cut out of the sun's lower half.
-    for i in 0..6 {
-        let y = cy - 96.0 + i as f32 * 18.0;
-        c.color(
-            &rect_path(cx - r, y, 2.0 * r, 4.0 + i as f32 * 1.6),
-            rgba(0x000000, 150),
-        );
+    // Bands cut out of the sun, each within its disc, wider further down.
+    for i in 0..4 {
+        let y = cy - r + 12.0 + i as f32 * 11.0;
+        let band = sun_band(cx, cy, r, y, 2.5 + i as f32 * 1.5);
+        c.color(&band, rgba(0x1c0f3a, 220));
     }
     c.fill_all(linear(
         0.0,
@@ -369,4 +369,15 @@ pub(super) fn glass(c: &mut Canvas) {
         1.5,
     );
     clip_to_card(c, 32.0);
+}
+
+/// The part of the disc at (`cx`, `cy`) of radius `r` between `y` and
+/// `y + h`: a band that follows the disc's edge.
+fn sun_band(cx: f32, cy: f32, r: f32, y: f32, h: f32) -> tiny_skia::Path {
+    const STEPS: usize = 6;
+    let half = |y: f32| (r * r - (y - cy) * (y - cy)).max(0.0).sqrt();
+    let ys: Vec<f32> = (0..=STEPS).map(|k| y + h * k as f32 / STEPS as f32).collect();
+    let mut points: Vec<(f32, f32)> = ys.iter().map(|&y| (cx - half(y), y)).collect();
+    points.extend(ys.iter().rev().map(|&y| (cx + half(y), y)));
+    poly(&points)
 }

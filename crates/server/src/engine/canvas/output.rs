@@ -38,8 +38,7 @@ use std::time::Duration;
 
 use canvas_render::animation::{AnimationError, Deadline, WebpAnimationWriter};
 use canvas_render::template::{
-    Args, FramePlan, Template, plan_frames_with, render_patched_frames, render_placed_frames,
-    render_planned_frames_with,
+    Args, FramePlan, Template, plan_frames_with, render_planned_frames_with, render_template_gif,
 };
 use canvas_render::{Loops, RenderError, RgbaImage, WebpQuality};
 use remote_image::{Avatar, LoopCount};
@@ -694,40 +693,17 @@ pub fn render(
             _ => Loops::Infinite,
         };
         if output == Output::Gif {
-            // One picture placed anew in each frame (a camera over a still
-            // avatar) goes to the GIF encoder as it is: no frame composed.
-            let placed = render_placed_frames(
+            // canvas-render picks the cheapest way to the same file.
+            return render_template_gif(
                 template,
                 args,
                 &source,
                 &second,
                 &plan.template,
-                Some(&deadline),
+                loops,
+                &deadline,
             )
-            .map_err(animation_error)?;
-            if let Some(placed) = placed {
-                let encoded =
-                    canvas_render::animation::encode_gif_placed(&placed, loops, &deadline);
-                canvas_render::buffers::recycle_image(placed.picture);
-                return encoded.map_err(animation_error);
-            }
-            // Still layers under a moving avatar and typed text go as the
-            // first frame and each later frame's changed rectangle.
-            let patched = render_patched_frames(
-                template,
-                args,
-                &source,
-                &second,
-                &plan.template,
-                Some(&deadline),
-            )
-            .map_err(animation_error)?;
-            if let Some(patched) = patched {
-                let encoded =
-                    canvas_render::animation::encode_gif_patched(&patched, loops, &deadline);
-                patched.recycle();
-                return encoded.map_err(animation_error);
-            }
+            .map_err(animation_error);
         }
         return encode_frames(output, loops, &deadline, |sink| {
             render_planned_frames_with(

@@ -1,0 +1,847 @@
+//! The template model: a template, its layers and slots, its typed
+//! parameters and the arguments given to them.
+
+use super::*;
+
+/// Most frames an animated template renders for one animated avatar.
+pub const MAX_TEMPLATE_FRAMES: usize = 256;
+
+/// Which template. [`TemplateKind::ALL`] lists them; URL names belong to
+/// the caller. New templates may come in minor releases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TemplateKind {
+    /// A red banner wash with a gold star over the avatar.
+    Comrade,
+    /// Six translucent rainbow stripes over the avatar.
+    Gay,
+    /// The avatar behind a pane of cracked glass.
+    Glass,
+    /// The avatar, greyed, behind steel bars.
+    Jail,
+    /// The avatar, dimmed, under a gold "PASSED" banner.
+    Passed,
+    /// The avatar shaking under a red tint with a "TRIGGERED" banner
+    /// (always animated).
+    Triggered,
+    /// The avatar, greyed, under a red "WASTED" banner.
+    Wasted,
+    /// A hand pats the avatar, which squashes under it (animated).
+    Petpet,
+    /// The avatar drifts through space while a sentence types out (animated).
+    Amongus,
+    /// Welcome card 1 (1200×600): a centred glass panel, the round avatar
+    /// on top. Every welcome card takes `type`, `textcolor`, `username`,
+    /// `guildName`, `memberCount` and `background`, and draws the image
+    /// source `bg` over the background when it is given.
+    Welcome1,
+    /// Welcome card 2: a wide pill card, the avatar at its left end.
+    Welcome2,
+    /// Welcome card 3: a dark angled panel, the avatar in a rounded frame.
+    Welcome3,
+    /// Welcome card 4: a huge title and a ribbon the avatar breaks through.
+    Welcome4,
+    /// Welcome card 5: the avatar in a tilted instant photo.
+    Welcome5,
+    /// Welcome card 6: a big title and a bottom bar with the avatar.
+    Welcome6,
+    /// Welcome card 7: a gold-bordered badge among confetti.
+    Welcome7,
+    /// Rank card 1, 900×300: "Classic": a dark rounded card, a round ringed avatar, level and rank columns, a wide round bar.
+    Rank1,
+    /// Rank card 2, 900×300: "Panel": a coloured left panel with a rounded-square avatar and the level, the name and a segmented bar on the right.
+    Rank2,
+    /// Rank card 3, 900×300: "Neon": a horizon grid, a hexagonal avatar in a neon ring, a big level, a thin bar.
+    Rank3,
+    /// Rank card 4, 900×300: "Paper": a light card, a soft square avatar, dark text and a slim bar.
+    Rank4,
+    /// Rank card 5, 900×300: "Honeycomb": a hexagonal avatar and level badge over a honeycomb, a bar of hexagon-like blocks.
+    Rank5,
+    /// Rank card 6, 900×300: "Gauge": the bar is a ring around the round avatar; level, XP and rank in columns.
+    Rank6,
+    /// Rank card 7, 900×300: "Banner": a coloured top band the round avatar overlaps, a level badge, a bar at the foot.
+    Rank7,
+    /// Rank card 8, 900×300: "Arcade": a striped sunset, a square framed avatar, condensed type and chunky blocks.
+    Rank8,
+    /// Rank card 9, 900×300: "Glass": a frosted panel over soft lights, a round avatar, level and rank in pills.
+    Rank9,
+}
+
+impl TemplateKind {
+    /// Every template, in declaration order.
+    pub const ALL: [TemplateKind; 25] = [
+        TemplateKind::Comrade,
+        TemplateKind::Gay,
+        TemplateKind::Glass,
+        TemplateKind::Jail,
+        TemplateKind::Passed,
+        TemplateKind::Triggered,
+        TemplateKind::Wasted,
+        TemplateKind::Petpet,
+        TemplateKind::Amongus,
+        TemplateKind::Welcome1,
+        TemplateKind::Welcome2,
+        TemplateKind::Welcome3,
+        TemplateKind::Welcome4,
+        TemplateKind::Welcome5,
+        TemplateKind::Welcome6,
+        TemplateKind::Welcome7,
+        TemplateKind::Rank1,
+        TemplateKind::Rank2,
+        TemplateKind::Rank3,
+        TemplateKind::Rank4,
+        TemplateKind::Rank5,
+        TemplateKind::Rank6,
+        TemplateKind::Rank7,
+        TemplateKind::Rank8,
+        TemplateKind::Rank9,
+    ];
+
+    /// The welcome cards, 1 to 7.
+    pub const WELCOME: [TemplateKind; 7] = [
+        TemplateKind::Welcome1,
+        TemplateKind::Welcome2,
+        TemplateKind::Welcome3,
+        TemplateKind::Welcome4,
+        TemplateKind::Welcome5,
+        TemplateKind::Welcome6,
+        TemplateKind::Welcome7,
+    ];
+
+    /// The template's description.
+    pub fn template(self) -> &'static Template {
+        match self {
+            TemplateKind::Comrade => &catalog::COMRADE,
+            TemplateKind::Gay => &catalog::GAY,
+            TemplateKind::Glass => &catalog::GLASS,
+            TemplateKind::Jail => &catalog::JAIL,
+            TemplateKind::Passed => &catalog::PASSED,
+            TemplateKind::Triggered => &catalog::TRIGGERED,
+            TemplateKind::Wasted => &catalog::WASTED,
+            TemplateKind::Petpet => &catalog::PETPET,
+            TemplateKind::Amongus => &catalog::AMONGUS,
+            TemplateKind::Welcome1 => &welcome::WELCOME_1,
+            TemplateKind::Welcome2 => &welcome::WELCOME_2,
+            TemplateKind::Welcome3 => &welcome::WELCOME_3,
+            TemplateKind::Welcome4 => &welcome::WELCOME_4,
+            TemplateKind::Welcome5 => &welcome::WELCOME_5,
+            TemplateKind::Welcome6 => &welcome::WELCOME_6,
+            TemplateKind::Welcome7 => &welcome::WELCOME_7,
+            TemplateKind::Rank1 => &rank::RANK_1,
+            TemplateKind::Rank2 => &rank::RANK_2,
+            TemplateKind::Rank3 => &rank::RANK_3,
+            TemplateKind::Rank4 => &rank::RANK_4,
+            TemplateKind::Rank5 => &rank::RANK_5,
+            TemplateKind::Rank6 => &rank::RANK_6,
+            TemplateKind::Rank7 => &rank::RANK_7,
+            TemplateKind::Rank8 => &rank::RANK_8,
+            TemplateKind::Rank9 => &rank::RANK_9,
+        }
+    }
+}
+
+/// A composition as data. See the [module docs](super).
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Template {
+    /// Canvas width and height in pixels.
+    pub size: (u32, u32),
+    /// Where the picture the layers draw sits on the canvas in each frame
+    /// (`None`: the picture is the canvas).
+    pub camera: Option<Camera>,
+    /// Frames and their delay.
+    pub timeline: Timeline,
+    /// Layers from back to front.
+    pub layers: &'static [Layer],
+    /// Typed parameters, with defaults and caps.
+    pub params: &'static [ParamSpec],
+}
+
+/// A template's frames: `frames` of `delay_ms` each (1 frame: a still).
+#[derive(Debug, Clone, Copy)]
+pub struct Timeline {
+    /// Frame count (1 for a still template).
+    pub frames: u32,
+    /// Delay of each frame, in ms, unless the parameter `delay_param` sets it.
+    pub delay_ms: u32,
+    /// The [`ParamKind::Int`] parameter that sets the delay, if any.
+    pub delay_param: Option<&'static str>,
+}
+
+/// The whole picture moving on the canvas: the layers draw a picture of
+/// `content` pixels (their placements are in its coordinates), and each
+/// frame shows it with its top-left corner at that frame's entry of
+/// `offsets` (whole pixels; one entry for all frames, or one per frame),
+/// transparent around it. A picture that stays the same while it moves is
+/// drawn once per render, and the GIF encoder stores it once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Camera {
+    /// The picture's width and height, at most the canvas's.
+    pub content: (u32, u32),
+    /// The picture's top-left corner on the canvas, per frame; the picture
+    /// lies inside the canvas at each.
+    pub offsets: &'static [(u32, u32)],
+}
+
+/// Where a layer is in one frame: its box (a width different from its
+/// height squashes a square avatar), its rotation in degrees around the
+/// box's centre, and its opacity (0–1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Place {
+    /// Left edge.
+    pub x: f32,
+    /// Top edge.
+    pub y: f32,
+    /// Width.
+    pub w: f32,
+    /// Height.
+    pub h: f32,
+    /// Clockwise rotation in degrees around the box's centre.
+    pub rotation: f32,
+    /// Opacity, 0 (invisible) to 1.
+    pub opacity: f32,
+}
+
+impl Place {
+    /// A placement.
+    pub const fn new(x: f32, y: f32, w: f32, h: f32, rotation: f32, opacity: f32) -> Place {
+        Place {
+            x,
+            y,
+            w,
+            h,
+            rotation,
+            opacity,
+        }
+    }
+
+    /// An upright, opaque box.
+    pub const fn rect(x: f32, y: f32, w: f32, h: f32) -> Place {
+        Place::new(x, y, w, h, 0.0, 1.0)
+    }
+}
+
+/// The shape the avatar is cut to, in its box.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Mask {
+    /// The whole box.
+    Square,
+    /// The ellipse inscribed in the box.
+    Circle,
+    /// The box with corners rounded by this fraction of its side (0–0.5).
+    Rounded(f32),
+    /// The regular hexagon inscribed in the box, flat sides left and right.
+    Hexagon,
+}
+
+/// A colour laid over the avatar: each pixel moves `strength` (0–1) of the
+/// way to `rgb`, keeping its alpha.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tint {
+    /// The colour, `0xRRGGBB`.
+    pub rgb: u32,
+    /// How far towards it, 0–1.
+    pub strength: f32,
+}
+
+/// An avatar slot.
+#[derive(Debug, Clone, Copy)]
+pub struct AvatarSlot {
+    /// One placement for every frame, or a single one for all.
+    pub motion: &'static [Place],
+    /// Its shape.
+    pub mask: Mask,
+    /// Drawn in grey.
+    pub grey: bool,
+    /// A colour over it.
+    pub tint: Option<Tint>,
+}
+
+/// One piece of a text slot's text.
+#[derive(Debug, Clone, Copy)]
+pub enum Piece {
+    /// Literal text.
+    Lit(&'static str),
+    /// The value of a [`ParamKind::Text`] parameter.
+    Param(&'static str),
+    /// The value of a [`ParamKind::Int`] parameter, written compactly:
+    /// `987`, `1,234`, `12.3K`, `4.5M`, `1.2B` (cut, never rounded up).
+    Compact(&'static str),
+    /// The value of the [`ParamKind::Int`] parameter `param` written as
+    /// [`Piece::Compact`] writes it, but in thousands from 1,000 (`3.4K`)
+    /// when it or the parameter `with` is 10,000 or more, so that two counts
+    /// shown together are written alike: `3.4K / 10K`, never `3,420 / 10K`.
+    CompactWith {
+        /// The parameter written.
+        param: &'static str,
+        /// The count shown beside it.
+        with: &'static str,
+    },
+    /// `pieces`, only when the parameter is set ([`Args::is_set`]: given,
+    /// not blank and not zero).
+    IfSet {
+        /// The parameter.
+        param: &'static str,
+        /// The text then.
+        pieces: &'static [Piece],
+    },
+    /// `yes` when the [`ParamKind::Bool`] parameter is true, else `no`.
+    Flag {
+        /// The parameter.
+        param: &'static str,
+        /// Text when true.
+        yes: &'static str,
+        /// Text when false.
+        no: &'static str,
+    },
+    /// The text of the option chosen in a [`ParamKind::Choice`] parameter:
+    /// option `i` gives `texts[i]`.
+    Pick {
+        /// The choice parameter.
+        param: &'static str,
+        /// One text per option, in the options' order.
+        texts: &'static [&'static str],
+    },
+    /// `pieces` when the parameter `param` was given (its value is not its
+    /// default), else nothing: a line that only makes sense with a value.
+    IfGiven {
+        /// The parameter.
+        param: &'static str,
+        /// What is shown when it was given.
+        pieces: &'static [Piece],
+    },
+}
+
+/// How a text slot appears over the frames.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reveal {
+    /// Whole in every frame.
+    All,
+    /// Typed out, grapheme by grapheme: nothing before frame `from`, all of
+    /// it from frame `to` on.
+    Typed {
+        /// First frame with text.
+        from: u32,
+        /// First frame with all of it.
+        to: u32,
+    },
+}
+
+/// A text slot: its text, look, box and fitting rules.
+#[derive(Debug, Clone, Copy)]
+pub struct TextSlot {
+    /// When this [`ParamKind::Text`] parameter is not blank, it is the whole
+    /// text, replacing `pieces`.
+    pub replaced_by: Option<&'static str>,
+    /// The text, assembled from its pieces.
+    pub pieces: &'static [Piece],
+    /// Font face.
+    pub face: FontFace,
+    /// Largest font size.
+    pub size: f32,
+    /// Smallest font size it shrinks to before it is cut with "…".
+    pub min_size: f32,
+    /// Colour, straight RGBA.
+    pub color: [u8; 4],
+    /// Outline colour and width, if any.
+    pub outline: Option<([u8; 4], f32)>,
+    /// Horizontal alignment.
+    pub align: Align,
+    /// Vertical alignment.
+    pub valign: VAlign,
+    /// The box, `(x, y, width, height)`.
+    pub area: (f32, f32, f32, f32),
+    /// How it appears over the frames.
+    pub reveal: Reveal,
+}
+
+/// A layer, back to front.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub enum Layer {
+    /// Static art, drawn once per process, placed per frame (one placement,
+    /// or one per frame).
+    Art {
+        /// Which art.
+        art: Art,
+        /// Its placements.
+        motion: &'static [Place],
+    },
+    /// The avatar.
+    Avatar(AvatarSlot),
+    /// Text.
+    Text(TextSlot),
+    /// Text in a colour that may come from a parameter; `slot.color` is
+    /// ignored.
+    PaintedText {
+        /// Its colour.
+        paint: Paint,
+        /// The slot.
+        slot: TextSlot,
+    },
+    /// A filled or stroked shape in a colour that may come from a parameter.
+    Shape(ShapeSlot),
+    /// A progress bar: the fraction `value / max` of two [`ParamKind::Int`]
+    /// parameters, clamped to 0–1.
+    Bar(BarSlot),
+    /// `layer`, drawn only when the condition holds.
+    When {
+        /// The condition.
+        when: When,
+        /// The layer.
+        layer: &'static Layer,
+    },
+    /// Static art chosen by a [`ParamKind::Choice`] parameter: option `i`
+    /// draws `arts[i]` (a background picked by name), placed per frame.
+    ArtChoice {
+        /// The choice parameter.
+        param: &'static str,
+        /// One piece of art per option, in the options' order.
+        arts: &'static [Art],
+        /// Its placements.
+        motion: &'static [Place],
+    },
+    /// A second image, from the named source `source` (not the avatar: a
+    /// custom background), scaled and centre-cropped to cover its box, cut
+    /// by a [`Mask`]. An animated source is aligned by time like the
+    /// avatar. Without that source the layer draws nothing.
+    Image {
+        /// The source's name (the caller's: the server's query parameter).
+        source: &'static str,
+        /// Its placements.
+        motion: &'static [Place],
+        /// Its shape.
+        mask: Mask,
+    },
+    /// A text slot whose colour is chosen by a [`ParamKind::Choice`]
+    /// parameter ([`Palette`]) instead of [`TextSlot::color`].
+    PaletteText(TextSlot, Palette),
+}
+
+/// A colour: fixed, or a [`ParamKind::Colour`] parameter's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Paint {
+    /// Straight RGBA.
+    Fixed([u8; 4]),
+    /// The colour parameter `param`, at opacity `alpha` (0–255).
+    Param {
+        /// The parameter.
+        param: &'static str,
+        /// Its opacity.
+        alpha: u8,
+    },
+}
+
+impl Paint {
+    /// The colour parameter at full opacity.
+    pub const fn param(param: &'static str) -> Paint {
+        Paint::Param { param, alpha: 255 }
+    }
+
+    /// The straight RGBA colour for these arguments.
+    pub fn rgba(self, args: &Args) -> [u8; 4] {
+        match self {
+            Paint::Fixed(c) => c,
+            Paint::Param { param, alpha } => match args.get(param) {
+                Some(Value::Colour([r, g, b])) => [*r, *g, *b, alpha],
+                _ => [0, 0, 0, 0],
+            },
+        }
+    }
+}
+
+/// A geometric shape in its box.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Shape {
+    /// The box.
+    Rect,
+    /// The box with corners of this radius in pixels.
+    Rounded(f32),
+    /// The ellipse inscribed in the box.
+    Ellipse,
+    /// The regular hexagon inscribed in the box (as [`Mask::Hexagon`]).
+    Hexagon,
+}
+
+/// A shape layer.
+#[derive(Debug, Clone, Copy)]
+pub struct ShapeSlot {
+    /// The shape.
+    pub shape: Shape,
+    /// Its box, `(x, y, width, height)`.
+    pub area: (f32, f32, f32, f32),
+    /// Its colour.
+    pub paint: Paint,
+    /// `None`: filled; `Some(width)`: its outline, this many pixels wide.
+    pub stroke: Option<f32>,
+}
+
+/// How a [`BarSlot`] draws its fraction.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BarStyle {
+    /// A bar with round ends filling from the left, its track the whole box.
+    Rounded,
+    /// `count` blocks separated by `gap` pixels (corner radius `radius`),
+    /// each lit when the fraction reaches it (the partly reached one lit in
+    /// proportion).
+    Segments {
+        /// How many blocks.
+        count: u32,
+        /// Space between blocks, in pixels.
+        gap: f32,
+        /// Corner radius of a block, in pixels.
+        radius: f32,
+    },
+    /// An arc around the ellipse inscribed in the box, `width` pixels wide,
+    /// clockwise from the top; its track the whole ring.
+    Ring {
+        /// Width of the ring, in pixels.
+        width: f32,
+    },
+}
+
+/// A progress bar layer.
+#[derive(Debug, Clone, Copy)]
+pub struct BarSlot {
+    /// The [`ParamKind::Int`] parameter of the progress.
+    pub value: &'static str,
+    /// The [`ParamKind::Int`] parameter of the goal. When it is 0 the bar is
+    /// full if `value` is above 0, else empty.
+    pub max: &'static str,
+    /// Its box, `(x, y, width, height)`.
+    pub area: (f32, f32, f32, f32),
+    /// How it is drawn.
+    pub style: BarStyle,
+    /// The colour of the track (the unreached part).
+    pub track: Paint,
+    /// The colour of the reached part.
+    pub fill: Paint,
+}
+
+/// A condition on the arguments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum When {
+    /// The parameter is set ([`Args::is_set`]).
+    Set(&'static str),
+    /// The parameter is not set.
+    Unset(&'static str),
+}
+
+impl When {
+    /// Whether the condition holds for these arguments.
+    pub fn holds(self, args: &Args) -> bool {
+        match self {
+            When::Set(p) => args.is_set(p),
+            When::Unset(p) => !args.is_set(p),
+        }
+    }
+}
+
+/// Colours chosen by a [`ParamKind::Choice`] parameter: option `i` is
+/// `colors[i]`. When the slot has an outline and the chosen colour is
+/// dark, the outline is drawn light (`light_outline`) so the text keeps
+/// its contrast.
+#[derive(Debug, Clone, Copy)]
+pub struct Palette {
+    /// The choice parameter.
+    pub param: &'static str,
+    /// One straight-RGBA colour per option, in the options' order.
+    pub colors: &'static [[u8; 4]],
+    /// The outline colour used under a dark chosen colour.
+    pub light_outline: [u8; 4],
+}
+
+/// A parameter's type, default and bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamKind {
+    /// Text of at most `max_chars` characters; absent or blank is `default`.
+    Text {
+        /// The cap, in characters.
+        max_chars: usize,
+        /// The value when absent or blank.
+        default: &'static str,
+    },
+    /// `true` or `false`, in any case; absent or blank is `default`.
+    Bool {
+        /// The value when absent or blank.
+        default: bool,
+    },
+    /// A whole number in `min..=max`; absent or blank is `default`.
+    Int {
+        /// Smallest accepted value.
+        min: u32,
+        /// Largest accepted value.
+        max: u32,
+        /// The value when absent or blank.
+        default: u32,
+    },
+    /// A colour: six hexadecimal digits `RRGGBB` as [`Template::args`]
+    /// reads it, or any form the parser given to [`Template::args_with`]
+    /// accepts; absent or blank is `default`.
+    Colour {
+        /// The value when absent or blank, `0xRRGGBB`.
+        default: u32,
+    },
+    /// One of a list of names, in any case; absent or blank is option
+    /// `default`. The value is the option's index, which [`Piece::Pick`],
+    /// [`Palette`] and [`Layer::ArtChoice`] read.
+    Choice {
+        /// The accepted names, lower case.
+        options: &'static [&'static str],
+        /// Index of the option taken when absent or blank.
+        default: usize,
+    },
+}
+
+/// A typed parameter.
+#[derive(Debug, Clone, Copy)]
+pub struct ParamSpec {
+    /// Its name (the query parameter's).
+    pub name: &'static str,
+    /// Type, default and bounds.
+    pub kind: ParamKind,
+    /// One line for documentation.
+    pub doc: &'static str,
+    /// What is accepted, for the error message of a bad value.
+    pub expected: &'static str,
+}
+
+/// A parsed parameter value.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// Text.
+    Text(String),
+    /// A flag.
+    Bool(bool),
+    /// A whole number.
+    Int(u32),
+    /// A colour, `[r, g, b]`.
+    Colour([u8; 3]),
+    /// The index of a [`ParamKind::Choice`] option.
+    Choice(usize),
+}
+
+/// A template's parameter values, checked against its [`ParamSpec`]s
+/// ([`Template::args`]), defaults filled in.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Args {
+    pub(super) values: Vec<(&'static str, Value)>,
+    /// The parameters given (not absent, not blank), by name.
+    pub(super) given: Vec<&'static str>,
+}
+
+impl Args {
+    /// The value of `name`, if the template has that parameter.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.values.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+
+    /// Whether `name` was given a value that counts: not absent, not
+    /// blank, and neither the number 0 nor the text "0" (a default never
+    /// counts).
+    pub fn is_set(&self, name: &str) -> bool {
+        self.given.contains(&name)
+            && match self.get(name) {
+                Some(Value::Int(0)) => false,
+                Some(Value::Text(t)) => t.trim() != "0",
+                Some(_) => true,
+                None => false,
+            }
+    }
+
+    pub(super) fn int(&self, name: &str) -> u32 {
+        match self.get(name) {
+            Some(Value::Int(n)) => *n,
+            _ => 0,
+        }
+    }
+
+    pub(super) fn text(&self, name: &str) -> &str {
+        match self.get(name) {
+            Some(Value::Text(t)) => t,
+            _ => "",
+        }
+    }
+
+    pub(super) fn flag(&self, name: &str) -> bool {
+        matches!(self.get(name), Some(Value::Bool(true)))
+    }
+
+    /// The chosen option of a [`ParamKind::Choice`] parameter (0 if none).
+    pub fn choice(&self, name: &str) -> usize {
+        match self.get(name) {
+            Some(Value::Choice(i)) => *i,
+            _ => 0,
+        }
+    }
+
+    /// Whether `name` was given (present and not blank).
+    pub fn given(&self, name: &str) -> bool {
+        self.given.contains(&name)
+    }
+
+    /// A parameter as text: a text's value, a whole number with its
+    /// thousands grouped by commas ("1,234").
+    pub(super) fn display(&self, name: &str) -> String {
+        match self.get(name) {
+            Some(Value::Text(t)) => t.clone(),
+            Some(Value::Int(n)) => grouped(*n),
+            _ => String::new(),
+        }
+    }
+}
+
+/// `n` with its thousands grouped by commas.
+pub(super) fn grouped(n: u32) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+impl Template {
+    /// Whether the template itself moves (more than one frame): its output
+    /// is animated even for a still avatar.
+    pub fn is_animated(&self) -> bool {
+        self.timeline.frames > 1
+    }
+
+    /// The size of the picture the layers draw: the canvas, or the
+    /// [`Camera`]'s picture.
+    pub fn content_size(&self) -> (u32, u32) {
+        self.camera.map_or(self.size, |c| c.content)
+    }
+
+    /// Where the picture is on the canvas in `frame` ([`Camera`]): its
+    /// top-left corner, `(0, 0)` without a camera.
+    pub fn offset(&self, frame: u32) -> (u32, u32) {
+        match self.camera {
+            Some(Camera { offsets, .. }) if !offsets.is_empty() => {
+                offsets[frame as usize % offsets.len()]
+            }
+            _ => (0, 0),
+        }
+    }
+
+    /// Every text slot, those of conditional layers included, back to
+    /// front.
+    pub fn text_slots(&self) -> impl Iterator<Item = &'static TextSlot> + use<> {
+        fn slot(layer: &'static Layer) -> Option<&'static TextSlot> {
+            match layer {
+                Layer::Text(slot)
+                | Layer::PaintedText { slot, .. }
+                | Layer::PaletteText(slot, _) => Some(slot),
+                Layer::When { layer, .. } => slot(layer),
+                _ => None,
+            }
+        }
+        self.layers.iter().filter_map(slot)
+    }
+
+    /// Whether a layer draws the avatar.
+    pub fn uses_avatar(&self) -> bool {
+        self.layers.iter().any(|l| matches!(l, Layer::Avatar(_)))
+    }
+
+    /// The name of the second image source a [`Layer::Image`] draws, if
+    /// any (at most one per template).
+    pub fn image_source(&self) -> Option<&'static str> {
+        self.layers.iter().find_map(|l| match l {
+            Layer::Image { source, .. } => Some(*source),
+            _ => None,
+        })
+    }
+
+    /// Checks and parses every parameter, `value(name)` giving the raw text
+    /// of each (absent: `None`). Absent or blank values take their default.
+    /// Errors name the parameter: [`RenderError::TextTooLong`] over a
+    /// cap, [`RenderError::InvalidParameter`] (with the accepted values)
+    /// for anything else.
+    ///
+    /// A [`ParamKind::Colour`] is read as exactly six hexadecimal digits
+    /// `RRGGBB`; [`Template::args_with`] takes a colour parser of the
+    /// caller's.
+    pub fn args<'a>(&self, value: impl Fn(&str) -> Option<&'a str>) -> Result<Args, RenderError> {
+        self.args_with(value, |v| {
+            let n = (v.len() == 6 && v.bytes().all(|b| b.is_ascii_hexdigit()))
+                .then(|| u32::from_str_radix(v, 16).ok())
+                .flatten()?;
+            Some([(n >> 16) as u8, (n >> 8) as u8, n as u8])
+        })
+    }
+
+    /// As [`Template::args`], with `colour` parsing the (trimmed, not blank)
+    /// text of every [`ParamKind::Colour`] parameter (`None`: refused).
+    pub fn args_with<'a>(
+        &self,
+        value: impl Fn(&str) -> Option<&'a str>,
+        colour: impl Fn(&str) -> Option<[u8; 3]>,
+    ) -> Result<Args, RenderError> {
+        let mut values = Vec::with_capacity(self.params.len());
+        let mut given_names = Vec::new();
+        for spec in self.params {
+            let raw = value(spec.name);
+            let given = raw.map(str::trim).filter(|v| !v.is_empty());
+            if given.is_some() {
+                given_names.push(spec.name);
+            }
+            let bad = || RenderError::InvalidParameter {
+                field: spec.name,
+                reason: spec.expected,
+            };
+            let v = match spec.kind {
+                ParamKind::Text { max_chars, default } => match raw {
+                    Some(t) if given.is_some() => {
+                        check_length(spec.name, t, max_chars)?;
+                        Value::Text(t.to_owned())
+                    }
+                    _ => Value::Text(default.to_owned()),
+                },
+                ParamKind::Bool { default } => match given {
+                    None => Value::Bool(default),
+                    Some(v) if v.eq_ignore_ascii_case("true") => Value::Bool(true),
+                    Some(v) if v.eq_ignore_ascii_case("false") => Value::Bool(false),
+                    Some(_) => return Err(bad()),
+                },
+                ParamKind::Int { min, max, default } => match given {
+                    None => Value::Int(default),
+                    Some(v) => match v.parse::<u32>() {
+                        Ok(n) if (min..=max).contains(&n) => Value::Int(n),
+                        _ => return Err(bad()),
+                    },
+                },
+                ParamKind::Colour { default } => match given {
+                    None => {
+                        Value::Colour([(default >> 16) as u8, (default >> 8) as u8, default as u8])
+                    }
+                    Some(v) => Value::Colour(colour(v).ok_or_else(bad)?),
+                },
+                ParamKind::Choice { options, default } => match given {
+                    None => Value::Choice(default),
+                    Some(v) => match options.iter().position(|o| o.eq_ignore_ascii_case(v)) {
+                        Some(i) => Value::Choice(i),
+                        None => return Err(bad()),
+                    },
+                },
+            };
+            values.push((spec.name, v));
+        }
+        Ok(Args {
+            values,
+            given: given_names,
+        })
+    }
+
+    /// The delay of each of the template's own frames, in ms.
+    pub fn delay_ms(&self, args: &Args) -> u32 {
+        match self.timeline.delay_param.and_then(|p| args.get(p)) {
+            Some(Value::Int(d)) => *d,
+            _ => self.timeline.delay_ms,
+        }
+    }
+}
