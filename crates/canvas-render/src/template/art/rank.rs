@@ -376,7 +376,9 @@ pub(super) fn glass(c: &mut Canvas) {
 fn sun_band(cx: f32, cy: f32, r: f32, y: f32, h: f32) -> tiny_skia::Path {
     const STEPS: usize = 6;
     let half = |y: f32| (r * r - (y - cy) * (y - cy)).max(0.0).sqrt();
-    let ys: Vec<f32> = (0..=STEPS).map(|k| y + h * k as f32 / STEPS as f32).collect();
+    let ys: Vec<f32> = (0..=STEPS)
+        .map(|k| y + h * k as f32 / STEPS as f32)
+        .collect();
     let mut points: Vec<(f32, f32)> = ys.iter().map(|&y| (cx - half(y), y)).collect();
     points.extend(ys.iter().rev().map(|&y| (cx + half(y), y)));
     poly(&points)
