@@ -56,7 +56,7 @@ enum Cmd {
     DeployCheck(deploy_check::DeployCheckArgs),
     /// Build the runtime image with buildah and run it with podman (root; not in CI).
     Image(image::ImageArgs),
-    /// Draw one contact sheet of every preview (stills and animation frames) into <target>/gallery.
+    /// Draw one contact sheet of every preview (stills and animation frames) into `<target>/gallery`.
     Gallery(gallery::GalleryArgs),
     /// Regenerate the book's endpoint pages and benchmark charts, then build the book (mdBook) and check its links.
     Book(book::BookArgs),

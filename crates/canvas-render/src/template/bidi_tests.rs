@@ -107,7 +107,7 @@ fn check_names(name: &str) -> usize {
                 "{kind}: {text:?} is not isolated"
             );
             let style = TextStyle::new(slot.face, 24.0);
-            let layout = layout_text(&text, &style, crate::MAX_DIMENSION as f32).unwrap();
+            let layout = layout_text(&text, &style, crate::limits::MAX_DIMENSION as f32).unwrap();
             assert_eq!(layout.missing_glyphs(), 0, "{kind}: {text:?}");
             let run = runs(&text);
             for line in layout.visual_graphemes() {
