@@ -290,8 +290,11 @@ impl CanvasEngine {
     /// is fetched: one for it, and one per started 1 Mi pixels of the
     /// avatar's frames, so a job never holds an image beyond its slots (a
     /// job holding a large animation does not wait for them: it is `Busy`
-    /// at once, having fetched and decoded nothing more). Its errors name
-    /// the parameter.
+    /// at once, having fetched and decoded nothing more). Once both are
+    /// in, an animated card keeps what it holds within half the pool: the
+    /// image's frames, then the avatar's, merged by time
+    /// ([`output::fit_two_images`]), and its slots cover both images and
+    /// its rendered frames to the byte. Its errors name the parameter.
     pub async fn start_with_image(
         self: &Arc<Self>,
         client: ClientKey,
@@ -373,13 +376,30 @@ impl CanvasEngine {
             }
         };
         let output = Output::choose_with(format, &job, avatar.as_ref(), image.as_ref());
-        let plan = Plan::with_image(
-            &job,
-            avatar.as_ref(),
-            image.as_ref(),
-            output,
-            self.slots.limits().max_jobs,
-        );
+        let max_jobs = self.slots.limits().max_jobs;
+        // An animated card of two images keeps what both hold within half
+        // the pool: past it, the `bg`'s frames (then the avatar's) are
+        // merged by time, so the card still answers within its slots.
+        let (avatar, image) = match image {
+            Some(i) if matches!(output, Output::Gif | Output::AnimatedWebP(_)) => {
+                let (a, i) = output::fit_two_images(avatar, i, max_jobs);
+                (a, Some(i))
+            }
+            other => (avatar, other),
+        };
+        let plan = Plan::with_image(&job, avatar.as_ref(), image.as_ref(), output, max_jobs);
+        if plan.over_the_pool() {
+            // Only with a pool too small for one frame of each image.
+            let held = avatar.as_ref().map_or(0, output::held_pixels)
+                + image.as_ref().map_or(0, output::held_pixels);
+            return Err(ApiError::Image {
+                param: job.image_source().unwrap_or("bg"),
+                source: FetchError::AnimationTooLarge {
+                    pixels: held,
+                    max: output::two_image_budget(max_jobs),
+                },
+            });
+        }
         // A still answer keeps only the first frame: an animation's other
         // frames stay in the avatar cache (and its bound), not in the job.
         let still = |mut a: Avatar| {
@@ -847,6 +867,76 @@ mod tests {
         assert_eq!(engine.slots.running(), holds);
         drop(ticket);
         assert_eq!(engine.slots.running(), 0);
+    }
+
+    /// A card whose avatar and `bg` are both animations too large to hold
+    /// together in half the pool (4 slots of 8 here, 4 Mi pixels): the
+    /// `bg` and then the avatar are merged by time, so the slots the job
+    /// holds cover every byte it holds (both images, stills and frames,
+    /// and every rendered frame at 4 bytes a pixel), and the card answers.
+    #[actix_rt::test]
+    async fn two_animations_past_half_the_pool_are_held_within_their_slots() {
+        let host = fixture_host::FixtureHost::start();
+        let mut settings = Settings::for_tests("unused");
+        settings.canvas_jobs = 8;
+        settings.allow_private_avatars = true;
+        // Room for a debug build's decode and encode on a busy machine.
+        settings.animation_render_ms = 120_000;
+        settings.canvas_queue_ms = 120_000;
+        let engine = Arc::new(CanvasEngine::new(&settings, Arc::new(Metrics::default())).unwrap());
+        let client = ClientKey::Ip(std::net::Ipv4Addr::new(10, 0, 0, 1).into());
+        // 12 frames of 512² (3 Mi pixels) and 3 of 1024² (3 Mi, and its
+        // 1 Mi still): 7.25 Mi pixels, 29 MiB, against 4 slots' 32 MiB
+        // that must hold the rendered frames too.
+        let a = engine
+            .parse_avatar(&host.url("/anim/512x512x12.gif"))
+            .unwrap();
+        let b = engine
+            .parse_avatar(&host.url("/anim/1024x1024x3.gif"))
+            .unwrap();
+        for format in [
+            Requested::Auto,
+            Requested::WebP(canvas_render::WebpQuality::DEFAULT),
+        ] {
+            let ticket = engine
+                .start_with_image(
+                    client.clone(),
+                    welcome_on(&engine),
+                    Some(a.clone()),
+                    Some(("bg", b.clone())),
+                    format,
+                )
+                .await
+                .unwrap();
+            let holds = 1 + ticket.extra.as_ref().map_or(0, ExtraSlots::count);
+            assert!(holds <= 4, "at most half the pool");
+            assert_eq!(engine.slots.running(), holds);
+            let (avatar, image) = (
+                ticket.avatar.as_ref().unwrap(),
+                ticket.image.as_ref().unwrap(),
+            );
+            let bytes = 4
+                * (output::held_pixels(avatar)
+                    + output::held_pixels(image)
+                    + ticket.plan.rendered_pixels());
+            assert!(
+                holds as u64 * (8 << 20) >= bytes,
+                "{holds} slots for {bytes} bytes"
+            );
+            // The backdrop went to one frame, the avatar to what fits.
+            assert_eq!(image.animation.as_ref().unwrap().frames.len(), 1);
+            let frames = avatar.animation.as_ref().unwrap().frames.len();
+            assert!((1..12).contains(&frames), "{frames}");
+            assert!(ticket.plan.animated());
+            let answer = ticket.render().await.unwrap();
+            let magic: &[u8] = if matches!(format, Requested::WebP(_)) {
+                b"RIFF"
+            } else {
+                b"GIF89a"
+            };
+            assert!(answer.starts_with(magic));
+            assert_eq!(engine.slots.running(), 0, "every slot given back");
+        }
     }
 
     /// A still avatar's card waits (within the queue deadline) for the

@@ -28,7 +28,9 @@
 //! time ([`by_time`]): fewer frames, each shown for longer, the animation's
 //! total duration kept. The job holds job slots for those pixels (and for
 //! the source frames it holds), so what one job holds is charged against
-//! the memory bound; WebP frames are rendered and handed to the encoder one
+//! the memory bound (a card of two animations keeps both images within half
+//! the pool, its `bg`'s frames and then its avatar's merged by time:
+//! [`fit_two_images`]); WebP frames are rendered and handed to the encoder one
 //! at a time, GIF frames are held for the one-palette encode. Rendering and
 //! encoding stop after `--animation-render-ms` (422 naming `render_time`).
 
@@ -76,6 +78,128 @@ pub fn source_slots(image: &Avatar) -> usize {
     usize::try_from(frames.div_ceil(PIXELS_PER_SLOT))
         .unwrap_or(usize::MAX)
         .max(1)
+}
+
+/// Pixels an image holds while a job has it: its still (at most 1024²)
+/// and, when it is animated, every frame.
+pub fn held_pixels(image: &Avatar) -> u64 {
+    pixels(image.image.dimensions())
+        + image.animation.as_ref().map_or(0, |a| {
+            a.frames.iter().map(|f| pixels(f.image.dimensions())).sum()
+        })
+}
+
+/// Source pixels a job with two images may hold with `max_jobs` job slots:
+/// half the pool's [`PIXELS_PER_SLOT`] (32 Mi with the default pool), the
+/// same as its rendered frames ([`rendered_cap`]).
+pub fn two_image_budget(max_jobs: usize) -> u64 {
+    u64::try_from((max_jobs / 2).max(1))
+        .unwrap_or(u64::MAX)
+        .saturating_mul(PIXELS_PER_SLOT)
+}
+
+/// `image` with its animation merged by time ([`by_time`]) to at most
+/// `most` frames (at least one; the total duration and the loop count
+/// kept), or as it is when it has that few. The kept frames are moved out
+/// when the job is the animation's only holder, else copied (the original
+/// stays in the avatar cache, within its bound), so the job no longer
+/// holds the others.
+pub fn merged(image: Avatar, most: usize) -> Avatar {
+    let Avatar {
+        image: still,
+        digest,
+        animation,
+        decode_cost,
+    } = image;
+    let anim = match animation {
+        Some(anim) if anim.frames.len() > most.max(1) => anim,
+        animation => {
+            return Avatar {
+                image: still,
+                digest,
+                animation,
+                decode_cost,
+            };
+        }
+    };
+    let delays: Vec<u32> = anim.frames.iter().map(|f| f.delay_ms).collect();
+    // Distinct frames in order (`by_time`), so each is taken once.
+    let picks = by_time(&delays, most);
+    let loops = anim.loops;
+    let frames = match std::sync::Arc::try_unwrap(anim) {
+        Ok(owned) => {
+            let mut all: Vec<Option<RgbaImage>> =
+                owned.frames.into_iter().map(|f| Some(f.image)).collect();
+            picks
+                .into_iter()
+                .map(|(i, delay_ms)| remote_image::AnimationFrame {
+                    image: all[i].take().unwrap_or_default(),
+                    delay_ms,
+                })
+                .collect()
+        }
+        Err(shared) => picks
+            .into_iter()
+            .map(|(i, delay_ms)| remote_image::AnimationFrame {
+                image: shared.frames[i].image.clone(),
+                delay_ms,
+            })
+            .collect(),
+    };
+    Avatar {
+        image: still,
+        digest,
+        animation: Some(std::sync::Arc::new(remote_image::Animation {
+            frames,
+            loops,
+        })),
+        decode_cost,
+    }
+}
+
+/// Fits what a job with two images holds (the avatar and `image`, each
+/// its still and its frames: [`held_pixels`]) within
+/// [`two_image_budget`] when it can: first `image` (a welcome card's
+/// `bg`, the backdrop) is merged by time to as many frames as fit beside
+/// the avatar, down to one; then, if that is not enough, the avatar's
+/// frames too. Two images already within the budget are kept as they are.
+/// Two single frames may still pass it (two 4096² frames and their stills
+/// are 34 Mi pixels): [`Plan::with_image`] then renders fewer frames, so
+/// what the job holds stays within half the pool.
+pub fn fit_two_images(
+    avatar: Option<Avatar>,
+    image: Avatar,
+    max_jobs: usize,
+) -> (Option<Avatar>, Avatar) {
+    let budget = two_image_budget(max_jobs);
+    let held = |a: &Option<Avatar>, i: &Avatar| a.as_ref().map_or(0, held_pixels) + held_pixels(i);
+    if held(&avatar, &image) <= budget {
+        return (avatar, image);
+    }
+    // As many of the image's frames as fit beside the avatar.
+    let frame = |i: &Avatar| {
+        i.animation
+            .as_ref()
+            .and_then(|a| a.frames.first())
+            .map_or(1, |f| pixels(f.image.dimensions()).max(1))
+    };
+    let room = budget
+        .saturating_sub(avatar.as_ref().map_or(0, held_pixels))
+        .saturating_sub(pixels(image.image.dimensions()));
+    let most = usize::try_from(room / frame(&image)).unwrap_or(usize::MAX);
+    let image = merged(image, most);
+    if held(&avatar, &image) <= budget {
+        return (avatar, image);
+    }
+    // Then the avatar's, beside one frame of the image.
+    let avatar = avatar.map(|a| {
+        let room = budget
+            .saturating_sub(held_pixels(&image))
+            .saturating_sub(pixels(a.image.dimensions()));
+        let most = usize::try_from(room / frame(&a)).unwrap_or(usize::MAX);
+        merged(a, most)
+    });
+    (avatar, image)
 }
 
 /// What `format` asks for.
@@ -277,6 +401,9 @@ pub struct Plan {
     /// Pixels of the source animations' frames the job holds (0 for a
     /// still avatar: its one image is counted in the job's first slot).
     source_pixels: u64,
+    /// A job with two images that would hold more than half the pool even
+    /// at one frame of each (only with a pool of under 36 slots).
+    over: bool,
 }
 
 impl Plan {
@@ -292,9 +419,15 @@ impl Plan {
 
     /// [`Plan::new`] for a job that may also draw a second image (`image`,
     /// a template's [`Layer::Image`](canvas_render::template::Layer::Image)
-    /// source): its frames are aligned with the avatar's by time, its
-    /// source frames count like the avatar's, and the job holds at least
-    /// one slot per image.
+    /// source): its frames are aligned with the avatar's by time, and the
+    /// job holds at least one slot per image, and one per started 2 Mi
+    /// pixels of what it holds at 4 bytes a pixel: both images (each its
+    /// still and its frames: [`held_pixels`]) and the rendered frames
+    /// together. With the images fitted ([`fit_two_images`]) that is at
+    /// most half the pool; the rendered frames are capped so that it stays
+    /// so, and a job that would pass it even so is [`over_the_pool`].
+    ///
+    /// [`over_the_pool`]: Plan::over_the_pool
     pub fn with_image(
         job: &Job,
         avatar: Option<&Avatar>,
@@ -317,6 +450,7 @@ impl Plan {
                 rendered_pixels: pixels(rendered_size(job, size)),
                 slots: 1,
                 source_pixels: 0,
+                over: false,
             };
         };
         let size = anim.frames.first().map_or((0, 0), |f| f.image.dimensions());
@@ -340,6 +474,7 @@ impl Plan {
             rendered_pixels,
             slots,
             source_pixels: source,
+            over: false,
         }
     }
 
@@ -370,13 +505,24 @@ impl Plan {
                 rendered_pixels: frame_pixels,
                 slots: images.min((max_jobs / 2).max(1)),
                 source_pixels: 0,
+                over: false,
             };
         }
         let delays: Vec<u32> = source_frames(avatar).iter().map(|(_, d)| *d).collect();
         let image_delays: Vec<u32> = source_frames(image).iter().map(|(_, d)| *d).collect();
         let steps = plan_frames_with(template, args, &delays, &image_delays);
-        let most =
-            usize::try_from((rendered_cap(max_jobs) / frame_pixels).max(1)).unwrap_or(usize::MAX);
+        // With two images, the source pixels the job holds (both images,
+        // each its still and its frames) and the rendered ones share the
+        // half pool's bytes (`two_image_budget` twice over, at 4 bytes a
+        // pixel: 8 MiB a slot); within the budget this is `rendered_cap`.
+        let held = image.map(|i| avatar.map_or(0, held_pixels) + held_pixels(i));
+        let cap = match held {
+            Some(held) => rendered_cap(max_jobs)
+                .min((2 * two_image_budget(max_jobs)).saturating_sub(held))
+                .max(1),
+            None => rendered_cap(max_jobs),
+        };
+        let most = usize::try_from((cap / frame_pixels).max(1)).unwrap_or(usize::MAX);
         let step_delays: Vec<u32> = steps.iter().map(|s| s.delay_ms).collect();
         let frames = by_time(&step_delays, most);
         let template_frames = frames
@@ -393,7 +539,14 @@ impl Plan {
             })
         };
         let source = source_pixels(anim) + source_pixels(image_anim);
-        let slots = usize::try_from(rendered_pixels.max(source).div_ceil(PIXELS_PER_SLOT))
+        // One slot (8 MiB) per started 2 Mi pixels held at 4 bytes each,
+        // source and rendered together, for a job with two images; one per
+        // started 1 Mi pixels of the larger of the two for one image.
+        let need = match held {
+            Some(held) => (held + rendered_pixels).div_ceil(2 * PIXELS_PER_SLOT),
+            None => rendered_pixels.max(source).div_ceil(PIXELS_PER_SLOT),
+        };
+        let slots = usize::try_from(need)
             .unwrap_or(usize::MAX)
             .max(images)
             .clamp(1, (max_jobs / 2).max(1));
@@ -403,6 +556,7 @@ impl Plan {
             rendered_pixels,
             slots,
             source_pixels: source,
+            over: held.is_some() && need > slots as u64,
         }
     }
 
@@ -420,6 +574,13 @@ impl Plan {
     /// animation must find its slots free at once.
     pub fn may_wait_for_slots(&self) -> bool {
         self.source_pixels <= PIXELS_PER_SLOT
+    }
+
+    /// Whether a job with two images would hold more than half the pool's
+    /// bytes even with one frame of each ([`fit_two_images`]): it is
+    /// refused rather than let hold more than its slots.
+    pub fn over_the_pool(&self) -> bool {
+        self.over
     }
 
     /// Whether the answer is an animation (else one image is rendered).
@@ -872,10 +1033,10 @@ mod tests {
         assert!(plan.animated());
         assert!(plan.rendered_pixels() <= MAX_RENDERED_PIXELS);
         assert_eq!(plan.frames() as u64, MAX_RENDERED_PIXELS / (1200 * 600));
-        assert_eq!(
-            plan.slots() as u64,
-            plan.rendered_pixels().div_ceil(PIXELS_PER_SLOT)
-        );
+        // One slot per started 2 Mi pixels held, both images and the
+        // rendered frames together (8 MiB at 4 bytes a pixel).
+        let held = held_pixels(&still) + held_pixels(&anim) + plan.rendered_pixels();
+        assert_eq!(plan.slots() as u64, held.div_ceil(2 * PIXELS_PER_SLOT));
         // Both animated: aligned by time, the same rule.
         let plan = Plan::with_image(
             &card,
@@ -891,6 +1052,91 @@ mod tests {
             Output::choose_with(Requested::Auto, &grey, Some(&still), Some(&anim)),
             Output::Png
         );
+    }
+
+    /// An animated image as the fetcher gives it: `frames` frames of
+    /// `side`² and its still normalised to at most 1024².
+    fn fetched(frames: usize, side: u32) -> Avatar {
+        let mut a = avatar(frames, side);
+        a.image = Arc::new(RgbaImage::new(side.min(1024), side.min(1024)));
+        a
+    }
+
+    /// Bytes a two-image job holds: both images (stills and frames) and
+    /// every rendered frame, 4 bytes a pixel.
+    fn bytes_held(avatar: &Avatar, image: &Avatar, plan: &Plan) -> u64 {
+        4 * (held_pixels(avatar) + held_pixels(image) + plan.rendered_pixels())
+    }
+
+    fn total_ms(a: &Avatar) -> u64 {
+        a.animation
+            .as_ref()
+            .map_or(0, |a| a.frames.iter().map(|f| u64::from(f.delay_ms)).sum())
+    }
+
+    /// Two animations at the caps on one card (the welcome flood: an
+    /// avatar of 128 × 512² and a `bg` of 2 × 4096², 64 Mi pixels of
+    /// frames): the job's slots cover every byte it holds, within half the
+    /// pool, because the `bg` (then the avatar) is merged by time; cards
+    /// within the budget are left as they are.
+    #[test]
+    fn two_animated_images_at_the_caps_are_held_within_their_slots() {
+        use canvas_render::template::TemplateKind;
+        let kind = TemplateKind::Welcome1;
+        let card = Job::Template(kind, kind.template().args(|_| None).unwrap());
+        let slot_bytes = 8 << 20;
+        for (a, b) in [
+            (fetched(128, 512), fetched(2, 4096)),
+            (fetched(256, 8), fetched(128, 512)),
+            (fetched(2, 4096), fetched(2, 4096)),
+            (fetched(128, 512), fetched(128, 512)),
+        ] {
+            for output in [Output::Gif, Output::AnimatedWebP(WebpQuality::DEFAULT)] {
+                // Both images alone are more than half the pool's bytes.
+                assert!(held_pixels(&a) + held_pixels(&b) > two_image_budget(64));
+                let (fa, fb) = fit_two_images(Some(a.clone()), b.clone(), 64);
+                let fa = fa.unwrap();
+                let plan = Plan::with_image(&card, Some(&fa), Some(&fb), output, 64);
+                assert!(plan.animated() && !plan.over_the_pool());
+                assert!(plan.slots() <= 32);
+                assert!(
+                    plan.slots() as u64 * slot_bytes >= bytes_held(&fa, &fb, &plan),
+                    "{} slots for {} MiB",
+                    plan.slots(),
+                    bytes_held(&fa, &fb, &plan) >> 20
+                );
+                // Each image keeps a frame at least, and its whole time.
+                assert!(fa.animation.is_some() && fb.animation.is_some());
+                assert_eq!((total_ms(&fa), total_ms(&fb)), (total_ms(&a), total_ms(&b)));
+            }
+        }
+        // The backdrop goes first: beside the 128 × 512² avatar, one frame
+        // of the 4096² background, and the avatar's frames as fit beside it.
+        let (fa, fb) = fit_two_images(Some(fetched(128, 512)), fetched(2, 4096), 64);
+        assert_eq!(fb.animation.as_ref().unwrap().frames.len(), 1);
+        assert_eq!(fa.unwrap().animation.as_ref().unwrap().frames.len(), 59);
+        // The 10 KB avatar beside a 128 × 512² background: a few of the
+        // background's frames merged, the avatar untouched.
+        let (fa, fb) = fit_two_images(Some(fetched(256, 8)), fetched(128, 512), 64);
+        assert_eq!(fa.unwrap().animation.as_ref().unwrap().frames.len(), 256);
+        assert_eq!(fb.animation.as_ref().unwrap().frames.len(), 126);
+        // Within the budget: the same images, the same plan as before.
+        let (a, b) = (fetched(60, 128), fetched(30, 512));
+        let (fa, fb) = fit_two_images(Some(a.clone()), b.clone(), 64);
+        assert!(Arc::ptr_eq(
+            fa.as_ref().unwrap().animation.as_ref().unwrap(),
+            a.animation.as_ref().unwrap()
+        ));
+        assert!(Arc::ptr_eq(
+            fb.animation.as_ref().unwrap(),
+            b.animation.as_ref().unwrap()
+        ));
+        let plan = Plan::with_image(&card, Some(&a), Some(&b), Output::Gif, 64);
+        assert!(plan.slots() as u64 * slot_bytes >= bytes_held(&a, &b, &plan));
+        // A pool too small for one frame of each: refused, not over-held.
+        let (fa, fb) = fit_two_images(Some(fetched(2, 4096)), fetched(2, 4096), 16);
+        let plan = Plan::with_image(&card, fa.as_ref(), Some(&fb), Output::Gif, 16);
+        assert!(plan.over_the_pool());
     }
 
     #[test]
