@@ -97,9 +97,9 @@ pub(super) fn percentile_10(ink: Ink, size: f32, under: &[[u8; 3]]) -> Option<f6
 
 /// The opaque pixels of `canvas` under the glyphs of `layout` drawn in
 /// `slot`'s box (each glyph pixel covered at least half).
-fn pixels_under(canvas: &Canvas, slot: &TextSlot, layout: &TextLayout) -> Vec<[u8; 3]> {
+fn pixels_under(canvas: &Pixmap, slot: &TextSlot, layout: &TextLayout) -> Vec<[u8; 3]> {
     let (x, y, w, h) = slot.area;
-    let (cw, ch) = (canvas.pixmap.width() as i64, canvas.pixmap.height() as i64);
+    let (cw, ch) = (canvas.width() as i64, canvas.height() as i64);
     let (x0, y0) = (x.floor() as i64, y.floor() as i64);
     let (bw, bh) = ((x + w).ceil() as i64 - x0, (y + h).ceil() as i64 - y0);
     if bw <= 0 || bh <= 0 || bw > cw || bh > ch {
@@ -114,7 +114,7 @@ fn pixels_under(canvas: &Canvas, slot: &TextSlot, layout: &TextLayout) -> Vec<[u
         &style,
         TextBox::new(x - x0 as f32, y - y0 as f32, w, h),
     );
-    let under = canvas.pixmap.pixels();
+    let under = canvas.pixels();
     let mut out = Vec::new();
     for (i, g) in glyphs.pixmap.pixels().iter().enumerate() {
         if g.alpha() < 128 {
@@ -137,7 +137,7 @@ fn pixels_under(canvas: &Canvas, slot: &TextSlot, layout: &TextLayout) -> Vec<[u
 /// (or the last): the colour at full opacity; for a slot drawn with an
 /// outline, the colour in a wider, firmer outline of black or white,
 /// whichever stands out; for one without, black or white, whichever reads.
-pub(super) fn readable_ink(canvas: &Canvas, slot: &TextSlot, ink: Ink, layout: &TextLayout) -> Ink {
+pub(super) fn readable_ink(canvas: &Pixmap, slot: &TextSlot, ink: Ink, layout: &TextLayout) -> Ink {
     let under = pixels_under(canvas, slot, layout);
     let floor = floor(slot.size);
     let reads = |ink: Ink| percentile_10(ink, slot.size, &under).is_none_or(|r| r >= floor);

@@ -120,7 +120,7 @@ pub(super) fn measure(t: &Template, args: &Args) -> Vec<Measure> {
         let mut cached = None;
         text_shown(slot, &style, area, args, 0, &mut cached).unwrap();
         let (_, layout) = cached.unwrap();
-        let drawn = readable_ink(&canvas, slot, (color, outline), &layout);
+        let drawn = readable_ink(&canvas.pixmap, slot, (color, outline), &layout);
         let figure = percentile_10(drawn, slot.size, &under).unwrap();
         out.push(Measure {
             slot: slot_text(slot, args),

@@ -335,6 +335,21 @@ pub(super) fn draw_layer(
     frame: u32,
     text: &mut Option<(String, TextLayout)>,
 ) -> Result<(), RenderError> {
+    draw_layer_on(canvas, None, layer, source, args, frame, text)
+}
+
+/// [`draw_layer`], with text inked for what `ground` (when given, else the
+/// canvas) holds under it: layers drawn apart on a transparent canvas
+/// pick the ink they would over the card.
+pub(super) fn draw_layer_on(
+    canvas: &mut Canvas,
+    ground: Option<&Pixmap>,
+    layer: &Layer,
+    source: Option<&Pixmap>,
+    args: &Args,
+    frame: u32,
+    text: &mut Option<(String, TextLayout)>,
+) -> Result<(), RenderError> {
     match layer {
         Layer::Art { art, motion } => {
             if let Some(place) = place_at(motion, frame) {
@@ -357,14 +372,14 @@ pub(super) fn draw_layer(
         }
         Layer::Text(_) | Layer::PaintedText { .. } | Layer::PaletteText(..) => {
             if let Some((slot, (color, outline))) = text_ink(layer, args) {
-                draw_text(canvas, slot, color, outline, args, frame, text)?;
+                draw_text(canvas, ground, slot, (color, outline), args, frame, text)?;
             }
         }
         Layer::Shape(slot) => draw_shape(canvas, slot, args),
         Layer::Bar(slot) => draw_bar(canvas, slot, args),
         Layer::When { when, layer } => {
             if when.holds(args) {
-                draw_layer(canvas, layer, source, args, frame, text)?;
+                draw_layer_on(canvas, ground, layer, source, args, frame, text)?;
             }
         }
         Layer::ArtChoice {

@@ -242,11 +242,24 @@ impl Split {
         };
         let (w, h) = template.content_size();
         let mut over = Canvas::new(w, h)?;
+        let under = under_layers(template, args, avatar)?.0;
+        // The card as the layers over the avatar see it (without the
+        // avatar), for their text's ink.
+        let mut ground = Canvas::from_layer(&under);
         for layer in &template.layers[avatar + 1..] {
-            draw_layer(&mut over, layer, None, args, 0, &mut None)?;
+            draw_layer_on(
+                &mut over,
+                Some(&ground.pixmap),
+                layer,
+                None,
+                args,
+                0,
+                &mut None,
+            )?;
+            draw_layer(&mut ground, layer, None, args, 0, &mut None)?;
         }
         Ok(Some(Split {
-            under: under_layers(template, args, avatar)?.0,
+            under,
             over,
             avatar,
         }))

@@ -94,9 +94,9 @@ impl TextCache {
 
 pub(super) fn draw_text(
     canvas: &mut Canvas,
+    ground: Option<&Pixmap>,
     slot: &TextSlot,
-    color: [u8; 4],
-    outline: Option<([u8; 4], f32)>,
+    (color, outline): Ink,
     args: &Args,
     frame: u32,
     cached: &mut Option<(String, TextLayout)>,
@@ -109,7 +109,12 @@ pub(super) fn draw_text(
         unreachable!("laid out by text_shown")
     };
     // The ink that reads over what is under the glyphs.
-    let ink = super::contrast::readable_ink(canvas, slot, (color, outline), fitted);
+    let ink = super::contrast::readable_ink(
+        ground.unwrap_or(&canvas.pixmap),
+        slot,
+        (color, outline),
+        fitted,
+    );
     let style = slot_style(slot, ink, slot.size);
     match shown {
         ALL_GRAPHEMES => canvas.draw_layout(fitted, &style, area),

@@ -418,9 +418,9 @@ fn typed_text_lands_where_the_whole_text_is() {
             let mut canvas = Canvas::new(w, h).unwrap();
             draw_text(
                 &mut canvas,
+                None,
                 slot,
-                slot.color,
-                slot.outline,
+                (slot.color, slot.outline),
                 &args,
                 frame,
                 texts.slot(index),
