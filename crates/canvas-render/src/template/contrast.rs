@@ -22,13 +22,20 @@ pub(super) const OUTLINE_SHARE: f32 = 0.06;
 /// Outline width the rule gives a slot, as a share of its size.
 const RULE_OUTLINE_SHARE: f32 = 0.075;
 
+/// Each 8-bit sRGB channel value, linear (the WCAG transfer curve).
+static LINEAR: std::sync::LazyLock<[f64; 256]> = std::sync::LazyLock::new(|| {
+    std::array::from_fn(|c| {
+        let c = c as f64 / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    })
+});
+
 fn linear(c: u8) -> f64 {
-    let c = f64::from(c) / 255.0;
-    if c <= 0.04045 {
-        c / 12.92
-    } else {
-        ((c + 0.055) / 1.055).powf(2.4)
-    }
+    LINEAR[usize::from(c)]
 }
 
 /// WCAG relative luminance of an opaque RGB colour.
@@ -91,8 +98,8 @@ pub(super) fn percentile_10(ink: Ink, size: f32, under: &[[u8; 3]]) -> Option<f6
     if ratios.is_empty() {
         return None;
     }
-    ratios.sort_by(f64::total_cmp);
-    Some(ratios[ratios.len() / 10])
+    let k = ratios.len() / 10;
+    Some(*ratios.select_nth_unstable_by(k, f64::total_cmp).1)
 }
 
 /// The opaque pixels of `canvas` under the glyphs of `layout` drawn in
@@ -129,6 +136,7 @@ fn pixels_under(canvas: &Pixmap, slot: &TextSlot, layout: &TextLayout) -> Vec<[u
             out.push([p.red(), p.green(), p.blue()]);
         }
     }
+    crate::buffers::recycle(glyphs.pixmap.take());
     out
 }
 
