@@ -84,6 +84,11 @@ pub fn run(data_dir: &Path, ci: bool) -> Result<()> {
         .arg("--data-dir")
         .arg(data_dir)
         .args(["--log-level", "warn"])
+        // The render budget (5 s by default) is sized for the release
+        // build; this debug build draws and encodes many times slower, and
+        // a budget missed on a busy CI machine would read as a valid
+        // request refused (422), which is not what is under test here.
+        .args(["--animation-render-ms", "120000"])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .spawn()
