@@ -41,17 +41,23 @@ fn varies_by_accept(r: &Reply) -> bool {
     })
 }
 
-const BROWSER: &str = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
-
-#[actix_rt::test]
-async fn browsers_get_webp_and_everyone_else_png_or_gif_on_every_image_group() {
-    let host = FixtureHost::start();
+/// The app state both tests run: private avatars allowed (the fixture
+/// host is on loopback), room for a debug build's animated renders.
+fn state() -> AppState {
     let mut s = crate::support::settings();
     s.allow_private_avatars = true;
     s.avatar_timeout_ms = 3000;
     s.avatar_connect_timeout_ms = 1000;
     s.animation_render_ms = 60_000;
-    let app = test::init_service(create_app(AppState::load(s).expect("state loads"))).await;
+    AppState::load(s).expect("state loads")
+}
+
+const BROWSER: &str = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
+
+#[actix_rt::test]
+async fn browsers_get_webp_and_everyone_else_png_or_gif_on_every_image_group() {
+    let host = FixtureHost::start();
+    let app = test::init_service(create_app(state())).await;
     let avatar = enc(&host.url("/ok.png"));
     let bg = enc(&host.url("/ok.png"));
     let welcome = format!(
@@ -121,12 +127,7 @@ async fn browsers_get_webp_and_everyone_else_png_or_gif_on_every_image_group() {
 #[actix_rt::test]
 async fn quality_sets_the_webp_quality_and_is_checked_on_every_format() {
     let host = FixtureHost::start();
-    let mut s = crate::support::settings();
-    s.allow_private_avatars = true;
-    s.avatar_timeout_ms = 3000;
-    s.avatar_connect_timeout_ms = 1000;
-    s.animation_render_ms = 60_000;
-    let app = test::init_service(create_app(AppState::load(s).expect("state loads"))).await;
+    let app = test::init_service(create_app(state())).await;
     let avatar = enc(&host.url("/ok.png"));
     for (path, animated) in [
         (format!("/canvas/filter/sepia?avatar={avatar}"), false),
