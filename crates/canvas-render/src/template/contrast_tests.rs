@@ -132,28 +132,6 @@ pub(super) fn measure(t: &Template, args: &Args) -> Vec<Measure> {
     out
 }
 
-const WELCOME: [TemplateKind; 7] = [
-    TemplateKind::Welcome1,
-    TemplateKind::Welcome2,
-    TemplateKind::Welcome3,
-    TemplateKind::Welcome4,
-    TemplateKind::Welcome5,
-    TemplateKind::Welcome6,
-    TemplateKind::Welcome7,
-];
-
-const RANK: [TemplateKind; 9] = [
-    TemplateKind::Rank1,
-    TemplateKind::Rank2,
-    TemplateKind::Rank3,
-    TemplateKind::Rank4,
-    TemplateKind::Rank5,
-    TemplateKind::Rank6,
-    TemplateKind::Rank7,
-    TemplateKind::Rank8,
-    TemplateKind::Rank9,
-];
-
 /// The published client's rank call.
 const RANK_CLIENT: &[(&str, &str)] = &[
     ("username", "Ferris"),
@@ -182,7 +160,7 @@ fn args_of(t: &Template, params: &[(&str, &str)]) -> Args {
 /// Every case: its name and its measures.
 fn cases() -> Vec<(String, Vec<Measure>)> {
     let mut out = Vec::new();
-    for kind in WELCOME {
+    for kind in TemplateKind::WELCOME {
         let t = kind.template();
         for bg in WELCOME_BACKGROUNDS {
             let params = [
@@ -194,7 +172,7 @@ fn cases() -> Vec<(String, Vec<Measure>)> {
             out.push((format!("{kind:?} {bg}"), measure(t, &args_of(t, &params))));
         }
     }
-    for kind in RANK {
+    for kind in super::rank_tests::RANKS {
         let t = kind.template();
         for (name, params) in [("client", RANK_CLIENT), ("defaults", RANK_FULL)] {
             out.push((format!("{kind:?} {name}"), measure(t, &args_of(t, params))));
@@ -250,7 +228,7 @@ fn bar_of(layers: &[Layer]) -> Option<&BarSlot> {
 /// fill on every rank design; with `ccxp` too, each is as given.
 #[test]
 fn a_bar_colour_given_alone_colours_the_progress_and_quiets_the_track() {
-    for kind in RANK {
+    for kind in super::rank_tests::RANKS {
         let t = kind.template();
         let bar = bar_of(t.layers).unwrap();
         let (track, fill) = bar_inks(bar, &args_of(t, RANK_CLIENT));

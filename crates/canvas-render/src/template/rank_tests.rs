@@ -4,7 +4,8 @@
 
 use super::*;
 
-const RANKS: [TemplateKind; 9] = [
+/// Every rank card, 1 to 9.
+pub(super) const RANKS: [TemplateKind; 9] = [
     TemplateKind::Rank1,
     TemplateKind::Rank2,
     TemplateKind::Rank3,
