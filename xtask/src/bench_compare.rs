@@ -59,7 +59,8 @@ pub struct BenchCompareArgs {
     /// all as `templates`: circle512, comrade512, gay512, glass512,
     /// jail512, passed512, wasted512, triggered512, petpet512, amongus512,
     /// welcome512 (templates 1-7), rank512 (templates 1-9, one colour set),
-    /// rankcolours512 (random colours); with circle512 among them, each
+    /// rankcolours512 (random colours), horny512, namecard512, sage,
+    /// post512 (the misc cards); with circle512 among them, each
     /// one's throughput is also given as a ratio of circle512's.
     #[arg(long, value_delimiter = ',')]
     pub scenarios: Vec<String>,
@@ -138,7 +139,7 @@ const SCENARIOS: [Scenario; 5] = [
 /// throughput on the same 512 px avatar), run only when named with
 /// `--scenarios` (`templates` names them all); the sharp peer has no
 /// counterpart, so it sits them out.
-const TEMPLATE_SCENARIOS: [Scenario; 13] = [
+const TEMPLATE_SCENARIOS: [Scenario; 17] = [
     template("circle512", &["/canvas/misc/circle?avatar={A5}"]),
     template("comrade512", &["/canvas/overlay/comrade?avatar={A5}"]),
     template("gay512", &["/canvas/overlay/gay?avatar={A5}"]),
@@ -176,6 +177,23 @@ const TEMPLATE_SCENARIOS: [Scenario; 13] = [
             "/premium/rankcard/7?avatar={A5}&username=Ferris&level=12&cxp=340&nxp=1000&ctext=ffffff&cbar=5865f2",
             "/premium/rankcard/8?avatar={A5}&username=Ferris&level=12&cxp=340&nxp=1000&ctext=ffffff&cbar=5865f2",
             "/premium/rankcard/9?avatar={A5}&username=Ferris&level=12&cxp=340&nxp=1000&ctext=ffffff&cbar=5865f2",
+        ],
+    ),
+    template("horny512", &["/canvas/misc/horny?avatar={A5}"]),
+    template(
+        "namecard512",
+        &[
+            "/canvas/misc/namecard?avatar={A5}&username=Ferris&birthday=March%203&description=Rustacean%20and%20crab",
+        ],
+    ),
+    template(
+        "sage",
+        &["/canvas/misc/sage?quote=Slow%20and%20steady%20wins%20the%20race."],
+    ),
+    template(
+        "post512",
+        &[
+            "/canvas/misc/post?avatar={A5}&username=ferris&displayname=Ferris&comment=Fearless%20concurrency%20is%20not%20a%20slogan%2C%20it%20is%20a%20type%20system.&theme=dim",
         ],
     ),
     template(
