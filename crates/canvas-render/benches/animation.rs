@@ -19,7 +19,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use canvas_render::animation::{Deadline, render_frames};
-use canvas_render::scene::{Scene, render_scene};
+use canvas_render::template::{TemplateKind, render_template};
 use canvas_render::{Filter, Loops, RgbaImage, apply, circle, encode_gif, encode_webp_animation};
 use criterion::{Criterion, criterion_group, criterion_main};
 use support::{avatar, pan_and_zoom};
@@ -48,7 +48,9 @@ fn benches(c: &mut Criterion) {
     let grey = render_frames(frames.iter(), &deadline(), |f| apply(&Filter::Greyscale, f)).unwrap();
     let circled = render_frames(frames.iter(), &deadline(), circle).unwrap();
     // A card around the avatar: most of each frame is the same card.
-    let card = |f: &RgbaImage| render_scene(&Scene::Simpcard, Some(f));
+    let simpcard = TemplateKind::Simpcard.template();
+    let no_args = simpcard.args(|_| None).unwrap();
+    let card = |f: &RgbaImage| render_template(simpcard, &no_args, Some(f));
     let carded = render_frames(frames.iter(), &deadline(), card).unwrap();
     let gif = |fs: &[RgbaImage]| encode_gif(fs, &delays, Loops::Infinite, &deadline()).unwrap();
     let webp = |fs: &[RgbaImage]| {

@@ -1,6 +1,6 @@
 //! Criterion benchmarks of the scene compositions, rendering
-//! only (`render_scene`, avatar already decoded), plus `post` and `namecard`
-//! including PNG encoding.
+//! only (`render_scene`, avatar already decoded), plus `post` including PNG
+//! encoding (the cards that are templates are in the `templates` bench).
 //!
 //! The avatar: `$MENAGERIE_BENCH_AVATAR`, else the sample fox drawn at
 //! 512 px with a photographic grain (`support`).
@@ -18,19 +18,10 @@ use criterion::{Criterion, criterion_group, criterion_main};
 
 fn scenes() -> Vec<Scene> {
     vec![
-        Scene::Horny,
         Scene::its_so_stupid("my sleep schedule"),
         Scene::lied(Some("Ferris".into())),
         Scene::Lolice,
-        Scene::namecard(
-            "Ferris the Crab",
-            "May 15",
-            "Systems programmer, part-time crustacean. Likes fearless concurrency and long walks on the beach.",
-        ),
         Scene::nobitches("no bitches?", "only tests"),
-        Scene::sage("The river does not hurry, yet it arrives."),
-        Scene::sage2("Slow is smooth, and smooth is fast."),
-        Scene::Simpcard,
         Scene::Series,
         Scene::Post(PostParams::new(
             "ferris",
@@ -68,10 +59,7 @@ fn bench_scenes(c: &mut Criterion) {
         .sample_size(20)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
-    for scene in scenes()
-        .into_iter()
-        .filter(|s| matches!(s.kind(), SceneKind::Post | SceneKind::Namecard))
-    {
+    for scene in scenes().into_iter().filter(|s| s.kind() == SceneKind::Post) {
         group.bench_function(label(&scene), |b| {
             b.iter(|| {
                 encode_png(&render_scene(black_box(&scene), Some(black_box(&avatar))).unwrap())

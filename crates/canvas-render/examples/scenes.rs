@@ -1,5 +1,14 @@
-//! Renders every scene to PNG files: `cargo run -p canvas-render --example scenes -- OUT_DIR [AVATAR.png]`.
+//! Renders every scene and the cards drawn as templates to PNG files:
+//! `cargo run -p canvas-render --example scenes -- OUT_DIR [AVATAR.png]`.
 use canvas_render::scene::{PostParams, PostTheme, Scene, VideoCommentParams, render_scene};
+use canvas_render::template::{TemplateKind, render_template};
+
+/// A card drawn as a template: its file name, kind and parameters.
+type Card = (
+    &'static str,
+    TemplateKind,
+    &'static [(&'static str, &'static str)],
+);
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -10,26 +19,11 @@ fn main() {
     std::fs::create_dir_all(&out).expect("out dir");
     let long = "Hot take: the best code is the code you never had to write. Delete more, ship less, sleep well. Also, if your build takes longer than your coffee, something is wrong. Прывітанне, Γειά σου κόσμε! שלום 😀 é̃ 中文";
     let scenes = vec![
-        ("horny", Scene::Horny),
         ("its-so-stupid", Scene::its_so_stupid("my sleep schedule")),
         ("lied", Scene::lied(Some("Ferris".into()))),
         ("lied-none", Scene::lied(None)),
         ("lolice", Scene::Lolice),
-        (
-            "namecard",
-            Scene::namecard(
-                "Ferris the Crab",
-                "May 15, 2015",
-                "Systems programmer, part-time crustacean. I like fearless concurrency, long walks on the beach and zero-cost abstractions.",
-            ),
-        ),
         ("nobitches", Scene::nobitches("no bitches?", "only tests")),
-        (
-            "sage",
-            Scene::sage("The river does not hurry, yet it arrives. Be like the river, little one."),
-        ),
-        ("sage2", Scene::sage2("Slow is smooth, and smooth is fast.")),
-        ("simpcard", Scene::Simpcard),
         ("series", Scene::Series),
         (
             "post-light",
@@ -55,12 +49,54 @@ fn main() {
             )),
         ),
     ];
+    let cards: [Card; 5] = [
+        ("horny", TemplateKind::Horny, &[]),
+        (
+            "namecard",
+            TemplateKind::Namecard,
+            &[
+                ("username", "Ferris the Crab"),
+                ("birthday", "May 15, 2015"),
+                (
+                    "description",
+                    "Systems programmer, part-time crustacean. I like fearless concurrency, long walks on the beach and zero-cost abstractions.",
+                ),
+            ],
+        ),
+        (
+            "sage",
+            TemplateKind::Sage,
+            &[(
+                "quote",
+                "The river does not hurry, yet it arrives. Be like the river, little one.",
+            )],
+        ),
+        (
+            "sage2",
+            TemplateKind::Sage2,
+            &[("quote", "Slow is smooth, and smooth is fast.")],
+        ),
+        ("simpcard", TemplateKind::Simpcard, &[]),
+    ];
     for (name, scene) in scenes {
         let t = std::time::Instant::now();
         let img = render_scene(&scene, avatar.as_ref()).expect("render");
-        let el = t.elapsed();
-        let png = canvas_render::encode_png(&img).expect("png");
-        std::fs::write(format!("{out}/{name}.png"), png).expect("write");
-        println!("{name}: {:?}", el);
+        save(&out, name, &img, t.elapsed());
     }
+    for (name, kind, params) in cards {
+        let t = kind.template();
+        let args = t
+            .args(|n| params.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
+            .expect("valid parameters");
+        let start = std::time::Instant::now();
+        let img = render_template(t, &args, avatar.as_ref()).expect("render");
+        save(&out, name, &img, start.elapsed());
+    }
+}
+
+/// Writes `img` as `OUT/name.png` and prints its render time.
+fn save(out: &str, name: &str, img: &canvas_render::RgbaImage, took: std::time::Duration) {
+    let png = canvas_render::encode_png(img).expect("png");
+    std::fs::write(format!("{out}/{name}.png"), png).expect("write");
+    println!("{name}: {took:?}");
 }

@@ -21,7 +21,7 @@
 //!   shape, and animated GIF ([`encode_gif`]) and WebP output.
 //!
 //! ```
-//! use canvas_render::scene::{render_scene, Scene};
+//! use canvas_render::template::{render_template, TemplateKind};
 //! use canvas_render::{apply, circle, encode_png, Filter};
 //!
 //! // Any RGBA image: `canvas_render::image::open(path)?.to_rgba8()` with
@@ -29,7 +29,9 @@
 //! let avatar = canvas_render::solid(64, 64, [75, 0, 125]).unwrap();
 //! let sepia = apply(&Filter::Sepia, &avatar).unwrap();
 //! let round = circle(&sepia).unwrap();
-//! let card = render_scene(&Scene::sage("Slow and steady."), None).unwrap();
+//! let sage = TemplateKind::Sage.template();
+//! let quote = sage.args(|_| Some("Slow and steady.")).unwrap();
+//! let card = render_template(sage, &quote, None).unwrap();
 //! assert_eq!((round.dimensions(), card.dimensions()), ((512, 512), (1200, 630)));
 //! let png = encode_png(&round).unwrap();
 //! assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");

@@ -655,3 +655,28 @@ pub(crate) fn parse_svg(data: &'static [u8]) -> resvg::usvg::Tree {
 /// The wise old turtle (`assets/art/turtle.svg`), 420×380 user units.
 pub(crate) static TURTLE: LazyLock<resvg::usvg::Tree> =
     LazyLock::new(|| parse_svg(include_bytes!("../assets/art/turtle.svg")));
+
+/// A heart centred on `(cx, cy)`, `s` pixels wide.
+pub(crate) fn heart(cx: f32, cy: f32, s: f32) -> tiny_skia::Path {
+    let h = s / 2.0;
+    let mut pb = PathBuilder::new();
+    pb.move_to(cx, cy + h * 0.9);
+    pb.cubic_to(
+        cx - h * 1.2,
+        cy + h * 0.1,
+        cx - h * 1.05,
+        cy - h * 0.95,
+        cx,
+        cy - h * 0.45,
+    );
+    pb.cubic_to(
+        cx + h * 1.05,
+        cy - h * 0.95,
+        cx + h * 1.2,
+        cy + h * 0.1,
+        cx,
+        cy + h * 0.9,
+    );
+    pb.close();
+    pb.finish().expect("heart path")
+}

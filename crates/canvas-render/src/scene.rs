@@ -10,18 +10,16 @@
 //!
 //! | Scene | Size | Avatar | Text parameters (cap, characters) |
 //! |---|---|---|---|
-//! | [`Scene::Horny`] | 900×560 | licence photo | none |
 //! | [`Scene::ItsSoStupid`] | 800×800 | held up in panel 4 | `dog` ([`MAX_CAPTION_CHARS`]) |
 //! | [`Scene::Lied`] | 600×600 | greyscale | optional `username` ([`MAX_USERNAME_CHARS`]) |
 //! | [`Scene::Lolice`] | 900×600 | mugshot | none |
-//! | [`Scene::Namecard`] | 1680×800 | round | `username`, `birthday`, `description` |
 //! | [`Scene::NoBitches`] | 800×800 | not used | `no`, `bottomtext` ([`MAX_CAPTION_CHARS`]) |
-//! | [`Scene::Sage`] | 1200×630 | not used | `quote` ([`MAX_QUOTE_CHARS`]) |
-//! | [`Scene::Sage2`] | 800×800 | not used | `quote` ([`MAX_QUOTE_CHARS`]) |
-//! | [`Scene::Simpcard`] | 900×560 | card photo | none |
 //! | [`Scene::Series`] | 700×800 | disc-case cover | none |
 //! | [`Scene::Post`] | 1200 × 471–1400 | round | [`PostParams`] |
 //! | [`Scene::VideoComment`] | 1200 × 227–800 | round | [`VideoCommentParams`] |
+//!
+//! `sage`, `sage2`, `horny`, `simpcard` and `namecard` are templates
+//! ([`crate::template::TemplateKind`]); the caps below are theirs too.
 //!
 //! Scenes that use an avatar draw a neutral grey silhouette when none is
 //! given. Text longer than its cap is a [`RenderError::TextTooLong`]; text that
@@ -39,19 +37,20 @@
 //! ```
 //! use canvas_render::scene::{render_scene, Scene};
 //! let avatar = canvas_render::solid(64, 64, [200, 40, 90]).unwrap();
-//! let scene = Scene::sage("Slow and steady.");
+//! let scene = Scene::its_so_stupid("Slow and steady.");
 //! let img = render_scene(&scene, Some(&avatar)).unwrap();
 //! assert_eq!(img.dimensions(), scene.size());
 //!
-//! let too_long = Scene::sage("a".repeat(10_000));
+//! let too_long = Scene::its_so_stupid("a".repeat(10_000));
 //! assert!(render_scene(&too_long, None).is_err());
 //! ```
 
 mod cards;
 pub(crate) mod memes;
-mod sage;
 mod social;
 
+/// The caps of the cards drawn as templates, where they always were.
+pub use crate::template::{MAX_BIRTHDAY_CHARS, MAX_DESCRIPTION_CHARS, MAX_QUOTE_CHARS};
 pub use social::{POST_MAX_HEIGHT, POST_WIDTH, VIDEO_COMMENT_MAX_HEIGHT, VIDEO_COMMENT_WIDTH};
 
 use std::str::FromStr;
@@ -63,14 +62,8 @@ use crate::{RenderError, RgbaImage};
 pub const MAX_USERNAME_CHARS: usize = crate::text::MAX_NAME_CHARS;
 /// Cap on meme captions (`dog`, `no`, `bottomtext`), in characters.
 pub const MAX_CAPTION_CHARS: usize = 200;
-/// Cap on `quote` (sage, sage2), in characters.
-pub const MAX_QUOTE_CHARS: usize = 500;
 /// Cap on post and video comments, in characters.
 pub const MAX_COMMENT_CHARS: usize = 1000;
-/// Cap on the namecard `birthday` (free text such as "March 3" or "2000-03-03").
-pub const MAX_BIRTHDAY_CHARS: usize = 64;
-/// Cap on the namecard `description`, in characters.
-pub const MAX_DESCRIPTION_CHARS: usize = 500;
 /// Cap on the date/time labels of [`PostParams`] and [`VideoCommentParams`].
 pub const MAX_LABEL_CHARS: usize = 64;
 
@@ -285,13 +278,11 @@ impl VideoCommentParams {
 ///
 /// The enum and its variants with named fields are `#[non_exhaustive]`, so
 /// that scenes and parameters can be added in minor releases: make those
-/// variants with their constructors ([`Scene::sage`], [`Scene::namecard`],
+/// variants with their constructors ([`Scene::its_so_stupid`], [`Scene::nobitches`],
 /// ...), and match them with `..`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Scene {
-    /// A pink "horny licence" ID card with the avatar as its photo.
-    Horny,
     /// A four-panel comic; in the last panel the avatar is held up with `dog`
     /// written above it.
     #[non_exhaustive]
@@ -310,16 +301,6 @@ pub enum Scene {
     /// A police mugshot of the avatar in front of a height chart, with
     /// red-and-blue siren glow.
     Lolice,
-    /// A 1680×800 profile card: round avatar, name, birthday, description.
-    #[non_exhaustive]
-    Namecard {
-        /// Name, one line, shrinks to fit.
-        username: String,
-        /// Birthday as free text (no format imposed), one line.
-        birthday: String,
-        /// Description, wrapped and shrunk to fit.
-        description: String,
-    },
     /// A smug cartoon face with outlined meme captions: `no` on top,
     /// `bottomtext` below, both upper-cased. Takes no avatar.
     #[non_exhaustive]
@@ -329,20 +310,6 @@ pub enum Scene {
         /// Bottom caption.
         bottomtext: String,
     },
-    /// The wise old turtle beside the quote, on a warm landscape card.
-    #[non_exhaustive]
-    Sage {
-        /// The quote.
-        quote: String,
-    },
-    /// The wise old turtle under a night sky, saying the quote in a speech bubble.
-    #[non_exhaustive]
-    Sage2 {
-        /// The quote.
-        quote: String,
-    },
-    /// A lilac "simp card" membership card with the avatar as its photo.
-    Simpcard,
     /// The avatar as the cover of a disc case held up in two hands.
     Series,
     /// A microblog post card.
@@ -360,30 +327,20 @@ pub enum Scene {
 ///
 /// ```
 /// use canvas_render::scene::{Scene, SceneKind};
-/// assert_eq!(Scene::Horny.kind(), SceneKind::Horny);
-/// assert_eq!(SceneKind::ALL.len(), 12);
+/// assert_eq!(Scene::Lolice.kind(), SceneKind::Lolice);
+/// assert_eq!(SceneKind::ALL.len(), 7);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum SceneKind {
-    /// [`Scene::Horny`].
-    Horny,
     /// [`Scene::ItsSoStupid`].
     ItsSoStupid,
     /// [`Scene::Lied`].
     Lied,
     /// [`Scene::Lolice`].
     Lolice,
-    /// [`Scene::Namecard`].
-    Namecard,
     /// [`Scene::NoBitches`].
     NoBitches,
-    /// [`Scene::Sage`].
-    Sage,
-    /// [`Scene::Sage2`].
-    Sage2,
-    /// [`Scene::Simpcard`].
-    Simpcard,
     /// [`Scene::Series`].
     Series,
     /// [`Scene::Post`].
@@ -394,16 +351,11 @@ pub enum SceneKind {
 
 impl SceneKind {
     /// Every kind, in the order of the [`Scene`] variants.
-    pub const ALL: [SceneKind; 12] = [
-        SceneKind::Horny,
+    pub const ALL: [SceneKind; 7] = [
         SceneKind::ItsSoStupid,
         SceneKind::Lied,
         SceneKind::Lolice,
-        SceneKind::Namecard,
         SceneKind::NoBitches,
-        SceneKind::Sage,
-        SceneKind::Sage2,
-        SceneKind::Simpcard,
         SceneKind::Series,
         SceneKind::Post,
         SceneKind::VideoComment,
@@ -421,19 +373,6 @@ impl Scene {
         Scene::Lied { username }
     }
 
-    /// [`Scene::Namecard`].
-    pub fn namecard(
-        username: impl Into<String>,
-        birthday: impl Into<String>,
-        description: impl Into<String>,
-    ) -> Self {
-        Scene::Namecard {
-            username: username.into(),
-            birthday: birthday.into(),
-            description: description.into(),
-        }
-    }
-
     /// [`Scene::NoBitches`] with its top and bottom captions.
     pub fn nobitches(no: impl Into<String>, bottomtext: impl Into<String>) -> Self {
         Scene::NoBitches {
@@ -442,32 +381,13 @@ impl Scene {
         }
     }
 
-    /// [`Scene::Sage`] saying `quote`.
-    pub fn sage(quote: impl Into<String>) -> Self {
-        Scene::Sage {
-            quote: quote.into(),
-        }
-    }
-
-    /// [`Scene::Sage2`] saying `quote`.
-    pub fn sage2(quote: impl Into<String>) -> Self {
-        Scene::Sage2 {
-            quote: quote.into(),
-        }
-    }
-
     /// The scene's [`SceneKind`]: which composition it is, without parameters.
     pub fn kind(&self) -> SceneKind {
         match self {
-            Scene::Horny => SceneKind::Horny,
             Scene::ItsSoStupid { .. } => SceneKind::ItsSoStupid,
             Scene::Lied { .. } => SceneKind::Lied,
             Scene::Lolice => SceneKind::Lolice,
-            Scene::Namecard { .. } => SceneKind::Namecard,
             Scene::NoBitches { .. } => SceneKind::NoBitches,
-            Scene::Sage { .. } => SceneKind::Sage,
-            Scene::Sage2 { .. } => SceneKind::Sage2,
-            Scene::Simpcard => SceneKind::Simpcard,
             Scene::Series => SceneKind::Series,
             Scene::Post(_) => SceneKind::Post,
             Scene::VideoComment(_) => SceneKind::VideoComment,
@@ -480,12 +400,9 @@ impl Scene {
     /// out to know, so call it only when the size is needed before rendering.
     pub fn size(&self) -> (u32, u32) {
         match self {
-            Scene::Horny | Scene::Simpcard => (900, 560),
-            Scene::ItsSoStupid { .. } | Scene::NoBitches { .. } | Scene::Sage2 { .. } => (800, 800),
+            Scene::ItsSoStupid { .. } | Scene::NoBitches { .. } => (800, 800),
             Scene::Lied { .. } => (600, 600),
             Scene::Lolice => (900, 600),
-            Scene::Namecard { .. } => (1680, 800),
-            Scene::Sage { .. } => (1200, 630),
             Scene::Series => (700, 800),
             Scene::Post(p) => (social::POST_WIDTH, social::post_height(p)),
             Scene::VideoComment(v) => {
@@ -494,39 +411,24 @@ impl Scene {
         }
     }
 
-    /// Whether the scene draws the avatar (`nobitches`, `sage` and `sage2` do not).
+    /// Whether the scene draws the avatar (`nobitches` does not).
     pub fn uses_avatar(&self) -> bool {
-        !matches!(
-            self,
-            Scene::NoBitches { .. } | Scene::Sage { .. } | Scene::Sage2 { .. }
-        )
+        !matches!(self, Scene::NoBitches { .. })
     }
 
     /// Checks every text parameter against its cap. [`render_scene`] calls
     /// this first; call it yourself to reject input before fetching an avatar.
     pub fn validate(&self) -> Result<(), RenderError> {
         match self {
-            Scene::Horny | Scene::Lolice | Scene::Simpcard | Scene::Series => Ok(()),
+            Scene::Lolice | Scene::Series => Ok(()),
             Scene::ItsSoStupid { dog } => check_length("dog", dog, MAX_CAPTION_CHARS),
             Scene::Lied { username } => match username {
                 Some(u) => check_length("username", u, MAX_USERNAME_CHARS),
                 None => Ok(()),
             },
-            Scene::Namecard {
-                username,
-                birthday,
-                description,
-            } => {
-                check_length("username", username, MAX_USERNAME_CHARS)?;
-                check_length("birthday", birthday, MAX_BIRTHDAY_CHARS)?;
-                check_length("description", description, MAX_DESCRIPTION_CHARS)
-            }
             Scene::NoBitches { no, bottomtext } => {
                 check_length("no", no, MAX_CAPTION_CHARS)?;
                 check_length("bottomtext", bottomtext, MAX_CAPTION_CHARS)
-            }
-            Scene::Sage { quote } | Scene::Sage2 { quote } => {
-                check_length("quote", quote, MAX_QUOTE_CHARS)
             }
             Scene::Post(p) => {
                 check_length("username", &p.username, MAX_USERNAME_CHARS)?;
@@ -568,20 +470,11 @@ pub fn render_scene(scene: &Scene, avatar: Option<&RgbaImage>) -> Result<RgbaIma
         crate::limits::check_size(a.width(), a.height())?;
     }
     let canvas = match scene {
-        Scene::Horny => cards::licence(cards::Card::Horny, avatar)?,
-        Scene::Simpcard => cards::licence(cards::Card::Simp, avatar)?,
-        Scene::Namecard {
-            username,
-            birthday,
-            description,
-        } => cards::namecard(avatar, username, birthday, description)?,
         Scene::ItsSoStupid { dog } => memes::its_so_stupid(avatar, dog)?,
         Scene::Lied { username } => return memes::lied(avatar, username.as_deref()),
         Scene::Lolice => memes::lolice(avatar)?,
         Scene::NoBitches { no, bottomtext } => memes::nobitches(no, bottomtext)?,
         Scene::Series => memes::series(avatar)?,
-        Scene::Sage { quote } => sage::sage(quote)?,
-        Scene::Sage2 { quote } => sage::sage2(quote)?,
         Scene::Post(p) => social::post(avatar, p)?,
         Scene::VideoComment(v) => social::video_comment(avatar, v)?,
     };
@@ -594,7 +487,6 @@ mod tests {
 
     pub(crate) fn all_scenes() -> Vec<Scene> {
         vec![
-            Scene::Horny,
             Scene::ItsSoStupid {
                 dog: "my code".into(),
             },
@@ -602,22 +494,10 @@ mod tests {
                 username: Some("Ferris".into()),
             },
             Scene::Lolice,
-            Scene::Namecard {
-                username: "Ferris".into(),
-                birthday: "May 15".into(),
-                description: "Crab.".into(),
-            },
             Scene::NoBitches {
                 no: "no tests?".into(),
                 bottomtext: "".into(),
             },
-            Scene::Sage {
-                quote: "Patience.".into(),
-            },
-            Scene::Sage2 {
-                quote: "Patience.".into(),
-            },
-            Scene::Simpcard,
             Scene::Series,
             Scene::Post(PostParams::default()),
             Scene::VideoComment(VideoCommentParams::default()),
@@ -716,20 +596,6 @@ mod tests {
                 "username",
             ),
             (
-                Scene::Sage2 {
-                    quote: long(MAX_QUOTE_CHARS + 1),
-                },
-                "quote",
-            ),
-            (
-                Scene::Namecard {
-                    username: "a".into(),
-                    birthday: "b".into(),
-                    description: long(MAX_DESCRIPTION_CHARS + 1),
-                },
-                "description",
-            ),
-            (
                 Scene::Post(PostParams {
                     comment: long(MAX_COMMENT_CHARS + 1),
                     ..PostParams::default()
@@ -762,12 +628,12 @@ mod tests {
     fn bad_avatars_are_errors() {
         let empty = RgbaImage::new(0, 0);
         assert_eq!(
-            render_scene(&Scene::Horny, Some(&empty)),
+            render_scene(&Scene::Lolice, Some(&empty)),
             Err(RenderError::EmptyImage)
         );
         let tall = RgbaImage::new(1, 9000);
         assert!(matches!(
-            render_scene(&Scene::Horny, Some(&tall)),
+            render_scene(&Scene::Lolice, Some(&tall)),
             Err(RenderError::TooLarge { .. })
         ));
     }
@@ -791,7 +657,6 @@ mod tests {
             let scenes = [
                 Scene::Post(PostParams { username: text.clone(), displayname: text.clone(), comment: text.clone(), ..PostParams::default() }),
                 Scene::NoBitches { no: text.clone(), bottomtext: text.clone() },
-                Scene::Namecard { username: text.clone(), birthday: text.clone(), description: text.clone() },
             ];
             for s in scenes {
                 let r = render_scene(&s, None);

@@ -80,6 +80,7 @@
 mod art;
 mod backdrops;
 mod cards;
+mod cards_misc;
 mod catalog;
 mod contrast;
 mod rank;
@@ -102,6 +103,7 @@ use tiny_skia::{FilterQuality, PathBuilder, Pattern, Pixmap, PixmapPaint, Spread
 use unicode_segmentation::UnicodeSegmentation;
 
 pub use art::Art;
+pub use cards_misc::{MAX_BIRTHDAY_CHARS, MAX_DESCRIPTION_CHARS, MAX_QUOTE_CHARS};
 pub(crate) use catalog::LIED;
 pub use rank::{MAX_DISCRIMINATOR_CHARS, MAX_RANK_NUMBER, MAX_RANK_USERNAME_CHARS, RANK_CARD_SIZE};
 pub use welcome::{
@@ -132,6 +134,8 @@ pub use render::{
 
 #[cfg(test)]
 mod bidi_tests;
+#[cfg(test)]
+mod cards_misc_tests;
 #[cfg(test)]
 mod contrast_tests;
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! An outside user of `canvas-render` and `png-writer`: renders one image of
-//! each kind (a filter, a shape, a scene, a profile card, text, and raw pixels
+//! each kind (a filter, a shape, a quote card, a profile card, text, and raw pixels
 //! through the PNG writer) into a folder, using nothing but the crates' public
 //! API.
 //!
@@ -15,7 +15,7 @@
 use std::path::{Path, PathBuf};
 
 use canvas_render::image::{self, Rgba, RgbaImage};
-use canvas_render::scene::{Scene, render_scene};
+use canvas_render::template::{TemplateKind, render_template};
 use canvas_render::text::{self, Align, FontFace, TextBox, TextStyle, VAlign};
 use canvas_render::{Filter, PrideFlag, RenderError, apply, circle, encode_png, pride};
 
@@ -154,18 +154,27 @@ fn render_all(avatar: &RgbaImage, out: &Path) -> Result<Vec<PathBuf>, GalleryErr
         "shape-pride.png",
         encode_png(&pride(avatar, PrideFlag::Transgender)?)?,
     )?;
-    // A scene: a fixed-size composition with text.
-    let scene = Scene::sage("Slow and steady wins the race.");
-    save("scene-sage.png", encode_png(&render_scene(&scene, None)?)?)?;
+    // A template: a fixed-size composition with text, its parameters
+    // checked against their caps.
+    let sage = TemplateKind::Sage.template();
+    let quote = sage.args(|_| Some("Slow and steady wins the race."))?;
+    save(
+        "scene-sage.png",
+        encode_png(&render_template(sage, &quote, None)?)?,
+    )?;
     // A profile card around the avatar.
-    let card = Scene::namecard(
-        "Yuki Tanaka",
-        "1 April",
-        "Collects shiny stones, answers every message with a sticker and never misses a full moon.",
-    );
+    let namecard = TemplateKind::Namecard.template();
+    let about = namecard.args(|name| match name {
+        "username" => Some("Yuki Tanaka"),
+        "birthday" => Some("1 April"),
+        "description" => Some(
+            "Collects shiny stones, answers every message with a sticker and never misses a full moon.",
+        ),
+        _ => None,
+    })?;
     save(
         "card-namecard.png",
-        encode_png(&render_scene(&card, Some(avatar))?)?,
+        encode_png(&render_template(namecard, &about, Some(avatar))?)?,
     )?;
     // Text on any image, shrunk to fit its box.
     let mut card = canvas_render::solid(480, 160, [250, 246, 236])?;

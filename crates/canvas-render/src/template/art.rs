@@ -7,6 +7,7 @@ use tiny_skia::{Color, PathBuilder, Pixmap, Transform};
 
 use super::backdrops;
 use super::cards::{self, Card};
+use super::cards_misc::{self, Licence};
 use super::rng::Lcg;
 use crate::RenderError;
 use crate::paint::{
@@ -108,11 +109,25 @@ pub enum Art {
     RankRetro,
     /// 900×300, rank card 9: soft lights behind a frosted panel.
     RankGlass,
+    /// 1200×630, `sage`: a warm landscape, the turtle and the quote's
+    /// panel with its opening mark and signature.
+    SageCard,
+    /// 800×800, `sage2`: a night sky with the moon, the turtle and an
+    /// empty speech bubble.
+    Sage2Night,
+    /// 900×560, `horny`: the pink licence card and the photo's frame.
+    HornyLicence,
+    /// 900×560, `simpcard`: the lilac membership card and the photo's
+    /// frame.
+    SimpCard,
+    /// 1680×800, `namecard`: a glass panel over soft glows, the avatar's
+    /// ring and the birthday row's cake.
+    NamecardGlass,
 }
 
 impl Art {
     /// How many kinds of art there are.
-    pub const COUNT: usize = 40;
+    pub const COUNT: usize = 45;
 
     /// The welcome backgrounds, in the order of their URL names
     /// (`blobday` … `sunset`).
@@ -143,6 +158,10 @@ impl Art {
             Art::Hand => (160, 150),
             Art::Space => (600, 300),
             Art::LiedBackdrop | Art::LiedVignette => (600, 600),
+            Art::SageCard => (1200, 630),
+            Art::Sage2Night => (800, 800),
+            Art::HornyLicence | Art::SimpCard => (900, 560),
+            Art::NamecardGlass => (1680, 800),
             a if Art::BACKDROPS.contains(&a) => (1200, 600),
             Art::RankSheen
             | Art::RankStripes
@@ -193,6 +212,11 @@ fn draw(art: Art) -> Pixmap {
     match art {
         Art::LiedBackdrop => return base_layer(lied_base()),
         Art::LiedVignette => return base_layer(lied_overlay()),
+        Art::SageCard => return base_layer(cards_misc::sage_base()),
+        Art::Sage2Night => return base_layer(cards_misc::sage2_base()),
+        Art::HornyLicence => return base_layer(cards_misc::licence_base(Licence::Horny)),
+        Art::SimpCard => return base_layer(cards_misc::licence_base(Licence::Simp)),
+        Art::NamecardGlass => return base_layer(cards_misc::namecard_base()),
         _ => {}
     }
     if let Some(card) = art.card() {

@@ -48,6 +48,9 @@ impl Prepared {
         if let Some(a) = avatar {
             crate::limits::check_size(a.width(), a.height())?;
         }
+        // Art draws its fixed text once per process, with the fonts there
+        // then: none yet is an error, never art kept without its text.
+        crate::text::check_fonts()?;
         let slots = template
             .layers
             .iter()

@@ -65,11 +65,27 @@ pub enum TemplateKind {
     Rank8,
     /// Rank card 9, 900×300: "Glass": a frosted panel over soft lights, a round avatar, level and rank in pills.
     Rank9,
+    /// `sage`, 1200×630: the wise old turtle beside `quote` on a warm
+    /// landscape card. Draws no avatar.
+    Sage,
+    /// `sage2`, 800×800: the wise old turtle under a night sky, saying
+    /// `quote` in a speech bubble. Draws no avatar.
+    Sage2,
+    /// `horny`, 900×560: a pink "horny licence" ID card with the avatar as
+    /// its photo.
+    Horny,
+    /// `simpcard`, 900×560: a lilac "simp card" membership card with the
+    /// avatar as its photo.
+    Simpcard,
+    /// `namecard`, 1680×800: a profile card with the round avatar,
+    /// `username`, `birthday` ("Birthday not set" when blank) and
+    /// `description`.
+    Namecard,
 }
 
 impl TemplateKind {
     /// Every template, in declaration order.
-    pub const ALL: [TemplateKind; 25] = [
+    pub const ALL: [TemplateKind; 30] = [
         TemplateKind::Comrade,
         TemplateKind::Gay,
         TemplateKind::Glass,
@@ -95,6 +111,11 @@ impl TemplateKind {
         TemplateKind::Rank7,
         TemplateKind::Rank8,
         TemplateKind::Rank9,
+        TemplateKind::Sage,
+        TemplateKind::Sage2,
+        TemplateKind::Horny,
+        TemplateKind::Simpcard,
+        TemplateKind::Namecard,
     ];
 
     /// The welcome cards, 1 to 7.
@@ -136,6 +157,11 @@ impl TemplateKind {
             TemplateKind::Rank7 => &rank::RANK_7,
             TemplateKind::Rank8 => &rank::RANK_8,
             TemplateKind::Rank9 => &rank::RANK_9,
+            TemplateKind::Sage => &cards_misc::SAGE,
+            TemplateKind::Sage2 => &cards_misc::SAGE2,
+            TemplateKind::Horny => &cards_misc::HORNY,
+            TemplateKind::Simpcard => &cards_misc::SIMPCARD,
+            TemplateKind::Namecard => &cards_misc::NAMECARD,
         }
     }
 }

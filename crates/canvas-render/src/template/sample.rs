@@ -14,6 +14,15 @@ fn samples(kind: TemplateKind) -> &'static [(&'static str, &'static str)] {
         Amongus => &[("username", "Ada")],
         Welcome1 | Welcome2 | Welcome3 | Welcome4 | Welcome5 | Welcome6 | Welcome7 => WELCOME,
         Rank1 | Rank2 | Rank3 | Rank4 | Rank5 | Rank6 | Rank7 | Rank8 | Rank9 => RANK,
+        Sage | Sage2 => &[("quote", "Patience is a form of action.")],
+        Namecard => &[
+            ("username", "Ada"),
+            ("birthday", "10 December"),
+            (
+                "description",
+                "Writes the first programs; likes looms and algebra",
+            ),
+        ],
         _ => &[],
     }
 }

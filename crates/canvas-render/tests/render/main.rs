@@ -94,21 +94,21 @@ golden! {
     gif_frame_sepia => animated::gif_frame(|f| apply(&Filter::Sepia, f).unwrap(), 1);
     gif_frame_circle => animated::gif_frame(|f| circle(f).unwrap(), 3);
     // Scenes, at their fixed sizes, with the 256 × 256 avatar.
-    scene_horny => scene(Scene::Horny);
+    scene_horny => template(TemplateKind::Horny, 0, &[]);
     scene_its_so_stupid => scene(Scene::its_so_stupid("my sleep schedule"));
     scene_lied => scene(Scene::lied(Some("Ferris".into())));
     scene_lied_anonymous => scene(Scene::lied(None));
     scene_lolice => scene(Scene::Lolice);
-    scene_namecard => scene(Scene::namecard(
-        "Ferris the Crab",
-        "May 15",
-        "Systems programmer, part-time crustacean. Γειά σου, Привет! Likes long walks on the beach.",
-    ));
-    scene_namecard_no_avatar => render_scene(&Scene::namecard("Nobody", "", ""), None).unwrap();
+    scene_namecard => template(TemplateKind::Namecard, 0, &[
+        ("username", "Ferris the Crab"),
+        ("birthday", "May 15"),
+        ("description", "Systems programmer, part-time crustacean. Γειά σου, Привет! Likes long walks on the beach."),
+    ]);
+    scene_namecard_no_avatar => no_avatar(TemplateKind::Namecard, &[("username", "Nobody")]);
     scene_nobitches => scene(Scene::nobitches("no bitches?", "only tests"));
-    scene_sage => scene(Scene::sage("The river does not hurry, yet it arrives."));
-    scene_sage2 => scene(Scene::sage2("Slow is smooth, and smooth is fast."));
-    scene_simpcard => scene(Scene::Simpcard);
+    scene_sage => template(TemplateKind::Sage, 0, &[("quote", "The river does not hurry, yet it arrives.")]);
+    scene_sage2 => template(TemplateKind::Sage2, 0, &[("quote", "Slow is smooth, and smooth is fast.")]);
+    scene_simpcard => template(TemplateKind::Simpcard, 0, &[]);
     scene_series => scene(Scene::Series);
     scene_post_light => scene(Scene::Post(PostParams::new(
         "ferris",
@@ -142,11 +142,11 @@ golden! {
     text_emoji => text_card(&["👨‍👩‍👧‍👦 👍🏻👍🏽👍🏿 1️⃣#️⃣ 🇯🇵🇧🇷🇺🇦", "❤️‍🔥 🏳️‍🌈 🐈‍⬛ 🧑🏿‍🚀 😂 🦀"]);
     text_mixed_direction => text_card(&["abc שלום עולם xyz 123", "My name is سارة and I live in London", "אני גר ב-Berlin מאז 2019"]);
     text_meme_outline_scripts => text_meme("NO ユウキ? سارة 🌸");
-    scene_namecard_unicode => scene(Scene::namecard(
-        "✨ユウキ✨",
-        "4月1日",
-        "ゲームと猫が好き 🐱 · I also speak العربية and עברית · 한국어 공부 중!",
-    ));
+    scene_namecard_unicode => template(TemplateKind::Namecard, 0, &[
+        ("username", "✨ユウキ✨"),
+        ("birthday", "4月1日"),
+        ("description", "ゲームと猫が好き 🐱 · I also speak العربية and עברית · 한국어 공부 중!"),
+    ]);
     scene_post_arabic_compact => scene(Scene::Post(PostParams::new("sara", "سارة 🌸", "مرحبا بالجميع 👋")));
     scene_post_mixed_tall => scene(Scene::Post(PostParams::new(
         "polyglot",
@@ -161,8 +161,8 @@ golden! {
     scene_lied_unicode => scene(Scene::lied(Some("محمد ✨".into())));
     scene_lied_hebrew => scene(Scene::lied(Some("שלום".into())));
     scene_nobitches_unicode => scene(Scene::nobitches("ผู้หญิงไม่มี?", "नहीं 💀"));
-    scene_sage_hebrew => scene(Scene::sage("הנהר אינו ממהר, ובכל זאת הוא מגיע."));
-    scene_sage2_korean => scene(Scene::sage2("천천히 가는 것이 빠르게 가는 것이다 🐢"));
+    scene_sage_hebrew => template(TemplateKind::Sage, 0, &[("quote", "הנהר אינו ממהר, ובכל זאת הוא מגיע.")]);
+    scene_sage2_korean => template(TemplateKind::Sage2, 0, &[("quote", "천천히 가는 것이 빠르게 가는 것이다 🐢")]);
     // Templates (overlays, petpet, amongus) with the 256 × 256 avatar; the
     // animated ones at a still frame and a moving one.
     template_comrade => template(TemplateKind::Comrade, 0, &[]);
@@ -303,6 +303,15 @@ fn template(kind: TemplateKind, frame: usize, params: &[(&str, &str)]) -> RgbaIm
     let a = avatar(256, 256);
     let mut frames = render_template_frames(t, &args, &[(&a, 0)], None).unwrap();
     frames.swap_remove(frame).0
+}
+
+/// A still template without an avatar (its grey silhouette) and `params`.
+fn no_avatar(kind: TemplateKind, params: &[(&str, &str)]) -> RgbaImage {
+    let t = kind.template();
+    let args = t
+        .args(|n| params.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
+        .unwrap();
+    render_template(t, &args, None).unwrap()
 }
 
 /// A scene rendered with the 256 × 256 avatar.

@@ -83,7 +83,8 @@ pub enum Job {
 }
 
 impl Job {
-    /// Whether the job draws the avatar (every job but three scenes).
+    /// Whether the job draws the avatar (every job but a few scenes and
+    /// templates: `nobitches`, `sage`, `sage2`).
     pub fn uses_avatar(&self) -> bool {
         match self {
             Job::Scene(s) => s.uses_avatar(),
@@ -125,7 +126,12 @@ impl Job {
             Job::Pride(flag) => canvas_render::pride(need()?, *flag)?,
             Job::Scene(scene) => render_scene(scene, avatar)?,
             Job::Template(kind, args) => {
-                render_template_with(kind.template(), args, Some(need()?), image)?
+                let template = kind.template();
+                let avatar = match template.uses_avatar() {
+                    true => Some(need()?),
+                    false => None,
+                };
+                render_template_with(template, args, avatar, image)?
             }
         })
     }

@@ -312,7 +312,9 @@ async fn a_tiny_many_frame_avatar_renders_at_most_the_rendered_pixel_cap() {
     let host = FixtureHost::start();
     let app = app!();
     let avatar = enc(&host.url("/tiny-frames.gif"));
-    let card = canvas_render::scene::Scene::namecard("Ferris", "", "").size();
+    let card = canvas_render::template::TemplateKind::Namecard
+        .template()
+        .size;
     let most = (32u64 << 20) / (u64::from(card.0) * u64::from(card.1));
     let r = get(
         &app,

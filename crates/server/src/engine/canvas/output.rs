@@ -828,6 +828,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
+    use canvas_render::template::TemplateKind;
     use canvas_render::{Filter, PrideFlag};
     use remote_image::{Animation, AnimationFrame};
 
@@ -888,8 +889,8 @@ mod tests {
             1
         );
         // A scene counts its card's size per frame.
-        let card = Job::Scene(canvas_render::scene::Scene::Simpcard);
-        let (w, h) = canvas_render::scene::Scene::Simpcard.size();
+        let card = Job::Scene(canvas_render::scene::Scene::Lolice);
+        let (w, h) = canvas_render::scene::Scene::Lolice.size();
         let expected = (60 * u64::from(w) * u64::from(h)).div_ceil(PIXELS_PER_SLOT);
         assert_eq!(
             weight(&card, Some(&small), Output::Gif, 64) as u64,
@@ -907,11 +908,9 @@ mod tests {
         // 256 frames of 8x8 (10 KB as a GIF) through the largest card: the
         // source is tiny, but every frame is a whole card.
         let tiny = avatar(256, 8);
-        let namecard = Job::Scene(canvas_render::scene::Scene::namecard("a", "b", "c"));
-        let (w, h) = match &namecard {
-            Job::Scene(s) => s.size(),
-            _ => unreachable!(),
-        };
+        let kind = TemplateKind::Namecard;
+        let namecard = Job::Template(kind, kind.template().args(|_| Some("a")).unwrap());
+        let (w, h) = kind.template().size;
         let card = u64::from(w) * u64::from(h);
         for output in [Output::Gif, Output::AnimatedWebP(WebpQuality::DEFAULT)] {
             let plan = Plan::new(&namecard, Some(&tiny), output, 64);
@@ -1142,13 +1141,16 @@ mod tests {
     #[test]
     fn outputs_follow_the_format_and_the_avatar() {
         let grey = Job::Filter(Filter::Greyscale);
-        let scene = Job::Scene(canvas_render::scene::Scene::Simpcard);
+        let scene = Job::Scene(canvas_render::scene::Scene::Lolice);
         let (still, anim) = (avatar(1, 8), avatar(3, 8));
         let choose = |r, job: &Job, a: &Avatar| Output::choose(r, job, Some(a));
         assert_eq!(choose(Requested::Auto, &grey, &still), Output::Png);
         assert_eq!(choose(Requested::Auto, &grey, &anim), Output::Gif);
         assert_eq!(choose(Requested::Auto, &scene, &anim), Output::Gif);
-        let sage = Job::Scene(canvas_render::scene::Scene::sage(""));
+        let sage = Job::Template(
+            TemplateKind::Sage,
+            TemplateKind::Sage.template().args(|_| None).unwrap(),
+        );
         assert_eq!(choose(Requested::Auto, &sage, &anim), Output::Png);
         assert_eq!(choose(Requested::Png, &grey, &anim), Output::Png);
         let q = WebpQuality::new(40).unwrap();
