@@ -19,19 +19,14 @@ use criterion::{Criterion, criterion_group, criterion_main};
 fn scenes() -> Vec<Scene> {
     vec![
         Scene::Horny,
-        Scene::its_so_stupid("my sleep schedule"),
-        Scene::lied(Some("Ferris".into())),
-        Scene::Lolice,
         Scene::namecard(
             "Ferris the Crab",
             "May 15",
             "Systems programmer, part-time crustacean. Likes fearless concurrency and long walks on the beach.",
         ),
-        Scene::nobitches("no bitches?", "only tests"),
         Scene::sage("The river does not hurry, yet it arrives."),
         Scene::sage2("Slow is smooth, and smooth is fast."),
         Scene::Simpcard,
-        Scene::Series,
         Scene::Post(PostParams::new(
             "ferris",
             "Ferris the Crab",

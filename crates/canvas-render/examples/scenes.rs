@@ -11,10 +11,6 @@ fn main() {
     let long = "Hot take: the best code is the code you never had to write. Delete more, ship less, sleep well. Also, if your build takes longer than your coffee, something is wrong. Прывітанне, Γειά σου κόσμε! שלום 😀 é̃ 中文";
     let scenes = vec![
         ("horny", Scene::Horny),
-        ("its-so-stupid", Scene::its_so_stupid("my sleep schedule")),
-        ("lied", Scene::lied(Some("Ferris".into()))),
-        ("lied-none", Scene::lied(None)),
-        ("lolice", Scene::Lolice),
         (
             "namecard",
             Scene::namecard(
@@ -23,14 +19,12 @@ fn main() {
                 "Systems programmer, part-time crustacean. I like fearless concurrency, long walks on the beach and zero-cost abstractions.",
             ),
         ),
-        ("nobitches", Scene::nobitches("no bitches?", "only tests")),
         (
             "sage",
             Scene::sage("The river does not hurry, yet it arrives. Be like the river, little one."),
         ),
         ("sage2", Scene::sage2("Slow is smooth, and smooth is fast.")),
         ("simpcard", Scene::Simpcard),
-        ("series", Scene::Series),
         (
             "post-light",
             Scene::Post(PostParams::new(

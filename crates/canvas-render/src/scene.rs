@@ -11,15 +11,10 @@
 //! | Scene | Size | Avatar | Text parameters (cap, characters) |
 //! |---|---|---|---|
 //! | [`Scene::Horny`] | 900×560 | licence photo | none |
-//! | [`Scene::ItsSoStupid`] | 800×800 | held up in panel 4 | `dog` ([`MAX_CAPTION_CHARS`]) |
-//! | [`Scene::Lied`] | 600×600 | greyscale | optional `username` ([`MAX_USERNAME_CHARS`]) |
-//! | [`Scene::Lolice`] | 900×600 | mugshot | none |
 //! | [`Scene::Namecard`] | 1680×800 | round | `username`, `birthday`, `description` |
-//! | [`Scene::NoBitches`] | 800×800 | not used | `no`, `bottomtext` ([`MAX_CAPTION_CHARS`]) |
 //! | [`Scene::Sage`] | 1200×630 | not used | `quote` ([`MAX_QUOTE_CHARS`]) |
 //! | [`Scene::Sage2`] | 800×800 | not used | `quote` ([`MAX_QUOTE_CHARS`]) |
 //! | [`Scene::Simpcard`] | 900×560 | card photo | none |
-//! | [`Scene::Series`] | 700×800 | disc-case cover | none |
 //! | [`Scene::Post`] | 1200 × 471–1400 | round | [`PostParams`] |
 //! | [`Scene::VideoComment`] | 1200 × 227–800 | round | [`VideoCommentParams`] |
 //!
@@ -48,7 +43,6 @@
 //! ```
 
 mod cards;
-pub(crate) mod memes;
 mod sage;
 mod social;
 
@@ -292,24 +286,6 @@ impl VideoCommentParams {
 pub enum Scene {
     /// A pink "horny licence" ID card with the avatar as its photo.
     Horny,
-    /// A four-panel comic; in the last panel the avatar is held up with `dog`
-    /// written above it.
-    #[non_exhaustive]
-    ItsSoStupid {
-        /// The caption above the held-up avatar.
-        dog: String,
-    },
-    /// A greyscale, vignetted panel of the avatar captioned "`username` lied."
-    /// (or "You lied." when no username is given; the endpoint has no
-    /// username parameter, so callers may pass `None`).
-    #[non_exhaustive]
-    Lied {
-        /// Who lied.
-        username: Option<String>,
-    },
-    /// A police mugshot of the avatar in front of a height chart, with
-    /// red-and-blue siren glow.
-    Lolice,
     /// A 1680×800 profile card: round avatar, name, birthday, description.
     #[non_exhaustive]
     Namecard {
@@ -319,15 +295,6 @@ pub enum Scene {
         birthday: String,
         /// Description, wrapped and shrunk to fit.
         description: String,
-    },
-    /// A smug cartoon face with outlined meme captions: `no` on top,
-    /// `bottomtext` below, both upper-cased. Takes no avatar.
-    #[non_exhaustive]
-    NoBitches {
-        /// Top caption.
-        no: String,
-        /// Bottom caption.
-        bottomtext: String,
     },
     /// The wise old turtle beside the quote, on a warm landscape card.
     #[non_exhaustive]
@@ -343,8 +310,6 @@ pub enum Scene {
     },
     /// A lilac "simp card" membership card with the avatar as its photo.
     Simpcard,
-    /// The avatar as the cover of a disc case held up in two hands.
-    Series,
     /// A microblog post card.
     Post(PostParams),
     /// A dark-theme video-site comment.
@@ -361,31 +326,21 @@ pub enum Scene {
 /// ```
 /// use canvas_render::scene::{Scene, SceneKind};
 /// assert_eq!(Scene::Horny.kind(), SceneKind::Horny);
-/// assert_eq!(SceneKind::ALL.len(), 12);
+/// assert_eq!(SceneKind::ALL.len(), 7);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum SceneKind {
     /// [`Scene::Horny`].
     Horny,
-    /// [`Scene::ItsSoStupid`].
-    ItsSoStupid,
-    /// [`Scene::Lied`].
-    Lied,
-    /// [`Scene::Lolice`].
-    Lolice,
     /// [`Scene::Namecard`].
     Namecard,
-    /// [`Scene::NoBitches`].
-    NoBitches,
     /// [`Scene::Sage`].
     Sage,
     /// [`Scene::Sage2`].
     Sage2,
     /// [`Scene::Simpcard`].
     Simpcard,
-    /// [`Scene::Series`].
-    Series,
     /// [`Scene::Post`].
     Post,
     /// [`Scene::VideoComment`].
@@ -394,33 +349,18 @@ pub enum SceneKind {
 
 impl SceneKind {
     /// Every kind, in the order of the [`Scene`] variants.
-    pub const ALL: [SceneKind; 12] = [
+    pub const ALL: [SceneKind; 7] = [
         SceneKind::Horny,
-        SceneKind::ItsSoStupid,
-        SceneKind::Lied,
-        SceneKind::Lolice,
         SceneKind::Namecard,
-        SceneKind::NoBitches,
         SceneKind::Sage,
         SceneKind::Sage2,
         SceneKind::Simpcard,
-        SceneKind::Series,
         SceneKind::Post,
         SceneKind::VideoComment,
     ];
 }
 
 impl Scene {
-    /// [`Scene::ItsSoStupid`] with the caption `dog`.
-    pub fn its_so_stupid(dog: impl Into<String>) -> Self {
-        Scene::ItsSoStupid { dog: dog.into() }
-    }
-
-    /// [`Scene::Lied`], captioned "`username` lied." (or "You lied.").
-    pub fn lied(username: Option<String>) -> Self {
-        Scene::Lied { username }
-    }
-
     /// [`Scene::Namecard`].
     pub fn namecard(
         username: impl Into<String>,
@@ -431,14 +371,6 @@ impl Scene {
             username: username.into(),
             birthday: birthday.into(),
             description: description.into(),
-        }
-    }
-
-    /// [`Scene::NoBitches`] with its top and bottom captions.
-    pub fn nobitches(no: impl Into<String>, bottomtext: impl Into<String>) -> Self {
-        Scene::NoBitches {
-            no: no.into(),
-            bottomtext: bottomtext.into(),
         }
     }
 
@@ -460,15 +392,10 @@ impl Scene {
     pub fn kind(&self) -> SceneKind {
         match self {
             Scene::Horny => SceneKind::Horny,
-            Scene::ItsSoStupid { .. } => SceneKind::ItsSoStupid,
-            Scene::Lied { .. } => SceneKind::Lied,
-            Scene::Lolice => SceneKind::Lolice,
             Scene::Namecard { .. } => SceneKind::Namecard,
-            Scene::NoBitches { .. } => SceneKind::NoBitches,
             Scene::Sage { .. } => SceneKind::Sage,
             Scene::Sage2 { .. } => SceneKind::Sage2,
             Scene::Simpcard => SceneKind::Simpcard,
-            Scene::Series => SceneKind::Series,
             Scene::Post(_) => SceneKind::Post,
             Scene::VideoComment(_) => SceneKind::VideoComment,
         }
@@ -481,12 +408,9 @@ impl Scene {
     pub fn size(&self) -> (u32, u32) {
         match self {
             Scene::Horny | Scene::Simpcard => (900, 560),
-            Scene::ItsSoStupid { .. } | Scene::NoBitches { .. } | Scene::Sage2 { .. } => (800, 800),
-            Scene::Lied { .. } => (600, 600),
-            Scene::Lolice => (900, 600),
+            Scene::Sage2 { .. } => (800, 800),
             Scene::Namecard { .. } => (1680, 800),
             Scene::Sage { .. } => (1200, 630),
-            Scene::Series => (700, 800),
             Scene::Post(p) => (social::POST_WIDTH, social::post_height(p)),
             Scene::VideoComment(v) => {
                 (social::VIDEO_COMMENT_WIDTH, social::video_comment_height(v))
@@ -494,24 +418,16 @@ impl Scene {
         }
     }
 
-    /// Whether the scene draws the avatar (`nobitches`, `sage` and `sage2` do not).
+    /// Whether the scene draws the avatar (`sage` and `sage2` do not).
     pub fn uses_avatar(&self) -> bool {
-        !matches!(
-            self,
-            Scene::NoBitches { .. } | Scene::Sage { .. } | Scene::Sage2 { .. }
-        )
+        !matches!(self, Scene::Sage { .. } | Scene::Sage2 { .. })
     }
 
     /// Checks every text parameter against its cap. [`render_scene`] calls
     /// this first; call it yourself to reject input before fetching an avatar.
     pub fn validate(&self) -> Result<(), RenderError> {
         match self {
-            Scene::Horny | Scene::Lolice | Scene::Simpcard | Scene::Series => Ok(()),
-            Scene::ItsSoStupid { dog } => check_length("dog", dog, MAX_CAPTION_CHARS),
-            Scene::Lied { username } => match username {
-                Some(u) => check_length("username", u, MAX_USERNAME_CHARS),
-                None => Ok(()),
-            },
+            Scene::Horny | Scene::Simpcard => Ok(()),
             Scene::Namecard {
                 username,
                 birthday,
@@ -520,10 +436,6 @@ impl Scene {
                 check_length("username", username, MAX_USERNAME_CHARS)?;
                 check_length("birthday", birthday, MAX_BIRTHDAY_CHARS)?;
                 check_length("description", description, MAX_DESCRIPTION_CHARS)
-            }
-            Scene::NoBitches { no, bottomtext } => {
-                check_length("no", no, MAX_CAPTION_CHARS)?;
-                check_length("bottomtext", bottomtext, MAX_CAPTION_CHARS)
             }
             Scene::Sage { quote } | Scene::Sage2 { quote } => {
                 check_length("quote", quote, MAX_QUOTE_CHARS)
@@ -575,11 +487,6 @@ pub fn render_scene(scene: &Scene, avatar: Option<&RgbaImage>) -> Result<RgbaIma
             birthday,
             description,
         } => cards::namecard(avatar, username, birthday, description)?,
-        Scene::ItsSoStupid { dog } => memes::its_so_stupid(avatar, dog)?,
-        Scene::Lied { username } => return memes::lied(avatar, username.as_deref()),
-        Scene::Lolice => memes::lolice(avatar)?,
-        Scene::NoBitches { no, bottomtext } => memes::nobitches(no, bottomtext)?,
-        Scene::Series => memes::series(avatar)?,
         Scene::Sage { quote } => sage::sage(quote)?,
         Scene::Sage2 { quote } => sage::sage2(quote)?,
         Scene::Post(p) => social::post(avatar, p)?,
@@ -595,21 +502,10 @@ mod tests {
     pub(crate) fn all_scenes() -> Vec<Scene> {
         vec![
             Scene::Horny,
-            Scene::ItsSoStupid {
-                dog: "my code".into(),
-            },
-            Scene::Lied {
-                username: Some("Ferris".into()),
-            },
-            Scene::Lolice,
             Scene::Namecard {
                 username: "Ferris".into(),
                 birthday: "May 15".into(),
                 description: "Crab.".into(),
-            },
-            Scene::NoBitches {
-                no: "no tests?".into(),
-                bottomtext: "".into(),
             },
             Scene::Sage {
                 quote: "Patience.".into(),
@@ -618,7 +514,6 @@ mod tests {
                 quote: "Patience.".into(),
             },
             Scene::Simpcard,
-            Scene::Series,
             Scene::Post(PostParams::default()),
             Scene::VideoComment(VideoCommentParams::default()),
         ]
@@ -704,18 +599,6 @@ mod tests {
         let long = |n| "x".repeat(n);
         let cases = [
             (
-                Scene::ItsSoStupid {
-                    dog: long(MAX_CAPTION_CHARS + 1),
-                },
-                "dog",
-            ),
-            (
-                Scene::Lied {
-                    username: Some(long(MAX_USERNAME_CHARS + 1)),
-                },
-                "username",
-            ),
-            (
                 Scene::Sage2 {
                     quote: long(MAX_QUOTE_CHARS + 1),
                 },
@@ -790,7 +673,6 @@ mod tests {
         fn arbitrary_text_renders(text in "\\PC{0,120}|[\\u{0}-\\u{2fff}]{0,60}") {
             let scenes = [
                 Scene::Post(PostParams { username: text.clone(), displayname: text.clone(), comment: text.clone(), ..PostParams::default() }),
-                Scene::NoBitches { no: text.clone(), bottomtext: text.clone() },
                 Scene::Namecard { username: text.clone(), birthday: text.clone(), description: text.clone() },
             ];
             for s in scenes {

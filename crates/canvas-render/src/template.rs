@@ -82,6 +82,7 @@ mod backdrops;
 mod cards;
 mod catalog;
 mod contrast;
+mod memes;
 mod rank;
 mod reuse;
 mod rng;
@@ -102,7 +103,6 @@ use tiny_skia::{FilterQuality, PathBuilder, Pattern, Pixmap, PixmapPaint, Spread
 use unicode_segmentation::UnicodeSegmentation;
 
 pub use art::Art;
-pub(crate) use catalog::LIED;
 pub use rank::{MAX_DISCRIMINATOR_CHARS, MAX_RANK_NUMBER, MAX_RANK_USERNAME_CHARS, RANK_CARD_SIZE};
 pub use welcome::{
     BACKGROUNDS as WELCOME_BACKGROUNDS, MAX_GUILD_CHARS, MAX_MEMBER_COUNT,
@@ -134,6 +134,8 @@ pub use render::{
 mod bidi_tests;
 #[cfg(test)]
 mod contrast_tests;
+#[cfg(test)]
+mod memes_tests;
 #[cfg(test)]
 mod rank_tests;
 #[cfg(test)]

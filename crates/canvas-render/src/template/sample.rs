@@ -14,6 +14,9 @@ fn samples(kind: TemplateKind) -> &'static [(&'static str, &'static str)] {
         Amongus => &[("username", "Ada")],
         Welcome1 | Welcome2 | Welcome3 | Welcome4 | Welcome5 | Welcome6 | Welcome7 => WELCOME,
         Rank1 | Rank2 | Rank3 | Rank4 | Rank5 | Rank6 | Rank7 | Rank8 | Rank9 => RANK,
+        NoBitches => &[("no", "no bugs?"), ("bottomtext", "ship it")],
+        ItsSoStupid => &[("dog", "Foxes are just cats that went to college")],
+        Lied => &[("username", "Ada")],
         _ => &[],
     }
 }

@@ -83,7 +83,8 @@ pub enum Job {
 }
 
 impl Job {
-    /// Whether the job draws the avatar (every job but three scenes).
+    /// Whether the job draws the avatar (every job but two scenes and a
+    /// template, `sage`, `sage2` and `nobitches`).
     pub fn uses_avatar(&self) -> bool {
         match self {
             Job::Scene(s) => s.uses_avatar(),
@@ -125,7 +126,14 @@ impl Job {
             Job::Pride(flag) => canvas_render::pride(need()?, *flag)?,
             Job::Scene(scene) => render_scene(scene, avatar)?,
             Job::Template(kind, args) => {
-                render_template_with(kind.template(), args, Some(need()?), image)?
+                let template = kind.template();
+                // A template that draws no avatar needs none.
+                let avatar = if template.uses_avatar() {
+                    Some(need()?)
+                } else {
+                    None
+                };
+                render_template_with(template, args, avatar, image)?
             }
         })
     }
