@@ -18,11 +18,6 @@ use criterion::{Criterion, criterion_group, criterion_main};
 
 fn scenes() -> Vec<Scene> {
     vec![
-        Scene::its_so_stupid("my sleep schedule"),
-        Scene::lied(Some("Ferris".into())),
-        Scene::Lolice,
-        Scene::nobitches("no bitches?", "only tests"),
-        Scene::Series,
         Scene::Post(PostParams::new(
             "ferris",
             "Ferris the Crab",

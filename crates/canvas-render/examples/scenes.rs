@@ -19,12 +19,6 @@ fn main() {
     std::fs::create_dir_all(&out).expect("out dir");
     let long = "Hot take: the best code is the code you never had to write. Delete more, ship less, sleep well. Also, if your build takes longer than your coffee, something is wrong. Прывітанне, Γειά σου κόσμε! שלום 😀 é̃ 中文";
     let scenes = vec![
-        ("its-so-stupid", Scene::its_so_stupid("my sleep schedule")),
-        ("lied", Scene::lied(Some("Ferris".into()))),
-        ("lied-none", Scene::lied(None)),
-        ("lolice", Scene::Lolice),
-        ("nobitches", Scene::nobitches("no bitches?", "only tests")),
-        ("series", Scene::Series),
         (
             "post-light",
             Scene::Post(PostParams::new(

@@ -523,18 +523,6 @@ impl Canvas {
         );
     }
 
-    /// Composites a cached full-size layer over this canvas.
-    pub(crate) fn draw_layer(&mut self, layer: &Pixmap) {
-        self.pixmap.draw_pixmap(
-            0,
-            0,
-            layer.as_ref(),
-            &tiny_skia::PixmapPaint::default(),
-            Transform::identity(),
-            None,
-        );
-    }
-
     /// Renders parsed SVG art with `transform`.
     pub(crate) fn svg(&mut self, tree: &resvg::usvg::Tree, transform: Transform) {
         resvg::render(tree, transform, &mut self.pixmap.as_mut());

@@ -10,11 +10,6 @@
 //!
 //! | Scene | Size | Avatar | Text parameters (cap, characters) |
 //! |---|---|---|---|
-//! | [`Scene::ItsSoStupid`] | 800×800 | held up in panel 4 | `dog` ([`MAX_CAPTION_CHARS`]) |
-//! | [`Scene::Lied`] | 600×600 | greyscale | optional `username` ([`MAX_USERNAME_CHARS`]) |
-//! | [`Scene::Lolice`] | 900×600 | mugshot | none |
-//! | [`Scene::NoBitches`] | 800×800 | not used | `no`, `bottomtext` ([`MAX_CAPTION_CHARS`]) |
-//! | [`Scene::Series`] | 700×800 | disc-case cover | none |
 //! | [`Scene::Post`] | 1200 × 471–1400 | round | [`PostParams`] |
 //! | [`Scene::VideoComment`] | 1200 × 227–800 | round | [`VideoCommentParams`] |
 //!
@@ -35,18 +30,17 @@
 //! text), then cut with "…".
 //!
 //! ```
-//! use canvas_render::scene::{render_scene, Scene};
+//! use canvas_render::scene::{render_scene, PostParams, Scene};
 //! let avatar = canvas_render::solid(64, 64, [200, 40, 90]).unwrap();
-//! let scene = Scene::its_so_stupid("Slow and steady.");
+//! let scene = Scene::Post(PostParams::new("ferris", "Ferris", "Slow and steady."));
 //! let img = render_scene(&scene, Some(&avatar)).unwrap();
 //! assert_eq!(img.dimensions(), scene.size());
 //!
-//! let too_long = Scene::its_so_stupid("a".repeat(10_000));
+//! let too_long = Scene::Post(PostParams::new("ferris", "Ferris", "a".repeat(10_000)));
 //! assert!(render_scene(&too_long, None).is_err());
 //! ```
 
 mod cards;
-pub(crate) mod memes;
 mod social;
 
 /// The caps of the cards drawn as templates, where they always were.
@@ -276,42 +270,11 @@ impl VideoCommentParams {
 /// A composition and its text parameters. See the [module docs](self) for
 /// sizes and caps.
 ///
-/// The enum and its variants with named fields are `#[non_exhaustive]`, so
-/// that scenes and parameters can be added in minor releases: make those
-/// variants with their constructors ([`Scene::its_so_stupid`], [`Scene::nobitches`],
-/// ...), and match them with `..`.
+/// The enum is `#[non_exhaustive]`, and so are its parameter structs: build
+/// them with [`PostParams::new`] and [`VideoCommentParams::new`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Scene {
-    /// A four-panel comic; in the last panel the avatar is held up with `dog`
-    /// written above it.
-    #[non_exhaustive]
-    ItsSoStupid {
-        /// The caption above the held-up avatar.
-        dog: String,
-    },
-    /// A greyscale, vignetted panel of the avatar captioned "`username` lied."
-    /// (or "You lied." when no username is given; the endpoint has no
-    /// username parameter, so callers may pass `None`).
-    #[non_exhaustive]
-    Lied {
-        /// Who lied.
-        username: Option<String>,
-    },
-    /// A police mugshot of the avatar in front of a height chart, with
-    /// red-and-blue siren glow.
-    Lolice,
-    /// A smug cartoon face with outlined meme captions: `no` on top,
-    /// `bottomtext` below, both upper-cased. Takes no avatar.
-    #[non_exhaustive]
-    NoBitches {
-        /// Top caption.
-        no: String,
-        /// Bottom caption.
-        bottomtext: String,
-    },
-    /// The avatar as the cover of a disc case held up in two hands.
-    Series,
     /// A microblog post card.
     Post(PostParams),
     /// A dark-theme video-site comment.
@@ -327,22 +290,13 @@ pub enum Scene {
 ///
 /// ```
 /// use canvas_render::scene::{Scene, SceneKind};
-/// assert_eq!(Scene::Lolice.kind(), SceneKind::Lolice);
-/// assert_eq!(SceneKind::ALL.len(), 7);
+/// let post = Scene::Post(canvas_render::scene::PostParams::new("a", "b", "c"));
+/// assert_eq!(post.kind(), SceneKind::Post);
+/// assert_eq!(SceneKind::ALL.len(), 2);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum SceneKind {
-    /// [`Scene::ItsSoStupid`].
-    ItsSoStupid,
-    /// [`Scene::Lied`].
-    Lied,
-    /// [`Scene::Lolice`].
-    Lolice,
-    /// [`Scene::NoBitches`].
-    NoBitches,
-    /// [`Scene::Series`].
-    Series,
     /// [`Scene::Post`].
     Post,
     /// [`Scene::VideoComment`].
@@ -351,44 +305,16 @@ pub enum SceneKind {
 
 impl SceneKind {
     /// Every kind, in the order of the [`Scene`] variants.
-    pub const ALL: [SceneKind; 7] = [
-        SceneKind::ItsSoStupid,
-        SceneKind::Lied,
-        SceneKind::Lolice,
-        SceneKind::NoBitches,
-        SceneKind::Series,
+    pub const ALL: [SceneKind; 2] = [
         SceneKind::Post,
         SceneKind::VideoComment,
     ];
 }
 
 impl Scene {
-    /// [`Scene::ItsSoStupid`] with the caption `dog`.
-    pub fn its_so_stupid(dog: impl Into<String>) -> Self {
-        Scene::ItsSoStupid { dog: dog.into() }
-    }
-
-    /// [`Scene::Lied`], captioned "`username` lied." (or "You lied.").
-    pub fn lied(username: Option<String>) -> Self {
-        Scene::Lied { username }
-    }
-
-    /// [`Scene::NoBitches`] with its top and bottom captions.
-    pub fn nobitches(no: impl Into<String>, bottomtext: impl Into<String>) -> Self {
-        Scene::NoBitches {
-            no: no.into(),
-            bottomtext: bottomtext.into(),
-        }
-    }
-
     /// The scene's [`SceneKind`]: which composition it is, without parameters.
     pub fn kind(&self) -> SceneKind {
         match self {
-            Scene::ItsSoStupid { .. } => SceneKind::ItsSoStupid,
-            Scene::Lied { .. } => SceneKind::Lied,
-            Scene::Lolice => SceneKind::Lolice,
-            Scene::NoBitches { .. } => SceneKind::NoBitches,
-            Scene::Series => SceneKind::Series,
             Scene::Post(_) => SceneKind::Post,
             Scene::VideoComment(_) => SceneKind::VideoComment,
         }
@@ -400,10 +326,6 @@ impl Scene {
     /// out to know, so call it only when the size is needed before rendering.
     pub fn size(&self) -> (u32, u32) {
         match self {
-            Scene::ItsSoStupid { .. } | Scene::NoBitches { .. } => (800, 800),
-            Scene::Lied { .. } => (600, 600),
-            Scene::Lolice => (900, 600),
-            Scene::Series => (700, 800),
             Scene::Post(p) => (social::POST_WIDTH, social::post_height(p)),
             Scene::VideoComment(v) => {
                 (social::VIDEO_COMMENT_WIDTH, social::video_comment_height(v))
@@ -411,25 +333,15 @@ impl Scene {
         }
     }
 
-    /// Whether the scene draws the avatar (`nobitches` does not).
+    /// Whether the scene draws the avatar (both cards do).
     pub fn uses_avatar(&self) -> bool {
-        !matches!(self, Scene::NoBitches { .. })
+        true
     }
 
     /// Checks every text parameter against its cap. [`render_scene`] calls
     /// this first; call it yourself to reject input before fetching an avatar.
     pub fn validate(&self) -> Result<(), RenderError> {
         match self {
-            Scene::Lolice | Scene::Series => Ok(()),
-            Scene::ItsSoStupid { dog } => check_length("dog", dog, MAX_CAPTION_CHARS),
-            Scene::Lied { username } => match username {
-                Some(u) => check_length("username", u, MAX_USERNAME_CHARS),
-                None => Ok(()),
-            },
-            Scene::NoBitches { no, bottomtext } => {
-                check_length("no", no, MAX_CAPTION_CHARS)?;
-                check_length("bottomtext", bottomtext, MAX_CAPTION_CHARS)
-            }
             Scene::Post(p) => {
                 check_length("username", &p.username, MAX_USERNAME_CHARS)?;
                 check_length("displayname", &p.displayname, MAX_USERNAME_CHARS)?;
@@ -470,11 +382,6 @@ pub fn render_scene(scene: &Scene, avatar: Option<&RgbaImage>) -> Result<RgbaIma
         crate::limits::check_size(a.width(), a.height())?;
     }
     let canvas = match scene {
-        Scene::ItsSoStupid { dog } => memes::its_so_stupid(avatar, dog)?,
-        Scene::Lied { username } => return memes::lied(avatar, username.as_deref()),
-        Scene::Lolice => memes::lolice(avatar)?,
-        Scene::NoBitches { no, bottomtext } => memes::nobitches(no, bottomtext)?,
-        Scene::Series => memes::series(avatar)?,
         Scene::Post(p) => social::post(avatar, p)?,
         Scene::VideoComment(v) => social::video_comment(avatar, v)?,
     };
@@ -487,18 +394,6 @@ mod tests {
 
     pub(crate) fn all_scenes() -> Vec<Scene> {
         vec![
-            Scene::ItsSoStupid {
-                dog: "my code".into(),
-            },
-            Scene::Lied {
-                username: Some("Ferris".into()),
-            },
-            Scene::Lolice,
-            Scene::NoBitches {
-                no: "no tests?".into(),
-                bottomtext: "".into(),
-            },
-            Scene::Series,
             Scene::Post(PostParams::default()),
             Scene::VideoComment(VideoCommentParams::default()),
         ]
@@ -584,18 +479,6 @@ mod tests {
         let long = |n| "x".repeat(n);
         let cases = [
             (
-                Scene::ItsSoStupid {
-                    dog: long(MAX_CAPTION_CHARS + 1),
-                },
-                "dog",
-            ),
-            (
-                Scene::Lied {
-                    username: Some(long(MAX_USERNAME_CHARS + 1)),
-                },
-                "username",
-            ),
-            (
                 Scene::Post(PostParams {
                     comment: long(MAX_COMMENT_CHARS + 1),
                     ..PostParams::default()
@@ -628,12 +511,12 @@ mod tests {
     fn bad_avatars_are_errors() {
         let empty = RgbaImage::new(0, 0);
         assert_eq!(
-            render_scene(&Scene::Lolice, Some(&empty)),
+            render_scene(&Scene::Post(PostParams::default()), Some(&empty)),
             Err(RenderError::EmptyImage)
         );
         let tall = RgbaImage::new(1, 9000);
         assert!(matches!(
-            render_scene(&Scene::Lolice, Some(&tall)),
+            render_scene(&Scene::Post(PostParams::default()), Some(&tall)),
             Err(RenderError::TooLarge { .. })
         ));
     }
@@ -656,7 +539,6 @@ mod tests {
         fn arbitrary_text_renders(text in "\\PC{0,120}|[\\u{0}-\\u{2fff}]{0,60}") {
             let scenes = [
                 Scene::Post(PostParams { username: text.clone(), displayname: text.clone(), comment: text.clone(), ..PostParams::default() }),
-                Scene::NoBitches { no: text.clone(), bottomtext: text.clone() },
             ];
             for s in scenes {
                 let r = render_scene(&s, None);

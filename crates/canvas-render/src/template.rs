@@ -83,6 +83,7 @@ mod cards;
 mod cards_misc;
 mod catalog;
 mod contrast;
+mod memes;
 mod rank;
 mod reuse;
 mod rng;
@@ -104,7 +105,6 @@ use unicode_segmentation::UnicodeSegmentation;
 
 pub use art::Art;
 pub use cards_misc::{MAX_BIRTHDAY_CHARS, MAX_DESCRIPTION_CHARS, MAX_QUOTE_CHARS};
-pub(crate) use catalog::LIED;
 pub use rank::{MAX_DISCRIMINATOR_CHARS, MAX_RANK_NUMBER, MAX_RANK_USERNAME_CHARS, RANK_CARD_SIZE};
 pub use welcome::{
     BACKGROUNDS as WELCOME_BACKGROUNDS, MAX_GUILD_CHARS, MAX_MEMBER_COUNT,
@@ -138,6 +138,8 @@ mod bidi_tests;
 mod cards_misc_tests;
 #[cfg(test)]
 mod contrast_tests;
+#[cfg(test)]
+mod memes_tests;
 #[cfg(test)]
 mod rank_tests;
 #[cfg(test)]

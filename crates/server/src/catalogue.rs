@@ -63,12 +63,7 @@ pub fn is_canvas_image(path: &str) -> bool {
 }
 
 /// URL name of every scene, in [`SceneKind::ALL`] order.
-pub const SCENES: [(&str, SceneKind); 7] = [
-    ("its-so-stupid", SceneKind::ItsSoStupid),
-    ("lied", SceneKind::Lied),
-    ("lolice", SceneKind::Lolice),
-    ("nobitches", SceneKind::NoBitches),
-    ("series", SceneKind::Series),
+pub const SCENES: [(&str, SceneKind); 2] = [
     ("post", SceneKind::Post),
     ("video-comment", SceneKind::VideoComment),
 ];
@@ -78,9 +73,8 @@ pub const SCENES: [(&str, SceneKind); 7] = [
 /// animated images under [`PREMIUM_GROUP`], the welcome cards `1`–`7`
 /// under [`WELCOME_GROUP`] (and its alias, and [`PREMIUM_WELCOME`] with a
 /// custom background), the rank cards under [`RANKCARD_GROUP`], the misc
-/// cards drawn as templates under [`MISC_GROUP`] (with the other misc
-/// images, [`Misc::all`]).
-pub const TEMPLATES: [(&str, &str, TemplateKind); 30] = [
+/// images drawn as templates under [`MISC_GROUP`] (also in [`Misc::all`]).
+pub const TEMPLATES: [(&str, &str, TemplateKind); 35] = [
     (OVERLAY_GROUP, "comrade", TemplateKind::Comrade),
     (OVERLAY_GROUP, "gay", TemplateKind::Gay),
     (OVERLAY_GROUP, "glass", TemplateKind::Glass),
@@ -111,6 +105,11 @@ pub const TEMPLATES: [(&str, &str, TemplateKind); 30] = [
     (MISC_GROUP, "horny", TemplateKind::Horny),
     (MISC_GROUP, "simpcard", TemplateKind::Simpcard),
     (MISC_GROUP, "namecard", TemplateKind::Namecard),
+    (MISC_GROUP, "nobitches", TemplateKind::NoBitches),
+    (MISC_GROUP, "its-so-stupid", TemplateKind::ItsSoStupid),
+    (MISC_GROUP, "lolice", TemplateKind::Lolice),
+    (MISC_GROUP, "series", TemplateKind::Series),
+    (MISC_GROUP, "lied", TemplateKind::Lied),
 ];
 
 /// The URL names of the welcome backgrounds (the `{background}` segment),
@@ -324,7 +323,10 @@ pub fn image_endpoints() -> &'static [ImageEndpoint] {
         let welcome_animated = template(WELCOME_GROUP, WELCOME_PREVIEW_TEMPLATE)
             .is_some_and(|k| k.template().is_animated());
         std::iter::once(entry(COLORVIEWER, "colorviewer", false))
-            .chain(misc_names().map(|n| entry(MISC_GROUP, n, false)))
+            .chain(Misc::all().map(|(n, m)| {
+                let animated = matches!(m, Misc::Template(k) if k.template().is_animated());
+                entry(MISC_GROUP, n, animated)
+            }))
             .chain(filter_names().map(|n| entry(FILTER_GROUP, n, false)))
             // The misc templates are among the misc images above.
             .chain(
@@ -449,6 +451,10 @@ mod tests {
             template(MISC_GROUP, "namecard"),
             Some(TemplateKind::Namecard)
         );
+        assert_eq!(
+            Misc::from_name("lied"),
+            Some(Misc::Template(TemplateKind::Lied))
+        );
     }
 
     #[test]
@@ -489,6 +495,7 @@ mod tests {
         let all = image_endpoints();
         assert_eq!(
             all.len(),
+            // The misc templates are counted once, among the misc images.
             1 + misc_names().count() + filter_names().count() + TEMPLATES.len()
                 - template_names(MISC_GROUP).count()
                 + WELCOME_BACKGROUNDS.len()

@@ -3,13 +3,13 @@
 
 use std::sync::OnceLock;
 
-use tiny_skia::{Color, PathBuilder, Pixmap, Transform};
+use tiny_skia::{PathBuilder, Pixmap, Transform};
 
 use super::backdrops;
 use super::cards::{self, Card};
 use super::cards_misc::{self, Licence};
+use super::memes;
 use super::rng::Lcg;
-use crate::RenderError;
 use crate::paint::{
     Canvas, base_layer, circle_path, linear, poly, radial, rect_path, rgba, rrect_path,
     shader_paint,
@@ -46,6 +46,20 @@ pub enum Art {
     LiedBackdrop,
     /// 600×600: the vignette and film lines over `lied`'s photo.
     LiedVignette,
+    /// 800×800: the smug face of `nobitches`, on orange rays.
+    NoBitchesFace,
+    /// 800×800: the four-panel comic of `its-so-stupid`, the empty sign
+    /// held up in the last panel.
+    StupidComic,
+    /// 260×90: the hands gripping the sign's corners in `its-so-stupid`.
+    StupidHands,
+    /// 900×600: the height chart, siren glow and placard of `lolice`.
+    LoliceScene,
+    /// 700×800: the backdrop and the empty disc case of `series`.
+    SeriesBackdrop,
+    /// 700×800: the case of `series` again with its cover's window cut
+    /// out, the title band, a sheen and the hands holding it.
+    SeriesCase,
     /// 1200×600 welcome background `blobday`: pastel blobs under a
     /// morning sky.
     BgBlobday,
@@ -127,7 +141,7 @@ pub enum Art {
 
 impl Art {
     /// How many kinds of art there are.
-    pub const COUNT: usize = 45;
+    pub const COUNT: usize = 51;
 
     /// The welcome backgrounds, in the order of their URL names
     /// (`blobday` … `sunset`).
@@ -158,6 +172,10 @@ impl Art {
             Art::Hand => (160, 150),
             Art::Space => (600, 300),
             Art::LiedBackdrop | Art::LiedVignette => (600, 600),
+            Art::NoBitchesFace | Art::StupidComic => (800, 800),
+            Art::StupidHands => (260, 90),
+            Art::LoliceScene => (900, 600),
+            Art::SeriesBackdrop | Art::SeriesCase => (700, 800),
             Art::SageCard => (1200, 630),
             Art::Sage2Night => (800, 800),
             Art::HornyLicence | Art::SimpCard => (900, 560),
@@ -210,8 +228,14 @@ pub(super) fn is_opaque(art: Art) -> bool {
 
 fn draw(art: Art) -> Pixmap {
     match art {
-        Art::LiedBackdrop => return base_layer(lied_base()),
-        Art::LiedVignette => return base_layer(lied_overlay()),
+        Art::LiedBackdrop => return base_layer(memes::lied_backdrop()),
+        Art::LiedVignette => return base_layer(memes::lied_vignette()),
+        Art::NoBitchesFace => return base_layer(memes::nobitches_face()),
+        Art::StupidComic => return base_layer(memes::stupid_comic()),
+        Art::StupidHands => return base_layer(memes::stupid_hands()),
+        Art::LoliceScene => return base_layer(memes::lolice_scene()),
+        Art::SeriesBackdrop => return base_layer(memes::series_backdrop()),
+        Art::SeriesCase => return base_layer(memes::series_case()),
         Art::SageCard => return base_layer(cards_misc::sage_base()),
         Art::Sage2Night => return base_layer(cards_misc::sage2_base()),
         Art::HornyLicence => return base_layer(cards_misc::licence_base(Licence::Horny)),
@@ -659,43 +683,4 @@ fn space(c: &mut Canvas) {
     };
     let tilt = Transform::identity().pre_rotate_at(-16.0, px, py);
     c.stroke_t(&ring, rgba(0xffe0b8, 170), 3.0, tilt);
-}
-
-/// The photo's box in `lied`: `(x, y, side)`.
-pub(crate) const LIED_PHOTO: (f32, f32, f32) = (80.0, 36.0, 440.0);
-
-/// Background and photo shadow of `lied` (drawn once, then cached).
-fn lied_base() -> Result<Canvas, RenderError> {
-    let mut c = Canvas::backdrop(
-        600,
-        600,
-        (0.0, 600.0),
-        &[(0.0, rgba(0x3a3a3a, 255)), (1.0, rgba(0x0d0d0d, 255))],
-    )?;
-    let (ax, ay, s) = LIED_PHOTO;
-    c.shadow(&rrect_path(ax, ay, s, s, 10.0), 8.0, 14.0, 90);
-    Ok(c)
-}
-
-/// Vignette and film lines drawn over the photo (drawn once, then cached).
-fn lied_overlay() -> Result<Canvas, RenderError> {
-    let mut c = Canvas::new(600, 600)?;
-    c.fill_all(radial(
-        300.0,
-        260.0,
-        430.0,
-        &[
-            (0.0, rgba(0x000000, 0)),
-            (0.6, rgba(0x000000, 40)),
-            (1.0, rgba(0x000000, 230)),
-        ],
-    ));
-    for i in 0..6 {
-        let x = 60.0 + i as f32 * 97.0;
-        c.color(
-            &rect_path(x, 0.0, 1.0, 600.0),
-            Color::from_rgba8(255, 255, 255, 10),
-        );
-    }
-    Ok(c)
 }

@@ -7,12 +7,11 @@ use unicode_segmentation::UnicodeSegmentation;
 use super::*;
 use crate::text::{TextStyle, layout_text};
 
-/// Every template: the public kinds and the scenes drawn by the engine.
+/// Every template.
 fn all() -> Vec<(String, &'static Template)> {
     TemplateKind::ALL
         .iter()
         .map(|k| (format!("{k:?}"), k.template()))
-        .chain([("lied".to_owned(), &LIED)])
         .collect()
 }
 
@@ -30,7 +29,7 @@ fn slots<'a>(layers: &'a [Layer], out: &mut Vec<&'a TextSlot>) {
 /// Whether `pieces` hold a text parameter (at any depth).
 fn has_text_param(pieces: &[Piece], t: &Template) -> bool {
     pieces.iter().any(|p| match p {
-        Piece::Param(name) => t
+        Piece::Param(name) | Piece::Upper(name) => t
             .params
             .iter()
             .any(|s| s.name == *name && matches!(s.kind, ParamKind::Text { .. })),
@@ -92,7 +91,9 @@ fn check_names(name: &str) -> usize {
         let mut found = Vec::new();
         slots(t.layers, &mut found);
         for slot in found {
-            if matches!(slot.pieces, [Piece::Param(_)]) || !has_text_param(slot.pieces, t) {
+            if matches!(slot.pieces, [Piece::Param(_) | Piece::Upper(_)])
+                || !has_text_param(slot.pieces, t)
+            {
                 continue;
             }
             let text = slot_text(slot, &args);
@@ -138,7 +139,7 @@ fn right_to_left_names_leave_our_words_in_their_order() {
 
 #[test]
 fn a_lone_parameter_keeps_its_own_direction_and_a_name_cannot_escape() {
-    let t = &LIED;
+    let t = TemplateKind::Lied.template();
     let args = t.args(|_| Some("محمد")).unwrap();
     let mut found = Vec::new();
     slots(t.layers, &mut found);

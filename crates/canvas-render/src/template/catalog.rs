@@ -3,7 +3,6 @@
 //! The per-frame placements below were computed once (eased curves) and
 //! written out, so that each template is plain data.
 
-use super::art::LIED_PHOTO;
 use super::{
     Art, AvatarSlot, Camera, Layer, Mask, ParamKind, ParamSpec, Piece, Place, Reveal, Template,
     TextSlot, Timeline, Tint,
@@ -300,49 +299,3 @@ const DRIFT: &[Place] = &[
     Place::new(617.7, 16.5, 110.0, 110.0, 336.0, 1.0),
     Place::new(646.3, 19.7, 110.0, 110.0, 348.0, 1.0),
 ];
-
-/// The `lied` scene as a template: the photo (grey, rounded) between its
-/// backdrop and its vignette, captioned "`username` lied." ("You lied."
-/// when absent).
-pub(crate) static LIED: Template = Template {
-    size: (600, 600),
-    camera: None,
-    timeline: STILL,
-    layers: &[
-        art(Art::LiedBackdrop, &[Place::rect(0.0, 0.0, 600.0, 600.0)]),
-        Layer::Avatar(AvatarSlot {
-            motion: &[Place::rect(
-                LIED_PHOTO.0,
-                LIED_PHOTO.1,
-                LIED_PHOTO.2,
-                LIED_PHOTO.2,
-            )],
-            mask: Mask::Rounded(10.0 / LIED_PHOTO.2),
-            grey: true,
-            tint: None,
-        }),
-        art(Art::LiedVignette, &[Place::rect(0.0, 0.0, 600.0, 600.0)]),
-        Layer::Text(TextSlot {
-            replaced_by: None,
-            pieces: &[Piece::Param("username"), Piece::Lit(" lied.")],
-            face: FontFace::SerifItalic,
-            size: 64.0,
-            min_size: 18.0,
-            color: [240, 240, 240, 255],
-            outline: Some(([0, 0, 0, 255], 3.0)),
-            align: Align::Center,
-            valign: VAlign::Middle,
-            area: (24.0, 482.0, 552.0, 100.0),
-            reveal: Reveal::All,
-        }),
-    ],
-    params: &[ParamSpec {
-        name: "username",
-        kind: ParamKind::Text {
-            max_chars: crate::text::MAX_NAME_CHARS,
-            default: "You",
-        },
-        doc: "who lied, at most 64 characters (default \"You\")",
-        expected: "expected at most 64 characters",
-    }],
-};

@@ -81,11 +81,26 @@ pub enum TemplateKind {
     /// `username`, `birthday` ("Birthday not set" when blank) and
     /// `description`.
     Namecard,
+    /// `nobitches`, 800×800: a smug cartoon face with the meme captions
+    /// `no` on top and `bottomtext` below, upper-cased. Draws no avatar.
+    NoBitches,
+    /// `its-so-stupid`, 800×800: a four-panel comic whose last panel holds
+    /// the avatar up on a tilted sign, the caption `dog` above it.
+    ItsSoStupid,
+    /// `lolice`, 900×600: a police mugshot of the avatar in front of a
+    /// height chart, with red-and-blue siren glow.
+    Lolice,
+    /// `series`, 700×800: the avatar as the cover of a disc case held up
+    /// in two hands.
+    Series,
+    /// `lied`, 600×600: the avatar, grey and rounded, under a vignette,
+    /// captioned "`username` lied." ("You lied." when absent or blank).
+    Lied,
 }
 
 impl TemplateKind {
     /// Every template, in declaration order.
-    pub const ALL: [TemplateKind; 30] = [
+    pub const ALL: [TemplateKind; 35] = [
         TemplateKind::Comrade,
         TemplateKind::Gay,
         TemplateKind::Glass,
@@ -116,6 +131,11 @@ impl TemplateKind {
         TemplateKind::Horny,
         TemplateKind::Simpcard,
         TemplateKind::Namecard,
+        TemplateKind::NoBitches,
+        TemplateKind::ItsSoStupid,
+        TemplateKind::Lolice,
+        TemplateKind::Series,
+        TemplateKind::Lied,
     ];
 
     /// The welcome cards, 1 to 7.
@@ -162,6 +182,11 @@ impl TemplateKind {
             TemplateKind::Horny => &cards_misc::HORNY,
             TemplateKind::Simpcard => &cards_misc::SIMPCARD,
             TemplateKind::Namecard => &cards_misc::NAMECARD,
+            TemplateKind::NoBitches => &memes::NOBITCHES,
+            TemplateKind::ItsSoStupid => &memes::ITS_SO_STUPID,
+            TemplateKind::Lolice => &memes::LOLICE,
+            TemplateKind::Series => &memes::SERIES,
+            TemplateKind::Lied => &memes::LIED,
         }
     }
 }
@@ -290,6 +315,9 @@ pub enum Piece {
     Lit(&'static str),
     /// The value of a [`ParamKind::Text`] parameter.
     Param(&'static str),
+    /// The value of a [`ParamKind::Text`] parameter in upper case (a meme
+    /// caption).
+    Upper(&'static str),
     /// The value of a [`ParamKind::Int`] parameter, written compactly:
     /// `987`, `1,234`, `12.3K`, `4.5M`, `1.2B` (cut, never rounded up).
     Compact(&'static str),

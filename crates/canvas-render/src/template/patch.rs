@@ -394,7 +394,10 @@ pub(super) fn layer_params(layer: &Layer, out: &mut Vec<&'static str>) {
         for piece in list {
             match piece {
                 Piece::Lit(_) => {}
-                Piece::Param(p) | Piece::Compact(p) | Piece::Flag { param: p, .. } => out.push(p),
+                Piece::Param(p)
+                | Piece::Upper(p)
+                | Piece::Compact(p)
+                | Piece::Flag { param: p, .. } => out.push(p),
                 Piece::CompactWith { param, with } => out.extend([param, with]),
                 Piece::IfSet {
                     param,

@@ -23,6 +23,9 @@ fn samples(kind: TemplateKind) -> &'static [(&'static str, &'static str)] {
                 "Writes the first programs; likes looms and algebra",
             ),
         ],
+        NoBitches => &[("no", "no bugs?"), ("bottomtext", "ship it")],
+        ItsSoStupid => &[("dog", "Foxes are just cats that went to college")],
+        Lied => &[("username", "Ada")],
         _ => &[],
     }
 }

@@ -14,6 +14,10 @@ pub(super) fn push_pieces(out: &mut String, pieces: &[Piece], args: &Args, isola
                 out.push_str(&crate::text::isolate(&args.display(p)));
             }
             Piece::Param(p) => out.push_str(&args.display(p)),
+            Piece::Upper(p) if isolate => {
+                out.push_str(&crate::text::isolate(&args.text(p).to_uppercase()));
+            }
+            Piece::Upper(p) => out.push_str(&args.text(p).to_uppercase()),
             Piece::Compact(p) => out.push_str(&crate::text::format_count(u64::from(args.int(p)))),
             Piece::CompactWith { param, with } => {
                 let (n, other) = (args.int(param), args.int(with));
@@ -55,7 +59,7 @@ pub(super) fn slot_text(slot: &TextSlot, args: &Args) -> String {
         }
     }
     let mut out = String::new();
-    let alone = matches!(slot.pieces, [Piece::Param(_)]);
+    let alone = matches!(slot.pieces, [Piece::Param(_) | Piece::Upper(_)]);
     push_pieces(&mut out, slot.pieces, args, !alone);
     out
 }

@@ -15,12 +15,11 @@ fn defaults(t: &Template) -> Args {
     t.args(|_| None).unwrap()
 }
 
-/// Every template: the public kinds and the scenes drawn by the engine.
+/// Every template.
 fn all() -> Vec<(String, &'static Template)> {
     TemplateKind::ALL
         .iter()
         .map(|k| (format!("{k:?}"), k.template()))
-        .chain([("lied".to_owned(), &LIED)])
         .collect()
 }
 
@@ -75,6 +74,7 @@ fn pieces_use<'a>(pieces: &'a [Piece], used: &mut Vec<&'a str>) {
     for piece in pieces {
         match piece {
             Piece::Param(p)
+            | Piece::Upper(p)
             | Piece::Compact(p)
             | Piece::Flag { param: p, .. }
             | Piece::Pick { param: p, .. } => used.push(p),
@@ -284,6 +284,12 @@ fn art_is_drawn_at_its_size() {
         Art::HornyLicence,
         Art::SimpCard,
         Art::NamecardGlass,
+        Art::NoBitchesFace,
+        Art::StupidComic,
+        Art::StupidHands,
+        Art::LoliceScene,
+        Art::SeriesBackdrop,
+        Art::SeriesCase,
     ]
     .into_iter()
     .chain(Art::BACKDROPS)

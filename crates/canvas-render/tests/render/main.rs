@@ -95,21 +95,21 @@ golden! {
     gif_frame_circle => animated::gif_frame(|f| circle(f).unwrap(), 3);
     // Scenes, at their fixed sizes, with the 256 × 256 avatar.
     scene_horny => template(TemplateKind::Horny, 0, &[]);
-    scene_its_so_stupid => scene(Scene::its_so_stupid("my sleep schedule"));
-    scene_lied => scene(Scene::lied(Some("Ferris".into())));
-    scene_lied_anonymous => scene(Scene::lied(None));
-    scene_lolice => scene(Scene::Lolice);
+    scene_its_so_stupid => still(TemplateKind::ItsSoStupid, &[("dog", "my sleep schedule")]);
+    scene_lied => still(TemplateKind::Lied, &[("username", "Ferris")]);
+    scene_lied_anonymous => still(TemplateKind::Lied, &[]);
+    scene_lolice => still(TemplateKind::Lolice, &[]);
     scene_namecard => template(TemplateKind::Namecard, 0, &[
         ("username", "Ferris the Crab"),
         ("birthday", "May 15"),
         ("description", "Systems programmer, part-time crustacean. Γειά σου, Привет! Likes long walks on the beach."),
     ]);
     scene_namecard_no_avatar => no_avatar(TemplateKind::Namecard, &[("username", "Nobody")]);
-    scene_nobitches => scene(Scene::nobitches("no bitches?", "only tests"));
+    scene_nobitches => still(TemplateKind::NoBitches, &[("no", "no bitches?"), ("bottomtext", "only tests")]);
     scene_sage => template(TemplateKind::Sage, 0, &[("quote", "The river does not hurry, yet it arrives.")]);
     scene_sage2 => template(TemplateKind::Sage2, 0, &[("quote", "Slow is smooth, and smooth is fast.")]);
     scene_simpcard => template(TemplateKind::Simpcard, 0, &[]);
-    scene_series => scene(Scene::Series);
+    scene_series => still(TemplateKind::Series, &[]);
     scene_post_light => scene(Scene::Post(PostParams::new(
         "ferris",
         "Ferris the Crab",
@@ -157,10 +157,10 @@ golden! {
         "ユウキ",
         "First! 🎉 この動画最高でした。The part at 12:34 where the borrow checker finally clicked... chef's kiss. ".repeat(4),
     )));
-    scene_its_so_stupid_unicode => scene(Scene::its_so_stupid("我的作息 😴"));
-    scene_lied_unicode => scene(Scene::lied(Some("محمد ✨".into())));
-    scene_lied_hebrew => scene(Scene::lied(Some("שלום".into())));
-    scene_nobitches_unicode => scene(Scene::nobitches("ผู้หญิงไม่มี?", "नहीं 💀"));
+    scene_its_so_stupid_unicode => still(TemplateKind::ItsSoStupid, &[("dog", "我的作息 😴")]);
+    scene_lied_unicode => still(TemplateKind::Lied, &[("username", "محمد ✨")]);
+    scene_lied_hebrew => still(TemplateKind::Lied, &[("username", "שלום")]);
+    scene_nobitches_unicode => still(TemplateKind::NoBitches, &[("no", "ผู้หญิงไม่มี?"), ("bottomtext", "नहीं 💀")]);
     scene_sage_hebrew => template(TemplateKind::Sage, 0, &[("quote", "הנהר אינו ממהר, ובכל זאת הוא מגיע.")]);
     scene_sage2_korean => template(TemplateKind::Sage2, 0, &[("quote", "천천히 가는 것이 빠르게 가는 것이다 🐢")]);
     // Templates (overlays, petpet, amongus) with the 256 × 256 avatar; the
@@ -312,6 +312,16 @@ fn no_avatar(kind: TemplateKind, params: &[(&str, &str)]) -> RgbaImage {
         .args(|n| params.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
         .unwrap();
     render_template(t, &args, None).unwrap()
+}
+
+/// A still template (a former scene: its golden keeps the scene's name)
+/// rendered with the 256 × 256 avatar and `params`.
+fn still(kind: TemplateKind, params: &[(&str, &str)]) -> RgbaImage {
+    let t = kind.template();
+    let args = t
+        .args(|n| params.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
+        .unwrap();
+    render_template(t, &args, Some(&avatar(256, 256))).unwrap()
 }
 
 /// A scene rendered with the 256 × 256 avatar.

@@ -83,8 +83,8 @@ pub enum Job {
 }
 
 impl Job {
-    /// Whether the job draws the avatar (every job but a few scenes and
-    /// templates: `nobitches`, `sage`, `sage2`).
+    /// Whether the job draws the avatar (every job but the templates that
+    /// draw none: `nobitches`, `sage`, `sage2`).
     pub fn uses_avatar(&self) -> bool {
         match self {
             Job::Scene(s) => s.uses_avatar(),

@@ -112,6 +112,9 @@ impl CanvasQuery {
             "quote" => self.quote.as_deref(),
             "birthday" => self.birthday.as_deref(),
             "description" => self.description.as_deref(),
+            "no" => self.no.as_deref(),
+            "bottomtext" => self.bottomtext.as_deref(),
+            "dog" => self.dog.as_deref(),
             "delay" => self.delay.as_deref(),
             "impostor" => self.impostor.as_deref(),
             "custom" => self.custom.as_deref(),
@@ -237,15 +240,10 @@ fn misc_job(req: &HttpRequest, name: &str, q: &CanvasQuery) -> Result<Job, ApiEr
         Misc::Circle => return Ok(Job::Circle),
         Misc::Heart => return Ok(Job::Heart),
         Misc::Pride(flag) => return Ok(Job::Pride(flag)),
-        Misc::Scene(kind) => kind,
         Misc::Template(_) => return template_job(req, catalogue::MISC_GROUP, name, q),
+        Misc::Scene(kind) => kind,
     };
     let scene = match kind {
-        SceneKind::ItsSoStupid => Scene::its_so_stupid(text(&q.dog)),
-        SceneKind::Lied => Scene::lied(q.username.clone().filter(|u| !u.trim().is_empty())),
-        SceneKind::Lolice => Scene::Lolice,
-        SceneKind::NoBitches => Scene::nobitches(text(&q.no), text(&q.bottomtext)),
-        SceneKind::Series => Scene::Series,
         SceneKind::Post => {
             let mut p = PostParams::new(text(&q.username), text(&q.displayname), text(&q.comment))
                 .theme(match present(&q.theme) {

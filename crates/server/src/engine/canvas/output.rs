@@ -889,11 +889,12 @@ mod tests {
             1
         );
         // A scene counts its card's size per frame.
-        let card = Job::Scene(canvas_render::scene::Scene::Lolice);
-        let (w, h) = canvas_render::scene::Scene::Lolice.size();
-        let expected = (60 * u64::from(w) * u64::from(h)).div_ceil(PIXELS_PER_SLOT);
+        let card = Job::Scene(canvas_render::scene::Scene::Post(Default::default()));
+        let (w, h) = canvas_render::scene::Scene::Post(Default::default()).size();
+        let few = avatar(30, 128);
+        let expected = (30 * u64::from(w) * u64::from(h)).div_ceil(PIXELS_PER_SLOT);
         assert_eq!(
-            weight(&card, Some(&small), Output::Gif, 64) as u64,
+            weight(&card, Some(&few), Output::Gif, 64) as u64,
             expected
         );
         // At most half the pool.
@@ -1141,7 +1142,7 @@ mod tests {
     #[test]
     fn outputs_follow_the_format_and_the_avatar() {
         let grey = Job::Filter(Filter::Greyscale);
-        let scene = Job::Scene(canvas_render::scene::Scene::Lolice);
+        let scene = Job::Scene(canvas_render::scene::Scene::Post(Default::default()));
         let (still, anim) = (avatar(1, 8), avatar(3, 8));
         let choose = |r, job: &Job, a: &Avatar| Output::choose(r, job, Some(a));
         assert_eq!(choose(Requested::Auto, &grey, &still), Output::Png);

@@ -1,16 +1,271 @@
-//! Meme scenes: `its-so-stupid`, `lied`, `lolice`, `nobitches`, `series`.
+//! The meme templates: `its-so-stupid`, `lied`, `lolice`, `nobitches` and
+//! `series`, with the art they place (drawn in code once per process, see
+//! [`super::art`]).
 
-use std::sync::LazyLock;
+use tiny_skia::{Color, PathBuilder, Transform};
 
-use tiny_skia::{Color, PathBuilder, Pixmap, Transform};
-
-use crate::RenderError;
-use crate::RgbaImage;
-use crate::paint::{
-    Avatar, Canvas, base_layer, circle_path, linear, paint, radial, rect_path, rgba, rrect_path,
-    shader_paint, text_rgb,
+use super::{
+    Art, AvatarSlot, Layer, Mask, ParamKind, ParamSpec, Piece, Place, Reveal, Template, TextSlot,
+    Timeline,
 };
+use crate::RenderError;
+use crate::paint::{
+    Canvas, circle_path, linear, paint, radial, rect_path, rgba, rrect_path, shader_paint, text_rgb,
+};
+use crate::scene::MAX_CAPTION_CHARS;
 use crate::text::{Align, FontFace, TextBox, TextStyle, VAlign};
+
+const STILL: Timeline = Timeline {
+    frames: 1,
+    delay_ms: 0,
+    delay_param: None,
+};
+
+const fn art(art: Art, motion: &'static [Place]) -> Layer {
+    Layer::Art { art, motion }
+}
+
+const fn avatar(motion: &'static [Place], mask: Mask, grey: bool) -> Layer {
+    Layer::Avatar(AvatarSlot {
+        motion,
+        mask,
+        grey,
+        tint: None,
+    })
+}
+
+/// A caption of at most [`MAX_CAPTION_CHARS`], empty by default.
+const fn caption(name: &'static str, doc: &'static str) -> ParamSpec {
+    ParamSpec {
+        name,
+        kind: ParamKind::Text {
+            max_chars: MAX_CAPTION_CHARS,
+            default: "",
+        },
+        doc,
+        expected: "expected at most 200 characters",
+    }
+}
+
+/// A white meme caption with a black outline of a twelfth of its size
+/// ([`TextStyle::meme`]).
+const fn meme_text(
+    pieces: &'static [Piece],
+    size: f32,
+    min_size: f32,
+    valign: VAlign,
+    area: (f32, f32, f32, f32),
+    outline: f32,
+) -> Layer {
+    Layer::Text(TextSlot {
+        replaced_by: None,
+        pieces,
+        face: FontFace::Meme,
+        size,
+        min_size,
+        color: [255, 255, 255, 255],
+        outline: Some(([0, 0, 0, 255], outline)),
+        align: Align::Center,
+        valign,
+        area,
+        reveal: Reveal::All,
+    })
+}
+
+/// `nobitches`: a smug cartoon face with the captions `no` on top and
+/// `bottomtext` below, upper-cased. Takes no avatar.
+pub(super) static NOBITCHES: Template = Template {
+    size: (800, 800),
+    camera: None,
+    timeline: STILL,
+    layers: &[
+        art(Art::NoBitchesFace, &[Place::rect(0.0, 0.0, 800.0, 800.0)]),
+        meme_text(
+            &[Piece::Upper("no")],
+            104.0,
+            28.0,
+            VAlign::Top,
+            (20.0, 14.0, 760.0, 200.0),
+            104.0 / 12.0,
+        ),
+        meme_text(
+            &[Piece::Upper("bottomtext")],
+            104.0,
+            28.0,
+            VAlign::Bottom,
+            (20.0, 586.0, 760.0, 200.0),
+            104.0 / 12.0,
+        ),
+    ],
+    params: &[
+        caption("no", "the top caption, upper-cased, at most 200 characters"),
+        caption(
+            "bottomtext",
+            "the bottom caption, upper-cased, at most 200 characters",
+        ),
+    ],
+};
+
+/// The avatar on the sign in `its-so-stupid`: `(x, y, side)`, in panel 4
+/// of the comic (panels of 376 px, 16 px apart).
+const STUPID_SIGN: (f32, f32, f32) = (408.0 + 98.0, 408.0 + 124.0, 180.0);
+/// The sign's tilt, in degrees (anticlockwise).
+const STUPID_TILT: f32 = -4.0;
+/// The box of the hands art, `(x, y, width, height)`.
+const STUPID_HANDS: (f32, f32, f32, f32) = (470.0, 670.0, 260.0, 90.0);
+
+/// The sign's rotation about its centre.
+fn sign_tilt() -> Transform {
+    let (sx, sy, ss) = STUPID_SIGN;
+    Transform::from_rotate_at(STUPID_TILT, sx + ss / 2.0, sy + ss / 2.0)
+}
+
+/// `its-so-stupid`: a four-panel comic; in the last panel the avatar is
+/// held up on a tilted sign, with `dog` written above it.
+pub(super) static ITS_SO_STUPID: Template = Template {
+    size: (800, 800),
+    camera: None,
+    timeline: STILL,
+    layers: &[
+        art(Art::StupidComic, &[Place::rect(0.0, 0.0, 800.0, 800.0)]),
+        avatar(
+            &[Place::new(
+                STUPID_SIGN.0,
+                STUPID_SIGN.1,
+                STUPID_SIGN.2,
+                STUPID_SIGN.2,
+                STUPID_TILT,
+                1.0,
+            )],
+            Mask::Square,
+            false,
+        ),
+        art(
+            Art::StupidHands,
+            &[Place::rect(
+                STUPID_HANDS.0,
+                STUPID_HANDS.1,
+                STUPID_HANDS.2,
+                STUPID_HANDS.3,
+            )],
+        ),
+        meme_text(
+            &[Piece::Param("dog")],
+            48.0,
+            14.0,
+            VAlign::Middle,
+            (418.0, 416.0, 356.0, 104.0),
+            4.0,
+        ),
+    ],
+    params: &[caption(
+        "dog",
+        "the caption above the held-up avatar, at most 200 characters",
+    )],
+};
+
+/// The photo's box in `lied`: `(x, y, side)`.
+const LIED_PHOTO: (f32, f32, f32) = (80.0, 36.0, 440.0);
+
+/// `lied`: the avatar, grey and rounded, between a dark backdrop and a
+/// vignette, captioned "`username` lied." ("You lied." when absent or
+/// blank).
+pub(super) static LIED: Template = Template {
+    size: (600, 600),
+    camera: None,
+    timeline: STILL,
+    layers: &[
+        art(Art::LiedBackdrop, &[Place::rect(0.0, 0.0, 600.0, 600.0)]),
+        avatar(
+            &[Place::rect(
+                LIED_PHOTO.0,
+                LIED_PHOTO.1,
+                LIED_PHOTO.2,
+                LIED_PHOTO.2,
+            )],
+            Mask::Rounded(10.0 / LIED_PHOTO.2),
+            true,
+        ),
+        art(Art::LiedVignette, &[Place::rect(0.0, 0.0, 600.0, 600.0)]),
+        Layer::Text(TextSlot {
+            replaced_by: None,
+            pieces: &[Piece::Param("username"), Piece::Lit(" lied.")],
+            face: FontFace::SerifItalic,
+            size: 64.0,
+            min_size: 18.0,
+            color: [240, 240, 240, 255],
+            outline: Some(([0, 0, 0, 255], 3.0)),
+            align: Align::Center,
+            valign: VAlign::Middle,
+            area: (24.0, 482.0, 552.0, 100.0),
+            reveal: Reveal::All,
+        }),
+    ],
+    params: &[ParamSpec {
+        name: "username",
+        kind: ParamKind::Text {
+            max_chars: crate::text::MAX_NAME_CHARS,
+            default: "You",
+        },
+        doc: "who lied, at most 64 characters (default \"You\")",
+        expected: "expected at most 64 characters",
+    }],
+};
+
+/// Position and size of the mugshot in `lolice`: `(x, y, side)`.
+const LOLICE_PHOTO: (f32, f32, f32) = (285.0, 56.0, 330.0);
+
+/// `lolice`: a police mugshot of the avatar in front of a height chart,
+/// with red-and-blue siren glow.
+pub(super) static LOLICE: Template = Template {
+    size: (900, 600),
+    camera: None,
+    timeline: STILL,
+    layers: &[
+        art(Art::LoliceScene, &[Place::rect(0.0, 0.0, 900.0, 600.0)]),
+        avatar(
+            &[Place::rect(
+                LOLICE_PHOTO.0,
+                LOLICE_PHOTO.1,
+                LOLICE_PHOTO.2,
+                LOLICE_PHOTO.2,
+            )],
+            Mask::Square,
+            false,
+        ),
+    ],
+    params: &[],
+};
+
+/// The disc case in `series`: x, y, width, height.
+const CASE: (f32, f32, f32, f32) = (150.0, 100.0, 400.0, 580.0);
+/// The cover's window in the case: x, y, width, height.
+const SERIES_COVER: (f32, f32, f32, f32) =
+    (CASE.0 + 40.0, CASE.1 + 14.0, CASE.2 - 54.0, CASE.3 - 28.0);
+
+/// `series`: the avatar as the cover of a disc case held up in two hands.
+/// The avatar is drawn as a square as tall as the cover, centred on it;
+/// the case art over it leaves it seen through the cover's window only.
+pub(super) static SERIES: Template = Template {
+    size: (700, 800),
+    camera: None,
+    timeline: STILL,
+    layers: &[
+        art(Art::SeriesBackdrop, &[Place::rect(0.0, 0.0, 700.0, 800.0)]),
+        avatar(
+            &[Place::rect(
+                SERIES_COVER.0 - (SERIES_COVER.3 - SERIES_COVER.2) / 2.0,
+                SERIES_COVER.1,
+                SERIES_COVER.3,
+                SERIES_COVER.3,
+            )],
+            Mask::Square,
+            false,
+        ),
+        art(Art::SeriesCase, &[Place::rect(0.0, 0.0, 700.0, 800.0)]),
+    ],
+    params: &[],
+};
 
 const SKIN: u32 = 0xf6c9a0;
 const SKIN_DARK: u32 = 0xd9a273;
@@ -193,61 +448,9 @@ fn bubble(
     Ok(())
 }
 
-static STUPID_BASE: LazyLock<Pixmap> = LazyLock::new(|| base_layer(its_so_stupid_base()));
-
-pub(super) fn its_so_stupid(avatar: Option<&RgbaImage>, dog: &str) -> Result<Canvas, RenderError> {
-    let mut c = Canvas::from_layer(&STUPID_BASE);
-    let p = 376.0;
-    let (x, y) = (16.0 + p + 16.0, 16.0 + p + 16.0);
-    let (sx, sy, ss) = (x + 98.0, y + 124.0, 180.0);
-    let angle = -4.0;
-    let t = Transform::from_rotate_at(angle, sx + ss / 2.0, sy + ss / 2.0);
-    let board = rrect_path(sx - 12.0, sy - 12.0, ss + 24.0, ss + 24.0, 10.0);
-    c.fill_t(
-        &board,
-        &paint(rgba(0x000000, 50)),
-        t.pre_translate(4.0, 6.0),
-    );
-    c.fill_t(&board, &paint(Color::WHITE), t);
-    c.stroke_t(&board, rgba(INK, 255), 5.0, t);
-    let mut av = Avatar::prepare(avatar, ss as u32, false)?;
-    av.smooth = true; // drawn rotated
-    c.fill_t(&rect_path(sx, sy, ss, ss), &av.paint(sx, sy, ss, 0.0), t);
-    // Hands gripping the bottom corners.
-    for hx in [sx + 4.0, sx + ss - 4.0] {
-        let hand = circle_path(hx, sy + ss + 8.0, 22.0);
-        c.fill_t(&hand, &paint(rgba(SKIN, 255)), t);
-        c.stroke_t(&hand, rgba(INK, 255), 4.0, t);
-        c.stroke_t(
-            &curve(
-                hx - 10.0,
-                sy + ss + 2.0,
-                hx,
-                sy + ss - 2.0,
-                hx + 10.0,
-                sy + ss + 2.0,
-            ),
-            rgba(SKIN_DARK, 255),
-            3.0,
-            t,
-        );
-    }
-    let style = TextStyle::new(FontFace::Meme, 48.0)
-        .color([255, 255, 255, 255])
-        .outline([0, 0, 0, 255], 4.0)
-        .align(Align::Center)
-        .valign(VAlign::Middle);
-    c.text(
-        dog,
-        &style,
-        TextBox::new(x + 10.0, y + 8.0, p - 20.0, 104.0),
-        14.0,
-    )?;
-    Ok(c)
-}
-
-/// The comic without the held-up avatar and caption (drawn once, then cached).
-fn its_so_stupid_base() -> Result<Canvas, RenderError> {
+/// The comic with the empty sign held up in panel 4: the art under the
+/// avatar in `its-so-stupid`.
+pub(super) fn stupid_comic() -> Result<Canvas, RenderError> {
     let mut c = Canvas::new(800, 800)?;
     c.color(&rect_path(0.0, 0.0, 800.0, 800.0), Color::WHITE);
     let p = 376.0;
@@ -300,35 +503,87 @@ fn its_so_stupid_base() -> Result<Canvas, RenderError> {
         let (x, y) = origin(i);
         c.stroke(&rect_path(x, y, p, p), rgba(INK, 255), 6.0);
     }
+    // The sign the avatar is on, tilted, with its shadow.
+    let (sx, sy, ss) = STUPID_SIGN;
+    let t = sign_tilt();
+    let board = rrect_path(sx - 12.0, sy - 12.0, ss + 24.0, ss + 24.0, 10.0);
+    c.fill_t(
+        &board,
+        &paint(rgba(0x000000, 50)),
+        t.pre_translate(4.0, 6.0),
+    );
+    c.fill_t(&board, &paint(Color::WHITE), t);
+    c.stroke_t(&board, rgba(INK, 255), 5.0, t);
     Ok(c)
 }
 
-/// `lied`, drawn by the template engine ([`crate::template`]).
-pub(super) fn lied(
-    avatar: Option<&RgbaImage>,
-    username: Option<&str>,
-) -> Result<RgbaImage, RenderError> {
-    let t = &crate::template::LIED;
-    let name = username.map(str::trim).filter(|u| !u.is_empty());
-    let args = t.args(|_| name)?;
-    crate::template::render_template(t, &args, avatar)
-}
-
-static LOLICE_BASE: LazyLock<Pixmap> = LazyLock::new(|| base_layer(lolice_base()));
-
-/// Position and size of the mugshot.
-const LOLICE_PHOTO: (f32, f32, f32) = (285.0, 56.0, 330.0);
-
-pub(super) fn lolice(avatar: Option<&RgbaImage>) -> Result<Canvas, RenderError> {
-    let mut c = Canvas::from_layer(&LOLICE_BASE);
-    let (ax, ay, s) = LOLICE_PHOTO;
-    let av = Avatar::prepare(avatar, s as u32, false)?;
-    c.fill(&rect_path(ax, ay, s, s), &av.paint(ax, ay, s, 0.0));
+/// The hands gripping the sign's bottom corners, over the avatar, in the
+/// box [`STUPID_HANDS`].
+pub(super) fn stupid_hands() -> Result<Canvas, RenderError> {
+    let (bx, by, bw, bh) = STUPID_HANDS;
+    let mut c = Canvas::new(bw as u32, bh as u32)?;
+    let (sx, sy, ss) = STUPID_SIGN;
+    let t = sign_tilt().post_translate(-bx, -by);
+    for hx in [sx + 4.0, sx + ss - 4.0] {
+        let hand = circle_path(hx, sy + ss + 8.0, 22.0);
+        c.fill_t(&hand, &paint(rgba(SKIN, 255)), t);
+        c.stroke_t(&hand, rgba(INK, 255), 4.0, t);
+        c.stroke_t(
+            &curve(
+                hx - 10.0,
+                sy + ss + 2.0,
+                hx,
+                sy + ss - 2.0,
+                hx + 10.0,
+                sy + ss + 2.0,
+            ),
+            rgba(SKIN_DARK, 255),
+            3.0,
+            t,
+        );
+    }
     Ok(c)
 }
 
-/// The police scene without the mugshot (drawn once, then cached).
-fn lolice_base() -> Result<Canvas, RenderError> {
+/// Background and photo shadow of `lied`.
+pub(super) fn lied_backdrop() -> Result<Canvas, RenderError> {
+    let mut c = Canvas::backdrop(
+        600,
+        600,
+        (0.0, 600.0),
+        &[(0.0, rgba(0x3a3a3a, 255)), (1.0, rgba(0x0d0d0d, 255))],
+    )?;
+    let (ax, ay, s) = LIED_PHOTO;
+    c.shadow(&rrect_path(ax, ay, s, s, 10.0), 8.0, 14.0, 90);
+    Ok(c)
+}
+
+/// Vignette and film lines drawn over the photo in `lied`.
+pub(super) fn lied_vignette() -> Result<Canvas, RenderError> {
+    let mut c = Canvas::new(600, 600)?;
+    c.fill_all(radial(
+        300.0,
+        260.0,
+        430.0,
+        &[
+            (0.0, rgba(0x000000, 0)),
+            (0.6, rgba(0x000000, 40)),
+            (1.0, rgba(0x000000, 230)),
+        ],
+    ));
+    for i in 0..6 {
+        let x = 60.0 + i as f32 * 97.0;
+        c.color(
+            &rect_path(x, 0.0, 1.0, 600.0),
+            Color::from_rgba8(255, 255, 255, 10),
+        );
+    }
+    Ok(c)
+}
+
+/// The police scene without the mugshot: the art under the avatar in
+/// `lolice`.
+pub(super) fn lolice_scene() -> Result<Canvas, RenderError> {
     let w = 900.0;
     let mut c = Canvas::backdrop(
         900,
@@ -406,28 +661,8 @@ fn lolice_base() -> Result<Canvas, RenderError> {
     Ok(c)
 }
 
-static NOBITCHES_BASE: LazyLock<Pixmap> = LazyLock::new(|| base_layer(nobitches_base()));
-
-pub(super) fn nobitches(no: &str, bottomtext: &str) -> Result<Canvas, RenderError> {
-    let mut c = Canvas::from_layer(&NOBITCHES_BASE);
-    let style = TextStyle::meme(104.0);
-    c.text(
-        &no.to_uppercase(),
-        &style,
-        TextBox::new(20.0, 14.0, 760.0, 200.0),
-        28.0,
-    )?;
-    c.text(
-        &bottomtext.to_uppercase(),
-        &style.valign(VAlign::Bottom),
-        TextBox::new(20.0, 586.0, 760.0, 200.0),
-        28.0,
-    )?;
-    Ok(c)
-}
-
-/// The smug face without captions (drawn once, then cached).
-fn nobitches_base() -> Result<Canvas, RenderError> {
+/// The smug face without captions: the art of `nobitches`.
+pub(super) fn nobitches_face() -> Result<Canvas, RenderError> {
     let mut c = Canvas::new(800, 800)?;
     c.fill_all(radial(
         400.0,
@@ -528,25 +763,8 @@ fn nobitches_base() -> Result<Canvas, RenderError> {
     Ok(c)
 }
 
-static SERIES_BASE: LazyLock<Pixmap> = LazyLock::new(|| base_layer(series_base()));
-static SERIES_OVERLAY: LazyLock<Pixmap> = LazyLock::new(|| base_layer(series_overlay()));
-
-/// The disc case: x, y, width, height.
-const CASE: (f32, f32, f32, f32) = (150.0, 100.0, 400.0, 580.0);
-
-pub(super) fn series(avatar: Option<&RgbaImage>) -> Result<Canvas, RenderError> {
-    let mut c = Canvas::from_layer(&SERIES_BASE);
-    let (x, y, cw, ch) = CASE;
-    let (vx, vy, vw, vh) = (x + 40.0, y + 14.0, cw - 54.0, ch - 28.0);
-    let av = Avatar::prepare(avatar, vh as u32, false)?;
-    let cover = rrect_path(vx, vy, vw, vh, 6.0);
-    c.fill(&cover, &av.paint(vx - (vh - vw) / 2.0, vy, vh, 0.0));
-    c.draw_layer(&SERIES_OVERLAY);
-    Ok(c)
-}
-
-/// Background and empty case (drawn once, then cached).
-fn series_base() -> Result<Canvas, RenderError> {
+/// Background and empty case: the art under the cover in `series`.
+pub(super) fn series_backdrop() -> Result<Canvas, RenderError> {
     let mut c = Canvas::backdrop(
         700,
         800,
@@ -569,12 +787,27 @@ fn series_base() -> Result<Canvas, RenderError> {
     Ok(c)
 }
 
-/// Cover band, sheen and the hands, drawn over the cover (drawn once, then cached).
-fn series_overlay() -> Result<Canvas, RenderError> {
-    let mut c = Canvas::new(700, 800)?;
+/// The art over the avatar in `series`: the backdrop and case again, with
+/// the cover's rounded window cut out (the avatar, drawn square under it,
+/// shows only through the window), then the cover's title band, its sheen
+/// and the hands holding the case.
+pub(super) fn series_case() -> Result<Canvas, RenderError> {
+    let mut c = series_backdrop()?;
     let (x, y, cw, ch) = CASE;
     let case = rrect_path(x, y, cw, ch, 16.0);
-    let (vx, vy, vw, vh) = (x + 40.0, y + 14.0, cw - 54.0, ch - 28.0);
+    let (vx, vy, vw, vh) = SERIES_COVER;
+    let cut = tiny_skia::Paint {
+        anti_alias: true,
+        blend_mode: tiny_skia::BlendMode::Clear,
+        ..tiny_skia::Paint::default()
+    };
+    c.pixmap.fill_path(
+        &rrect_path(vx, vy, vw, vh, 6.0),
+        &cut,
+        tiny_skia::FillRule::Winding,
+        Transform::identity(),
+        None,
+    );
     // Title band and bottom strip.
     c.fill(
         &rect_path(vx, vy, vw, 64.0),
