@@ -44,7 +44,9 @@ mod cards;
 mod social;
 
 /// The caps of the cards drawn as templates, where they always were.
-pub use crate::template::{MAX_BIRTHDAY_CHARS, MAX_DESCRIPTION_CHARS, MAX_QUOTE_CHARS};
+pub use crate::template::{
+    MAX_BIRTHDAY_CHARS, MAX_CAPTION_CHARS, MAX_DESCRIPTION_CHARS, MAX_QUOTE_CHARS,
+};
 pub use social::{POST_MAX_HEIGHT, POST_WIDTH, VIDEO_COMMENT_MAX_HEIGHT, VIDEO_COMMENT_WIDTH};
 
 use std::str::FromStr;
@@ -54,8 +56,6 @@ use crate::{RenderError, RgbaImage};
 
 /// Cap on usernames and display names, in characters.
 pub const MAX_USERNAME_CHARS: usize = crate::text::MAX_NAME_CHARS;
-/// Cap on meme captions (`dog`, `no`, `bottomtext`), in characters.
-pub const MAX_CAPTION_CHARS: usize = 200;
 /// Cap on post and video comments, in characters.
 pub const MAX_COMMENT_CHARS: usize = 1000;
 /// Cap on the date/time labels of [`PostParams`] and [`VideoCommentParams`].
@@ -305,10 +305,7 @@ pub enum SceneKind {
 
 impl SceneKind {
     /// Every kind, in the order of the [`Scene`] variants.
-    pub const ALL: [SceneKind; 2] = [
-        SceneKind::Post,
-        SceneKind::VideoComment,
-    ];
+    pub const ALL: [SceneKind; 2] = [SceneKind::Post, SceneKind::VideoComment];
 }
 
 impl Scene {

@@ -105,6 +105,7 @@ use unicode_segmentation::UnicodeSegmentation;
 
 pub use art::Art;
 pub use cards_misc::{MAX_BIRTHDAY_CHARS, MAX_DESCRIPTION_CHARS, MAX_QUOTE_CHARS};
+pub use memes::MAX_CAPTION_CHARS;
 pub use rank::{MAX_DISCRIMINATOR_CHARS, MAX_RANK_NUMBER, MAX_RANK_USERNAME_CHARS, RANK_CARD_SIZE};
 pub use welcome::{
     BACKGROUNDS as WELCOME_BACKGROUNDS, MAX_GUILD_CHARS, MAX_MEMBER_COUNT,

@@ -12,8 +12,10 @@ use crate::RenderError;
 use crate::paint::{
     Canvas, circle_path, linear, paint, radial, rect_path, rgba, rrect_path, shader_paint, text_rgb,
 };
-use crate::scene::MAX_CAPTION_CHARS;
 use crate::text::{Align, FontFace, TextBox, TextStyle, VAlign};
+
+/// Cap on meme captions (`dog`, `no`, `bottomtext`), in characters.
+pub const MAX_CAPTION_CHARS: usize = 200;
 
 const STILL: Timeline = Timeline {
     frames: 1,

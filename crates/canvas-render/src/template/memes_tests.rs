@@ -41,8 +41,8 @@ fn each_meme_has_its_size_and_draws_the_avatar_or_not() {
 
 #[test]
 fn captions_are_capped_and_named_in_errors() {
-    let long = "x".repeat(crate::scene::MAX_CAPTION_CHARS + 1);
-    let at_cap = "x".repeat(crate::scene::MAX_CAPTION_CHARS);
+    let long = "x".repeat(super::MAX_CAPTION_CHARS + 1);
+    let at_cap = "x".repeat(super::MAX_CAPTION_CHARS);
     for (kind, name) in [
         (TemplateKind::NoBitches, "no"),
         (TemplateKind::NoBitches, "bottomtext"),

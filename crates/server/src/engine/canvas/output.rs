@@ -893,10 +893,7 @@ mod tests {
         let (w, h) = canvas_render::scene::Scene::Post(Default::default()).size();
         let few = avatar(30, 128);
         let expected = (30 * u64::from(w) * u64::from(h)).div_ceil(PIXELS_PER_SLOT);
-        assert_eq!(
-            weight(&card, Some(&few), Output::Gif, 64) as u64,
-            expected
-        );
+        assert_eq!(weight(&card, Some(&few), Output::Gif, 64) as u64, expected);
         // At most half the pool.
         let big = avatar(200, 1024);
         assert_eq!(weight(&grey, Some(&big), Output::Gif, 64), 32);
