@@ -485,6 +485,27 @@ impl Engine {
 
     /// The shaping attributes that select `face` in the database.
     pub fn attrs(&self, face: FontFace) -> Attrs<'static> {
+        if let FontFace::Family(family) = face {
+            // The family's face nearest to a regular one, asked for as it
+            // is (shaping matches weight, style and stretch exactly): a
+            // family of one bold italic face is drawn in that face.
+            let db = self.fs.db();
+            let found = db
+                .query(&Query {
+                    families: &[Family::Name(family)],
+                    weight: Weight::NORMAL,
+                    stretch: Stretch::Normal,
+                    style: Style::Normal,
+                })
+                .and_then(|id| db.face(id));
+            if let Some(f) = found {
+                return Attrs::new()
+                    .family(Family::Name(family))
+                    .weight(f.weight)
+                    .style(f.style)
+                    .stretch(f.stretch);
+            }
+        }
         attrs_with(face, self.families[face_slot(face)])
     }
 }
