@@ -47,14 +47,14 @@
 //!   parameter names one of the right type; art files exist and pass their
 //!   caps; names are URL-safe. A [`FileError`] names the file, the line and
 //!   the field: `welcome.toml:12: layer[2].place: …`.
-//! * **Art**: built-in art by its name ([`Art::name`], `art = "hand"`), or
+//! * **Art**: built-in art by its name ([`Art::name`](super::Art::name), `art = "hand"`), or
 //!   a picture in the template's folder (`file = "logo.svg"`): an SVG
 //!   (through `usvg`/`resvg`; it may not refer to anything outside itself:
 //!   no `<image>` of a file, URL or `data:` URI), a PNG or a WebP, each at
 //!   most [`MAX_ART_BYTES`] and [`MAX_ART_PIXELS`] (an SVG as rasterised).
 //!   A picture is rasterised once, when the file is loaded, at the largest
 //!   box a layer places it in (a PNG or WebP is kept at its own size), and
-//!   drawn like built-in art ([`Layer::Picture`]).
+//!   drawn like built-in art ([`Layer::Picture`](super::Layer::Picture)).
 //! * **Fonts**: `fonts = ["MyFont.ttf"]` adds the folder's font files (at
 //!   most [`MAX_FONT_BYTES`] each) through [`crate::text::add_font`]; a
 //!   text layer's `family` then draws in it.
