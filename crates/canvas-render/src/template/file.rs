@@ -201,7 +201,11 @@ impl Checker<'_> {
     fn toml(&self, e: &toml::de::Error) -> FileError {
         let span = e.span().unwrap_or(0..0);
         let start = span.start.min(self.text.len());
-        let line_start = self.text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_start = self
+            .text
+            .get(..start)
+            .and_then(|t| t.rfind('\n'))
+            .map_or(0, |i| i + 1);
         let line_text = self.text[line_start..].lines().next().unwrap_or("");
         let at = self.text.get(span.clone()).unwrap_or("").trim();
         let bare = |s: &str| {

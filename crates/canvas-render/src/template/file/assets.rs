@@ -290,7 +290,9 @@ fn add_font(bytes: &[u8]) -> Result<Vec<String>, String> {
 }
 
 /// The face a text layer's `family` draws in: a family of the template's
-/// own fonts, or of the fonts already in the database.
+/// own fonts, or of the fonts in the database that no template file added
+/// (so that whether a file loads does not hang on which files were loaded
+/// before it).
 pub(super) fn family_face(
     c: &Checker,
     field: &str,
@@ -298,7 +300,14 @@ pub(super) fn family_face(
     families: &[String],
 ) -> Result<FontFace, FileError> {
     let name = family.get_ref();
-    if families.contains(name) || crate::text::font_families().contains(name) {
+    let from_files = || {
+        FONTS
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .any(|(_, f)| f.contains(name))
+    };
+    if families.contains(name) || (crate::text::font_families().contains(name) && !from_files()) {
         Ok(FontFace::Family(super::convert::leak_str(name)))
     } else {
         Err(c.err(

@@ -210,7 +210,7 @@ fn param(c: &Checker, at: &str, p: &ParamFile) -> R<ParamSpec> {
             Err(c.err(
                 span.unwrap_or(p.kind.span()),
                 &field(f),
-                format!("a {kind} parameter has no `{f}`"),
+                format!("a parameter of type `{kind}` has no `{f}`"),
             ))
         } else {
             Ok(())
@@ -828,7 +828,7 @@ fn layer(
         return Err(c.err(
             s,
             &format!("{at}.{name}"),
-            format!("a `{kind}` layer has no `{name}`"),
+            format!("a layer of kind `{kind}` has no `{name}`"),
         ));
     }
     let f = |name: &str| format!("{at}.{name}");

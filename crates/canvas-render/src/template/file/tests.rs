@@ -200,3 +200,87 @@ fn every_toml_example_in_the_guide_parses() {
     }
     assert!(blocks >= 5, "{blocks} TOML examples");
 }
+
+const HEAD: &str = "format = 1\nname = \"t\"\nsize = [100, 100]\n";
+
+/// Each broken body after [`HEAD`]: the line (of the whole file), the
+/// field and words of its error.
+#[test]
+fn semantic_errors_name_their_line_and_field() {
+    let cases: &[(&str, usize, &str, &str)] = &[
+        (
+            "[[param]]\nname = \"n\"\ntype = \"int\"\nmin = 0\nmax = 9\ndoc = \"d\"\n\n[[layer]]\nkind = \"text\"\ntext = [{ param = \"m\" }]\nsize = 10\narea = [0, 0, 10, 10]\n",
+            13,
+            "layer[0].text[0].param",
+            "no parameter named `m`",
+        ),
+        (
+            "[[param]]\nname = \"n\"\ntype = \"int\"\nmin = 0\nmax = 9\ndoc = \"d\"\n\n[[layer]]\nkind = \"shape\"\nshape = \"rect\"\narea = [0, 0, 10, 10]\npaint = { param = \"n\" }\n",
+            15,
+            "layer[0].paint.param",
+            "`n` is not a colour parameter",
+        ),
+        (
+            "[[layer]]\nkind = \"avatar\"\nplace = [{ x = 0, y = 0, w = 10, h = 10 }]\nsize = 12\n",
+            7,
+            "layer[0].size",
+            "a layer of kind `avatar` has no `size`",
+        ),
+        (
+            "[[layer]]\nkind = \"text\"\ntext = [{ lit = \"a\" }]\nsize = 10\n",
+            4,
+            "layer[0].area",
+            "needs its box",
+        ),
+        (
+            "[[layer]]\nkind = \"avatar\"\nwhen = [\"nobody\"]\nplace = [{ x = 0, y = 0, w = 10, h = 10 }]\n",
+            6,
+            "layer[0].when",
+            "no parameter named `nobody`",
+        ),
+        (
+            "[[layer]]\nkind = \"art\"\nart = \"no-such-art\"\nplace = [{ x = 0, y = 0, w = 10, h = 10 }]\n",
+            6,
+            "layer[0].art",
+            "no built-in art named `no-such-art`",
+        ),
+        (
+            "[[layer]]\nkind = \"sparkles\"\n",
+            5,
+            "layer[0].kind",
+            "`sparkles` is not a kind of layer",
+        ),
+        (
+            "[[param]]\nname = \"t\"\ntype = \"text\"\ndoc = \"d\"\n",
+            6,
+            "param[0].max_chars",
+            "needs `max_chars`",
+        ),
+        (
+            "[[layer]]\nkind = \"text\"\ntext = [{ lit = \"a\", yes = \"b\" }]\nsize = 10\narea = [0, 0, 10, 10]\n",
+            6,
+            "layer[0].text[0]",
+            "`yes` does not go with `lit`",
+        ),
+        (
+            "[timeline]\nframes = 2\n\n[[layer]]\nkind = \"avatar\"\nplace = [{ x = 0, y = 0, w = 10, h = 10 }, { x = 0, y = 0, w = 10, h = 10 }, { x = 0, y = 0, w = 10, h = 10 }]\n",
+            9,
+            "layer[0].place",
+            "one placement, or one per frame (2); got 3",
+        ),
+    ];
+    for (body, line, field, words) in cases {
+        let text = format!("{HEAD}{body}");
+        let e = parse_str(&text).map(|_| ()).unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (*line, *field), "{e}\n{text}");
+        assert!(e.message.contains(words), "{e}");
+        assert_eq!(
+            e.to_string(),
+            format!("test.toml:{line}: {field}: {}", e.message)
+        );
+    }
+    let bad_name = parse_str("format = 1\nname = \"Bad_Name\"\nsize = [1, 1]\n").unwrap_err();
+    assert_eq!((bad_name.line, bad_name.field.as_str()), (2, "name"));
+    let no_format = parse_str("name = \"x\"\n").unwrap_err();
+    assert_eq!(no_format.field, "format");
+}
