@@ -124,6 +124,8 @@ pub struct LoadedTemplate {
     pub template: &'static Template,
     /// The file it was read from.
     pub path: PathBuf,
+    /// The line of `name` in the file.
+    name_line: usize,
 }
 
 /// What is wrong with a template file, and where: shown as
@@ -329,6 +331,7 @@ pub fn parse(file: &Path, text: &str, dir: &Path) -> Result<LoadedTemplate, File
         description: doc.description.clone(),
         template,
         path: file.to_owned(),
+        name_line: c.line(doc.name.span().start),
     })
 }
 
@@ -373,22 +376,15 @@ pub fn load_dir(dir: &Path) -> Result<Vec<LoadedTemplate>, Vec<FileError>> {
         match load_file(file) {
             Ok(t) => {
                 if let Some(first) = loaded.iter().find(|l| l.name == t.name) {
-                    let line = std::fs::read_to_string(file)
-                        .ok()
-                        .and_then(|text| {
-                            text.lines()
-                                .position(|l| l.trim_start().starts_with("name"))
-                                .map(|i| i + 1)
-                        })
-                        .unwrap_or(0);
                     errors.push(FileError {
                         file: file.clone(),
-                        line,
+                        line: t.name_line,
                         field: "name".to_owned(),
                         message: format!(
-                            "`{}` is also the name of {}",
+                            "`{}` is also the name of {} (line {})",
                             t.name,
-                            first.path.display()
+                            first.path.display(),
+                            first.name_line
                         ),
                     });
                 } else {

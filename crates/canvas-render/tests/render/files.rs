@@ -91,7 +91,7 @@ fn a_name_used_twice_names_both_files() {
         "`greeting` is also the name of",
     );
     let e = &errors("duplicate-name")[0];
-    assert!(e.message.ends_with("a.toml"), "{e}");
+    assert!(e.message.ends_with("a.toml (line 2)"), "{e}");
 }
 
 #[test]
