@@ -215,7 +215,14 @@ impl Checker<'_> {
                 && s.chars()
                     .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
         };
-        let field = if bare(at) && e.message().contains("field") {
+        let named = e
+            .message()
+            .split_once("missing field `")
+            .and_then(|(_, rest)| rest.split_once('`'))
+            .map(|(name, _)| name.to_owned());
+        let field = if let Some(name) = named {
+            name
+        } else if bare(at) && e.message().contains("field") {
             at.to_owned()
         } else if let Some((key, _)) = line_text.split_once('=')
             && bare(key.trim())

@@ -279,6 +279,18 @@ fn semantic_errors_name_their_line_and_field() {
             format!("test.toml:{line}: {field}: {}", e.message)
         );
     }
+    let no_size = parse_str("format = 1\nname = \"x\"\n").unwrap_err();
+    assert_eq!(no_size.field, "size", "{no_size}");
+    assert!(
+        no_size.message.contains("missing field `size`"),
+        "{no_size}"
+    );
+    let no_kind = parse_str(&format!("{HEAD}\n[[layer]]\nplace = []\n")).unwrap_err();
+    assert_eq!(
+        (no_kind.line, no_kind.field.as_str()),
+        (5, "kind"),
+        "{no_kind}"
+    );
     let bad_name = parse_str("format = 1\nname = \"Bad_Name\"\nsize = [1, 1]\n").unwrap_err();
     assert_eq!((bad_name.line, bad_name.field.as_str()), (2, "name"));
     let no_format = parse_str("name = \"x\"\n").unwrap_err();
