@@ -253,6 +253,12 @@ impl Checker<'_> {
     }
 }
 
+/// A string kept for the life of the process (the model is `&'static`;
+/// see the module docs on memory).
+fn leak_str(s: &str) -> &'static str {
+    Box::leak(s.to_owned().into_boxed_str())
+}
+
 /// Whether `name` is a template name: 1 to 64 of `a`–`z`, `0`–`9` and `-`,
 /// not starting or ending with `-`.
 pub fn is_valid_name(name: &str) -> bool {

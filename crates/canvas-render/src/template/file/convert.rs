@@ -2,17 +2,18 @@
 //! `&'static` data (leaked: the caller interns by content, see
 //! [`super::parse`]).
 
-use std::collections::HashMap;
 use std::ops::Range;
 
 use toml::Spanned;
 
+use super::assets::{self, Assets};
 use super::format::*;
+use super::leak_str;
 use super::{Checker, FileError, MAX_CANVAS_SIDE, MAX_LAYERS, MAX_PARAMS, MAX_TEXT_CHARS};
 use crate::template::{
     Art, AvatarSlot, BarSlot, BarStyle, Camera, Layer, MAX_TEMPLATE_FRAMES, Mask, Paint, Palette,
-    ParamKind, ParamSpec, Picture, Piece, Place, Reveal, Shape, ShapeSlot, Template, TextSlot,
-    Timeline, Tint, When,
+    ParamKind, ParamSpec, Piece, Place, Reveal, Shape, ShapeSlot, Template, TextSlot, Timeline,
+    Tint, When,
 };
 use crate::text::{Align, FontFace, MAX_FONT_SIZE, MAX_OUTLINE_WIDTH, MIN_FONT_SIZE, VAlign};
 
@@ -21,19 +22,8 @@ const MAX_DELAY_MS: u32 = 10_000;
 /// Most options of a choice parameter, blocks of a bar, pieces of a text.
 const MAX_LIST: usize = 64;
 
-pub(super) fn leak_str(s: &str) -> &'static str {
-    Box::leak(s.to_owned().into_boxed_str())
-}
-
 fn leak<T>(v: Vec<T>) -> &'static [T] {
     Box::leak(v.into_boxed_slice())
-}
-
-/// What the layers may refer to besides parameters: the pictures loaded
-/// from the folder (by file name) and the font families it registered.
-pub(super) struct Assets {
-    pub pictures: HashMap<String, &'static Picture>,
-    pub families: Vec<String>,
 }
 
 type R<T> = Result<T, FileError>;
@@ -1158,7 +1148,7 @@ fn text_layer(
                 "a text takes `face` or `family`, not both",
             ));
         }
-        Some(family) => super::assets::family_face(c, &f("family"), family, &assets.families)?,
+        Some(family) => assets::family_face(c, &f("family"), family, &assets.families)?,
     };
     let outline = match &l.outline {
         None => None,
