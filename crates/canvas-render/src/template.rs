@@ -21,7 +21,10 @@
 //! * [`Layer::Bar`]: a progress bar of two whole-number parameters
 //!   (`value / max`, clamped), rounded, in blocks or as a ring ([`BarStyle`]);
 //! * [`Layer::When`]: another layer, drawn only when a parameter is set
-//!   ([`When`], [`Args::is_set`]).
+//!   ([`When`], [`Args::is_set`]);
+//! * [`Layer::Picture`]: art given as pixels ([`Picture`], a template
+//!   file's SVG, PNG or WebP, rasterised once when loaded), placed per frame
+//!   like [`Layer::Art`].
 //!
 //! A template may also have a [`Camera`]: the layers then draw a picture
 //! smaller than the canvas, which each frame shows at a place of its own,
@@ -33,9 +36,12 @@
 //! [`render_template_frames`]) is the only drawing code, and the tests walk
 //! every template's tables (every parameter bounded and documented, every
 //! per-frame placement list one entry or one per frame, every camera
-//! place inside the canvas). They are Rust
-//! statics rather than an embedded file format: the compiler checks them,
-//! they cost nothing to load, and art stays code or SVG next to them.
+//! place inside the canvas). The built-ins are Rust statics: the compiler
+//! checks them, they cost nothing to load, and art stays code or SVG next
+//! to them. Templates can also be written as files (`file`, feature
+//! `files`): TOML read into the same model, with their own art
+//! ([`Layer::Picture`]) and fonts; every built-in can be written as one
+//! and reads back equal.
 //!
 //! **Time.** An animated template has `frames` frames of `delay` ms (the
 //! delay may be a parameter). With an animated avatar, frames are aligned by
@@ -91,6 +97,8 @@ mod sample;
 mod welcome;
 
 mod draw;
+#[cfg(feature = "files")]
+pub mod file;
 mod gif;
 mod model;
 mod patch;
@@ -124,8 +132,8 @@ pub use gif::render_template_gif;
 use model::grouped;
 pub use model::{
     Args, AvatarSlot, BarSlot, BarStyle, Camera, Layer, MAX_TEMPLATE_FRAMES, Mask, Paint, Palette,
-    ParamKind, ParamSpec, Piece, Place, Reveal, Shape, ShapeSlot, Template, TemplateKind, TextSlot,
-    Timeline, Tint, Value, When,
+    ParamKind, ParamSpec, Picture, Piece, Place, Reveal, Shape, ShapeSlot, Template, TemplateKind,
+    TextSlot, Timeline, Tint, Value, When,
 };
 pub use plan::{FramePlan, plan_frames, plan_frames_with};
 pub use render::{

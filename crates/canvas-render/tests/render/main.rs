@@ -29,6 +29,8 @@
 
 mod animated;
 mod corpus;
+#[cfg(feature = "files")]
+mod files;
 mod properties;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,796 @@
+//! A parsed file, checked field by field and turned into the model's
+//! `&'static` data (leaked: the caller interns by content, see
+//! [`super::parse`]).
+
+use std::ops::Range;
+
+use toml::Spanned;
+
+use super::assets::{self, Assets};
+use super::format::*;
+use super::leak_str;
+use super::{Checker, FileError, MAX_CANVAS_SIDE, MAX_LAYERS};
+use crate::template::{
+    Art, AvatarSlot, BarSlot, BarStyle, Camera, Layer, MAX_TEMPLATE_FRAMES, Mask, Paint, ParamKind,
+    ParamSpec, Place, Shape, ShapeSlot, Template, Timeline, Tint, When,
+};
+
+/// Longest delay of a frame, in ms.
+const MAX_DELAY_MS: u32 = 10_000;
+/// Most options of a choice parameter, blocks of a bar, pieces of a text.
+const MAX_LIST: usize = 64;
+
+fn leak<T>(v: Vec<T>) -> &'static [T] {
+    Box::leak(v.into_boxed_slice())
+}
+
+mod params;
+mod text;
+
+pub(super) use params::expected_for;
+use params::{param_name_ok, params};
+use text::text_layer;
+pub(super) use text::{ALIGNS, FACES, VALIGNS};
+
+type R<T> = Result<T, FileError>;
+
+/// The parameters seen so far, by name.
+struct Params(Vec<&'static ParamSpec>);
+
+impl Params {
+    fn get(&self, name: &str) -> Option<&'static ParamSpec> {
+        self.0.iter().copied().find(|p| p.name == name)
+    }
+}
+
+/// What a reference to a parameter needs of it.
+#[derive(Clone, Copy, PartialEq)]
+enum Need {
+    Any,
+    Text,
+    Int,
+    TextOrInt,
+    Bool,
+    Colour,
+    Choice,
+}
+
+impl Need {
+    fn accepts(self, kind: &ParamKind) -> bool {
+        matches!(
+            (self, kind),
+            (Need::Any, _)
+                | (Need::Text | Need::TextOrInt, ParamKind::Text { .. })
+                | (Need::Int | Need::TextOrInt, ParamKind::Int { .. })
+                | (Need::Bool, ParamKind::Bool { .. })
+                | (Need::Colour, ParamKind::Colour { .. })
+                | (Need::Choice, ParamKind::Choice { .. })
+        )
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Need::Any => "parameter",
+            Need::Text => "text parameter",
+            Need::Int => "int parameter",
+            Need::TextOrInt => "text or int parameter",
+            Need::Bool => "bool parameter",
+            Need::Colour => "colour parameter",
+            Need::Choice => "choice parameter",
+        }
+    }
+}
+
+pub(super) fn template(c: &Checker, doc: &Doc, assets: &Assets) -> R<Template> {
+    let [w, h] = *doc.size.get_ref();
+    if !(1..=MAX_CANVAS_SIDE).contains(&w) || !(1..=MAX_CANVAS_SIDE).contains(&h) {
+        return Err(c.err(
+            doc.size.span(),
+            "size",
+            format!("each side must be 1 to {MAX_CANVAS_SIDE} pixels, got {w}×{h}"),
+        ));
+    }
+    let params = params(c, &doc.params)?;
+    let timeline = match &doc.timeline {
+        None => Timeline {
+            frames: 1,
+            delay_ms: 0,
+            delay_param: None,
+        },
+        Some(t) => timeline(c, t.get_ref(), &params)?,
+    };
+    let camera = doc
+        .camera
+        .as_ref()
+        .map(|cam| camera(c, cam, (w, h), timeline.frames))
+        .transpose()?;
+    if doc.layers.len() > MAX_LAYERS {
+        return Err(c.err(
+            doc.layers[MAX_LAYERS].span(),
+            "layer",
+            format!("at most {MAX_LAYERS} layers"),
+        ));
+    }
+    let mut layers = Vec::with_capacity(doc.layers.len());
+    let mut image_source: Option<&str> = None;
+    for (i, layer) in doc.layers.iter().enumerate() {
+        let at = format!("layer[{i}]");
+        let l = self::layer(c, &at, layer, &params, assets, timeline.frames)?;
+        if let Layer::Image { source, .. } = unwrap_when(&l) {
+            match image_source {
+                Some(other) if other != *source => {
+                    return Err(c.err(
+                        layer
+                            .get_ref()
+                            .source
+                            .as_ref()
+                            .map_or(layer.span(), |s| s.span()),
+                        &format!("{at}.source"),
+                        format!("a template draws one image source; `{other}` is already one"),
+                    ));
+                }
+                _ => image_source = Some(source),
+            }
+        }
+        layers.push(l);
+    }
+    Ok(Template {
+        size: (w, h),
+        camera,
+        timeline,
+        layers: leak(layers),
+        params: leak(params.0.iter().map(|p| **p).collect()),
+    })
+}
+
+fn unwrap_when(layer: &Layer) -> &Layer {
+    match layer {
+        Layer::When { layer, .. } => unwrap_when(layer),
+        other => other,
+    }
+}
+fn timeline(c: &Checker, t: &TimelineFile, params: &Params) -> R<Timeline> {
+    let frames = *t.frames.get_ref();
+    if !(1..=MAX_TEMPLATE_FRAMES as u32).contains(&frames) {
+        return Err(c.err(
+            t.frames.span(),
+            "timeline.frames",
+            format!("must be 1 to {MAX_TEMPLATE_FRAMES}"),
+        ));
+    }
+    let delay_ms = t.delay_ms.as_ref().map_or(0, |d| *d.get_ref());
+    if delay_ms > MAX_DELAY_MS {
+        return Err(c.err(
+            t.delay_ms.as_ref().map_or(t.frames.span(), |d| d.span()),
+            "timeline.delay_ms",
+            format!("at most {MAX_DELAY_MS} ms"),
+        ));
+    }
+    let delay_param = t
+        .delay_param
+        .as_ref()
+        .map(|p| param_ref(c, "timeline.delay_param", p, params, Need::Int))
+        .transpose()?;
+    Ok(Timeline {
+        frames,
+        delay_ms,
+        delay_param,
+    })
+}
+
+fn camera(c: &Checker, cam: &Spanned<CameraFile>, size: (u32, u32), frames: u32) -> R<Camera> {
+    let cam_ref = cam.get_ref();
+    let [cw, ch] = *cam_ref.content.get_ref();
+    if cw == 0 || ch == 0 || cw > size.0 || ch > size.1 {
+        return Err(c.err(
+            cam_ref.content.span(),
+            "camera.content",
+            "the picture must be at least 1×1 and no larger than the canvas",
+        ));
+    }
+    let offsets = cam_ref.offsets.get_ref();
+    let n = offsets.len();
+    if !(n == 1 || n == frames as usize) {
+        return Err(c.err(
+            cam_ref.offsets.span(),
+            "camera.offsets",
+            format!("one offset, or one per frame ({frames}); got {n}"),
+        ));
+    }
+    if let Some([x, y]) = offsets.iter().find(|[x, y]| {
+        u64::from(*x) + u64::from(cw) > u64::from(size.0)
+            || u64::from(*y) + u64::from(ch) > u64::from(size.1)
+    }) {
+        return Err(c.err(
+            cam_ref.offsets.span(),
+            "camera.offsets",
+            format!("at [{x}, {y}] the picture leaves the canvas"),
+        ));
+    }
+    Ok(Camera {
+        content: (cw, ch),
+        offsets: leak(offsets.iter().map(|[x, y]| (*x, *y)).collect()),
+    })
+}
+
+fn param_ref(
+    c: &Checker,
+    field: &str,
+    name: &Spanned<String>,
+    params: &Params,
+    need: Need,
+) -> R<&'static str> {
+    match params.get(name.get_ref()) {
+        Some(spec) if need.accepts(&spec.kind) => Ok(spec.name),
+        Some(_) => Err(c.err(
+            name.span(),
+            field,
+            format!("`{}` is not a {}", name.get_ref(), need.name()),
+        )),
+        None => Err(c.err(
+            name.span(),
+            field,
+            format!("no parameter named `{}`", name.get_ref()),
+        )),
+    }
+}
+
+/// `"#rrggbb"` or `"#rrggbbaa"` as straight RGBA.
+pub(super) fn parse_colour(s: &str) -> Option<[u8; 4]> {
+    let hex = s.strip_prefix('#')?;
+    if !(hex.len() == 6 || hex.len() == 8) || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).ok();
+    Some([
+        byte(0)?,
+        byte(2)?,
+        byte(4)?,
+        if hex.len() == 8 { byte(6)? } else { 255 },
+    ])
+}
+
+fn colour(c: &Checker, field: &str, s: &Spanned<String>) -> R<[u8; 4]> {
+    parse_colour(s.get_ref()).ok_or_else(|| {
+        c.err(
+            s.span(),
+            field,
+            format!(
+                "`{}` is not a colour: \"#rrggbb\" or \"#rrggbbaa\"",
+                s.get_ref()
+            ),
+        )
+    })
+}
+
+/// `name` or `name(a, b, …)`: a name and its numbers.
+fn call(s: &str) -> Option<(&str, Vec<f32>)> {
+    let s = s.trim();
+    match s.split_once('(') {
+        None => Some((s, Vec::new())),
+        Some((name, rest)) => {
+            let inner = rest.strip_suffix(')')?;
+            let nums = inner
+                .split(',')
+                .map(|n| n.trim().parse::<f32>().ok().filter(|v| v.is_finite()))
+                .collect::<Option<Vec<f32>>>()?;
+            Some((name.trim(), nums))
+        }
+    }
+}
+
+fn mask(c: &Checker, field: &str, m: Option<&Spanned<String>>) -> R<Mask> {
+    let Some(m) = m else { return Ok(Mask::Square) };
+    let bad = || {
+        c.err(
+            m.span(),
+            field,
+            format!(
+                "`{}` is not a mask: square, circle, hexagon or rounded(f) with f from 0 to 0.5",
+                m.get_ref()
+            ),
+        )
+    };
+    match call(m.get_ref()).ok_or_else(bad)? {
+        ("square", v) if v.is_empty() => Ok(Mask::Square),
+        ("circle", v) if v.is_empty() => Ok(Mask::Circle),
+        ("hexagon", v) if v.is_empty() => Ok(Mask::Hexagon),
+        ("rounded", v) if v.len() == 1 && (0.0..=0.5).contains(&v[0]) => Ok(Mask::Rounded(v[0])),
+        _ => Err(bad()),
+    }
+}
+
+fn shape(c: &Checker, field: &str, s: &Spanned<String>) -> R<Shape> {
+    let bad = || {
+        c.err(
+            s.span(),
+            field,
+            format!(
+                "`{}` is not a shape: rect, ellipse, hexagon or rounded(radius in pixels)",
+                s.get_ref()
+            ),
+        )
+    };
+    match call(s.get_ref()).ok_or_else(bad)? {
+        ("rect", v) if v.is_empty() => Ok(Shape::Rect),
+        ("ellipse", v) if v.is_empty() => Ok(Shape::Ellipse),
+        ("hexagon", v) if v.is_empty() => Ok(Shape::Hexagon),
+        ("rounded", v) if v.len() == 1 && v[0] >= 0.0 => Ok(Shape::Rounded(v[0])),
+        _ => Err(bad()),
+    }
+}
+
+fn bar_style(c: &Checker, field: &str, s: Option<&Spanned<String>>) -> R<BarStyle> {
+    let Some(s) = s else {
+        return Ok(BarStyle::Rounded);
+    };
+    let bad = || {
+        c.err(
+            s.span(),
+            field,
+            format!(
+                "`{}` is not a bar style: rounded, segments(count, gap, radius) or ring(width)",
+                s.get_ref()
+            ),
+        )
+    };
+    match call(s.get_ref()).ok_or_else(bad)? {
+        ("rounded", v) if v.is_empty() => Ok(BarStyle::Rounded),
+        ("segments", v)
+            if v.len() == 3
+                && v[0].fract() == 0.0
+                && (1.0..=MAX_LIST as f32).contains(&v[0])
+                && v[1] >= 0.0
+                && v[2] >= 0.0 =>
+        {
+            Ok(BarStyle::Segments {
+                count: v[0] as u32,
+                gap: v[1],
+                radius: v[2],
+            })
+        }
+        ("ring", v) if v.len() == 1 && v[0] > 0.0 => Ok(BarStyle::Ring { width: v[0] }),
+        _ => Err(bad()),
+    }
+}
+
+fn area(
+    c: &Checker,
+    field: &str,
+    a: Option<&Spanned<[f32; 4]>>,
+    layer_span: Range<usize>,
+) -> R<(f32, f32, f32, f32)> {
+    let Some(a) = a else {
+        return Err(c.err(
+            layer_span,
+            field,
+            "this layer needs its box: area = [x, y, width, height]",
+        ));
+    };
+    let [x, y, w, h] = *a.get_ref();
+    if ![x, y, w, h].iter().all(|v| v.is_finite() && v.abs() <= 1e5) || w <= 0.0 || h <= 0.0 {
+        return Err(c.err(
+            a.span(),
+            field,
+            "finite numbers, a positive width and height",
+        ));
+    }
+    Ok((x, y, w, h))
+}
+
+fn places(
+    c: &Checker,
+    field: &str,
+    p: Option<&Spanned<Vec<PlaceFile>>>,
+    frames: u32,
+    layer_span: Range<usize>,
+) -> R<&'static [Place]> {
+    let Some(p) = p else {
+        return Err(c.err(
+            layer_span,
+            field,
+            "this layer needs its size and place: place = [{ x = 0, y = 0, w = 100, h = 100 }]",
+        ));
+    };
+    let list = p.get_ref();
+    if !(list.len() == 1 || list.len() == frames as usize) {
+        return Err(c.err(
+            p.span(),
+            field,
+            format!(
+                "one placement, or one per frame ({frames}); got {}",
+                list.len()
+            ),
+        ));
+    }
+    let mut out = Vec::with_capacity(list.len());
+    for (i, q) in list.iter().enumerate() {
+        let finite = [q.x, q.y, q.w, q.h, q.rotation]
+            .iter()
+            .all(|v| v.is_finite() && v.abs() <= 1e5);
+        if !finite || q.w <= 0.0 || q.h <= 0.0 || !(0.0..=1.0).contains(&q.opacity) {
+            return Err(c.err(
+                p.span(),
+                field,
+                format!(
+                    "placement {i}: finite numbers, a positive w and h, an opacity from 0 to 1"
+                ),
+            ));
+        }
+        out.push(Place::new(q.x, q.y, q.w, q.h, q.rotation, q.opacity));
+    }
+    Ok(leak(out))
+}
+
+/// The kinds of layer and the fields each takes (besides `kind` and
+/// `when`).
+pub(super) const LAYER_FIELDS: &[(&str, &[&str])] = &[
+    ("art", &["place", "art", "file"]),
+    ("art-choice", &["place", "param", "arts"]),
+    ("avatar", &["place", "mask", "grey", "tint"]),
+    ("image", &["place", "source", "mask"]),
+    (
+        "text",
+        &[
+            "text",
+            "replaced_by",
+            "face",
+            "family",
+            "size",
+            "min_size",
+            "color",
+            "outline",
+            "align",
+            "valign",
+            "reveal",
+            "palette",
+            "area",
+            "paint",
+        ],
+    ),
+    ("shape", &["shape", "area", "paint", "stroke"]),
+    ("bar", &["value", "max", "area", "style", "track", "fill"]),
+];
+
+/// The fields a layer table has, with their spans.
+fn present(l: &LayerFile) -> Vec<(&'static str, Range<usize>)> {
+    fn s<T>(v: &Option<Spanned<T>>) -> Option<Range<usize>> {
+        v.as_ref().map(|v| v.span())
+    }
+    let all = [
+        ("place", s(&l.place)),
+        ("art", s(&l.art)),
+        ("file", s(&l.file)),
+        ("arts", s(&l.arts)),
+        ("param", s(&l.param)),
+        ("mask", s(&l.mask)),
+        ("grey", s(&l.grey)),
+        ("tint", s(&l.tint)),
+        ("source", s(&l.source)),
+        ("text", s(&l.text)),
+        ("replaced_by", s(&l.replaced_by)),
+        ("face", s(&l.face)),
+        ("family", s(&l.family)),
+        ("size", s(&l.size)),
+        ("min_size", s(&l.min_size)),
+        ("color", s(&l.color)),
+        ("outline", s(&l.outline)),
+        ("align", s(&l.align)),
+        ("valign", s(&l.valign)),
+        ("reveal", s(&l.reveal)),
+        ("palette", s(&l.palette)),
+        ("area", s(&l.area)),
+        ("paint", s(&l.paint)),
+        ("shape", s(&l.shape)),
+        ("stroke", s(&l.stroke)),
+        ("value", s(&l.value)),
+        ("max", s(&l.max)),
+        ("style", s(&l.style)),
+        ("track", s(&l.track)),
+        ("fill", s(&l.fill)),
+    ];
+    all.into_iter().filter_map(|(n, s)| Some((n, s?))).collect()
+}
+
+fn required<'a, T>(
+    c: &Checker,
+    at: &str,
+    name: &str,
+    v: &'a Option<Spanned<T>>,
+    layer_span: &Range<usize>,
+) -> R<&'a Spanned<T>> {
+    v.as_ref().ok_or_else(|| {
+        c.err(
+            layer_span.clone(),
+            &format!("{at}.{name}"),
+            format!("this layer needs `{name}`"),
+        )
+    })
+}
+
+fn layer(
+    c: &Checker,
+    at: &str,
+    spanned: &Spanned<LayerFile>,
+    params: &Params,
+    assets: &Assets,
+    frames: u32,
+) -> R<Layer> {
+    let l = spanned.get_ref();
+    let span = spanned.span();
+    let kind = l.kind.get_ref().as_str();
+    let Some((_, allowed)) = LAYER_FIELDS.iter().find(|(k, _)| *k == kind) else {
+        let kinds: Vec<&str> = LAYER_FIELDS.iter().map(|(k, _)| *k).collect();
+        return Err(c.err(
+            l.kind.span(),
+            &format!("{at}.kind"),
+            format!("`{kind}` is not a kind of layer: {}", kinds.join(", ")),
+        ));
+    };
+    if let Some((name, s)) = present(l).into_iter().find(|(n, _)| !allowed.contains(n)) {
+        return Err(c.err(
+            s,
+            &format!("{at}.{name}"),
+            format!("a layer of kind `{kind}` has no `{name}`"),
+        ));
+    }
+    let f = |name: &str| format!("{at}.{name}");
+    let layer = match kind {
+        "art" => {
+            let place = places(c, &f("place"), l.place.as_ref(), frames, span.clone())?;
+            match (&l.art, &l.file) {
+                (Some(art), None) => Layer::Art {
+                    art: art_name(c, &f("art"), art)?,
+                    motion: place,
+                },
+                (None, Some(file)) => Layer::Picture {
+                    art: assets
+                        .pictures
+                        .get(file.get_ref())
+                        .copied()
+                        .ok_or_else(|| {
+                            c.err(
+                                file.span(),
+                                &f("file"),
+                                format!("`{}` was not loaded", file.get_ref()),
+                            )
+                        })?,
+                    motion: place,
+                },
+                _ => {
+                    return Err(c.err(
+                        span,
+                        &f("art"),
+                        "an art layer takes one of `art` (built-in art by name) or `file` (a picture in the folder)",
+                    ));
+                }
+            }
+        }
+        "art-choice" => {
+            let place = places(c, &f("place"), l.place.as_ref(), frames, span.clone())?;
+            let param = required(c, at, "param", &l.param, &span)?;
+            let name = param_ref(c, &f("param"), param, params, Need::Choice)?;
+            let arts = required(c, at, "arts", &l.arts, &span)?;
+            check_options_len(
+                c,
+                &f("arts"),
+                arts.span(),
+                arts.get_ref().len(),
+                params,
+                name,
+            )?;
+            let mut list = Vec::new();
+            for a in arts.get_ref() {
+                list.push(Art::from_name(a).ok_or_else(|| {
+                    c.err(
+                        arts.span(),
+                        &f("arts"),
+                        format!("no built-in art named `{a}`"),
+                    )
+                })?);
+            }
+            Layer::ArtChoice {
+                param: name,
+                arts: leak(list),
+                motion: place,
+            }
+        }
+        "avatar" => {
+            let place = places(c, &f("place"), l.place.as_ref(), frames, span.clone())?;
+            let tint = match &l.tint {
+                None => None,
+                Some(t) => {
+                    let t = t.get_ref();
+                    let [r, g, b, a] = colour(c, &f("tint.color"), &t.color)?;
+                    let strength = *t.strength.get_ref();
+                    if a != 255 || !(0.0..=1.0).contains(&strength) {
+                        return Err(c.err(
+                            t.strength.span(),
+                            &f("tint"),
+                            "an opaque colour and a strength from 0 to 1",
+                        ));
+                    }
+                    Some(Tint {
+                        rgb: u32::from(r) << 16 | u32::from(g) << 8 | u32::from(b),
+                        strength,
+                    })
+                }
+            };
+            Layer::Avatar(AvatarSlot {
+                motion: place,
+                mask: mask(c, &f("mask"), l.mask.as_ref())?,
+                grey: l.grey.as_ref().is_some_and(|g| *g.get_ref()),
+                tint,
+            })
+        }
+        "image" => {
+            let place = places(c, &f("place"), l.place.as_ref(), frames, span.clone())?;
+            let source = required(c, at, "source", &l.source, &span)?;
+            if !param_name_ok(source.get_ref()) {
+                return Err(c.err(
+                    source.span(),
+                    &f("source"),
+                    "a letter, then letters, digits or `_`, at most 32",
+                ));
+            }
+            Layer::Image {
+                source: leak_str(source.get_ref()),
+                motion: place,
+                mask: mask(c, &f("mask"), l.mask.as_ref())?,
+            }
+        }
+        "text" => text_layer(c, at, l, span, params, assets, frames)?,
+        "shape" => {
+            let s = required(c, at, "shape", &l.shape, &span)?;
+            let stroke = match &l.stroke {
+                None => None,
+                Some(w)
+                    if w.get_ref().is_finite() && *w.get_ref() > 0.0 && *w.get_ref() <= 1000.0 =>
+                {
+                    Some(*w.get_ref())
+                }
+                Some(w) => return Err(c.err(w.span(), &f("stroke"), "a width in pixels above 0")),
+            };
+            Layer::Shape(ShapeSlot {
+                shape: shape(c, &f("shape"), s)?,
+                area: area(c, &f("area"), l.area.as_ref(), span.clone())?,
+                paint: paint(
+                    c,
+                    &f("paint"),
+                    required(c, at, "paint", &l.paint, &span)?,
+                    params,
+                )?,
+                stroke,
+            })
+        }
+        "bar" => {
+            let value = required(c, at, "value", &l.value, &span)?;
+            let max = required(c, at, "max", &l.max, &span)?;
+            Layer::Bar(BarSlot {
+                value: param_ref(c, &f("value"), value, params, Need::Int)?,
+                max: param_ref(c, &f("max"), max, params, Need::Int)?,
+                area: area(c, &f("area"), l.area.as_ref(), span.clone())?,
+                style: bar_style(c, &f("style"), l.style.as_ref())?,
+                track: paint(
+                    c,
+                    &f("track"),
+                    required(c, at, "track", &l.track, &span)?,
+                    params,
+                )?,
+                fill: paint(
+                    c,
+                    &f("fill"),
+                    required(c, at, "fill", &l.fill, &span)?,
+                    params,
+                )?,
+            })
+        }
+        _ => unreachable!("kinds are checked above"),
+    };
+    // Conditions wrap the layer, the first outermost.
+    let mut layer = layer;
+    if let Some(when) = &l.when {
+        for cond in when.get_ref().iter().rev() {
+            let (name, set) = match cond.strip_prefix('!') {
+                Some(n) => (n, false),
+                None => (cond.as_str(), true),
+            };
+            let Some(spec) = params.get(name) else {
+                return Err(c.err(
+                    when.span(),
+                    &f("when"),
+                    format!("no parameter named `{name}`"),
+                ));
+            };
+            let inner: &'static Layer = Box::leak(Box::new(layer));
+            layer = Layer::When {
+                when: if set {
+                    When::Set(spec.name)
+                } else {
+                    When::Unset(spec.name)
+                },
+                layer: inner,
+            };
+        }
+    }
+    Ok(layer)
+}
+
+fn check_options_len(
+    c: &Checker,
+    field: &str,
+    span: Range<usize>,
+    n: usize,
+    params: &Params,
+    param: &str,
+) -> R<()> {
+    let options = match params.get(param).map(|p| p.kind) {
+        Some(ParamKind::Choice { options, .. }) => options.len(),
+        _ => 0,
+    };
+    if n != options {
+        return Err(c.err(
+            span,
+            field,
+            format!("one entry per option of `{param}` ({options}); got {n}"),
+        ));
+    }
+    Ok(())
+}
+
+fn art_name(c: &Checker, field: &str, name: &Spanned<String>) -> R<Art> {
+    Art::from_name(name.get_ref()).ok_or_else(|| {
+        c.err(
+            name.span(),
+            field,
+            format!("no built-in art named `{}`", name.get_ref()),
+        )
+    })
+}
+
+fn paint(c: &Checker, field: &str, p: &Spanned<PaintFile>, params: &Params) -> R<Paint> {
+    let pf = p.get_ref();
+    match (&pf.color, &pf.param) {
+        (Some(color), None) => {
+            if let Some(a) = &pf.alpha {
+                return Err(c.err(
+                    a.span(),
+                    &format!("{field}.alpha"),
+                    "`alpha` goes with `param`; give a fixed colour as \"#rrggbbaa\"",
+                ));
+            }
+            Ok(Paint::Fixed(colour(c, &format!("{field}.color"), color)?))
+        }
+        (None, Some(param)) => Ok(Paint::Param {
+            param: param_ref(c, &format!("{field}.param"), param, params, Need::Colour)?,
+            alpha: pf.alpha.as_ref().map_or(255, |a| *a.get_ref()),
+        }),
+        _ => Err(c.err(
+            p.span(),
+            field,
+            "one of `color` (\"#rrggbb\" or \"#rrggbbaa\") or `param` (a colour parameter)",
+        )),
+    }
+}
+
+fn enum_field<T: Copy>(
+    c: &Checker,
+    field: &str,
+    v: Option<&Spanned<String>>,
+    table: &[(&str, T)],
+    default: T,
+) -> R<T> {
+    let Some(v) = v else { return Ok(default) };
+    table
+        .iter()
+        .find(|(n, _)| *n == v.get_ref())
+        .map(|(_, t)| *t)
+        .ok_or_else(|| {
+            let names: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
+            c.err(
+                v.span(),
+                field,
+                format!("`{}` is not one of {}", v.get_ref(), names.join(", ")),
+            )
+        })
+}
