@@ -12,6 +12,7 @@
 //! from memory with an ETag.
 
 pub mod catalogue;
+pub mod params;
 mod schemas;
 
 use std::sync::OnceLock;
@@ -21,7 +22,8 @@ use actix_web::http::header;
 use actix_web::{HttpResponse, web};
 use serde_json::{Map, Value, json};
 
-use catalogue::{ENDPOINTS, Endpoint, ErrorKind, In, Kind, Param, Success};
+use catalogue::{ENDPOINTS, Endpoint, ErrorKind, In, Kind, Success};
+use params::ParamDoc;
 
 /// Registers `GET /openapi.json`.
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -219,11 +221,8 @@ fn operation(e: &Endpoint) -> Value {
         "tags": [e.tag],
         "summary": e.summary,
         "operationId": operation_id(e.path),
-        "parameters": e
-            .params
+        "parameters": params::parameters(e)
             .iter()
-            .chain(matches!(e.ok, Success::CanvasImage).then_some(&catalogue::FORMAT))
-            .chain(matches!(e.ok, Success::CanvasImage).then_some(&catalogue::QUALITY))
             .map(parameter)
             .collect::<Vec<_>>(),
         "responses": responses,
@@ -281,7 +280,7 @@ fn operation_id(path: &str) -> String {
     out
 }
 
-fn parameter(p: &Param) -> Value {
+fn parameter(p: &ParamDoc) -> Value {
     let schema = match p.kind {
         Kind::Text(max) => json!({ "type": "string", "maxLength": max }),
         Kind::Name(max) => json!({
@@ -318,7 +317,7 @@ fn parameter(p: &Param) -> Value {
         }),
         _ => schema,
     };
-    if let Some(d) = p.default {
+    if let Some(d) = p.default.as_deref() {
         schema["default"] = match p.kind {
             Kind::Number(..) => d.parse::<f64>().map(Value::from).unwrap_or(json!(d)),
             Kind::Integer(..) => d.parse::<i64>().map(Value::from).unwrap_or(json!(d)),

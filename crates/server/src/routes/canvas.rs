@@ -23,9 +23,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use canvas_render::scene::{PostParams, PostTheme, Scene, SceneKind, VideoCommentParams};
 use canvas_render::{Filter, RenderError};
 use colour::Rgb;
-use serde::Deserialize;
 
-use super::required;
+pub use super::canvas_query::CanvasQuery;
 use crate::catalogue::{self, Misc};
 use crate::conditional;
 use crate::engine::AppState;
@@ -58,86 +57,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         );
 }
 
-/// Every query parameter of the canvas image endpoints; each endpoint reads
-/// the ones it takes and ignores the rest.
-#[derive(Debug, Deserialize)]
-pub struct CanvasQuery {
-    avatar: Option<String>,
-    brightness: Option<String>,
-    color: Option<String>,
-    threshold: Option<String>,
-    dog: Option<String>,
-    username: Option<String>,
-    birthday: Option<String>,
-    description: Option<String>,
-    no: Option<String>,
-    bottomtext: Option<String>,
-    quote: Option<String>,
-    displayname: Option<String>,
-    comment: Option<String>,
-    theme: Option<String>,
-    replies: Option<String>,
-    likes: Option<String>,
-    retweets: Option<String>,
-    delay: Option<String>,
-    impostor: Option<String>,
-    custom: Option<String>,
-    #[serde(rename = "type")]
-    kind: Option<String>,
-    textcolor: Option<String>,
-    #[serde(rename = "guildName")]
-    guild_name: Option<String>,
-    #[serde(rename = "memberCount")]
-    member_count: Option<String>,
-    bg: Option<String>,
-    discriminator: Option<String>,
-    cxp: Option<String>,
-    nxp: Option<String>,
-    level: Option<String>,
-    rank: Option<String>,
-    cbg: Option<String>,
-    ccxp: Option<String>,
-    cbar: Option<String>,
-    ctext: Option<String>,
-    ctag: Option<String>,
-    format: Option<String>,
-    quality: Option<String>,
-}
-
-impl CanvasQuery {
-    /// The raw value of a template parameter, by name.
-    fn template_param(&self, name: &str) -> Option<&str> {
-        match name {
-            "username" => self.username.as_deref(),
-            "delay" => self.delay.as_deref(),
-            "impostor" => self.impostor.as_deref(),
-            "custom" => self.custom.as_deref(),
-            "type" => self.kind.as_deref(),
-            "textcolor" => self.textcolor.as_deref(),
-            "guildName" => self.guild_name.as_deref(),
-            "memberCount" => self.member_count.as_deref(),
-            "discriminator" => self.discriminator.as_deref(),
-            "cxp" => self.cxp.as_deref(),
-            "nxp" => self.nxp.as_deref(),
-            "level" => self.level.as_deref(),
-            "rank" => self.rank.as_deref(),
-            "cbg" => self.cbg.as_deref(),
-            "ccxp" => self.ccxp.as_deref(),
-            "cbar" => self.cbar.as_deref(),
-            "ctext" => self.ctext.as_deref(),
-            "ctag" => self.ctag.as_deref(),
-            _ => None,
-        }
-    }
-}
-
 /// Largest counter `post` draws (`replies`, `likes`, `retweets`).
 pub const MAX_COUNTER: u64 = 999_999_999_999;
 
 /// An optional `post` counter: absent or blank is `None`, else a whole
 /// number from 0 to [`MAX_COUNTER`].
-fn counter(value: &Option<String>, name: &'static str) -> Result<Option<u64>, ApiError> {
-    let Some(v) = present(value) else {
+fn counter(q: &CanvasQuery, name: &'static str) -> Result<Option<u64>, ApiError> {
+    let Some(v) = present(q.get(name)) else {
         return Ok(None);
     };
     match v.parse::<u64>() {
@@ -150,13 +76,13 @@ fn counter(value: &Option<String>, name: &'static str) -> Result<Option<u64>, Ap
 }
 
 /// A parameter's value, with absent and blank alike treated as absent.
-fn present(value: &Option<String>) -> Option<&str> {
-    value.as_deref().map(str::trim).filter(|v| !v.is_empty())
+fn present(value: Option<&str>) -> Option<&str> {
+    value.map(str::trim).filter(|v| !v.is_empty())
 }
 
 /// A text parameter; absent is the empty string.
-fn text(value: &Option<String>) -> String {
-    value.clone().unwrap_or_default()
+fn text(q: &CanvasQuery, name: &str) -> String {
+    q.get(name).unwrap_or_default().to_owned()
 }
 
 /// Turns a parameter error of the renderer into a 400 naming the parameter
@@ -205,15 +131,15 @@ fn unknown(req: &HttpRequest) -> ApiError {
 fn filter_job(req: &HttpRequest, name: &str, q: &CanvasQuery) -> Result<Job, ApiError> {
     let base = Filter::from_name(name).ok_or_else(|| unknown(req))?;
     let filter = match base {
-        Filter::Brightness(_) => match present(&q.brightness) {
+        Filter::Brightness(_) => match present(q.get("brightness")) {
             Some(v) => Filter::Brightness(v.parse().map_err(param_error)?),
             None => base,
         },
-        Filter::Threshold(_) => match present(&q.threshold) {
+        Filter::Threshold(_) => match present(q.get("threshold")) {
             Some(v) => Filter::Threshold(v.parse().map_err(param_error)?),
             None => base,
         },
-        Filter::Color(_) => match present(&q.color) {
+        Filter::Color(_) => match present(q.get("color")) {
             Some(v) => Filter::Color(
                 Rgb::parse_hex(v)
                     .map_err(|source| ApiError::Colour {
@@ -230,6 +156,10 @@ fn filter_job(req: &HttpRequest, name: &str, q: &CanvasQuery) -> Result<Job, Api
 }
 
 fn misc_job(req: &HttpRequest, name: &str, q: &CanvasQuery) -> Result<Job, ApiError> {
+    // A misc image that is a template reads its parameters by its specs.
+    if catalogue::template(catalogue::MISC_GROUP, name).is_some() {
+        return template_job(req, catalogue::MISC_GROUP, name, q);
+    }
     let kind = match Misc::from_name(name).ok_or_else(|| unknown(req))? {
         Misc::Circle => return Ok(Job::Circle),
         Misc::Heart => return Ok(Job::Heart),
@@ -238,37 +168,44 @@ fn misc_job(req: &HttpRequest, name: &str, q: &CanvasQuery) -> Result<Job, ApiEr
     };
     let scene = match kind {
         SceneKind::Horny => Scene::Horny,
-        SceneKind::ItsSoStupid => Scene::its_so_stupid(text(&q.dog)),
-        SceneKind::Lied => Scene::lied(q.username.clone().filter(|u| !u.trim().is_empty())),
+        SceneKind::ItsSoStupid => Scene::its_so_stupid(text(q, "dog")),
+        SceneKind::Lied => Scene::lied(q.owned("username").filter(|u| !u.trim().is_empty())),
         SceneKind::Lolice => Scene::Lolice,
-        SceneKind::Namecard => {
-            Scene::namecard(text(&q.username), text(&q.birthday), text(&q.description))
-        }
-        SceneKind::NoBitches => Scene::nobitches(text(&q.no), text(&q.bottomtext)),
-        SceneKind::Sage => Scene::sage(text(&q.quote)),
-        SceneKind::Sage2 => Scene::sage2(text(&q.quote)),
+        SceneKind::Namecard => Scene::namecard(
+            text(q, "username"),
+            text(q, "birthday"),
+            text(q, "description"),
+        ),
+        SceneKind::NoBitches => Scene::nobitches(text(q, "no"), text(q, "bottomtext")),
+        SceneKind::Sage => Scene::sage(text(q, "quote")),
+        SceneKind::Sage2 => Scene::sage2(text(q, "quote")),
         SceneKind::Simpcard => Scene::Simpcard,
         SceneKind::Series => Scene::Series,
         SceneKind::Post => {
-            let mut p = PostParams::new(text(&q.username), text(&q.displayname), text(&q.comment))
-                .theme(match present(&q.theme) {
-                    Some(t) => t.parse::<PostTheme>().map_err(param_error)?,
-                    None => PostTheme::Light,
-                });
-            if let Some(n) = counter(&q.replies, "replies")? {
+            let mut p = PostParams::new(
+                text(q, "username"),
+                text(q, "displayname"),
+                text(q, "comment"),
+            )
+            .theme(match present(q.get("theme")) {
+                Some(t) => t.parse::<PostTheme>().map_err(param_error)?,
+                None => PostTheme::Light,
+            });
+            if let Some(n) = counter(q, "replies")? {
                 p = p.replies(n);
             }
-            if let Some(n) = counter(&q.likes, "likes")? {
+            if let Some(n) = counter(q, "likes")? {
                 p = p.likes(n);
             }
-            if let Some(n) = counter(&q.retweets, "retweets")? {
+            if let Some(n) = counter(q, "retweets")? {
                 p = p.reposts(n);
             }
             Scene::Post(p)
         }
-        SceneKind::VideoComment => {
-            Scene::VideoComment(VideoCommentParams::new(text(&q.username), text(&q.comment)))
-        }
+        SceneKind::VideoComment => Scene::VideoComment(VideoCommentParams::new(
+            text(q, "username"),
+            text(q, "comment"),
+        )),
         // A kind added to canvas-render before it has a URL name here.
         _ => return Err(unknown(req)),
     };
@@ -286,10 +223,7 @@ fn template_job(
     // Colour parameters take the forms of `color` everywhere else.
     let args = kind
         .template()
-        .args_with(
-            |n| q.template_param(n),
-            |v| Rgb::parse_hex(v).ok().map(Rgb::to_array),
-        )
+        .args_with(|n| q.get(n), |v| Rgb::parse_hex(v).ok().map(Rgb::to_array))
         .map_err(param_error)?;
     Ok(Job::Template(kind, args))
 }
@@ -312,8 +246,8 @@ fn welcome_job(
     let args = kind
         .template()
         .args(|n| match n {
-            "background" => background,
-            other => q.template_param(other),
+            catalogue::WELCOME_PATH_PARAM => background,
+            other => q.get(other),
         })
         .map_err(param_error)?;
     Ok(Job::Template(kind, args))
@@ -361,7 +295,7 @@ async fn premium_welcome(
 ) -> Result<HttpResponse, ApiError> {
     let job = welcome_job(&req, catalogue::PREMIUM_WELCOME, &template, None, &q)?;
     let param = job.image_source().unwrap_or("bg");
-    let url = required(&q.bg, param, AVATAR_EXPECTED)?;
+    let url = q.required(param, AVATAR_EXPECTED)?;
     let bg = state
         .canvas
         .parse_avatar(url)
@@ -449,13 +383,13 @@ async fn respond_with_image(
 ) -> Result<HttpResponse, ApiError> {
     let engine = &state.canvas;
     let avatar = if job.uses_avatar() {
-        let url = required(&q.avatar, "avatar", AVATAR_EXPECTED)?;
+        let url = q.required("avatar", AVATAR_EXPECTED)?;
         Some(engine.parse_avatar(url)?)
     } else {
         // Scenes that draw no avatar ignore it, but one that is given must
         // still be a valid avatar URL: the contract is the same on every
         // canvas endpoint, and hostile input is refused, never passed over.
-        if let Some(url) = q.avatar.as_deref() {
+        if let Some(url) = q.get("avatar") {
             engine.parse_avatar(url.trim())?;
         }
         None
@@ -464,7 +398,7 @@ async fn respond_with_image(
         .headers()
         .get_all(header::ACCEPT)
         .filter_map(|v| v.to_str().ok());
-    let format = output::negotiated(q.format.as_deref(), q.quality.as_deref(), accept)?;
+    let format = output::negotiated(q.get("format"), q.get("quality"), accept)?;
     let client = ratelimit::client_of(
         state.rate_limiter.as_deref(),
         &state.settings.trusted_proxies,
@@ -514,58 +448,33 @@ async fn respond_with_image(
 const VARY_ACCEPT: (header::HeaderName, header::HeaderValue) =
     (header::VARY, header::HeaderValue::from_static("accept"));
 
-impl CanvasQuery {
-    /// The sample parameters every preview is drawn with: each endpoint
-    /// reads the ones it takes, as from a request. No avatar: previews use
-    /// canvas-render's sample avatar, never a fetch.
-    fn sample() -> CanvasQuery {
-        let s = |v: &str| Some(v.to_owned());
-        CanvasQuery {
-            avatar: None,
-            brightness: None,
-            color: s("6246EA"),
-            threshold: None,
-            dog: s("Foxes are just cats that went to college"),
-            username: s("Ada"),
-            birthday: s("10 December"),
-            description: s("Writes the first programs; likes looms and algebra"),
-            no: s("no bugs?"),
-            bottomtext: s("ship it"),
-            quote: s("Patience is a form of action."),
-            displayname: s("Ada Lovelace"),
-            comment: s(
-                "The engine weaves algebraic patterns just as the loom weaves flowers and leaves.",
-            ),
-            theme: None,
-            replies: s("42"),
-            likes: s("12300"),
-            retweets: s("1337"),
-            delay: None,
-            impostor: None,
-            custom: None,
-            discriminator: None,
-            cxp: None,
-            nxp: None,
-            level: None,
-            rank: None,
-            cbg: None,
-            ccxp: None,
-            cbar: None,
-            ctext: None,
-            ctag: None,
-            kind: None,
-            textcolor: None,
-            guild_name: s("Analytical Engines"),
-            member_count: s("1843"),
-            bg: None,
-            format: None,
-            quality: None,
-        }
-    }
-}
+/// The sample parameters every preview of a filter or misc scene is drawn
+/// with: each endpoint reads the ones it takes, as from a request. No
+/// avatar: previews use canvas-render's sample avatar, never a fetch.
+const SAMPLE_QUERY: &[(&str, &str)] = &[
+    ("color", "6246EA"),
+    ("dog", "Foxes are just cats that went to college"),
+    ("username", "Ada"),
+    ("birthday", "10 December"),
+    (
+        "description",
+        "Writes the first programs; likes looms and algebra",
+    ),
+    ("no", "no bugs?"),
+    ("bottomtext", "ship it"),
+    ("quote", "Patience is a form of action."),
+    ("displayname", "Ada Lovelace"),
+    (
+        "comment",
+        "The engine weaves algebraic patterns just as the loom weaves flowers and leaves.",
+    ),
+    ("replies", "42"),
+    ("likes", "12300"),
+    ("retweets", "1337"),
+];
 
 /// The job of `endpoint`'s preview: the endpoint's own parsing of the
-/// sample parameters (`CanvasQuery::sample`); a template takes its own
+/// sample parameters ([`SAMPLE_QUERY`]); a template takes its own
 /// sample arguments (`TemplateKind::sample_args_with`), with the values of
 /// the path parameters that pick the image (a welcome card's background). `None` for an image
 /// that is no canvas job (the colour square).
@@ -590,7 +499,7 @@ pub fn preview_job(
             .collect();
         return Ok(Some(Job::Template(kind, kind.sample_args_with(&fixed))));
     }
-    let q = CanvasQuery::sample();
+    let q = CanvasQuery::of(SAMPLE_QUERY);
     let job = match endpoint.group {
         catalogue::FILTER_GROUP => filter_job(req, endpoint.name, &q)?,
         catalogue::MISC_GROUP => misc_job(req, endpoint.name, &q)?,

@@ -11,6 +11,7 @@ pub use crate::routing::{
 };
 
 pub mod canvas;
+mod canvas_query;
 pub mod colour;
 pub mod content;
 pub mod creature;
