@@ -89,6 +89,8 @@ mod sample;
 mod welcome;
 
 mod draw;
+#[cfg(feature = "files")]
+pub mod file;
 mod gif;
 mod model;
 mod patch;
@@ -121,8 +123,8 @@ pub use gif::render_template_gif;
 use model::grouped;
 pub use model::{
     Args, AvatarSlot, BarSlot, BarStyle, Camera, Layer, MAX_TEMPLATE_FRAMES, Mask, Paint, Palette,
-    ParamKind, ParamSpec, Piece, Place, Reveal, Shape, ShapeSlot, Template, TemplateKind, TextSlot,
-    Timeline, Tint, Value, When,
+    ParamKind, ParamSpec, Picture, Piece, Place, Reveal, Shape, ShapeSlot, Template, TemplateKind,
+    TextSlot, Timeline, Tint, Value, When,
 };
 pub use plan::{FramePlan, plan_frames, plan_frames_with};
 pub use render::{

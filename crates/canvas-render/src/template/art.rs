@@ -114,6 +114,103 @@ impl Art {
     /// How many kinds of art there are.
     pub const COUNT: usize = 40;
 
+    /// Every kind of art, in declaration order.
+    pub const ALL: [Art; Art::COUNT] = [
+        Art::ComradeWash,
+        Art::Rainbow,
+        Art::GlassCracks,
+        Art::JailBars,
+        Art::PassedBanner,
+        Art::TriggeredBanner,
+        Art::WastedBanner,
+        Art::Hand,
+        Art::Space,
+        Art::LiedBackdrop,
+        Art::LiedVignette,
+        Art::BgBlobday,
+        Art::BgBlobnight,
+        Art::BgGaming1,
+        Art::BgGaming2,
+        Art::BgGaming3,
+        Art::BgGaming4,
+        Art::BgNight,
+        Art::BgRainbow,
+        Art::BgRainbowGradient,
+        Art::BgSpace,
+        Art::BgStars,
+        Art::BgStars2,
+        Art::BgSunset,
+        Art::Welcome1,
+        Art::Welcome2,
+        Art::Welcome3,
+        Art::Welcome4,
+        Art::Welcome5,
+        Art::Welcome6,
+        Art::Welcome7,
+        Art::RankSheen,
+        Art::RankStripes,
+        Art::RankNeonGrid,
+        Art::RankDots,
+        Art::RankHexes,
+        Art::RankArcs,
+        Art::RankWaves,
+        Art::RankRetro,
+        Art::RankGlass,
+    ];
+
+    /// Its stable name: how a template file refers to it (`art = "hand"`).
+    /// Names never change once released; the match is exhaustive, so a new
+    /// kind of art cannot be added without one.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Art::ComradeWash => "comrade-wash",
+            Art::Rainbow => "rainbow",
+            Art::GlassCracks => "glass-cracks",
+            Art::JailBars => "jail-bars",
+            Art::PassedBanner => "passed-banner",
+            Art::TriggeredBanner => "triggered-banner",
+            Art::WastedBanner => "wasted-banner",
+            Art::Hand => "hand",
+            Art::Space => "space",
+            Art::LiedBackdrop => "lied-backdrop",
+            Art::LiedVignette => "lied-vignette",
+            Art::BgBlobday => "bg-blobday",
+            Art::BgBlobnight => "bg-blobnight",
+            Art::BgGaming1 => "bg-gaming1",
+            Art::BgGaming2 => "bg-gaming2",
+            Art::BgGaming3 => "bg-gaming3",
+            Art::BgGaming4 => "bg-gaming4",
+            Art::BgNight => "bg-night",
+            Art::BgRainbow => "bg-rainbow",
+            Art::BgRainbowGradient => "bg-rainbowgradient",
+            Art::BgSpace => "bg-space",
+            Art::BgStars => "bg-stars",
+            Art::BgStars2 => "bg-stars2",
+            Art::BgSunset => "bg-sunset",
+            Art::Welcome1 => "welcome1",
+            Art::Welcome2 => "welcome2",
+            Art::Welcome3 => "welcome3",
+            Art::Welcome4 => "welcome4",
+            Art::Welcome5 => "welcome5",
+            Art::Welcome6 => "welcome6",
+            Art::Welcome7 => "welcome7",
+            Art::RankSheen => "rank-sheen",
+            Art::RankStripes => "rank-stripes",
+            Art::RankNeonGrid => "rank-neon-grid",
+            Art::RankDots => "rank-dots",
+            Art::RankHexes => "rank-hexes",
+            Art::RankArcs => "rank-arcs",
+            Art::RankWaves => "rank-waves",
+            Art::RankRetro => "rank-retro",
+            Art::RankGlass => "rank-glass",
+        }
+    }
+
+    /// The art of this [`Art::name`], if any.
+    pub fn from_name(name: &str) -> Option<Art> {
+        Art::ALL.into_iter().find(|a| a.name() == name)
+    }
+
     /// The welcome backgrounds, in the order of their URL names
     /// (`blobday` … `sunset`).
     pub const BACKDROPS: [Art; 13] = [

@@ -215,25 +215,29 @@ pub(super) fn start_canvas(
 ) -> Result<(Canvas, usize, bool), RenderError> {
     let (w, h) = template.content_size();
     let base = template.layers.first().and_then(|layer| {
-        let (art, motion) = match layer {
-            Layer::Art { art, motion } => (*art, *motion),
+        let (pix, opaque, motion): (&Pixmap, bool, _) = match layer {
+            Layer::Art { art, motion } => (art::cached(*art), art::is_opaque(*art), *motion),
             Layer::ArtChoice {
                 param,
                 arts,
                 motion,
-            } => (*arts.get(args.choice(param))?, *motion),
+            } => {
+                let art = *arts.get(args.choice(param))?;
+                (art::cached(art), art::is_opaque(art), *motion)
+            }
+            Layer::Picture { art, motion } => (art.pixmap(), art.is_opaque(), *motion),
             _ => return None,
         };
         let place = place_at(motion, frame)?;
-        (art.size() == (w, h)
+        ((pix.width(), pix.height()) == (w, h)
             && place.x == 0.0
             && place.y == 0.0
             && place.opacity >= 1.0
             && is_exact(&place, w, h))
-        .then_some(art)
+        .then_some((pix, opaque))
     });
     Ok(match base {
-        Some(art) => (Canvas::from_layer(art::cached(art)), 1, art::is_opaque(art)),
+        Some((pix, opaque)) => (Canvas::from_layer(pix), 1, opaque),
         None => (Canvas::new(w, h)?, 0, false),
     })
 }
@@ -396,6 +400,11 @@ pub(super) fn draw_layer_on(
         Layer::Image { motion, mask, .. } => {
             if let (Some(place), Some(image)) = (place_at(motion, frame), source) {
                 draw_avatar(canvas, image, *mask, &place);
+            }
+        }
+        Layer::Picture { art, motion } => {
+            if let Some(place) = place_at(motion, frame) {
+                draw_art(canvas, art.pixmap(), &place);
             }
         }
     }

@@ -141,7 +141,7 @@ impl TemplateKind {
 }
 
 /// A composition as data. See the [module docs](super).
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Template {
     /// Canvas width and height in pixels.
@@ -158,7 +158,7 @@ pub struct Template {
 }
 
 /// A template's frames: `frames` of `delay_ms` each (1 frame: a still).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Timeline {
     /// Frame count (1 for a still template).
     pub frames: u32,
@@ -245,7 +245,7 @@ pub struct Tint {
 }
 
 /// An avatar slot.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AvatarSlot {
     /// One placement for every frame, or a single one for all.
     pub motion: &'static [Place],
@@ -258,7 +258,7 @@ pub struct AvatarSlot {
 }
 
 /// One piece of a text slot's text.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Piece {
     /// Literal text.
     Lit(&'static str),
@@ -328,7 +328,7 @@ pub enum Reveal {
 }
 
 /// A text slot: its text, look, box and fitting rules.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TextSlot {
     /// When this [`ParamKind::Text`] parameter is not blank, it is the whole
     /// text, replacing `pieces`.
@@ -356,7 +356,7 @@ pub struct TextSlot {
 }
 
 /// A layer, back to front.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub enum Layer {
     /// Static art, drawn once per process, placed per frame (one placement,
@@ -416,6 +416,84 @@ pub enum Layer {
     /// A text slot whose colour is chosen by a [`ParamKind::Choice`]
     /// parameter ([`Palette`]) instead of [`TextSlot::color`].
     PaletteText(TextSlot, Palette),
+    /// Art loaded at run time (a template file's SVG, PNG or WebP,
+    /// rasterised once when loaded), placed per frame like [`Layer::Art`].
+    Picture {
+        /// The pixels.
+        art: &'static Picture,
+        /// Its placements.
+        motion: &'static [Place],
+    },
+}
+
+/// Art given as pixels rather than drawn by the crate: a template file's
+/// picture, rasterised once when the file is loaded and kept premultiplied,
+/// ready to draw. [`Layer::Picture`] places it.
+#[derive(Clone, PartialEq)]
+pub struct Picture {
+    name: String,
+    pixmap: Pixmap,
+    opaque: bool,
+}
+
+impl std::fmt::Debug for Picture {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Picture")
+            .field("name", &self.name)
+            .field("size", &self.size())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Picture {
+    /// A picture of these straight-alpha pixels, named `name` (the file it
+    /// came from, for messages and for writing the template back).
+    ///
+    /// Errors: [`RenderError::EmptyImage`] for an image without pixels,
+    /// [`RenderError::TooLarge`] over the crate's size limits.
+    pub fn from_rgba(name: &str, image: &RgbaImage) -> Result<Picture, RenderError> {
+        let (w, h) = image.dimensions();
+        crate::limits::check_size(w, h)?;
+        let size = tiny_skia::IntSize::from_wh(w, h).ok_or(RenderError::EmptyImage)?;
+        let mut data = image.as_raw().clone();
+        for px in data.chunks_exact_mut(4) {
+            let a = u16::from(px[3]);
+            for c in &mut px[..3] {
+                *c = ((u16::from(*c) * a + 127) / 255) as u8;
+            }
+        }
+        let pixmap = Pixmap::from_vec(data, size).ok_or(RenderError::EmptyImage)?;
+        Ok(Picture::from_pixmap(name, pixmap))
+    }
+
+    pub(crate) fn from_pixmap(name: &str, pixmap: Pixmap) -> Picture {
+        let opaque = crate::paint::is_opaque(&pixmap);
+        Picture {
+            name: name.to_owned(),
+            pixmap,
+            opaque,
+        }
+    }
+
+    /// Its name: the file it came from, relative to its template's folder.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Width and height in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        (self.pixmap.width(), self.pixmap.height())
+    }
+
+    /// The premultiplied pixels.
+    pub(crate) fn pixmap(&self) -> &Pixmap {
+        &self.pixmap
+    }
+
+    /// Whether every pixel is opaque.
+    pub(crate) fn is_opaque(&self) -> bool {
+        self.opaque
+    }
 }
 
 /// A colour: fixed, or a [`ParamKind::Colour`] parameter's.
@@ -464,7 +542,7 @@ pub enum Shape {
 }
 
 /// A shape layer.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ShapeSlot {
     /// The shape.
     pub shape: Shape,
@@ -501,7 +579,7 @@ pub enum BarStyle {
 }
 
 /// A progress bar layer.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BarSlot {
     /// The [`ParamKind::Int`] parameter of the progress.
     pub value: &'static str,
@@ -541,7 +619,7 @@ impl When {
 /// `colors[i]`. When the slot has an outline and the chosen colour is
 /// dark, the outline is drawn light (`light_outline`) so the text keeps
 /// its contrast.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Palette {
     /// The choice parameter.
     pub param: &'static str,
@@ -594,7 +672,7 @@ pub enum ParamKind {
 }
 
 /// A typed parameter.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ParamSpec {
     /// Its name (the query parameter's).
     pub name: &'static str,

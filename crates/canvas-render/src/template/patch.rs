@@ -127,6 +127,7 @@ pub(super) fn footprint(
             motion,
             arts.get(args.choice(param)).map(|a| art::cached(*a)),
         ),
+        Layer::Picture { art, motion } => placed(motion, Some(art.pixmap())),
         Layer::Avatar(slot) => placed(slot.motion, source),
         Layer::Image { motion, .. } => placed(motion, source),
         Layer::Text(_) | Layer::PaintedText { .. } | Layer::PaletteText(..) => {
@@ -417,7 +418,7 @@ pub(super) fn layer_params(layer: &Layer, out: &mut Vec<&'static str>) {
         }
     }
     match layer {
-        Layer::Art { .. } | Layer::Avatar(_) | Layer::Image { .. } => {}
+        Layer::Art { .. } | Layer::Avatar(_) | Layer::Image { .. } | Layer::Picture { .. } => {}
         Layer::ArtChoice { param, .. } => out.push(param),
         Layer::PaletteText(slot, palette) => {
             out.push(palette.param);

@@ -20,6 +20,7 @@ pub(super) fn layer_same(layer: &Layer, f: u32, g: u32) -> bool {
     match layer {
         Layer::Art { motion, .. }
         | Layer::ArtChoice { motion, .. }
+        | Layer::Picture { motion, .. }
         | Layer::Image { motion, .. } => placed(motion),
         Layer::Avatar(slot) => placed(slot.motion),
         Layer::Text(slot) | Layer::PaintedText { slot, .. } | Layer::PaletteText(slot, _) => {

@@ -32,6 +32,7 @@ fn every_placement_list_has_one_entry_or_one_per_frame() {
         for layer in t.layers.iter().map(unwrap_when) {
             let motion = match layer {
                 Layer::Art { motion, .. }
+                | Layer::Picture { motion, .. }
                 | Layer::ArtChoice { motion, .. }
                 | Layer::Image { motion, .. } => *motion,
                 Layer::Avatar(slot) => slot.motion,

@@ -124,9 +124,11 @@ const BUNDLED_FALLBACK: &[&str] = &[
 /// The family each `FontFace` asks for by default.
 const BUNDLED_FAMILIES: [&str; 4] = ["Noto Sans", "Noto Sans", "DejaVu Sans", "Noto Serif"];
 
+/// The slot of a face's family setting; a [`FontFace::Family`] shares the
+/// regular one's (and names its family itself).
 fn face_slot(face: FontFace) -> usize {
     match face {
-        FontFace::Regular => 0,
+        FontFace::Regular | FontFace::Family(_) => 0,
         FontFace::Bold => 1,
         FontFace::Meme => 2,
         FontFace::SerifItalic => 3,
@@ -361,7 +363,11 @@ pub fn fallback_order() -> Vec<String> {
 /// family is used). The defaults are Noto Sans (`Regular`, `Bold`), DejaVu
 /// Sans (`Meme`) and Noto Serif (`SerifItalic`). A family not in the
 /// database falls back, character by character, to the fallback order.
+/// A [`FontFace::Family`] names its family itself: setting it does nothing.
 pub fn set_face_family(face: FontFace, family: &str) {
+    if let FontFace::Family(_) = face {
+        return;
+    }
     let mut t = template();
     t.families[face_slot(face)] = intern(family);
     publish(&mut t);
@@ -384,6 +390,19 @@ pub fn font_families() -> Vec<String> {
 
 /// The font whose metrics (ascent, line height) a face's lines use.
 pub(super) fn primary(face: FontFace) -> u8 {
+    if let FontFace::Family(family) = face {
+        let t = template();
+        let id = t.db.query(&Query {
+            families: &[Family::Name(family)],
+            weight: Weight::NORMAL,
+            stretch: Stretch::Normal,
+            style: Style::Normal,
+        });
+        if let Some(slot) = id.and_then(|id| t.ids.get(&id).copied()) {
+            return slot;
+        }
+        return PRIMARY[0].load(Ordering::Relaxed);
+    }
     LazyLock::force(&TEMPLATE);
     PRIMARY[face_slot(face)].load(Ordering::Relaxed)
 }
@@ -395,6 +414,7 @@ fn attrs_with(face: FontFace, family: &'static str) -> Attrs<'static> {
         FontFace::Bold => a.weight(Weight::BOLD),
         FontFace::Meme => a.weight(Weight::BOLD).stretch(Stretch::Condensed),
         FontFace::SerifItalic => a.style(Style::Italic),
+        FontFace::Family(own) => Attrs::new().family(Family::Name(own)),
     }
 }
 
@@ -465,6 +485,27 @@ impl Engine {
 
     /// The shaping attributes that select `face` in the database.
     pub fn attrs(&self, face: FontFace) -> Attrs<'static> {
+        if let FontFace::Family(family) = face {
+            // The family's face nearest to a regular one, asked for as it
+            // is (shaping matches weight, style and stretch exactly): a
+            // family of one bold italic face is drawn in that face.
+            let db = self.fs.db();
+            let found = db
+                .query(&Query {
+                    families: &[Family::Name(family)],
+                    weight: Weight::NORMAL,
+                    stretch: Stretch::Normal,
+                    style: Style::Normal,
+                })
+                .and_then(|id| db.face(id));
+            if let Some(f) = found {
+                return Attrs::new()
+                    .family(Family::Name(family))
+                    .weight(f.weight)
+                    .style(f.style)
+                    .stretch(f.stretch);
+            }
+        }
         attrs_with(face, self.families[face_slot(face)])
     }
 }

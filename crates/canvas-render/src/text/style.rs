@@ -17,6 +17,10 @@ pub enum FontFace {
     Meme,
     /// Noto Serif Italic: quotations.
     SerifItalic,
+    /// A family of the font database by name (one added with
+    /// [`super::add_font`], such as a template file's font), at its
+    /// regular weight; characters it lacks fall back as for every face.
+    Family(&'static str),
 }
 
 /// Horizontal alignment of each line inside its box.

@@ -29,6 +29,7 @@
 
 mod animated;
 mod corpus;
+mod files;
 mod properties;
 
 use std::path::{Path, PathBuf};
