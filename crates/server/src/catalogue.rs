@@ -41,8 +41,25 @@ pub const WELCOME_ALIAS_GROUP: &str = "/canvas/welcome/img";
 /// below [`PREMIUM_GROUP`].
 pub const PREMIUM_WELCOME: &str = "/premium/welcome";
 
+/// The operators' templates (`/canvas/custom/{name}`, `--templates`).
+pub const CUSTOM_GROUP: &str = "/canvas/custom";
+/// The preview group of the operators' templates
+/// (`/previews/custom/<name>.png`, `.gif` for an animated one).
+pub const CUSTOM_PREVIEWS: &str = "custom";
+
+/// The preview of the operator's template `name`.
+pub fn custom_preview(name: &str, animated: bool) -> String {
+    let ext = if animated { "gif" } else { "png" };
+    format!("{PREVIEW_GROUP}/{CUSTOM_PREVIEWS}/{name}.{ext}")
+}
+
+/// Query parameters of every canvas image, which no template's parameter
+/// may be named as.
+pub const SERVER_PARAMS: &[&str] = &["avatar", "format", "quality"];
+
 /// Every canvas image group: the rate limiter's `canvas` class.
-pub const CANVAS_GROUPS: [&str; 7] = [
+pub const CANVAS_GROUPS: [&str; 8] = [
+    CUSTOM_GROUP,
     MISC_GROUP,
     FILTER_GROUP,
     OVERLAY_GROUP,
@@ -491,6 +508,7 @@ mod tests {
             "/premium/welcome/1",
             "/welcome/img/1/space",
             "/canvas/welcome/img/7/sunset",
+            "/canvas/custom/harbor-welcome",
         ] {
             assert!(is_canvas_image(canvas), "{canvas}");
         }

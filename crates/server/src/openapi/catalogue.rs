@@ -131,7 +131,7 @@ const CAPTION_MAX: u32 = 200;
 const QUOTE_MAX: u32 = 500;
 const COMMENT_MAX: u32 = 1000;
 
-const AVATAR: Param = Param {
+pub const AVATAR: Param = Param {
     name: "avatar",
     location: In::Query,
     required: true,
@@ -166,7 +166,7 @@ pub const QUALITY: Param = Param {
 
 /// `avatar` on scenes that draw none (sage, sage2): optional and never
 /// fetched, but a given value must still be a valid avatar URL.
-const AVATAR_UNUSED: Param = Param {
+pub const AVATAR_UNUSED: Param = Param {
     required: false,
     description: "accepted for uniformity with the other canvas endpoints but not drawn; when given it must be a valid avatar URL",
     ..AVATAR
@@ -231,6 +231,30 @@ const OVERLAY_ERRORS: &[ErrorKind] = &[
     ErrorKind::Overloaded,
     ErrorKind::GatewayTimeout,
 ];
+
+/// The operators' templates' operation (`--templates`); each template
+/// loaded also has an operation of its own path, its parameters read from
+/// its file ([`super::custom_operations`]).
+pub const CUSTOM: Endpoint = Endpoint {
+    path: "/canvas/custom/{name}",
+    tag: "canvas: custom",
+    summary: "An operator's template (only with `--templates`)",
+    description: "The templates the operator put in the `--templates` folder, one per file, each at `/canvas/custom/<name>`: listed below as operations of their own, with their parameters and previews, when the server has any. Another name: 404. Every template takes `avatar` (unless it draws none), `format` and `quality`, and answers as the built-in templates do, under the same limits.",
+    params: &[
+        Param {
+            name: "name",
+            location: In::Path,
+            required: true,
+            kind: Kind::Name(64),
+            description: "the template's name: 1 to 64 of a–z, 0–9 and `-`",
+            example: "harbor-welcome",
+            default: None,
+        },
+        AVATAR,
+    ],
+    ok: Success::CanvasImage,
+    errors: OVERLAY_ERRORS,
+};
 
 /// The rank card designs (`/premium/rankcard/{template}`).
 pub const RANKCARD_TEMPLATES: &[&str] = &["1", "2", "3", "4", "5", "6", "7", "8", "9"];
@@ -429,6 +453,20 @@ pub const PREVIEW_GROUPS: &[&str] = &[
     "welcome",
     "rankcard",
     "welcome-background",
+];
+
+/// The group segments of `/previews/{group}/{file}`: [`PREVIEW_GROUPS`]
+/// and the operators' templates' (`custom`).
+pub const PREVIEW_PATH_GROUPS: &[&str] = &[
+    "canvas",
+    "misc",
+    "filter",
+    "overlay",
+    "premium",
+    "welcome",
+    "rankcard",
+    "welcome-background",
+    crate::catalogue::CUSTOM_PREVIEWS,
 ];
 
 /// The gallery's title for the previews of a preview group whose images an
@@ -857,6 +895,8 @@ pub const ENDPOINTS: &[Endpoint] = &[
             ),
         ],
     ),
+    // --- operators' templates ---
+    CUSTOM,
     // --- previews ---
     Endpoint {
         path: "/previews/{group}/{file}",
@@ -868,8 +908,8 @@ pub const ENDPOINTS: &[Endpoint] = &[
                 name: "group",
                 location: In::Path,
                 required: true,
-                kind: Kind::Enum(PREVIEW_GROUPS),
-                description: "the endpoint's group: `canvas` (the colour square), `filter`, `misc`, `overlay`, `premium`, `rankcard`, `welcome` (the welcome templates) or `welcome-background`",
+                kind: Kind::Enum(PREVIEW_PATH_GROUPS),
+                description: "the endpoint's group: `canvas` (the colour square), `filter`, `misc`, `overlay`, `premium`, `rankcard`, `welcome` (the welcome templates), `welcome-background`, or `custom` (an operator's template)",
                 example: "misc",
                 default: None,
             },

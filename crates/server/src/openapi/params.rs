@@ -56,8 +56,8 @@ pub struct Drawn {
     pub name: &'static str,
     /// The template.
     pub template: &'static Template,
-    /// Its sample arguments.
-    pub sample: Args,
+    /// Its sample arguments (`None`: no examples).
+    pub sample: Option<Args>,
 }
 
 /// Every parameter of the operation `e`, in the document's order.
@@ -69,7 +69,7 @@ pub fn parameters(e: &Endpoint) -> Vec<ParamDoc> {
         .map(|(_, name, kind)| Drawn {
             name,
             template: kind.template(),
-            sample: kind.sample_args(),
+            sample: Some(kind.sample_args()),
         })
         .collect();
     with_templates(e, group, &drawn)
@@ -133,7 +133,8 @@ pub fn template_params(group: &str, drawn: &[Drawn]) -> Vec<ParamDoc> {
                 example: Cow::Owned(
                     first
                         .sample
-                        .get(spec.name)
+                        .as_ref()
+                        .and_then(|a| a.get(spec.name))
                         .map(|v| value_text(spec.kind, v))
                         .unwrap_or_default(),
                 ),

@@ -19,7 +19,9 @@
 //! `Cache-Control: public, max-age=<avatar cache TTL>`.
 
 use actix_web::http::{Method, header};
-use actix_web::{HttpRequest, HttpResponse, web};
+use std::sync::Arc;
+
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
 use canvas_render::scene::{PostParams, PostTheme, Scene, SceneKind, VideoCommentParams};
 use canvas_render::{Filter, RenderError};
 use colour::Rgb;
@@ -28,7 +30,7 @@ pub use super::canvas_query::CanvasQuery;
 use crate::catalogue::{self, Misc};
 use crate::conditional;
 use crate::engine::AppState;
-use crate::engine::canvas::{AVATAR_EXPECTED, Job, output};
+use crate::engine::canvas::{AVATAR_EXPECTED, Job, TemplateRef, output};
 use crate::error::ApiError;
 use crate::ratelimit;
 
@@ -49,6 +51,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             super::group(catalogue::WELCOME_ALIAS_GROUP)
                 .get("/canvas/welcome/img/{template}/{background}", welcome_alias),
         )
+        .service(super::group(catalogue::CUSTOM_GROUP).get("/canvas/custom/{name}", custom))
         .service(
             super::group(catalogue::PREMIUM_GROUP)
                 .get("/premium/welcome/{template}", premium_welcome)
@@ -225,7 +228,7 @@ fn template_job(
         .template()
         .args_with(|n| q.get(n), |v| Rgb::parse_hex(v).ok().map(Rgb::to_array))
         .map_err(param_error)?;
-    Ok(Job::Template(kind, args))
+    Ok(Job::Template(kind.into(), args))
 }
 
 /// A welcome card: the template by number, the background by name from
@@ -250,7 +253,7 @@ fn welcome_job(
             other => q.get(other),
         })
         .map_err(param_error)?;
-    Ok(Job::Template(kind, args))
+    Ok(Job::Template(kind.into(), args))
 }
 
 async fn welcome(
@@ -301,6 +304,41 @@ async fn premium_welcome(
         .parse_avatar(url)
         .map_err(|source| ApiError::Image { param, source })?;
     respond_with_image(&req, &state, job, &q, Some((param, bg))).await
+}
+
+/// An operator's template (`--templates`), from the set served now.
+async fn custom(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+    q: web::Query<CanvasQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let set = state.templates.current();
+    let t = set.get(&name).ok_or_else(|| unknown(&req))?;
+    req.extensions_mut().insert(super::RouteLabel(
+        format!("{}/{}", catalogue::CUSTOM_GROUP, t.name).into(),
+    ));
+    let specs = catalogue::template_query_params(catalogue::CUSTOM_GROUP, t.template);
+    q.check_once(specs.map(|s| s.name))?;
+    let args = t
+        .template
+        .args_with(
+            |n| q.get(n),
+            |v| Rgb::parse_hex(v).ok().map(Rgb::to_array),
+        )
+        .map_err(param_error)?;
+    let job = Job::Template(TemplateRef::File(Arc::clone(t)), args);
+    match job.image_source() {
+        Some(param) => {
+            let url = q.required(param, AVATAR_EXPECTED)?;
+            let image = state
+                .canvas
+                .parse_avatar(url)
+                .map_err(|source| ApiError::Image { param, source })?;
+            respond_with_image(&req, &state, job, &q, Some((param, image))).await
+        }
+        None => respond(&req, &state, job, &q).await,
+    }
 }
 
 async fn overlay(
@@ -497,7 +535,10 @@ pub fn preview_job(
             .filter(|(n, _)| *n != "template")
             .copied()
             .collect();
-        return Ok(Some(Job::Template(kind, kind.sample_args_with(&fixed))));
+        return Ok(Some(Job::Template(
+            kind.into(),
+            kind.sample_args_with(&fixed),
+        )));
     }
     let q = CanvasQuery::of(SAMPLE_QUERY);
     let job = match endpoint.group {

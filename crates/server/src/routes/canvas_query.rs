@@ -95,6 +95,20 @@ impl CanvasQuery {
         }
     }
 
+    /// Refuses a second value of any of `names` (the parameters of an
+    /// operator's template, unknown to [`read_names`]) as a duplicated
+    /// field is refused when the query is read.
+    pub fn check_once<'a>(&self, names: impl IntoIterator<Item = &'a str>) -> Result<(), ApiError> {
+        for name in names {
+            if self.pairs.iter().filter(|(n, _)| n == name).nth(1).is_some() {
+                return Err(ApiError::MalformedQuery(format!(
+                    "Query deserialize error: duplicate field `{name}`"
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// The value of `name` as an owned `Option`, as the scenes read it.
     pub fn owned(&self, name: &str) -> Option<String> {
         self.get(name).map(str::to_owned)
