@@ -96,8 +96,7 @@ fn watch_templates(state: &AppState, poll: Duration) -> io::Result<()> {
         return Ok(());
     }
     let reload = state.templates.watch(poll)?;
-    let mut hangup =
-        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
+    let mut hangup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
     actix_web::rt::spawn(async move {
         while hangup.recv().await.is_some() {
             tracing::info!("SIGHUP: reloading the templates folder");

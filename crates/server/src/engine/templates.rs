@@ -17,8 +17,8 @@
 //! `menagerie_templates_loaded` is the size of the set being served.
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::{Duration, SystemTime};
 
@@ -79,7 +79,8 @@ fn next_generation() -> u64 {
 /// as one of the server's own ([`catalogue::SERVER_PARAMS`], or the
 /// template's second image).
 pub fn load(dir: &Path, generation: u64) -> Result<TemplateSet, Vec<String>> {
-    let loaded = file::load_dir(dir).map_err(|e| e.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    let loaded =
+        file::load_dir(dir).map_err(|e| e.iter().map(ToString::to_string).collect::<Vec<_>>())?;
     let clashes: Vec<String> = loaded
         .iter()
         .flat_map(|t| {

@@ -322,10 +322,7 @@ async fn custom(
     q.check_once(specs.map(|s| s.name))?;
     let args = t
         .template
-        .args_with(
-            |n| q.get(n),
-            |v| Rgb::parse_hex(v).ok().map(Rgb::to_array),
-        )
+        .args_with(|n| q.get(n), |v| Rgb::parse_hex(v).ok().map(Rgb::to_array))
         .map_err(param_error)?;
     let job = Job::Template(TemplateRef::File(Arc::clone(t)), args);
     match job.image_source() {

@@ -100,7 +100,13 @@ impl CanvasQuery {
     /// field is refused when the query is read.
     pub fn check_once<'a>(&self, names: impl IntoIterator<Item = &'a str>) -> Result<(), ApiError> {
         for name in names {
-            if self.pairs.iter().filter(|(n, _)| n == name).nth(1).is_some() {
+            if self
+                .pairs
+                .iter()
+                .filter(|(n, _)| n == name)
+                .nth(1)
+                .is_some()
+            {
                 return Err(ApiError::MalformedQuery(format!(
                     "Query deserialize error: duplicate field `{name}`"
                 )));

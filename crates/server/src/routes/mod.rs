@@ -7,7 +7,8 @@
 use actix_web::web;
 
 pub use crate::routing::{
-    Group, RouteLabel, RouteName, get, group, not_found, path_config, query_config, registered, required,
+    Group, RouteLabel, RouteName, get, group, not_found, path_config, query_config, registered,
+    required,
 };
 
 pub mod canvas;

@@ -969,7 +969,9 @@ mod tests {
     #[test]
     fn templates_weigh_by_the_frames_they_render() {
         use canvas_render::template::TemplateKind;
-        let job = |kind: TemplateKind| Job::Template(kind.into(), kind.template().args(|_| None).unwrap());
+        let job = |kind: TemplateKind| {
+            Job::Template(kind.into(), kind.template().args(|_| None).unwrap())
+        };
         let still = avatar(1, 512);
         // triggered: 12 frames of 512×512 (3 Mi pixels), even for a still avatar.
         let triggered = job(TemplateKind::Triggered);
