@@ -1,7 +1,8 @@
 //! Image filters, avatar shapes, scenes and text for avatar-based images.
 //!
-//! `canvas-render` does no IO and never reads system fonts: images in,
-//! images out, typed errors. Every size is checked before any allocation.
+//! `canvas-render` does no IO (but for [`template::file`], which reads a
+//! folder of template files when asked) and never reads system fonts:
+//! images in, images out, typed errors. Every size is checked before any allocation.
 //! Images are [`RgbaImage`]s of the [`image`] crate (0.25), re-exported here;
 //! decode files with it (this crate's `png`, `jpeg`, `gif` and `webp`
 //! features turn its decoders on).

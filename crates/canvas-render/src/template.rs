@@ -33,9 +33,12 @@
 //! [`render_template_frames`]) is the only drawing code, and the tests walk
 //! every template's tables (every parameter bounded and documented, every
 //! per-frame placement list one entry or one per frame, every camera
-//! place inside the canvas). They are Rust
-//! statics rather than an embedded file format: the compiler checks them,
-//! they cost nothing to load, and art stays code or SVG next to them.
+//! place inside the canvas). The built-ins are Rust statics: the compiler
+//! checks them, they cost nothing to load, and art stays code or SVG next
+//! to them. Templates can also be written as files (`file`, feature
+//! `files`): TOML read into the same model, with their own art
+//! ([`Layer::Picture`]) and fonts; every built-in can be written as one
+//! and reads back equal.
 //!
 //! **Time.** An animated template has `frames` frames of `delay` ms (the
 //! delay may be a parameter). With an animated avatar, frames are aligned by

@@ -47,14 +47,14 @@
 //!   parameter names one of the right type; art files exist and pass their
 //!   caps; names are URL-safe. A [`FileError`] names the file, the line and
 //!   the field: `welcome.toml:12: layer[2].place: …`.
-//! * **Art**: built-in art by its name ([`Art::name`], `art = "hand"`), or
+//! * **Art**: built-in art by its name ([`Art::name`](super::Art::name), `art = "hand"`), or
 //!   a picture in the template's folder (`file = "logo.svg"`): an SVG
 //!   (through `usvg`/`resvg`; it may not refer to anything outside itself:
 //!   no `<image>` of a file, URL or `data:` URI), a PNG or a WebP, each at
 //!   most [`MAX_ART_BYTES`] and [`MAX_ART_PIXELS`] (an SVG as rasterised).
 //!   A picture is rasterised once, when the file is loaded, at the largest
 //!   box a layer places it in (a PNG or WebP is kept at its own size), and
-//!   drawn like built-in art ([`Layer::Picture`]).
+//!   drawn like built-in art ([`Layer::Picture`](super::Layer::Picture)).
 //! * **Fonts**: `fonts = ["MyFont.ttf"]` adds the folder's font files (at
 //!   most [`MAX_FONT_BYTES`] each) through [`crate::text::add_font`]; a
 //!   text layer's `family` then draws in it.
@@ -124,6 +124,8 @@ pub struct LoadedTemplate {
     pub template: &'static Template,
     /// The file it was read from.
     pub path: PathBuf,
+    /// The line of `name` in the file.
+    name_line: usize,
 }
 
 /// What is wrong with a template file, and where: shown as
@@ -201,7 +203,11 @@ impl Checker<'_> {
     fn toml(&self, e: &toml::de::Error) -> FileError {
         let span = e.span().unwrap_or(0..0);
         let start = span.start.min(self.text.len());
-        let line_start = self.text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_start = self
+            .text
+            .get(..start)
+            .and_then(|t| t.rfind('\n'))
+            .map_or(0, |i| i + 1);
         let line_text = self.text[line_start..].lines().next().unwrap_or("");
         let at = self.text.get(span.clone()).unwrap_or("").trim();
         let bare = |s: &str| {
@@ -209,7 +215,14 @@ impl Checker<'_> {
                 && s.chars()
                     .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
         };
-        let field = if bare(at) && e.message().contains("field") {
+        let named = e
+            .message()
+            .split_once("missing field `")
+            .and_then(|(_, rest)| rest.split_once('`'))
+            .map(|(name, _)| name.to_owned());
+        let field = if let Some(name) = named {
+            name
+        } else if bare(at) && e.message().contains("field") {
             at.to_owned()
         } else if let Some((key, _)) = line_text.split_once('=')
             && bare(key.trim())
@@ -238,6 +251,12 @@ impl Checker<'_> {
             message: e.message().trim().to_owned(),
         }
     }
+}
+
+/// A string kept for the life of the process (the model is `&'static`;
+/// see the module docs on memory).
+fn leak_str(s: &str) -> &'static str {
+    Box::leak(s.to_owned().into_boxed_str())
 }
 
 /// Whether `name` is a template name: 1 to 64 of `a`–`z`, `0`–`9` and `-`,
@@ -325,6 +344,7 @@ pub fn parse(file: &Path, text: &str, dir: &Path) -> Result<LoadedTemplate, File
         description: doc.description.clone(),
         template,
         path: file.to_owned(),
+        name_line: c.line(doc.name.span().start),
     })
 }
 
@@ -369,22 +389,15 @@ pub fn load_dir(dir: &Path) -> Result<Vec<LoadedTemplate>, Vec<FileError>> {
         match load_file(file) {
             Ok(t) => {
                 if let Some(first) = loaded.iter().find(|l| l.name == t.name) {
-                    let line = std::fs::read_to_string(file)
-                        .ok()
-                        .and_then(|text| {
-                            text.lines()
-                                .position(|l| l.trim_start().starts_with("name"))
-                                .map(|i| i + 1)
-                        })
-                        .unwrap_or(0);
                     errors.push(FileError {
                         file: file.clone(),
-                        line,
+                        line: t.name_line,
                         field: "name".to_owned(),
                         message: format!(
-                            "`{}` is also the name of {}",
+                            "`{}` is also the name of {} (line {})",
                             t.name,
-                            first.path.display()
+                            first.path.display(),
+                            first.name_line
                         ),
                     });
                 } else {

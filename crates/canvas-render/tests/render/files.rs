@@ -91,7 +91,7 @@ fn a_name_used_twice_names_both_files() {
         "`greeting` is also the name of",
     );
     let e = &errors("duplicate-name")[0];
-    assert!(e.message.ends_with("a.toml"), "{e}");
+    assert!(e.message.ends_with("a.toml (line 2)"), "{e}");
 }
 
 #[test]
@@ -323,4 +323,80 @@ fn the_worked_examples_load_and_render() {
                 .unwrap();
         }
     }
+}
+
+/// A picture of a file under typed text: the frames given as changed
+/// rectangles compose to the frames drawn one by one, and the template's
+/// GIF is the GIF of those frames, as for the built-ins.
+#[test]
+fn file_art_takes_the_same_frame_paths_as_built_in_art() {
+    use canvas_render::animation::Deadline;
+    use canvas_render::template::{
+        plan_frames, render_patched_frames, render_template_frames, render_template_gif,
+    };
+    let dir = scratch("patched");
+    std::fs::write(dir.join("bg.png"), png(40, 20, [30, 60, 120, 255])).unwrap();
+    let text = r#"format = 1
+name = "typed"
+size = [240, 120]
+
+[timeline]
+frames = 8
+delay_ms = 50
+
+[[layer]]
+kind = "art"
+file = "bg.png"
+place = [{ x = 0, y = 0, w = 240, h = 120 }]
+
+[[layer]]
+kind = "avatar"
+place = [{ x = 10, y = 10, w = 100, h = 100 }]
+mask = "circle"
+
+[[layer]]
+kind = "text"
+text = [{ lit = "typed out" }]
+face = "bold"
+size = 28
+area = [116, 30, 120, 60]
+reveal = { from = 1, to = 7 }
+"#;
+    let path = dir.join("typed.toml");
+    std::fs::write(&path, text).unwrap();
+    let loaded = file::load_file(&path).unwrap_or_else(|e| panic!("{e}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let t = loaded.template;
+    let args = t.args(|_| None).unwrap();
+    let face = avatar();
+    let avatar = [(&face, 0)];
+    let plan = plan_frames(t, &args, &[0]);
+    let patched = render_patched_frames(t, &args, &avatar, &[], &plan, None)
+        .unwrap()
+        .expect("typed text over still layers is drawn as changed rectangles");
+    let drawn = render_template_frames(t, &args, &avatar, None).unwrap();
+    let composed = patched.composed();
+    assert_eq!(composed.len(), 8);
+    for (k, ((frame, delay), (c, d))) in drawn.iter().zip(&composed).enumerate() {
+        assert!(c == frame, "frame {k}");
+        assert_eq!(d, delay);
+    }
+    // The background is the picture's colour, scaled to the canvas.
+    assert_eq!(drawn[0].0.get_pixel(200, 110).0, [30, 60, 120, 255]);
+    let deadline = Deadline::after(std::time::Duration::from_secs(600));
+    let gif = render_template_gif(
+        t,
+        &args,
+        &avatar,
+        &[],
+        &plan,
+        canvas_render::Loops::Infinite,
+        &deadline,
+    )
+    .unwrap();
+    let (frames, delays): (Vec<_>, Vec<_>) = drawn.into_iter().unzip();
+    let whole =
+        canvas_render::encode_gif(&frames, &delays, canvas_render::Loops::Infinite, &deadline)
+            .unwrap();
+    assert!(gif == whole, "{} bytes, {} drawn", gif.len(), whole.len());
 }

@@ -11,14 +11,13 @@ use sha2::{Digest, Sha256};
 use tiny_skia::{Pixmap, Transform};
 use toml::Spanned;
 
-use super::convert::Assets;
 use super::format::Doc;
 use super::{Checker, FileError, MAX_ART_BYTES, MAX_ART_PIXELS, MAX_FONT_BYTES};
 use crate::template::Picture;
 use crate::text::FontFace;
 
 /// One file a template uses, read.
-pub(super) struct Read_ {
+pub(super) struct AssetFile {
     /// Its name in the template's folder, as the template wrote it.
     pub name: String,
     /// Where the template names it.
@@ -35,6 +34,13 @@ pub(super) enum Kind {
     Png,
     Webp,
     Font,
+}
+
+/// What the layers may refer to besides parameters: the pictures loaded
+/// from the folder (by file name) and the font families it registered.
+pub(super) struct Assets {
+    pub pictures: HashMap<String, &'static Picture>,
+    pub families: Vec<String>,
 }
 
 /// Reads at most `cap` bytes of `path`; a longer file is an error.
@@ -60,7 +66,7 @@ fn plain(name: &str) -> bool {
 }
 
 /// Reads every art and font file `doc` refers to, each once, in order.
-pub(super) fn read(c: &Checker, doc: &Doc, dir: &Path) -> Result<Vec<Read_>, FileError> {
+pub(super) fn read(c: &Checker, doc: &Doc, dir: &Path) -> Result<Vec<AssetFile>, FileError> {
     let mut wanted: Vec<(String, Range<usize>, String, bool)> = Vec::new();
     for (i, layer) in doc.layers.iter().enumerate() {
         if let Some(file) = &layer.get_ref().file {
@@ -80,7 +86,7 @@ pub(super) fn read(c: &Checker, doc: &Doc, dir: &Path) -> Result<Vec<Read_>, Fil
             true,
         ));
     }
-    let mut out: Vec<Read_> = Vec::new();
+    let mut out: Vec<AssetFile> = Vec::new();
     for (name, span, field, font) in wanted {
         if out.iter().any(|r| r.name == name) {
             continue;
@@ -119,7 +125,7 @@ pub(super) fn read(c: &Checker, doc: &Doc, dir: &Path) -> Result<Vec<Read_>, Fil
         };
         let bytes = read_capped(&dir.join(&name), cap)
             .map_err(|m| c.err(span.clone(), &field, format!("`{name}`: {m}")))?;
-        out.push(Read_ {
+        out.push(AssetFile {
             name,
             span,
             field,
@@ -131,7 +137,7 @@ pub(super) fn read(c: &Checker, doc: &Doc, dir: &Path) -> Result<Vec<Read_>, Fil
 }
 
 /// The SHA-256 of the template's text and of every file it uses.
-pub(super) fn content_key(text: &str, files: &[Read_]) -> [u8; 32] {
+pub(super) fn content_key(text: &str, files: &[AssetFile]) -> [u8; 32] {
     let mut h = Sha256::new();
     h.update((text.len() as u64).to_le_bytes());
     h.update(text.as_bytes());
@@ -163,7 +169,7 @@ fn largest_box(doc: &Doc, name: &str) -> Option<(u32, u32)> {
 }
 
 /// Decodes the pictures and registers the fonts.
-pub(super) fn load(c: &Checker, doc: &Doc, files: &[Read_]) -> Result<Assets, FileError> {
+pub(super) fn load(c: &Checker, doc: &Doc, files: &[AssetFile]) -> Result<Assets, FileError> {
     let mut pictures = HashMap::new();
     let mut families = Vec::new();
     for f in files {
@@ -290,7 +296,9 @@ fn add_font(bytes: &[u8]) -> Result<Vec<String>, String> {
 }
 
 /// The face a text layer's `family` draws in: a family of the template's
-/// own fonts, or of the fonts already in the database.
+/// own fonts, or of the fonts in the database that no template file added
+/// (so that whether a file loads does not hang on which files were loaded
+/// before it).
 pub(super) fn family_face(
     c: &Checker,
     field: &str,
@@ -298,8 +306,15 @@ pub(super) fn family_face(
     families: &[String],
 ) -> Result<FontFace, FileError> {
     let name = family.get_ref();
-    if families.contains(name) || crate::text::font_families().contains(name) {
-        Ok(FontFace::Family(super::convert::leak_str(name)))
+    let from_files = || {
+        FONTS
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .any(|(_, f)| f.contains(name))
+    };
+    if families.contains(name) || (crate::text::font_families().contains(name) && !from_files()) {
+        Ok(FontFace::Family(super::leak_str(name)))
     } else {
         Err(c.err(
             family.span(),

@@ -63,11 +63,6 @@ pub(super) struct ParamFile {
     pub name: Spanned<String>,
     #[serde(rename = "type")]
     pub kind: Spanned<String>,
-    pub doc: Spanned<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub expected: Option<Spanned<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub default: Option<Spanned<toml::Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_chars: Option<Spanned<u32>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -76,6 +71,11 @@ pub(super) struct ParamFile {
     pub max: Option<Spanned<u32>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<Spanned<Vec<String>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<Spanned<toml::Value>>,
+    pub doc: Spanned<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<Spanned<String>>,
 }
 
 /// One `[[layer]]`: `kind` says which fields it takes.
@@ -87,9 +87,6 @@ pub(super) struct LayerFile {
     /// `"!name"` (it is not).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<Spanned<Vec<String>>>,
-    // art, art-choice, avatar, image
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub place: Option<Spanned<Vec<PlaceFile>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub art: Option<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -99,14 +96,15 @@ pub(super) struct LayerFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub param: Option<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mask: Option<Spanned<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub grey: Option<Spanned<bool>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tint: Option<Spanned<TintFile>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<Spanned<String>>,
-    // text
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub style: Option<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<Spanned<Vec<Spanned<PieceFile>>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -131,28 +129,24 @@ pub(super) struct LayerFile {
     pub reveal: Option<Spanned<RevealFile>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub palette: Option<Spanned<PaletteFile>>,
-    // text, shape, bar
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub area: Option<Spanned<[f32; 4]>>,
-    // text, shape
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paint: Option<Spanned<PaintFile>>,
-    // shape
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shape: Option<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stroke: Option<Spanned<f32>>,
-    // bar
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub value: Option<Spanned<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max: Option<Spanned<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub style: Option<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub track: Option<Spanned<PaintFile>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fill: Option<Spanned<PaintFile>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mask: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grey: Option<Spanned<bool>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tint: Option<Spanned<TintFile>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place: Option<Spanned<Vec<PlaceFile>>>,
 }
 
 impl Default for LayerFile {

@@ -24,3 +24,275 @@ fn every_art_has_a_distinct_name_that_finds_it() {
         assert_eq!(Art::from_name(art.name()), Some(*art));
     }
 }
+
+/// The fields a derived `Deserialize` asks for: its `deserialize_struct`
+/// call, caught by a deserializer that records it.
+fn fields<'de, T: serde::Deserialize<'de>>() -> Vec<&'static str> {
+    use serde::de::value::Error;
+    use serde::de::{self, Visitor};
+    struct Recorder<'a>(&'a mut Vec<&'static str>);
+    impl<'de> de::Deserializer<'de> for Recorder<'_> {
+        type Error = Error;
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
+            Err(de::Error::custom("not a struct"))
+        }
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Error> {
+            self.0.extend_from_slice(fields);
+            Err(de::Error::custom("recorded"))
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+            bytes byte_buf option unit unit_struct newtype_struct seq tuple
+            tuple_struct map enum identifier ignored_any
+        }
+    }
+    let mut out = Vec::new();
+    let _ = T::deserialize(Recorder(&mut out));
+    out
+}
+
+fn guide() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/src/operating/templates.md");
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// The tables of the section under the heading containing `heading`: each
+/// table's header cells and its rows' cells.
+fn tables(page: &str, heading: &str) -> Vec<(Vec<String>, Vec<Vec<String>>)> {
+    let start = page
+        .lines()
+        .position(|l| l.starts_with('#') && l.contains(heading))
+        .unwrap_or_else(|| panic!("no heading with {heading}"));
+    let cells = |l: &str| -> Vec<String> {
+        l.trim()
+            .trim_matches('|')
+            .split('|')
+            .map(|c| c.trim().to_owned())
+            .collect()
+    };
+    let mut out: Vec<(Vec<String>, Vec<Vec<String>>)> = Vec::new();
+    let mut in_table = false;
+    for line in page.lines().skip(start + 1) {
+        if line.starts_with('#') {
+            break;
+        }
+        if line.starts_with('|') {
+            if !in_table {
+                out.push((cells(line), Vec::new()));
+                in_table = true;
+            } else if !line.starts_with("| ---") {
+                out.last_mut().unwrap().1.push(cells(line));
+            }
+        } else {
+            in_table = false;
+        }
+    }
+    out
+}
+
+/// The names in the first column of the section's `| field |` table.
+fn documented_fields(page: &str, heading: &str) -> Vec<String> {
+    let tables = tables(page, heading);
+    let (_, rows) = tables
+        .iter()
+        .find(|(header, _)| header[0] == "field")
+        .unwrap_or_else(|| panic!("no field table under {heading}"));
+    rows.iter()
+        .map(|r| r[0].trim_matches('`').to_owned())
+        .collect()
+}
+
+#[test]
+fn the_guide_documents_every_field_and_nothing_else() {
+    use super::format::*;
+    let page = guide();
+    let sections: [(&str, Vec<&str>); 12] = [
+        ("Top level", fields::<Doc>()),
+        ("`[timeline]`", fields::<TimelineFile>()),
+        ("`[camera]`", fields::<CameraFile>()),
+        ("`[[param]]`", fields::<ParamFile>()),
+        ("`[[layer]]`", fields::<LayerFile>()),
+        ("Placements", fields::<PlaceFile>()),
+        ("Paint:", fields::<PaintFile>()),
+        ("`tint`", fields::<TintFile>()),
+        ("`outline`", fields::<OutlineFile>()),
+        ("`reveal`", fields::<RevealFile>()),
+        ("`palette`", fields::<PaletteFile>()),
+        ("Text pieces", fields::<PieceFile>()),
+    ];
+    for (heading, accepted) in sections {
+        assert!(!accepted.is_empty(), "{heading}");
+        let mut documented = documented_fields(&page, heading);
+        let mut accepted: Vec<String> = accepted.iter().map(|f| (*f).to_owned()).collect();
+        documented.sort();
+        accepted.sort();
+        assert_eq!(documented, accepted, "the fields under {heading}");
+    }
+    // Every kind of layer, with every field it takes.
+    let kinds = tables(&page, "`[[layer]]`")
+        .into_iter()
+        .find(|(header, _)| header[0] == "kind")
+        .expect("the table of kinds")
+        .1;
+    assert_eq!(kinds.len(), super::convert::LAYER_FIELDS.len());
+    for (kind, takes) in super::convert::LAYER_FIELDS {
+        let row = kinds
+            .iter()
+            .find(|r| r[0] == format!("`{kind}`"))
+            .unwrap_or_else(|| panic!("no row for {kind}"));
+        for field in *takes {
+            assert!(
+                row[1].contains(&format!("`{field}`")),
+                "{kind} takes {field}"
+            );
+        }
+    }
+    // Every built-in art name and face, and the caps as the constants say.
+    for art in Art::ALL {
+        assert!(
+            page.contains(&format!("`{}`", art.name())),
+            "{}",
+            art.name()
+        );
+    }
+    for (face, _) in super::convert::FACES {
+        assert!(page.contains(&format!("`{face}`")), "{face}");
+    }
+    let side = (MAX_ART_PIXELS as f64).sqrt() as u64;
+    for cap in [
+        format!("at most {} MiB", MAX_ART_BYTES >> 20),
+        format!("{side} × {side} pixels"),
+        format!("at most {} MiB each", MAX_FONT_BYTES >> 20),
+        format!("at most {} KiB", MAX_FILE_BYTES >> 10),
+        format!("1 to {MAX_CANVAS_SIDE} pixels"),
+        format!("at most {MAX_PARAMS}"),
+        format!("at most {MAX_LAYERS}"),
+        format!("1 to {MAX_TEXT_CHARS}"),
+        format!("at most {MAX_TEMPLATES} of them"),
+        format!("`format = {FORMAT}`"),
+        format!("1 to {}", crate::template::MAX_TEMPLATE_FRAMES),
+    ] {
+        assert!(page.contains(&cap), "the guide says {cap:?}");
+    }
+}
+
+#[test]
+fn every_toml_example_in_the_guide_parses() {
+    let page = guide();
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/templates");
+    let mut blocks = 0;
+    let mut rest = page.as_str();
+    while let Some(start) = rest.find("```toml\n") {
+        let body = &rest[start + 8..];
+        let end = body.find("```").expect("a closed block");
+        let block = &body[..end];
+        toml::from_str::<toml::Table>(block).unwrap_or_else(|e| panic!("{e}\n{block}"));
+        if block.contains("format = ") {
+            parse(Path::new("guide.md"), block, &examples).unwrap_or_else(|e| panic!("{e}"));
+        }
+        blocks += 1;
+        rest = &body[end + 3..];
+    }
+    assert!(blocks >= 5, "{blocks} TOML examples");
+}
+
+const HEAD: &str = "format = 1\nname = \"t\"\nsize = [100, 100]\n";
+
+/// Each broken body after [`HEAD`]: the line (of the whole file), the
+/// field and words of its error.
+#[test]
+fn semantic_errors_name_their_line_and_field() {
+    let cases: &[(&str, usize, &str, &str)] = &[
+        (
+            "[[param]]\nname = \"n\"\ntype = \"int\"\nmin = 0\nmax = 9\ndoc = \"d\"\n\n[[layer]]\nkind = \"text\"\ntext = [{ param = \"m\" }]\nsize = 10\narea = [0, 0, 10, 10]\n",
+            13,
+            "layer[0].text[0].param",
+            "no parameter named `m`",
+        ),
+        (
+            "[[param]]\nname = \"n\"\ntype = \"int\"\nmin = 0\nmax = 9\ndoc = \"d\"\n\n[[layer]]\nkind = \"shape\"\nshape = \"rect\"\narea = [0, 0, 10, 10]\npaint = { param = \"n\" }\n",
+            15,
+            "layer[0].paint.param",
+            "`n` is not a colour parameter",
+        ),
+        (
+            "[[layer]]\nkind = \"avatar\"\nplace = [{ x = 0, y = 0, w = 10, h = 10 }]\nsize = 12\n",
+            7,
+            "layer[0].size",
+            "a layer of kind `avatar` has no `size`",
+        ),
+        (
+            "[[layer]]\nkind = \"text\"\ntext = [{ lit = \"a\" }]\nsize = 10\n",
+            4,
+            "layer[0].area",
+            "needs its box",
+        ),
+        (
+            "[[layer]]\nkind = \"avatar\"\nwhen = [\"nobody\"]\nplace = [{ x = 0, y = 0, w = 10, h = 10 }]\n",
+            6,
+            "layer[0].when",
+            "no parameter named `nobody`",
+        ),
+        (
+            "[[layer]]\nkind = \"art\"\nart = \"no-such-art\"\nplace = [{ x = 0, y = 0, w = 10, h = 10 }]\n",
+            6,
+            "layer[0].art",
+            "no built-in art named `no-such-art`",
+        ),
+        (
+            "[[layer]]\nkind = \"sparkles\"\n",
+            5,
+            "layer[0].kind",
+            "`sparkles` is not a kind of layer",
+        ),
+        (
+            "[[param]]\nname = \"t\"\ntype = \"text\"\ndoc = \"d\"\n",
+            6,
+            "param[0].max_chars",
+            "needs `max_chars`",
+        ),
+        (
+            "[[layer]]\nkind = \"text\"\ntext = [{ lit = \"a\", yes = \"b\" }]\nsize = 10\narea = [0, 0, 10, 10]\n",
+            6,
+            "layer[0].text[0]",
+            "`yes` does not go with `lit`",
+        ),
+        (
+            "[timeline]\nframes = 2\n\n[[layer]]\nkind = \"avatar\"\nplace = [{ x = 0, y = 0, w = 10, h = 10 }, { x = 0, y = 0, w = 10, h = 10 }, { x = 0, y = 0, w = 10, h = 10 }]\n",
+            9,
+            "layer[0].place",
+            "one placement, or one per frame (2); got 3",
+        ),
+    ];
+    for (body, line, field, words) in cases {
+        let text = format!("{HEAD}{body}");
+        let e = parse_str(&text).map(|_| ()).unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (*line, *field), "{e}\n{text}");
+        assert!(e.message.contains(words), "{e}");
+        assert_eq!(
+            e.to_string(),
+            format!("test.toml:{line}: {field}: {}", e.message)
+        );
+    }
+    let no_size = parse_str("format = 1\nname = \"x\"\n").unwrap_err();
+    assert_eq!(no_size.field, "size", "{no_size}");
+    assert!(
+        no_size.message.contains("missing field `size`"),
+        "{no_size}"
+    );
+    let no_kind = parse_str(&format!("{HEAD}\n[[layer]]\nplace = []\n")).unwrap_err();
+    assert_eq!(
+        (no_kind.line, no_kind.field.as_str()),
+        (5, "kind"),
+        "{no_kind}"
+    );
+    let bad_name = parse_str("format = 1\nname = \"Bad_Name\"\nsize = [1, 1]\n").unwrap_err();
+    assert_eq!((bad_name.line, bad_name.field.as_str()), (2, "name"));
+    let no_format = parse_str("name = \"x\"\n").unwrap_err();
+    assert_eq!(no_format.field, "format");
+}

@@ -64,7 +64,80 @@ pub fn to_toml(name: &str, template: &Template) -> String {
         params: template.params.iter().map(|p| sp(param(p))).collect(),
         layers: template.layers.iter().map(|l| sp(layer(l))).collect(),
     };
-    toml::to_string(&doc).unwrap_or_else(|e| format!("# not written: {e}\n"))
+    match toml::Table::try_from(&doc) {
+        Ok(mut table) => {
+            table.iter_mut().for_each(|(_, v)| shortest(v));
+            pretty(&table)
+        }
+        Err(e) => format!("# not written: {e}\n"),
+    }
+}
+
+/// Numbers as a person writes them: every number of the format is an
+/// `f32` or an integer, so a float is written in the fewest digits that
+/// read back as the same `f32` (`59.8`, not `59.79999923706055`), and a
+/// whole one without its `.0`.
+fn shortest(v: &mut toml::Value) {
+    match v {
+        toml::Value::Float(f) => {
+            let single = *f as f32;
+            if single.fract() == 0.0 && single.abs() < 1e9 {
+                *v = toml::Value::Integer(single as i64);
+            } else if let Ok(short) = single.to_string().parse::<f64>() {
+                *f = short;
+            }
+        }
+        toml::Value::Array(items) => items.iter_mut().for_each(shortest),
+        toml::Value::Table(t) => t.iter_mut().for_each(|(_, v)| shortest(v)),
+        _ => {}
+    }
+}
+
+/// The file as a person would write it: top-level values, then
+/// `[timeline]`, `[camera]`, each `[[param]]` and `[[layer]]`, their
+/// values inline (tables as `{ … }`), lists of tables one entry a line.
+fn pretty(doc: &toml::Table) -> String {
+    use std::fmt::Write;
+    fn value(out: &mut String, key: &str, v: &toml::Value) {
+        match v {
+            toml::Value::Array(items) if items.iter().any(|i| i.is_table()) => {
+                let _ = writeln!(out, "{key} = [");
+                for item in items {
+                    let _ = writeln!(out, "  {item},");
+                }
+                out.push_str("]\n");
+            }
+            _ => {
+                let _ = writeln!(out, "{key} = {v}");
+            }
+        }
+    }
+    fn table(out: &mut String, t: &toml::Table) {
+        for (k, v) in t {
+            value(out, k, v);
+        }
+    }
+    let mut out = String::new();
+    let sections = ["timeline", "camera", "param", "layer"];
+    for (k, v) in doc.iter().filter(|(k, _)| !sections.contains(&k.as_str())) {
+        value(&mut out, k, v);
+    }
+    for name in sections {
+        match doc.get(name) {
+            Some(toml::Value::Table(t)) => {
+                let _ = writeln!(out, "\n[{name}]");
+                table(&mut out, t);
+            }
+            Some(toml::Value::Array(items)) => {
+                for item in items.iter().filter_map(toml::Value::as_table) {
+                    let _ = writeln!(out, "\n[[{name}]]");
+                    table(&mut out, item);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 fn param(p: &ParamSpec) -> ParamFile {
