@@ -21,7 +21,10 @@
 //! * [`Layer::Bar`]: a progress bar of two whole-number parameters
 //!   (`value / max`, clamped), rounded, in blocks or as a ring ([`BarStyle`]);
 //! * [`Layer::When`]: another layer, drawn only when a parameter is set
-//!   ([`When`], [`Args::is_set`]).
+//!   ([`When`], [`Args::is_set`]);
+//! * [`Layer::Picture`]: art given as pixels ([`Picture`], a template
+//!   file's SVG, PNG or WebP, rasterised once when loaded), placed per frame
+//!   like [`Layer::Art`].
 //!
 //! A template may also have a [`Camera`]: the layers then draw a picture
 //! smaller than the canvas, which each frame shows at a place of its own,

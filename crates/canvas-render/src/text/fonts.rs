@@ -391,6 +391,32 @@ pub fn font_families() -> Vec<String> {
 /// The font whose metrics (ascent, line height) a face's lines use.
 pub(super) fn primary(face: FontFace) -> u8 {
     if let FontFace::Family(family) = face {
+        return family_primary(family);
+    }
+    LazyLock::force(&TEMPLATE);
+    PRIMARY[face_slot(face)].load(Ordering::Relaxed)
+}
+
+/// The metric font of a [`FontFace::Family`]: the family's face nearest to
+/// a regular one, else the regular face's. Each thread keeps what it found
+/// for the current generation of the database.
+fn family_primary(family: &'static str) -> u8 {
+    thread_local! {
+        static FOUND: RefCell<(u64, HashMap<&'static str, u8>)> =
+            RefCell::new((0, HashMap::new()));
+    }
+    let generation = GENERATION.load(Ordering::Acquire);
+    let cached = FOUND.with_borrow(|(g, found)| {
+        if *g == generation {
+            found.get(family).copied()
+        } else {
+            None
+        }
+    });
+    if let Some(slot) = cached {
+        return slot;
+    }
+    let slot = {
         let t = template();
         let id = t.db.query(&Query {
             families: &[Family::Name(family)],
@@ -398,13 +424,17 @@ pub(super) fn primary(face: FontFace) -> u8 {
             stretch: Stretch::Normal,
             style: Style::Normal,
         });
-        if let Some(slot) = id.and_then(|id| t.ids.get(&id).copied()) {
-            return slot;
+        id.and_then(|id| t.ids.get(&id).copied())
+            .unwrap_or_else(|| PRIMARY[0].load(Ordering::Relaxed))
+    };
+    FOUND.with_borrow_mut(|(g, found)| {
+        if *g != generation {
+            found.clear();
+            *g = generation;
         }
-        return PRIMARY[0].load(Ordering::Relaxed);
-    }
-    LazyLock::force(&TEMPLATE);
-    PRIMARY[face_slot(face)].load(Ordering::Relaxed)
+        found.insert(family, slot);
+    });
+    slot
 }
 
 fn attrs_with(face: FontFace, family: &'static str) -> Attrs<'static> {

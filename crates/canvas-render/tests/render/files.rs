@@ -400,3 +400,64 @@ reveal = { from = 1, to = 7 }
             .unwrap();
     assert!(gif == whole, "{} bytes, {} drawn", gif.len(), whole.len());
 }
+
+/// A text in the folder's own font is drawn in it; a family the template
+/// did not bring (nor the server has) is refused, and so are a font over
+/// its cap and a file that is no font.
+#[test]
+fn a_template_font_draws_its_family() {
+    use canvas_render::template::render_template;
+    let card = |face: &str, fonts: &str| {
+        format!(
+            "format = 1\nname = \"font\"\nsize = [300, 80]\n{fonts}\n[[layer]]\nkind = \"text\"\ntext = [{{ lit = \"Welcome\" }}]\n{face}\nsize = 48\narea = [0, 0, 300, 80]\n"
+        )
+    };
+    let render = |text: &str| {
+        let t = file::parse(Path::new("font.toml"), text, &examples())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let args = t.template.args(|_| None).unwrap();
+        render_template(t.template, &args, None).unwrap()
+    };
+    let own = render(&card(
+        "family = \"Lobster Two\"",
+        "fonts = [\"Lobster.otf\"]",
+    ));
+    let regular = render(&card("face = \"regular\"", ""));
+    let inked = |img: &canvas_render::RgbaImage| img.pixels().filter(|p| p.0[3] > 128).count();
+    assert!(inked(&own) > 500 && inked(&regular) > 500);
+    let differing = own
+        .pixels()
+        .zip(regular.pixels())
+        .filter(|(a, b)| a != b)
+        .count();
+    assert!(differing > 1000, "{differing} pixels differ");
+
+    // Without `fonts`, another template's font is not this one's.
+    let e = file::parse(
+        Path::new("font.toml"),
+        &card("family = \"Lobster Two\"", ""),
+        &examples(),
+    )
+    .unwrap_err();
+    assert_eq!((e.line, e.field.as_str()), (8, "layer[0].family"), "{e}");
+    assert!(e.message.contains("no font family `Lobster Two`"), "{e}");
+
+    let dir = scratch("fonts");
+    std::fs::write(
+        dir.join("big.ttf"),
+        vec![0u8; file::MAX_FONT_BYTES as usize + 1],
+    )
+    .unwrap();
+    std::fs::write(dir.join("junk.otf"), b"not a font at all").unwrap();
+    for (font, words) in [("big.ttf", "over its cap"), ("junk.otf", "junk.otf")] {
+        let e = file::parse(
+            Path::new("font.toml"),
+            &card("face = \"bold\"", &format!("fonts = [\"{font}\"]")),
+            &dir,
+        )
+        .unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (4, "fonts"), "{e}");
+        assert!(e.message.contains(words), "{e}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -29,6 +29,7 @@
 
 mod animated;
 mod corpus;
+#[cfg(feature = "files")]
 mod files;
 mod properties;
 
