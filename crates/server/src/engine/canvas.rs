@@ -109,15 +109,15 @@ impl From<TemplateKind> for TemplateRef {
     }
 }
 
-/// A built-in by its kind; a file template by its name and the address
-/// of its loaded model, which the loader keeps the same for the same
-/// content and changes with it: the output cache key and the `ETag`
-/// (made from a job's `Debug` form) follow a template file's edits.
+/// A built-in by its kind; a file template by its name and its files'
+/// digest, the same on every replica and another after an edit: the output
+/// cache key and the `ETag` (made from a job's `Debug` form) follow a
+/// template file's edits.
 impl std::fmt::Debug for TemplateRef {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             TemplateRef::Builtin(kind) => write!(f, "{kind:?}"),
-            TemplateRef::File(t) => write!(f, "File({}@{:p})", t.name, t.template),
+            TemplateRef::File(t) => write!(f, "File({}#{:016x})", t.name, t.digest),
         }
     }
 }

@@ -16,6 +16,7 @@
 //! `menagerie_templates_reload_errors_total` counts the failed reloads.
 //! `menagerie_templates_loaded` is the size of the set being served.
 
+use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
@@ -40,6 +41,10 @@ pub struct FileTemplate {
     pub template: &'static Template,
     /// The arguments its preview is drawn with: its defaults.
     pub sample: Option<Args>,
+    /// A digest of what it is made of (its file, and the folder's art and
+    /// font files): the same on every replica for the same files, another
+    /// when any of them changes. Its images' `ETag`s and cache keys carry it.
+    pub digest: u64,
 }
 
 /// The templates served now, by name.
@@ -103,12 +108,14 @@ pub fn load(dir: &Path, generation: u64) -> Result<TemplateSet, Vec<String>> {
     if !clashes.is_empty() {
         return Err(clashes);
     }
+    let assets = assets_digest(dir);
     let mut templates: Vec<Arc<FileTemplate>> = loaded
         .into_iter()
         .map(|t| {
             Arc::new(FileTemplate {
                 // The loader checks every default against its bounds.
                 sample: t.template.args(|_| None).ok(),
+                digest: digest(&t.path, assets),
                 name: t.name,
                 description: t.description,
                 template: t.template,
@@ -120,6 +127,37 @@ pub fn load(dir: &Path, generation: u64) -> Result<TemplateSet, Vec<String>> {
         generation,
         templates,
     })
+}
+
+/// A digest of the folder's files other than templates (art and fonts),
+/// by name and content, in name order. Files that cannot be read count by
+/// name only (the loader has read every file a template uses).
+fn assets_digest(dir: &Path) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file() && p.extension().is_none_or(|x| x != "toml"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    for f in files.iter().take(4 * file::MAX_TEMPLATES) {
+        f.file_name().hash(&mut h);
+        if let Ok(bytes) = std::fs::read(f) {
+            bytes.hash(&mut h);
+        }
+    }
+    h.finish()
+}
+
+/// A template's digest: its file's content and the folder's assets'.
+fn digest(file: &Path, assets: u64) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    std::fs::read(file).unwrap_or_default().hash(&mut h);
+    assets.hash(&mut h);
+    h.finish()
 }
 
 /// `menagerie templates check DIR`: loads the folder as the server would

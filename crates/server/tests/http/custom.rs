@@ -170,6 +170,27 @@ async fn a_file_template_is_served_documented_previewed_and_labelled() {
 }
 
 #[actix_rt::test]
+async fn the_etag_follows_the_files_not_the_process() {
+    // Two servers (replicas) over the same files give one ETag; an edited
+    // file gives another.
+    let host = FixtureHost::start();
+    let uri = format!("/canvas/custom/hello?avatar={}", enc(&host.url("/ok.png")));
+    let mut tags = Vec::new();
+    for greeting in ["Hello", "Hello", "Welcome"] {
+        let dir = folder(&[("hello.toml", &hello("hello", greeting))]);
+        let app = init_service(create_app(
+            AppState::load(settings_for(dir.path())).unwrap(),
+        ))
+        .await;
+        let r = get(&app, &uri).await;
+        image_of(&r, "image/png");
+        tags.push(r.header("etag").expect("an ETag").to_owned());
+    }
+    assert_eq!(tags[0], tags[1]);
+    assert_ne!(tags[0], tags[2]);
+}
+
+#[actix_rt::test]
 async fn without_a_folder_the_custom_path_is_404_and_documented_once() {
     let app = init_service(create_app(AppState::load(cards::settings()).unwrap())).await;
     get(
