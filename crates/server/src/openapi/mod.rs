@@ -8,7 +8,10 @@
 //! endpoint with its example values to check status, media type and the
 //! body's fields against the schema.
 //!
-//! The document is built once per process (on first request) and served
+//! The operators' templates (`--templates`) each add an operation of their
+//! own ([`custom_operation`]), their parameters read from their files. The
+//! document is built on the first request that sees a set of templates
+//! (once per process without a folder, again after each reload) and served
 //! from memory with an ETag.
 
 pub mod catalogue;
