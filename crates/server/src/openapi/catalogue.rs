@@ -234,7 +234,7 @@ const OVERLAY_ERRORS: &[ErrorKind] = &[
 
 /// The operators' templates' operation (`--templates`); each template
 /// loaded also has an operation of its own path, its parameters read from
-/// its file ([`super::custom_operations`]).
+/// its file ([`super::custom_operation`]).
 pub const CUSTOM: Endpoint = Endpoint {
     path: "/canvas/custom/{name}",
     tag: "canvas: custom",

@@ -509,7 +509,7 @@ const SAMPLE_QUERY: &[(&str, &str)] = &[
 ];
 
 /// The job of `endpoint`'s preview: the endpoint's own parsing of the
-/// sample parameters ([`SAMPLE_QUERY`]); a template takes its own
+/// sample parameters (`SAMPLE_QUERY`); a template takes its own
 /// sample arguments (`TemplateKind::sample_args_with`), with the values of
 /// the path parameters that pick the image (a welcome card's background). `None` for an image
 /// that is no canvas job (the colour square).

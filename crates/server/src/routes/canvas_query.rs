@@ -96,7 +96,7 @@ impl CanvasQuery {
     }
 
     /// Refuses a second value of any of `names` (the parameters of an
-    /// operator's template, unknown to [`read_names`]) as a duplicated
+    /// operator's template, unknown to `read_names`) as a duplicated
     /// field is refused when the query is read.
     pub fn check_once<'a>(&self, names: impl IntoIterator<Item = &'a str>) -> Result<(), ApiError> {
         for name in names {
