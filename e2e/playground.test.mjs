@@ -118,6 +118,12 @@ test("the playground shows a gallery of previews and runs a JSON call and an ima
     await page.locator("#gallery .preview").first().waitFor();
     const cards = await page.$$eval("#gallery .preview", (els) => els.map((e) => e.dataset.preview).sort());
     assert.deepEqual(cards, previews, "one gallery card per preview");
+    // The operators' templates the server was given (`--templates`) are
+    // in the gallery too, each with its own preview.
+    const custom = (process.env.MENAGERIE_CUSTOM_TEMPLATES || "").split(",").filter(Boolean);
+    for (const name of custom) {
+      assert.ok(cards.some((c) => c.startsWith(`/previews/custom/${name}.`)), `operator's template ${name} in the gallery`);
+    }
     const headings = await page.$$eval("#gallery h3", (els) => els.map((e) => e.textContent));
     for (const h of ["rank cards", "welcome cards", "welcome backgrounds"]) assert.ok(headings.includes(h), h);
     await page.waitForFunction(

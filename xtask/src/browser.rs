@@ -2,7 +2,8 @@
 //!
 //! Starts the debug `menagerie` binary over the data directory it is given
 //! (the full data, else the fixture dataset; never one without creature
-//! data) on a free loopback port, runs `node --test` in `e2e/` (playwright-core driving Debian's
+//! data) on a free loopback port, with the example operators' templates
+//! (`examples/templates`, `--templates`), runs `node --test` in `e2e/` (playwright-core driving Debian's
 //! headless Chromium), then stops the server. When the book is built
 //! (`cargo xtask book`, or the `book` step of `cargo xtask test` before
 //! this one), the server links to it (`--docs-url`) and the test opens the
@@ -64,6 +65,14 @@ pub fn run(data_dir: &Path, ci: bool) -> Result<()> {
         .arg("--data-dir")
         .arg(data_dir);
     let mut node = Command::new("node");
+    // The example operators' templates: the gallery must show their
+    // previews beside the built-ins'.
+    let templates = root.join("examples/templates");
+    if templates.is_dir() {
+        let names = template_names(&bin, &templates)?;
+        server.arg("--templates").arg(&templates);
+        node.env("MENAGERIE_CUSTOM_TEMPLATES", names.join(","));
+    }
     if book_index.is_file() {
         server.arg("--docs-url").arg(file_url(&book_index)?);
         node.env("MENAGERIE_BOOK", &book);
@@ -87,6 +96,33 @@ pub fn run(data_dir: &Path, ci: bool) -> Result<()> {
     );
     drop(server);
     result
+}
+
+/// The names of the templates of `dir`, as `menagerie templates check`
+/// gives them (it fails on any error in the folder).
+fn template_names(bin: &Path, dir: &Path) -> Result<Vec<String>> {
+    let out = Command::new(bin)
+        .args(["templates", "check"])
+        .arg(dir)
+        .output()
+        .with_context(|| format!("could not run {}", bin.display()))?;
+    if !out.status.success() {
+        bail!(
+            "{} has errors:\n{}",
+            dir.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let list = stdout
+        .rsplit_once(" ok: ")
+        .map(|(_, names)| names.trim())
+        .with_context(|| format!("templates check said: {stdout}"))?;
+    Ok(list
+        .split(", ")
+        .filter(|n| !n.is_empty())
+        .map(str::to_owned)
+        .collect())
 }
 
 /// `path` as a `file://` URL, as Node's `pathToFileURL` writes it (the

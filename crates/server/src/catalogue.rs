@@ -12,7 +12,7 @@
 //! name.
 
 use canvas_render::scene::SceneKind;
-use canvas_render::template::TemplateKind;
+use canvas_render::template::{ParamSpec, Template, TemplateKind};
 use canvas_render::{Filter, PrideFlag};
 
 /// Prefix of the filter images (`/canvas/filter/{name}`).
@@ -42,8 +42,25 @@ pub const WELCOME_ALIAS_GROUP: &str = "/canvas/welcome/img";
 /// below [`PREMIUM_GROUP`].
 pub const PREMIUM_WELCOME: &str = "/premium/welcome";
 
+/// The operators' templates (`/canvas/custom/{name}`, `--templates`).
+pub const CUSTOM_GROUP: &str = "/canvas/custom";
+/// The preview group of the operators' templates
+/// (`/previews/custom/<name>.png`, `.gif` for an animated one).
+pub const CUSTOM_PREVIEWS: &str = "custom";
+
+/// The preview of the operator's template `name`.
+pub fn custom_preview(name: &str, animated: bool) -> String {
+    let ext = if animated { "gif" } else { "png" };
+    format!("{PREVIEW_GROUP}/{CUSTOM_PREVIEWS}/{name}.{ext}")
+}
+
+/// Query parameters of every canvas image, which no template's parameter
+/// may be named as.
+pub const SERVER_PARAMS: &[&str] = &["avatar", "format", "quality"];
+
 /// Every canvas image group: the rate limiter's `canvas` class.
-pub const CANVAS_GROUPS: [&str; 7] = [
+pub const CANVAS_GROUPS: [&str; 8] = [
+    CUSTOM_GROUP,
     MISC_GROUP,
     FILTER_GROUP,
     OVERLAY_GROUP,
@@ -135,6 +152,61 @@ pub fn template(group: &str, name: &str) -> Option<TemplateKind> {
         .iter()
         .find(|(g, n, _)| *g == group && *n == name)
         .map(|(_, _, k)| *k)
+}
+
+/// The template parameter a welcome card's path gives (its
+/// `{background}`); the custom-background cards ([`PREMIUM_WELCOME`]) draw
+/// its default under their own image. Never read from the query.
+pub const WELCOME_PATH_PARAM: &str = "background";
+
+/// The parameters of `template` that a request to `group` gives in its
+/// query: every one of its specs but [`WELCOME_PATH_PARAM`] on the
+/// welcome groups.
+pub fn template_query_params(
+    group: &str,
+    template: &'static Template,
+) -> impl Iterator<Item = &'static ParamSpec> + use<> {
+    let welcome = matches!(group, WELCOME_GROUP | WELCOME_ALIAS_GROUP | PREMIUM_WELCOME);
+    template
+        .params
+        .iter()
+        .filter(move |p| !(welcome && p.name == WELCOME_PATH_PARAM))
+}
+
+/// The templates an operation documented at `path` draws, with the group
+/// they are read from: the one a path names (`/premium/petpet`), or every
+/// template of the group when a path parameter picks it
+/// (`/premium/rankcard/{template}`, `/welcome/img/{template}/{background}`).
+pub fn templates_of_operation(path: &str) -> Vec<(&'static str, &'static str, TemplateKind)> {
+    const GROUPS: [&str; 9] = [
+        MISC_GROUP,
+        OVERLAY_GROUP,
+        OVERLAY_ALIAS_GROUP,
+        PREMIUM_GROUP,
+        RANKCARD_GROUP,
+        PREMIUM_WELCOME,
+        WELCOME_GROUP,
+        WELCOME_ALIAS_GROUP,
+        FILTER_GROUP,
+    ];
+    // The longest group the path is below (`/premium/rankcard`, not `/premium`).
+    let Some((group, rest)) = GROUPS
+        .iter()
+        .filter_map(|g| Some((*g, path.strip_prefix(g)?.strip_prefix('/')?)))
+        .max_by_key(|(g, _)| g.len())
+    else {
+        return Vec::new();
+    };
+    let first = rest.split('/').next().unwrap_or_default();
+    let named = |name: &'static str| template(group, name).map(|k| (group, name, k));
+    if first.starts_with('{') {
+        template_names(group).filter_map(named).collect()
+    } else {
+        template_names(group)
+            .filter(|n| *n == first)
+            .filter_map(named)
+            .collect()
+    }
 }
 
 /// URL names of the templates of `group` (the overlay alias lists the
@@ -471,6 +543,7 @@ mod tests {
             "/premium/welcome/1",
             "/welcome/img/1/space",
             "/canvas/welcome/img/7/sunset",
+            "/canvas/custom/harbor-welcome",
         ] {
             assert!(is_canvas_image(canvas), "{canvas}");
         }

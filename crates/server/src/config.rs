@@ -18,7 +18,12 @@ pub const DEFAULT_CANVAS_QUEUE_MS: u64 = 10_000;
 /// Each flag has an environment variable of the same name in upper case,
 /// prefixed with `MENAGERIE_` (`--data-dir` ↔ `MENAGERIE_DATA_DIR`).
 #[derive(Debug, Clone, Parser)]
-#[command(name = "menagerie", version, about = "The Menagerie HTTP service")]
+#[command(
+    name = "menagerie",
+    version,
+    about = "The Menagerie HTTP service",
+    after_help = "Check a templates folder without starting: menagerie templates check DIR"
+)]
 pub struct Settings {
     /// Address and port to listen on.
     #[arg(long, env = "MENAGERIE_BIND", default_value = "127.0.0.1:8080")]
@@ -194,6 +199,20 @@ pub struct Settings {
     /// `/media/<group>/<type>/<file>` and added to that type's links.
     #[arg(long, env = "MENAGERIE_MEDIA_DIR", requires = "public_url")]
     pub media_dir: Option<PathBuf>,
+
+    /// Folder of template files (`*.toml`, with their art and fonts): each
+    /// is served at `/canvas/custom/<name>`. A bad file or two files of one
+    /// name stop the server at start; SIGHUP, or a change to the folder's
+    /// files, loads it again (a bad new set keeps the old one). Check a
+    /// folder without starting: `menagerie templates check DIR`.
+    #[arg(long, env = "MENAGERIE_TEMPLATES")]
+    pub templates: Option<PathBuf>,
+
+    /// Milliseconds between two looks at the `--templates` folder's files
+    /// (names, sizes, modification times, and where a ConfigMap's `..data`
+    /// link points) for a change to reload.
+    #[arg(long, env = "MENAGERIE_TEMPLATES_POLL_MS", default_value_t = 3000, value_parser = clap::value_parser!(u64).range(100..))]
+    pub templates_poll_ms: u64,
 
     /// Public base URL of this server (e.g. `https://menagerie.example.org`),
     /// on which the links to `--media-dir` files are built.

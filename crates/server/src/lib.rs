@@ -79,12 +79,32 @@ pub fn create_app(
 /// requests for up to `shutdown_timeout` seconds.
 pub async fn run(settings: Settings) -> std::io::Result<()> {
     let state = AppState::load(settings.clone()).map_err(std::io::Error::other)?;
+    watch_templates(&state, Duration::from_millis(settings.templates_poll_ms))?;
     let listener = http_guard::listen(settings.bind)?;
     tracing::info!(addr = %listener.local_addr()?, "listening");
     // actix-web's app, served over connections whose request heads are
     // checked first (`http_guard`).
     serve(state, listener)?.await?;
     tracing::info!("shut down");
+    Ok(())
+}
+
+/// With a templates folder: reloads it when its files change (the
+/// watcher thread) and on SIGHUP. Without one, SIGHUP keeps its default.
+fn watch_templates(state: &AppState, poll: Duration) -> io::Result<()> {
+    if state.templates.dir().is_none() {
+        return Ok(());
+    }
+    let reload = state.templates.watch(poll)?;
+    let mut hangup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
+    actix_web::rt::spawn(async move {
+        while hangup.recv().await.is_some() {
+            tracing::info!("SIGHUP: reloading the templates folder");
+            if reload.send(()).is_err() {
+                return;
+            }
+        }
+    });
     Ok(())
 }
 

@@ -1,16 +1,72 @@
-//! The `menagerie` binary: read settings, start tracing, run.
+//! The `menagerie` binary: read settings, start tracing, run; or
+//! `menagerie templates check DIR`, which validates a templates folder.
 
-use clap::Parser;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
 use server::{Settings, run, telemetry};
 
-fn main() -> std::io::Result<()> {
+fn main() -> ExitCode {
+    if std::env::args_os().nth(1).is_some_and(|a| a == "templates") {
+        return templates(TemplatesCli::parse_from(std::env::args_os().skip(1)));
+    }
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     glibc_memory::run_tuned();
-    actix_web::rt::System::new().block_on(async {
+    let result = actix_web::rt::System::new().block_on(async {
         let settings = Settings::parse();
         telemetry::init(&settings);
         run(settings).await
-    })
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("menagerie: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `menagerie templates`: work on a folder of template files.
+#[derive(Debug, Parser)]
+#[command(name = "menagerie templates")]
+struct TemplatesCli {
+    #[command(subcommand)]
+    command: TemplatesCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum TemplatesCommand {
+    /// Loads every template file of DIR as `--templates DIR` would, without
+    /// starting the server: prints the names, or each error as
+    /// `file:line: field: message` and exits with status 1.
+    Check {
+        /// The folder.
+        dir: PathBuf,
+    },
+}
+
+fn templates(cli: TemplatesCli) -> ExitCode {
+    match cli.command {
+        TemplatesCommand::Check { dir } => match server::engine::templates::check(&dir) {
+            Ok(names) => {
+                println!(
+                    "{}: {} template(s) ok: {}",
+                    dir.display(),
+                    names.len(),
+                    names.join(", ")
+                );
+                ExitCode::SUCCESS
+            }
+            Err(errors) => {
+                for e in &errors {
+                    eprintln!("{e}");
+                }
+                eprintln!("{}: {} error(s)", dir.display(), errors.len());
+                ExitCode::FAILURE
+            }
+        },
+    }
 }
 
 /// glibc's allocator keeps freed memory in per-thread arenas, and after the

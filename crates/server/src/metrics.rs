@@ -26,6 +26,8 @@
 //! | `menagerie_rate_limit_redis_fallback` | gauge | 1 while Redis is unreachable and each replica counts alone (`--rate-limit-redis`) |
 //! | `menagerie_rate_limit_redis_outages_total` | counter | |
 //! | `menagerie_rate_limit_fallback_decisions_total` | counter | |
+//! | `menagerie_templates_loaded` | gauge | operators' templates served (`--templates`) |
+//! | `menagerie_templates_reload_errors_total` | counter | reloads refused, the previous templates kept |
 //! | `menagerie_uptime_seconds` | gauge | |
 //! | `process_resident_memory_bytes` | gauge | (the standard name; Linux only) |
 //!
@@ -173,6 +175,8 @@ pub struct Metrics {
     redis_outages: AtomicU64,
     fallback_decisions: AtomicU64,
     resident_bytes: AtomicU64,
+    templates_loaded: AtomicU64,
+    template_reload_errors: AtomicU64,
 }
 
 impl Default for Metrics {
@@ -198,6 +202,8 @@ impl Default for Metrics {
             redis_outages: AtomicU64::new(0),
             fallback_decisions: AtomicU64::new(0),
             resident_bytes: AtomicU64::new(0),
+            templates_loaded: AtomicU64::new(0),
+            template_reload_errors: AtomicU64::new(0),
         }
     }
 }
@@ -276,6 +282,16 @@ impl Metrics {
             .position(|o| *o == outcome)
             .unwrap_or(0);
         self.fetches[i].fetch_add(1, Relaxed);
+    }
+
+    /// The operators' templates served now.
+    pub fn set_templates_loaded(&self, n: u64) {
+        self.templates_loaded.store(n, Relaxed);
+    }
+
+    /// A reload of the templates was refused (the previous set stays).
+    pub fn templates_reload_failed(&self) {
+        self.template_reload_errors.fetch_add(1, Relaxed);
     }
 
     /// Canvas jobs running now, as counted by the canvas engine.
@@ -510,6 +526,18 @@ impl Metrics {
             "menagerie_rate_limit_fallback_decisions_total",
             "Requests the per-replica limiter decided because Redis was unreachable.",
             self.fallback_decisions.load(Relaxed),
+        );
+        gauge(
+            &mut out,
+            "menagerie_templates_loaded",
+            "Operators' templates served (--templates).",
+            self.templates_loaded.load(Relaxed),
+        );
+        counter(
+            &mut out,
+            "menagerie_templates_reload_errors_total",
+            "Reloads of the templates folder refused; the previous templates stay.",
+            self.template_reload_errors.load(Relaxed),
         );
         head(
             &mut out,

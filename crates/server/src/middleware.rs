@@ -62,7 +62,7 @@ use crate::engine::AppState;
 use crate::error::ApiError;
 use crate::metrics::{Metrics, UNMATCHED};
 use crate::ratelimit::{Admission, PendingAdmission, RateLimitHeaders, RateLimiter};
-use crate::routing::RouteName;
+use crate::routing::{RouteLabel, RouteName};
 use crate::telemetry;
 
 /// Most bytes of request headers (names and values) accepted in total.
@@ -239,8 +239,13 @@ fn record<B>(m: &Metrics, res: &Result<ServiceResponse<B>, actix_web::Error>, el
         Ok(r) => {
             let rq = r.request();
             let status = r.status().as_u16();
-            // A routed request carries its route's name; one that never
-            // reached a route (414, 431, preflight, 429) is matched again.
+            // A routed request carries its route's name (or a finer label
+            // its handler gave); one that never reached a route (414, 431,
+            // preflight, 429) is matched again.
+            if let Some(RouteLabel(label)) = rq.extensions().get::<RouteLabel>() {
+                m.record_request(label, status, elapsed);
+                return;
+            }
             match rq.app_data::<RouteName>() {
                 Some(RouteName(name)) => m.record_request(name, status, elapsed),
                 None => match rq.match_name() {

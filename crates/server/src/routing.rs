@@ -31,6 +31,13 @@ static REGISTERED: std::sync::Mutex<std::collections::BTreeSet<String>> =
 #[derive(Debug, Clone, Copy)]
 pub struct RouteName(pub &'static str);
 
+/// A finer metrics label a handler gives its request (an operator's
+/// template's own path, `/canvas/custom/<name>`, for a name that is
+/// loaded), read before [`RouteName`]. Its values are bounded by what
+/// the server serves, never a raw path.
+#[derive(Debug, Clone)]
+pub struct RouteLabel(pub std::sync::Arc<str>);
+
 /// A resource at `path` answering GET and HEAD with `handler`, and 405 JSON
 /// (with `Allow`) for every other method.
 pub fn get<F, Args>(path: &'static str, handler: F) -> Resource

@@ -35,13 +35,14 @@ use std::time::{Duration, Instant};
 use actix_web::web;
 use actix_web::web::Bytes;
 use canvas_render::scene::{Scene, render_scene};
-use canvas_render::template::{Args, TemplateKind, render_template_with};
+use canvas_render::template::{Args, Template, TemplateKind, render_template_with};
 use canvas_render::{Filter, PrideFlag, RgbaImage};
 use moka::sync::Cache;
 use remote_image::{Avatar, AvatarFetcher, AvatarUrl, FetchConfig, FetchError, ImageLimits};
 
 use super::job_slots::{ExtraSlots, JobPermit, JobSlots, SlotLimits};
 use super::render_pool::{Lane, RenderPool};
+use super::templates::FileTemplate;
 use crate::conditional;
 use crate::config::Settings;
 use crate::error::ApiError;
@@ -78,8 +79,47 @@ pub enum Job {
     Pride(PrideFlag),
     /// A scene.
     Scene(Scene),
-    /// A template (an overlay or an animated image) with its parameters.
-    Template(TemplateKind, Args),
+    /// A template (an overlay, an animated image, a card, an operator's
+    /// template) with its parameters.
+    Template(TemplateRef, Args),
+}
+
+/// A template a job draws: a built-in, or an operator's template file.
+#[derive(Clone)]
+pub enum TemplateRef {
+    /// A built-in template.
+    Builtin(TemplateKind),
+    /// An operator's template (`--templates`).
+    File(Arc<FileTemplate>),
+}
+
+impl TemplateRef {
+    /// The template.
+    pub fn template(&self) -> &'static Template {
+        match self {
+            TemplateRef::Builtin(kind) => kind.template(),
+            TemplateRef::File(t) => t.template,
+        }
+    }
+}
+
+impl From<TemplateKind> for TemplateRef {
+    fn from(kind: TemplateKind) -> TemplateRef {
+        TemplateRef::Builtin(kind)
+    }
+}
+
+/// A built-in by its kind; a file template by its name and its files'
+/// digest, the same on every replica and another after an edit: the output
+/// cache key and the `ETag` (made from a job's `Debug` form) follow a
+/// template file's edits.
+impl std::fmt::Debug for TemplateRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TemplateRef::Builtin(kind) => write!(f, "{kind:?}"),
+            TemplateRef::File(t) => write!(f, "File({}#{:016x})", t.name, t.digest),
+        }
+    }
 }
 
 impl Job {
@@ -752,7 +792,7 @@ mod tests {
         let metrics = Arc::new(Metrics::default());
         let engine = Arc::new(CanvasEngine::new(&settings, Arc::clone(&metrics)).unwrap());
         let triggered = Job::Template(
-            TemplateKind::Triggered,
+            TemplateKind::Triggered.into(),
             TemplateKind::Triggered.sample_args(),
         );
         let start = |c: u8| {
@@ -795,7 +835,7 @@ mod tests {
         let _ = engine;
         let kind = crate::catalogue::template(crate::catalogue::PREMIUM_WELCOME, "1").unwrap();
         let args = kind.template().args(|_| None).unwrap();
-        Job::Template(kind, args)
+        Job::Template(kind.into(), args)
     }
 
     /// The two-image welcome flood at a small scale: custom-background

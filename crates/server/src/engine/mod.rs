@@ -17,6 +17,7 @@ pub mod content;
 pub mod job_slots;
 pub mod reference;
 pub mod render_pool;
+pub mod templates;
 
 use std::sync::Arc;
 
@@ -27,6 +28,7 @@ use crate::ratelimit::RateLimiter;
 use self::canvas::CanvasEngine;
 use self::content::ContentState;
 use self::reference::Reference;
+use self::templates::FileTemplates;
 
 /// Everything a handler may read. Cheap to clone (all `Arc`s).
 #[derive(Debug, Clone)]
@@ -45,6 +47,8 @@ pub struct AppState {
     pub reference: Option<Arc<Reference>>,
     /// Facts, links, quotes and self-hosted media.
     pub content: Arc<ContentState>,
+    /// The operators' templates (`--templates`): none without a folder.
+    pub templates: Arc<FileTemplates>,
 }
 
 impl AppState {
@@ -59,6 +63,10 @@ impl AppState {
             .map(Arc::new);
         let reference = reference::load(&settings)?.map(Arc::new);
         let content = Arc::new(ContentState::load(&settings)?);
+        let templates = Arc::new(
+            FileTemplates::load(settings.templates.as_deref(), Arc::clone(&metrics))
+                .map_err(StartupError::Templates)?,
+        );
         let canvas = Arc::new(
             CanvasEngine::new(&settings, Arc::clone(&metrics))
                 .map_err(|e| StartupError::Threads(e.to_string()))?,
@@ -70,6 +78,7 @@ impl AppState {
             canvas,
             reference,
             content,
+            templates,
         })
     }
 }
@@ -88,6 +97,10 @@ pub enum StartupError {
     /// The render threads could not be started.
     #[error("could not start the render threads: {0}")]
     Threads(String),
+    /// The templates folder has a bad file or a name used twice: every
+    /// error, one `file:line: field: message` a line.
+    #[error("the templates folder cannot be served:\n{0}")]
+    Templates(String),
     /// The rate-limit or API-key configuration is unusable.
     #[error("rate limiting: {0}")]
     Limits(String),

@@ -127,13 +127,9 @@ pub struct Param {
 pub const AVATAR_URL_MAX: u32 = 2048;
 /// Text caps of canvas-render's scenes, in characters.
 const NAME_MAX: u32 = 64;
-const CAPTION_MAX: u32 = 200;
-const QUOTE_MAX: u32 = 500;
 const COMMENT_MAX: u32 = 1000;
-const CUSTOM_MAX: u32 = 120;
-const DISCRIMINATOR_MAX: u32 = canvas_render::template::MAX_DISCRIMINATOR_CHARS as u32;
 
-const AVATAR: Param = Param {
+pub const AVATAR: Param = Param {
     name: "avatar",
     location: In::Query,
     required: true,
@@ -168,7 +164,7 @@ pub const QUALITY: Param = Param {
 
 /// `avatar` on scenes that draw none (sage, sage2): optional and never
 /// fetched, but a given value must still be a valid avatar URL.
-const AVATAR_UNUSED: Param = Param {
+pub const AVATAR_UNUSED: Param = Param {
     required: false,
     description: "accepted for uniformity with the other canvas endpoints but not drawn; when given it must be a valid avatar URL",
     ..AVATAR
@@ -234,34 +230,32 @@ const OVERLAY_ERRORS: &[ErrorKind] = &[
     ErrorKind::GatewayTimeout,
 ];
 
+/// The operators' templates' operation (`--templates`); each template
+/// loaded also has an operation of its own path, its parameters read from
+/// its file ([`super::custom_operation`]).
+pub const CUSTOM: Endpoint = Endpoint {
+    path: "/canvas/custom/{name}",
+    tag: "canvas: custom",
+    summary: "An operator's template (only with `--templates`)",
+    description: "The templates the operator put in the `--templates` folder, one per file, each at `/canvas/custom/<name>`: listed below as operations of their own, with their parameters and previews, when the server has any. Another name: 404. Every template takes `avatar` (unless it draws none), `format` and `quality`, and answers as the built-in templates do, under the same limits.",
+    params: &[
+        Param {
+            name: "name",
+            location: In::Path,
+            required: true,
+            kind: Kind::Name(64),
+            description: "the template's name: 1 to 64 of a–z, 0–9 and `-`",
+            example: "harbor-welcome",
+            default: None,
+        },
+        AVATAR,
+    ],
+    ok: Success::CanvasImage,
+    errors: OVERLAY_ERRORS,
+};
+
 /// The rank card designs (`/premium/rankcard/{template}`).
 pub const RANKCARD_TEMPLATES: &[&str] = &["1", "2", "3", "4", "5", "6", "7", "8", "9"];
-
-/// A rank card count: a whole number 0 to
-/// [`canvas_render::template::MAX_RANK_NUMBER`], default 0.
-const fn rank_number(
-    name: &'static str,
-    description: &'static str,
-    example: &'static str,
-) -> Param {
-    Param {
-        kind: Kind::Integer(0.0, canvas_render::template::MAX_RANK_NUMBER as f64),
-        default: Some("0"),
-        ..text(name, 0, description, example)
-    }
-}
-
-/// A rank card colour; its default is each design's own (the book's endpoint guide).
-const fn rank_colour(
-    name: &'static str,
-    description: &'static str,
-    example: &'static str,
-) -> Param {
-    Param {
-        kind: Kind::Hex,
-        ..text(name, 0, description, example)
-    }
-}
 
 /// Anime gif types, in the spec's order (the content crate's list).
 pub const ANIMU_TYPES: &[&str] = content::AnimuType::NAMES;
@@ -336,52 +330,6 @@ const WELCOME_TEMPLATE: Param = Param {
     default: None,
 };
 
-/// The query parameters of every welcome card, after `avatar`.
-const WELCOME_QUERY: [Param; 5] = [
-    Param {
-        name: "type",
-        location: In::Query,
-        required: false,
-        kind: Kind::Enum(&["join", "leave"]),
-        description: "join (\"WELCOME\", \"to <guildName>\", \"Member #<memberCount>\") or leave (\"GOODBYE\", \"has left <guildName>\", \"<memberCount> members remain\"); any case",
-        example: "join",
-        default: Some("join"),
-    },
-    Param {
-        name: "textcolor",
-        location: In::Query,
-        required: false,
-        kind: Kind::Enum(&canvas_render::template::TEXT_COLOR_NAMES),
-        description: "colour of the title (and on some cards the name); any case. Under black, outlines turn light",
-        example: "white",
-        default: Some("white"),
-    },
-    text(
-        "username",
-        canvas_render::template::MAX_WELCOME_USERNAME_CHARS as u32,
-        "the member's name; absent: \"New member\" (\"A member\" when leaving). A long name shrinks on its line, then ends with \"…\" at a whole character (any script, right-to-left and emoji included)",
-        "Ada",
-    ),
-    Param {
-        default: Some("the server"),
-        ..text(
-            "guildName",
-            canvas_render::template::MAX_GUILD_CHARS as u32,
-            "the server's name, shrunk then cut like username",
-            "Rustaceans",
-        )
-    },
-    Param {
-        kind: Kind::Integer(1.0, canvas_render::template::MAX_MEMBER_COUNT as f64),
-        ..text(
-            "memberCount",
-            0,
-            "the member count, drawn with thousands separators (1,234); absent: no member line",
-            "1234",
-        )
-    },
-];
-
 const WELCOME_PARAMS: &[Param] = &[
     WELCOME_TEMPLATE,
     Param {
@@ -394,11 +342,6 @@ const WELCOME_PARAMS: &[Param] = &[
         default: None,
     },
     AVATAR,
-    WELCOME_QUERY[0],
-    WELCOME_QUERY[1],
-    WELCOME_QUERY[2],
-    WELCOME_QUERY[3],
-    WELCOME_QUERY[4],
 ];
 
 const WELCOME_DESCRIPTION: &str = "1200×600: the avatar, a title, the name, the server's name and the member count on one of 13 backgrounds, in one of 7 designs. Only `avatar` is required. An animated avatar gives an animated card (absent `format`: a GIF). Open to everyone.";
@@ -510,6 +453,20 @@ pub const PREVIEW_GROUPS: &[&str] = &[
     "welcome-background",
 ];
 
+/// The group segments of `/previews/{group}/{file}`: [`PREVIEW_GROUPS`]
+/// and the operators' templates' (`custom`).
+pub const PREVIEW_PATH_GROUPS: &[&str] = &[
+    "canvas",
+    "misc",
+    "filter",
+    "overlay",
+    "premium",
+    "welcome",
+    "rankcard",
+    "welcome-background",
+    crate::catalogue::CUSTOM_PREVIEWS,
+];
+
 /// The gallery's title for the previews of a preview group whose images an
 /// operation's path parameters pick (`x-previews`' `group`).
 pub fn preview_group_title(group: &str) -> &'static str {
@@ -578,15 +535,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
     misc(
         "/canvas/misc/its-so-stupid",
         "A sign held up saying the text",
-        &[
-            AVATAR,
-            text(
-                "dog",
-                CAPTION_MAX,
-                "the text on the sign",
-                "I like pineapple on pizza",
-            ),
-        ],
+        &[AVATAR],
     ),
     misc(
         "/canvas/misc/lesbian",
@@ -601,15 +550,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
     misc(
         "/canvas/misc/lied",
         "A 'lied' meme with the avatar, captioned \"<username> lied.\"",
-        &[
-            AVATAR,
-            text(
-                "username",
-                NAME_MAX,
-                "who lied, drawn as \"<username> lied.\"; absent or blank: \"You lied.\"",
-                "Ada",
-            ),
-        ],
+        &[AVATAR],
     ),
     misc(
         "/canvas/misc/lolice",
@@ -619,30 +560,12 @@ pub const ENDPOINTS: &[Endpoint] = &[
     misc(
         "/canvas/misc/namecard",
         "A name card with avatar, name, birthday and description",
-        &[
-            AVATAR,
-            text("username", NAME_MAX, "the name on the card", "Ada"),
-            text(
-                "birthday",
-                NAME_MAX,
-                "the birthday, shown as given",
-                "10 December",
-            ),
-            text(
-                "description",
-                QUOTE_MAX,
-                "a line about the person",
-                "Writes the first programs",
-            ),
-        ],
+        &[AVATAR],
     ),
     misc(
         "/canvas/misc/nobitches",
         "A two-line caption meme (no avatar)",
-        &[
-            text("no", CAPTION_MAX, "the top text", "no bugs?"),
-            text("bottomtext", CAPTION_MAX, "the bottom text", "ship it"),
-        ],
+        &[],
     ),
     misc(
         "/canvas/misc/nonbinary",
@@ -652,28 +575,12 @@ pub const ENDPOINTS: &[Endpoint] = &[
     misc(
         "/canvas/misc/sage",
         "A character-quote card: a wise old turtle with the quote",
-        &[
-            AVATAR_UNUSED,
-            text(
-                "quote",
-                QUOTE_MAX,
-                "the quote",
-                "Patience is a form of action.",
-            ),
-        ],
+        &[AVATAR_UNUSED],
     ),
     misc(
         "/canvas/misc/sage2",
         "A second character-quote card layout",
-        &[
-            AVATAR_UNUSED,
-            text(
-                "quote",
-                QUOTE_MAX,
-                "the quote",
-                "Patience is a form of action.",
-            ),
-        ],
+        &[AVATAR_UNUSED],
     ),
     misc(
         "/canvas/misc/pansexual",
@@ -797,19 +704,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         tag: "canvas: animated",
         summary: "A hand pats the avatar, which squashes under it (animated)",
         description: "256×256, 10 frames, always animated: absent `format` gives a GIF (png: the first frame). An animated avatar keeps its own motion under the hand, aligned by time (the pat repeats to cover the avatar's loop, at most 256 frames). Open to everyone.",
-        params: &[
-            AVATAR,
-            Param {
-                kind: Kind::Integer(20.0, 1000.0),
-                default: Some("40"),
-                ..text(
-                    "delay",
-                    0,
-                    "time each frame shows, in whole milliseconds (20 to 1000)",
-                    "40",
-                )
-            },
-        ],
+        params: &[AVATAR],
         ok: Success::CanvasImage,
         errors: CANVAS_ERRORS,
     },
@@ -818,33 +713,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         tag: "canvas: animated",
         summary: "The avatar drifts through space while a sentence types out (animated)",
         description: "600×300, 30 frames of 80 ms, always animated. The sentence is \"<username> was not the impostor.\" (\"was the impostor.\" with `impostor=true`), or `custom` when it is given. Open to everyone.",
-        params: &[
-            AVATAR,
-            Param {
-                default: Some("Someone"),
-                ..text(
-                    "username",
-                    NAME_MAX,
-                    "who is (or is not) the impostor",
-                    "Ada",
-                )
-            },
-            Param {
-                name: "impostor",
-                location: In::Query,
-                required: false,
-                kind: Kind::Enum(&["true", "false"]),
-                description: "whether they were the impostor; any case (True, FALSE)",
-                example: "true",
-                default: Some("false"),
-            },
-            text(
-                "custom",
-                CUSTOM_MAX,
-                "a sentence typed instead of the one made from username and impostor",
-                "Ada was not The Impostor.",
-            ),
-        ],
+        params: &[AVATAR],
         ok: Success::CanvasImage,
         errors: CANVAS_ERRORS,
     },
@@ -881,11 +750,6 @@ pub const ENDPOINTS: &[Endpoint] = &[
                 example: "https://example.com/background.png",
                 ..AVATAR
             },
-            WELCOME_QUERY[0],
-            WELCOME_QUERY[1],
-            WELCOME_QUERY[2],
-            WELCOME_QUERY[3],
-            WELCOME_QUERY[4],
         ],
         ok: Success::CanvasImage,
         errors: OVERLAY_ERRORS,
@@ -907,65 +771,6 @@ pub const ENDPOINTS: &[Endpoint] = &[
                 default: None,
             },
             AVATAR,
-            Param {
-                default: Some("Member"),
-                ..text(
-                    "username",
-                    NAME_MAX,
-                    "the name (without the discriminator); long names shrink, then are cut with \"…\"",
-                    "Ferris",
-                )
-            },
-            text(
-                "discriminator",
-                DISCRIMINATOR_MAX,
-                "the tag drawn after the name as #1234; hidden when absent or \"0\"",
-                "1234",
-            ),
-            rank_number(
-                "cxp",
-                "current XP (drawn compactly: 12.3K; with nxp, both in thousands once either is 10000 or more: 3.4K / 10K)",
-                "340",
-            ),
-            rank_number(
-                "nxp",
-                "XP of the next level; the bar shows cxp/nxp, clamped. Absent or 0: no goal (the bar is full when cxp is above 0)",
-                "1000",
-            ),
-            rank_number("level", "the level", "12"),
-            Param {
-                default: None,
-                ..rank_number(
-                    "rank",
-                    "the rank, drawn as #3; hidden when absent or 0",
-                    "3",
-                )
-            },
-            rank_colour(
-                "cbg",
-                "background colour; default per design 1–9: 1E2029, 161821, 0D0A1F, F6F4EF, 0F2A2E, 1B1333, 242838, 1C0F3A, 5B3CC4",
-                "23272A",
-            ),
-            rank_colour(
-                "ccxp",
-                "colour of the XP bar's reached part; default per design 1–9: 57F2B0, FF7A59, 27E8FF, E4572E, F5C542, FF5FA2, 4F8CFF, 3DFF9A, FFFFFF",
-                "5865F2",
-            ),
-            rank_colour(
-                "cbar",
-                "colour of the XP bar's track (given without ccxp: the bar's colour, the track a faint shade of it); default per design 1–9: 3A3D4D, 2C2F3B, 2A2350, E2DED4, 1D4A50, 3A2D5C, 3A3F52, 3B2A66, 3F2A94",
-                "484B51",
-            ),
-            rank_colour(
-                "ctext",
-                "colour of the text; default per design 1–9: E9EBF5, EEF0F6, F3E9FF, 2B2A33, E6FBF8, F4ECFF, EEF1FA, FFF3C4, FFFFFF",
-                "FFFFFF",
-            ),
-            rank_colour(
-                "ctag",
-                "colour of the name and its tag; default per design 1–9: FFFFFF, FFFFFF, FF7AE6, 1B1A22, FFFFFF, FFFFFF, FFFFFF, FFFFFF, FFFFFF",
-                "FFFFFF",
-            ),
         ],
         ok: Success::CanvasImage,
         errors: OVERLAY_ERRORS,
@@ -1038,6 +843,8 @@ pub const ENDPOINTS: &[Endpoint] = &[
             ),
         ],
     ),
+    // --- operators' templates ---
+    CUSTOM,
     // --- previews ---
     Endpoint {
         path: "/previews/{group}/{file}",
@@ -1049,8 +856,8 @@ pub const ENDPOINTS: &[Endpoint] = &[
                 name: "group",
                 location: In::Path,
                 required: true,
-                kind: Kind::Enum(PREVIEW_GROUPS),
-                description: "the endpoint's group: `canvas` (the colour square), `filter`, `misc`, `overlay`, `premium`, `rankcard`, `welcome` (the welcome templates) or `welcome-background`",
+                kind: Kind::Enum(PREVIEW_PATH_GROUPS),
+                description: "the endpoint's group: `canvas` (the colour square), `filter`, `misc`, `overlay`, `premium`, `rankcard`, `welcome` (the welcome templates), `welcome-background`, or `custom` (an operator's template)",
                 example: "misc",
                 default: None,
             },

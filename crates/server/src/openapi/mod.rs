@@ -8,35 +8,69 @@
 //! endpoint with its example values to check status, media type and the
 //! body's fields against the schema.
 //!
-//! The document is built once per process (on first request) and served
+//! The operators' templates (`--templates`) each add an operation of their
+//! own ([`custom_operation`]), their parameters read from their files. The
+//! document is built on the first request that sees a set of templates
+//! (once per process without a folder, again after each reload) and served
 //! from memory with an ETag.
 
 pub mod catalogue;
+pub mod params;
 mod schemas;
 
-use std::sync::OnceLock;
+use std::sync::{Mutex, PoisonError};
 
 use actix_web::dev::ResourceDef;
 use actix_web::http::header;
+use actix_web::web::Bytes;
 use actix_web::{HttpResponse, web};
+
+use crate::engine::AppState;
+use crate::engine::templates::{FileTemplate, TemplateSet};
 use serde_json::{Map, Value, json};
 
-use catalogue::{ENDPOINTS, Endpoint, ErrorKind, In, Kind, Param, Success};
+use catalogue::{ENDPOINTS, Endpoint, ErrorKind, In, Kind, Success};
+use params::ParamDoc;
 
 /// Registers `GET /openapi.json`.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(crate::routing::get("/openapi.json", serve));
 }
 
-async fn serve() -> HttpResponse {
-    static DOC: OnceLock<String> = OnceLock::new();
-    let body = DOC.get_or_init(|| {
-        serde_json::to_string(&document(&crate::routing::registered())).unwrap_or_default()
-    });
+async fn serve(state: web::Data<AppState>) -> HttpResponse {
+    // One document per set of operators' templates (generation 0: none),
+    // built on the first request that sees the set.
+    static DOC: Mutex<Option<(u64, Bytes)>> = Mutex::new(None);
+    let set = state.templates.current();
+    let cached = DOC
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .as_ref()
+        .filter(|(g, _)| *g == set.generation)
+        .map(|(_, b)| b.clone());
+    let body = match cached {
+        Some(b) => b,
+        None => {
+            let doc = document_with(&crate::routing::registered(), &set.templates);
+            let b = Bytes::from(serde_json::to_string(&doc).unwrap_or_default());
+            *DOC.lock().unwrap_or_else(PoisonError::into_inner) = Some((set.generation, b.clone()));
+            b
+        }
+    };
     HttpResponse::Ok()
-        .insert_header((header::CACHE_CONTROL, "public, max-age=300"))
+        .insert_header((header::CACHE_CONTROL, cache_control(&set)))
         .content_type("application/json")
-        .body(body.as_str())
+        .body(body)
+}
+
+/// The document may be kept 5 minutes, or a minute when the operators'
+/// templates, which a reload changes, are in it.
+fn cache_control(set: &TemplateSet) -> &'static str {
+    if set.generation == 0 {
+        "public, max-age=300"
+    } else {
+        "public, max-age=60"
+    }
 }
 
 /// A path with every `{param}` replaced by `{}` (parameter names differ
@@ -83,6 +117,12 @@ pub fn served<'a>(registered: &'a [String]) -> impl Iterator<Item = &'static End
 
 /// The whole document, listing the endpoints `registered` routes serve.
 pub fn document(registered: &[String]) -> Value {
+    document_with(registered, &[])
+}
+
+/// [`document`] with an operation of its own for each of the operators'
+/// templates `custom`, after the catalogue's [`catalogue::CUSTOM`].
+pub fn document_with(registered: &[String], custom: &[std::sync::Arc<FileTemplate>]) -> Value {
     let mut paths = Map::new();
     let mut tags: Vec<&str> = Vec::new();
     for e in served(registered) {
@@ -90,6 +130,12 @@ pub fn document(registered: &[String]) -> Value {
             tags.push(e.tag);
         }
         paths.insert(e.path.to_owned(), json!({ "get": operation(e) }));
+        if e.path == catalogue::CUSTOM.path {
+            for t in custom {
+                let (path, op) = custom_operation(t);
+                paths.insert(path, json!({ "get": op }));
+            }
+        }
     }
     json!({
         "openapi": "3.1.0",
@@ -219,11 +265,8 @@ fn operation(e: &Endpoint) -> Value {
         "tags": [e.tag],
         "summary": e.summary,
         "operationId": operation_id(e.path),
-        "parameters": e
-            .params
+        "parameters": params::parameters(e)
             .iter()
-            .chain(matches!(e.ok, Success::CanvasImage).then_some(&catalogue::FORMAT))
-            .chain(matches!(e.ok, Success::CanvasImage).then_some(&catalogue::QUALITY))
             .map(parameter)
             .collect::<Vec<_>>(),
         "responses": responses,
@@ -255,6 +298,65 @@ fn operation(e: &Endpoint) -> Value {
     op
 }
 
+/// The operation of an operator's template: the catalogue's
+/// [`catalogue::CUSTOM`] at the template's own path, with its
+/// description, its parameters (from its file: the template's `avatar`,
+/// its second image's, then its own) and its preview.
+pub fn custom_operation(t: &FileTemplate) -> (String, Value) {
+    let path = format!("{}/{}", crate::catalogue::CUSTOM_GROUP, t.name);
+    let e = &catalogue::CUSTOM;
+    let mut op = operation(e);
+    op["operationId"] = json!(operation_id(&path));
+    op["summary"] = json!(if t.description.is_empty() {
+        format!("The operator's template `{}`", t.name)
+    } else {
+        t.description.clone()
+    });
+    op["description"] = json!(format!(
+        "An operator's template, read from its file in the `--templates` folder. {}×{}{}.",
+        t.template.size.0,
+        t.template.size.1,
+        if t.template.is_animated() {
+            format!(", {} frames, always animated", t.template.timeline.frames)
+        } else {
+            String::new()
+        }
+    ));
+    let avatar = if t.template.uses_avatar() {
+        &catalogue::AVATAR
+    } else {
+        &catalogue::AVATAR_UNUSED
+    };
+    let second = t.template.image_source().map(|name| ParamDoc {
+        name,
+        description: "URL of a second image the template draws, fetched like `avatar`".into(),
+        ..ParamDoc::from(&catalogue::AVATAR)
+    });
+    let drawn = params::Drawn {
+        name: "",
+        template: t.template,
+        sample: t.sample.clone(),
+    };
+    let list: Vec<Value> = std::iter::once(ParamDoc::from(avatar))
+        .chain(second)
+        .chain(params::template_params(
+            crate::catalogue::CUSTOM_GROUP,
+            std::slice::from_ref(&drawn),
+        ))
+        .chain([
+            ParamDoc::from(&catalogue::FORMAT),
+            ParamDoc::from(&catalogue::QUALITY),
+        ])
+        .map(|p| parameter(&p))
+        .collect();
+    op["parameters"] = Value::Array(list);
+    op["x-preview"] = json!(crate::catalogue::custom_preview(
+        &t.name,
+        t.template.is_animated()
+    ));
+    (path, op)
+}
+
 /// The pattern of a blank value (empty or whitespace only), which an
 /// optional number, colour or choice accepts as "use the default".
 const BLANK_PATTERN: &str = "^\\s*$";
@@ -281,7 +383,7 @@ fn operation_id(path: &str) -> String {
     out
 }
 
-fn parameter(p: &Param) -> Value {
+fn parameter(p: &ParamDoc) -> Value {
     let schema = match p.kind {
         Kind::Text(max) => json!({ "type": "string", "maxLength": max }),
         Kind::Name(max) => json!({
@@ -318,7 +420,7 @@ fn parameter(p: &Param) -> Value {
         }),
         _ => schema,
     };
-    if let Some(d) = p.default {
+    if let Some(d) = p.default.as_deref() {
         schema["default"] = match p.kind {
             Kind::Number(..) => d.parse::<f64>().map(Value::from).unwrap_or(json!(d)),
             Kind::Integer(..) => d.parse::<i64>().map(Value::from).unwrap_or(json!(d)),

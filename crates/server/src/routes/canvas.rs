@@ -19,17 +19,18 @@
 //! `Cache-Control: public, max-age=<avatar cache TTL>`.
 
 use actix_web::http::{Method, header};
-use actix_web::{HttpRequest, HttpResponse, web};
+use std::sync::Arc;
+
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
 use canvas_render::scene::{PostParams, PostTheme, Scene, SceneKind, VideoCommentParams};
 use canvas_render::{Filter, RenderError};
 use colour::Rgb;
-use serde::Deserialize;
 
-use super::required;
+pub use super::canvas_query::CanvasQuery;
 use crate::catalogue::{self, Misc};
 use crate::conditional;
 use crate::engine::AppState;
-use crate::engine::canvas::{AVATAR_EXPECTED, Job, output};
+use crate::engine::canvas::{AVATAR_EXPECTED, Job, TemplateRef, output};
 use crate::error::ApiError;
 use crate::ratelimit;
 
@@ -50,6 +51,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             super::group(catalogue::WELCOME_ALIAS_GROUP)
                 .get("/canvas/welcome/img/{template}/{background}", welcome_alias),
         )
+        .service(super::group(catalogue::CUSTOM_GROUP).get("/canvas/custom/{name}", custom))
         .service(
             super::group(catalogue::PREMIUM_GROUP)
                 .get("/premium/welcome/{template}", premium_welcome)
@@ -58,92 +60,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         );
 }
 
-/// Every query parameter of the canvas image endpoints; each endpoint reads
-/// the ones it takes and ignores the rest.
-#[derive(Debug, Deserialize)]
-pub struct CanvasQuery {
-    avatar: Option<String>,
-    brightness: Option<String>,
-    color: Option<String>,
-    threshold: Option<String>,
-    dog: Option<String>,
-    username: Option<String>,
-    birthday: Option<String>,
-    description: Option<String>,
-    no: Option<String>,
-    bottomtext: Option<String>,
-    quote: Option<String>,
-    displayname: Option<String>,
-    comment: Option<String>,
-    theme: Option<String>,
-    replies: Option<String>,
-    likes: Option<String>,
-    retweets: Option<String>,
-    delay: Option<String>,
-    impostor: Option<String>,
-    custom: Option<String>,
-    #[serde(rename = "type")]
-    kind: Option<String>,
-    textcolor: Option<String>,
-    #[serde(rename = "guildName")]
-    guild_name: Option<String>,
-    #[serde(rename = "memberCount")]
-    member_count: Option<String>,
-    bg: Option<String>,
-    discriminator: Option<String>,
-    cxp: Option<String>,
-    nxp: Option<String>,
-    level: Option<String>,
-    rank: Option<String>,
-    cbg: Option<String>,
-    ccxp: Option<String>,
-    cbar: Option<String>,
-    ctext: Option<String>,
-    ctag: Option<String>,
-    format: Option<String>,
-    quality: Option<String>,
-}
-
-impl CanvasQuery {
-    /// The raw value of a template parameter, by name.
-    fn template_param(&self, name: &str) -> Option<&str> {
-        match name {
-            "username" => self.username.as_deref(),
-            "quote" => self.quote.as_deref(),
-            "birthday" => self.birthday.as_deref(),
-            "description" => self.description.as_deref(),
-            "no" => self.no.as_deref(),
-            "bottomtext" => self.bottomtext.as_deref(),
-            "dog" => self.dog.as_deref(),
-            "delay" => self.delay.as_deref(),
-            "impostor" => self.impostor.as_deref(),
-            "custom" => self.custom.as_deref(),
-            "type" => self.kind.as_deref(),
-            "textcolor" => self.textcolor.as_deref(),
-            "guildName" => self.guild_name.as_deref(),
-            "memberCount" => self.member_count.as_deref(),
-            "discriminator" => self.discriminator.as_deref(),
-            "cxp" => self.cxp.as_deref(),
-            "nxp" => self.nxp.as_deref(),
-            "level" => self.level.as_deref(),
-            "rank" => self.rank.as_deref(),
-            "cbg" => self.cbg.as_deref(),
-            "ccxp" => self.ccxp.as_deref(),
-            "cbar" => self.cbar.as_deref(),
-            "ctext" => self.ctext.as_deref(),
-            "ctag" => self.ctag.as_deref(),
-            _ => None,
-        }
-    }
-}
-
 /// Largest counter `post` draws (`replies`, `likes`, `retweets`).
 pub const MAX_COUNTER: u64 = 999_999_999_999;
 
 /// An optional `post` counter: absent or blank is `None`, else a whole
 /// number from 0 to [`MAX_COUNTER`].
-fn counter(value: &Option<String>, name: &'static str) -> Result<Option<u64>, ApiError> {
-    let Some(v) = present(value) else {
+fn counter(q: &CanvasQuery, name: &'static str) -> Result<Option<u64>, ApiError> {
+    let Some(v) = present(q.get(name)) else {
         return Ok(None);
     };
     match v.parse::<u64>() {
@@ -156,13 +79,13 @@ fn counter(value: &Option<String>, name: &'static str) -> Result<Option<u64>, Ap
 }
 
 /// A parameter's value, with absent and blank alike treated as absent.
-fn present(value: &Option<String>) -> Option<&str> {
-    value.as_deref().map(str::trim).filter(|v| !v.is_empty())
+fn present(value: Option<&str>) -> Option<&str> {
+    value.map(str::trim).filter(|v| !v.is_empty())
 }
 
 /// A text parameter; absent is the empty string.
-fn text(value: &Option<String>) -> String {
-    value.clone().unwrap_or_default()
+fn text(q: &CanvasQuery, name: &str) -> String {
+    q.get(name).unwrap_or_default().to_owned()
 }
 
 /// Turns a parameter error of the renderer into a 400 naming the parameter
@@ -211,15 +134,15 @@ fn unknown(req: &HttpRequest) -> ApiError {
 fn filter_job(req: &HttpRequest, name: &str, q: &CanvasQuery) -> Result<Job, ApiError> {
     let base = Filter::from_name(name).ok_or_else(|| unknown(req))?;
     let filter = match base {
-        Filter::Brightness(_) => match present(&q.brightness) {
+        Filter::Brightness(_) => match present(q.get("brightness")) {
             Some(v) => Filter::Brightness(v.parse().map_err(param_error)?),
             None => base,
         },
-        Filter::Threshold(_) => match present(&q.threshold) {
+        Filter::Threshold(_) => match present(q.get("threshold")) {
             Some(v) => Filter::Threshold(v.parse().map_err(param_error)?),
             None => base,
         },
-        Filter::Color(_) => match present(&q.color) {
+        Filter::Color(_) => match present(q.get("color")) {
             Some(v) => Filter::Color(
                 Rgb::parse_hex(v)
                     .map_err(|source| ApiError::Colour {
@@ -236,6 +159,10 @@ fn filter_job(req: &HttpRequest, name: &str, q: &CanvasQuery) -> Result<Job, Api
 }
 
 fn misc_job(req: &HttpRequest, name: &str, q: &CanvasQuery) -> Result<Job, ApiError> {
+    // A misc image that is a template reads its parameters by its specs.
+    if catalogue::template(catalogue::MISC_GROUP, name).is_some() {
+        return template_job(req, catalogue::MISC_GROUP, name, q);
+    }
     let kind = match Misc::from_name(name).ok_or_else(|| unknown(req))? {
         Misc::Circle => return Ok(Job::Circle),
         Misc::Heart => return Ok(Job::Heart),
@@ -245,25 +172,30 @@ fn misc_job(req: &HttpRequest, name: &str, q: &CanvasQuery) -> Result<Job, ApiEr
     };
     let scene = match kind {
         SceneKind::Post => {
-            let mut p = PostParams::new(text(&q.username), text(&q.displayname), text(&q.comment))
-                .theme(match present(&q.theme) {
-                    Some(t) => t.parse::<PostTheme>().map_err(param_error)?,
-                    None => PostTheme::Light,
-                });
-            if let Some(n) = counter(&q.replies, "replies")? {
+            let mut p = PostParams::new(
+                text(q, "username"),
+                text(q, "displayname"),
+                text(q, "comment"),
+            )
+            .theme(match present(q.get("theme")) {
+                Some(t) => t.parse::<PostTheme>().map_err(param_error)?,
+                None => PostTheme::Light,
+            });
+            if let Some(n) = counter(q, "replies")? {
                 p = p.replies(n);
             }
-            if let Some(n) = counter(&q.likes, "likes")? {
+            if let Some(n) = counter(q, "likes")? {
                 p = p.likes(n);
             }
-            if let Some(n) = counter(&q.retweets, "retweets")? {
+            if let Some(n) = counter(q, "retweets")? {
                 p = p.reposts(n);
             }
             Scene::Post(p)
         }
-        SceneKind::VideoComment => {
-            Scene::VideoComment(VideoCommentParams::new(text(&q.username), text(&q.comment)))
-        }
+        SceneKind::VideoComment => Scene::VideoComment(VideoCommentParams::new(
+            text(q, "username"),
+            text(q, "comment"),
+        )),
         // A kind added to canvas-render before it has a URL name here.
         _ => return Err(unknown(req)),
     };
@@ -281,12 +213,9 @@ fn template_job(
     // Colour parameters take the forms of `color` everywhere else.
     let args = kind
         .template()
-        .args_with(
-            |n| q.template_param(n),
-            |v| Rgb::parse_hex(v).ok().map(Rgb::to_array),
-        )
+        .args_with(|n| q.get(n), |v| Rgb::parse_hex(v).ok().map(Rgb::to_array))
         .map_err(param_error)?;
-    Ok(Job::Template(kind, args))
+    Ok(Job::Template(kind.into(), args))
 }
 
 /// A welcome card: the template by number, the background by name from
@@ -307,11 +236,11 @@ fn welcome_job(
     let args = kind
         .template()
         .args(|n| match n {
-            "background" => background,
-            other => q.template_param(other),
+            catalogue::WELCOME_PATH_PARAM => background,
+            other => q.get(other),
         })
         .map_err(param_error)?;
-    Ok(Job::Template(kind, args))
+    Ok(Job::Template(kind.into(), args))
 }
 
 async fn welcome(
@@ -356,12 +285,44 @@ async fn premium_welcome(
 ) -> Result<HttpResponse, ApiError> {
     let job = welcome_job(&req, catalogue::PREMIUM_WELCOME, &template, None, &q)?;
     let param = job.image_source().unwrap_or("bg");
-    let url = required(&q.bg, param, AVATAR_EXPECTED)?;
+    let url = q.required(param, AVATAR_EXPECTED)?;
     let bg = state
         .canvas
         .parse_avatar(url)
         .map_err(|source| ApiError::Image { param, source })?;
     respond_with_image(&req, &state, job, &q, Some((param, bg))).await
+}
+
+/// An operator's template (`--templates`), from the set served now.
+async fn custom(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+    q: web::Query<CanvasQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let set = state.templates.current();
+    let t = set.get(&name).ok_or_else(|| unknown(&req))?;
+    req.extensions_mut().insert(super::RouteLabel(
+        format!("{}/{}", catalogue::CUSTOM_GROUP, t.name).into(),
+    ));
+    let specs = catalogue::template_query_params(catalogue::CUSTOM_GROUP, t.template);
+    q.check_once(specs.map(|s| s.name))?;
+    let args = t
+        .template
+        .args_with(|n| q.get(n), |v| Rgb::parse_hex(v).ok().map(Rgb::to_array))
+        .map_err(param_error)?;
+    let job = Job::Template(TemplateRef::File(Arc::clone(t)), args);
+    match job.image_source() {
+        Some(param) => {
+            let url = q.required(param, AVATAR_EXPECTED)?;
+            let image = state
+                .canvas
+                .parse_avatar(url)
+                .map_err(|source| ApiError::Image { param, source })?;
+            respond_with_image(&req, &state, job, &q, Some((param, image))).await
+        }
+        None => respond(&req, &state, job, &q).await,
+    }
 }
 
 async fn overlay(
@@ -444,13 +405,13 @@ async fn respond_with_image(
 ) -> Result<HttpResponse, ApiError> {
     let engine = &state.canvas;
     let avatar = if job.uses_avatar() {
-        let url = required(&q.avatar, "avatar", AVATAR_EXPECTED)?;
+        let url = q.required("avatar", AVATAR_EXPECTED)?;
         Some(engine.parse_avatar(url)?)
     } else {
         // Scenes that draw no avatar ignore it, but one that is given must
         // still be a valid avatar URL: the contract is the same on every
         // canvas endpoint, and hostile input is refused, never passed over.
-        if let Some(url) = q.avatar.as_deref() {
+        if let Some(url) = q.get("avatar") {
             engine.parse_avatar(url.trim())?;
         }
         None
@@ -459,7 +420,7 @@ async fn respond_with_image(
         .headers()
         .get_all(header::ACCEPT)
         .filter_map(|v| v.to_str().ok());
-    let format = output::negotiated(q.format.as_deref(), q.quality.as_deref(), accept)?;
+    let format = output::negotiated(q.get("format"), q.get("quality"), accept)?;
     let client = ratelimit::client_of(
         state.rate_limiter.as_deref(),
         &state.settings.trusted_proxies,
@@ -509,58 +470,33 @@ async fn respond_with_image(
 const VARY_ACCEPT: (header::HeaderName, header::HeaderValue) =
     (header::VARY, header::HeaderValue::from_static("accept"));
 
-impl CanvasQuery {
-    /// The sample parameters every preview is drawn with: each endpoint
-    /// reads the ones it takes, as from a request. No avatar: previews use
-    /// canvas-render's sample avatar, never a fetch.
-    fn sample() -> CanvasQuery {
-        let s = |v: &str| Some(v.to_owned());
-        CanvasQuery {
-            avatar: None,
-            brightness: None,
-            color: s("6246EA"),
-            threshold: None,
-            dog: s("Foxes are just cats that went to college"),
-            username: s("Ada"),
-            birthday: s("10 December"),
-            description: s("Writes the first programs; likes looms and algebra"),
-            no: s("no bugs?"),
-            bottomtext: s("ship it"),
-            quote: s("Patience is a form of action."),
-            displayname: s("Ada Lovelace"),
-            comment: s(
-                "The engine weaves algebraic patterns just as the loom weaves flowers and leaves.",
-            ),
-            theme: None,
-            replies: s("42"),
-            likes: s("12300"),
-            retweets: s("1337"),
-            delay: None,
-            impostor: None,
-            custom: None,
-            discriminator: None,
-            cxp: None,
-            nxp: None,
-            level: None,
-            rank: None,
-            cbg: None,
-            ccxp: None,
-            cbar: None,
-            ctext: None,
-            ctag: None,
-            kind: None,
-            textcolor: None,
-            guild_name: s("Analytical Engines"),
-            member_count: s("1843"),
-            bg: None,
-            format: None,
-            quality: None,
-        }
-    }
-}
+/// The sample parameters every preview of a filter or misc scene is drawn
+/// with: each endpoint reads the ones it takes, as from a request. No
+/// avatar: previews use canvas-render's sample avatar, never a fetch.
+const SAMPLE_QUERY: &[(&str, &str)] = &[
+    ("color", "6246EA"),
+    ("dog", "Foxes are just cats that went to college"),
+    ("username", "Ada"),
+    ("birthday", "10 December"),
+    (
+        "description",
+        "Writes the first programs; likes looms and algebra",
+    ),
+    ("no", "no bugs?"),
+    ("bottomtext", "ship it"),
+    ("quote", "Patience is a form of action."),
+    ("displayname", "Ada Lovelace"),
+    (
+        "comment",
+        "The engine weaves algebraic patterns just as the loom weaves flowers and leaves.",
+    ),
+    ("replies", "42"),
+    ("likes", "12300"),
+    ("retweets", "1337"),
+];
 
 /// The job of `endpoint`'s preview: the endpoint's own parsing of the
-/// sample parameters (`CanvasQuery::sample`); a template takes its own
+/// sample parameters (`SAMPLE_QUERY`); a template takes its own
 /// sample arguments (`TemplateKind::sample_args_with`), with the values of
 /// the path parameters that pick the image (a welcome card's background). `None` for an image
 /// that is no canvas job (the colour square).
@@ -583,9 +519,12 @@ pub fn preview_job(
             .filter(|(n, _)| *n != "template")
             .copied()
             .collect();
-        return Ok(Some(Job::Template(kind, kind.sample_args_with(&fixed))));
+        return Ok(Some(Job::Template(
+            kind.into(),
+            kind.sample_args_with(&fixed),
+        )));
     }
-    let q = CanvasQuery::sample();
+    let q = CanvasQuery::of(SAMPLE_QUERY);
     let job = match endpoint.group {
         catalogue::FILTER_GROUP => filter_job(req, endpoint.name, &q)?,
         catalogue::MISC_GROUP => misc_job(req, endpoint.name, &q)?,

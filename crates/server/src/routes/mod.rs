@@ -7,10 +7,12 @@
 use actix_web::web;
 
 pub use crate::routing::{
-    Group, RouteName, get, group, not_found, path_config, query_config, registered, required,
+    Group, RouteLabel, RouteName, get, group, not_found, path_config, query_config, registered,
+    required,
 };
 
 pub mod canvas;
+mod canvas_query;
 pub mod colour;
 pub mod content;
 pub mod creature;

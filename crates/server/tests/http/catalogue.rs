@@ -229,18 +229,6 @@ fn the_openapi_catalogue_documents_every_image_by_name() {
                 Some(set(catalogue::WELCOME_BACKGROUNDS.iter().copied()))
             );
         }
-        // Every parameter of the cards is documented.
-        let kind = canvas_render::template::TemplateKind::Welcome1;
-        for spec in kind.template().params {
-            if spec.name == "background" && !path.contains("{background}") {
-                continue;
-            }
-            assert!(
-                e.params.iter().any(|p| p.name == spec.name),
-                "{path}: {}",
-                spec.name
-            );
-        }
         assert_eq!(
             e.params.iter().any(|p| p.name == "bg"),
             path.starts_with(catalogue::PREMIUM_WELCOME)
@@ -263,27 +251,6 @@ fn the_openapi_catalogue_documents_every_image_by_name() {
         set(designs.iter().copied()),
         set(catalogue::template_names(catalogue::RANKCARD_GROUP))
     );
-    // Each colour's description lists every design's default, in order.
-    for p in rank
-        .params
-        .iter()
-        .filter(|p| matches!(p.kind, server::openapi::catalogue::Kind::Hex))
-    {
-        let defaults: Vec<String> = catalogue::template_names(catalogue::RANKCARD_GROUP)
-            .map(|name| {
-                let kind = catalogue::template(catalogue::RANKCARD_GROUP, name).unwrap();
-                let spec = kind.template().params.iter().find(|s| s.name == p.name);
-                match spec.map(|s| s.kind) {
-                    Some(canvas_render::template::ParamKind::Colour { default }) => {
-                        format!("{default:06X}")
-                    }
-                    other => panic!("{}: {other:?}", p.name),
-                }
-            })
-            .collect();
-        let listed = format!("default per design 1–9: {}", defaults.join(", "));
-        assert!(p.description.contains(&listed), "{}: {listed}", p.name);
-    }
     assert_eq!(
         set(WELCOME_TEMPLATES.iter().copied()),
         set(catalogue::template_names(catalogue::WELCOME_GROUP))

@@ -12,6 +12,7 @@ mod colour;
 mod content;
 mod creature;
 mod creature_full;
+mod custom;
 mod errors;
 mod hygiene;
 mod logging;

@@ -907,7 +907,7 @@ mod tests {
         // source is tiny, but every frame is a whole card.
         let tiny = avatar(256, 8);
         let kind = TemplateKind::Namecard;
-        let namecard = Job::Template(kind, kind.template().args(|_| Some("a")).unwrap());
+        let namecard = Job::Template(kind.into(), kind.template().args(|_| Some("a")).unwrap());
         let (w, h) = kind.template().size;
         let card = u64::from(w) * u64::from(h);
         for output in [Output::Gif, Output::AnimatedWebP(WebpQuality::DEFAULT)] {
@@ -966,7 +966,9 @@ mod tests {
     #[test]
     fn templates_weigh_by_the_frames_they_render() {
         use canvas_render::template::TemplateKind;
-        let job = |kind: TemplateKind| Job::Template(kind, kind.template().args(|_| None).unwrap());
+        let job = |kind: TemplateKind| {
+            Job::Template(kind.into(), kind.template().args(|_| None).unwrap())
+        };
         let still = avatar(1, 512);
         // triggered: 12 frames of 512×512 (3 Mi pixels), even for a still avatar.
         let triggered = job(TemplateKind::Triggered);
@@ -1010,7 +1012,7 @@ mod tests {
     fn a_second_image_is_charged_and_animates_the_card() {
         use canvas_render::template::TemplateKind;
         let kind = TemplateKind::Welcome1;
-        let card = Job::Template(kind, kind.template().args(|_| None).unwrap());
+        let card = Job::Template(kind.into(), kind.template().args(|_| None).unwrap());
         let (still, anim) = (avatar(1, 512), avatar(60, 128));
         // Two still images: a still card holding a slot per image.
         let plan = Plan::with_image(&card, Some(&still), Some(&still), Output::Png, 64);
@@ -1080,7 +1082,7 @@ mod tests {
     fn two_animated_images_at_the_caps_are_held_within_their_slots() {
         use canvas_render::template::TemplateKind;
         let kind = TemplateKind::Welcome1;
-        let card = Job::Template(kind, kind.template().args(|_| None).unwrap());
+        let card = Job::Template(kind.into(), kind.template().args(|_| None).unwrap());
         let slot_bytes = 8 << 20;
         for (a, b) in [
             (fetched(128, 512), fetched(2, 4096)),
@@ -1146,7 +1148,7 @@ mod tests {
         assert_eq!(choose(Requested::Auto, &grey, &anim), Output::Gif);
         assert_eq!(choose(Requested::Auto, &scene, &anim), Output::Gif);
         let sage = Job::Template(
-            TemplateKind::Sage,
+            TemplateKind::Sage.into(),
             TemplateKind::Sage.template().args(|_| None).unwrap(),
         );
         assert_eq!(choose(Requested::Auto, &sage, &anim), Output::Png);

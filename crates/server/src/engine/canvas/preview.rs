@@ -8,8 +8,10 @@
 //! the format the endpoint answers by default (PNG, or GIF for an animated
 //! template), its [`Plan`], its job slots and the render pool. Each
 //! preview is rendered once per process and kept: the set is the
-//! catalogue's image endpoints, a fixed list, so the store is bounded and
-//! no request can make more than that fixed amount of work.
+//! catalogue's image endpoints, a fixed list, and one per operator's
+//! template name (an edited template's new preview replaces the old), so
+//! the store is bounded and no request can make more than that amount of
+//! work.
 
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex, PoisonError};
@@ -33,7 +35,7 @@ static SAMPLE: LazyLock<Avatar> = LazyLock::new(|| Avatar {
 });
 
 /// Rendered previews by preview path, for the process.
-static RENDERED: LazyLock<Mutex<HashMap<&'static str, (Bytes, &'static str)>>> =
+static RENDERED: LazyLock<Mutex<HashMap<String, (Bytes, &'static str)>>> =
     LazyLock::new(Mutex::default);
 
 fn rendered(key: &str) -> Option<(Bytes, &'static str)> {
@@ -42,6 +44,16 @@ fn rendered(key: &str) -> Option<(Bytes, &'static str)> {
         .unwrap_or_else(PoisonError::into_inner)
         .get(key)
         .cloned()
+}
+
+/// Forgets the previews whose key starts with `prefix` but is not `keep`:
+/// the previews of an operator's template's earlier versions, so the store
+/// holds one preview per template name.
+pub fn forget_others(prefix: &str, keep: &str) {
+    RENDERED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .retain(|k, _| k == keep || !k.starts_with(prefix));
 }
 
 /// Bytes and entries held by the previews rendered so far.
@@ -59,10 +71,10 @@ impl CanvasEngine {
     /// preview finds it done and draws nothing.
     pub async fn preview(
         self: &Arc<Self>,
-        key: &'static str,
+        key: String,
         job: Job,
     ) -> Result<(Bytes, &'static str), ApiError> {
-        if let Some(done) = rendered(key) {
+        if let Some(done) = rendered(&key) {
             return Ok(done);
         }
         let avatar: &'static Avatar = &SAMPLE;
@@ -81,7 +93,7 @@ impl CanvasEngine {
         self.pool
             .run(move || -> Result<(Bytes, &'static str), ApiError> {
                 let _slots = slots;
-                if let Some(done) = rendered(key) {
+                if let Some(done) = rendered(&key) {
                     return Ok(done);
                 }
                 let encoded = output::render(&job, Some(avatar), None, format, &plan, budget)?;
