@@ -1,5 +1,9 @@
-//! Renders every scene to PNG files: `cargo run -p canvas-render --example scenes -- OUT_DIR [AVATAR.png]`.
-use canvas_render::scene::{PostParams, PostTheme, Scene, VideoCommentParams, render_scene};
+//! Renders every scene and the social cards to PNG files: `cargo run -p canvas-render --example scenes -- OUT_DIR [AVATAR.png]`.
+use canvas_render::scene::{Scene, render_scene};
+use canvas_render::template::{TemplateKind, render_template};
+
+/// A card rendered by a template: its file name, the template, its parameters.
+type Card<'a> = (&'a str, TemplateKind, Vec<(&'a str, &'a str)>);
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -31,30 +35,62 @@ fn main() {
         ("sage2", Scene::sage2("Slow is smooth, and smooth is fast.")),
         ("simpcard", Scene::Simpcard),
         ("series", Scene::Series),
+    ];
+    let longer = long.repeat(4);
+    let cards: [Card; 4] = [
         (
             "post-light",
-            Scene::Post(PostParams::new(
-                "ferris",
-                "Ferris the Crab",
-                "just rewrote the whole thing in Rust and it's 40x faster. no regrets.",
-            )),
+            TemplateKind::Post,
+            vec![
+                ("username", "ferris"),
+                ("displayname", "Ferris the Crab"),
+                (
+                    "comment",
+                    "just rewrote the whole thing in Rust and it's 40x faster. no regrets.",
+                ),
+            ],
         ),
         (
             "post-dim",
-            Scene::Post(PostParams::new("ferris", "Ferris", long).theme(PostTheme::Dim)),
+            TemplateKind::Post,
+            vec![
+                ("username", "ferris"),
+                ("displayname", "Ferris"),
+                ("comment", long),
+                ("theme", "dim"),
+            ],
         ),
         (
             "post-dark",
-            Scene::Post(PostParams::new("ferris", "Ferris", long.repeat(4)).theme(PostTheme::Dark)),
+            TemplateKind::Post,
+            vec![
+                ("username", "ferris"),
+                ("displayname", "Ferris"),
+                ("comment", &longer),
+                ("theme", "dark"),
+            ],
         ),
         (
             "video-comment",
-            Scene::VideoComment(VideoCommentParams::new(
-                "ferris",
-                "This tutorial saved my semester. The part at 12:34 where the borrow checker finally clicked... chef's kiss.",
-            )),
+            TemplateKind::VideoComment,
+            vec![
+                ("username", "ferris"),
+                (
+                    "comment",
+                    "This tutorial saved my semester. The part at 12:34 where the borrow checker finally clicked... chef's kiss.",
+                ),
+            ],
         ),
     ];
+    for (name, kind, params) in cards {
+        let t = kind.template();
+        let args = t
+            .args(|n| params.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
+            .expect("args");
+        let img = render_template(t, &args, avatar.as_ref()).expect("render");
+        let png = canvas_render::encode_png(&img).expect("png");
+        std::fs::write(format!("{out}/{name}.png"), png).expect("write");
+    }
     for (name, scene) in scenes {
         let t = std::time::Instant::now();
         let img = render_scene(&scene, avatar.as_ref()).expect("render");

@@ -21,7 +21,14 @@
 //! * [`Layer::Bar`]: a progress bar of two whole-number parameters
 //!   (`value / max`, clamped), rounded, in blocks or as a ring ([`BarStyle`]);
 //! * [`Layer::When`]: another layer, drawn only when a parameter is set
-//!   ([`When`], [`Args::is_set`]).
+//!   ([`When`], [`Args::is_set`]);
+//! * [`Layer::Row`]: single lines of text, art and shapes side by side,
+//!   each starting where the one before ends (a name and the time beside
+//!   it, counters and their labels);
+//! * [`Layer::Grow`]: a text that sets the canvas's height, within
+//!   bounds, and the layers below it that move down with it (a post's
+//!   comment, the card ending right below it): such a template's size
+//!   depends on its arguments ([`Template::size_for`]).
 //!
 //! A template may also have a [`Camera`]: the layers then draw a picture
 //! smaller than the canvas, which each frame shows at a place of its own,
@@ -86,9 +93,11 @@ mod rank;
 mod reuse;
 mod rng;
 mod sample;
+mod social;
 mod welcome;
 
 mod draw;
+mod flow;
 mod gif;
 mod model;
 mod patch;
@@ -104,6 +113,10 @@ use unicode_segmentation::UnicodeSegmentation;
 pub use art::Art;
 pub(crate) use catalog::LIED;
 pub use rank::{MAX_DISCRIMINATOR_CHARS, MAX_RANK_NUMBER, MAX_RANK_USERNAME_CHARS, RANK_CARD_SIZE};
+pub use social::{
+    MAX_COMMENT_CHARS, MAX_COUNTER, POST_MAX_HEIGHT, POST_WIDTH, VIDEO_COMMENT_MAX_HEIGHT,
+    VIDEO_COMMENT_WIDTH,
+};
 pub use welcome::{
     BACKGROUNDS as WELCOME_BACKGROUNDS, MAX_GUILD_CHARS, MAX_MEMBER_COUNT,
     MAX_USERNAME_CHARS as MAX_WELCOME_USERNAME_CHARS, TEXT_COLOR_NAMES,
@@ -120,9 +133,9 @@ pub use gif::render_template_gif;
 #[cfg(test)]
 use model::grouped;
 pub use model::{
-    Args, AvatarSlot, BarSlot, BarStyle, Camera, Layer, MAX_TEMPLATE_FRAMES, Mask, Paint, Palette,
-    ParamKind, ParamSpec, Piece, Place, Reveal, Shape, ShapeSlot, Template, TemplateKind, TextSlot,
-    Timeline, Tint, Value, When,
+    Args, AvatarSlot, BarSlot, BarStyle, Camera, Grow, Layer, MAX_TEMPLATE_FRAMES, Mask, Paint,
+    Palette, ParamKind, ParamSpec, Piece, Place, Reveal, Row, RowItem, Shape, ShapeSlot, Template,
+    TemplateKind, TextSlot, Timeline, Tint, Value, When,
 };
 pub use plan::{FramePlan, plan_frames, plan_frames_with};
 pub use render::{
@@ -136,6 +149,8 @@ mod bidi_tests;
 mod contrast_tests;
 #[cfg(test)]
 mod rank_tests;
+#[cfg(test)]
+mod social_tests;
 #[cfg(test)]
 mod still_tests;
 #[cfg(test)]

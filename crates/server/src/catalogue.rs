@@ -62,7 +62,7 @@ pub fn is_canvas_image(path: &str) -> bool {
 }
 
 /// URL name of every scene, in [`SceneKind::ALL`] order.
-pub const SCENES: [(&str, SceneKind); 12] = [
+pub const SCENES: [(&str, SceneKind); 10] = [
     ("horny", SceneKind::Horny),
     ("its-so-stupid", SceneKind::ItsSoStupid),
     ("lied", SceneKind::Lied),
@@ -73,16 +73,15 @@ pub const SCENES: [(&str, SceneKind); 12] = [
     ("sage2", SceneKind::Sage2),
     ("simpcard", SceneKind::Simpcard),
     ("series", SceneKind::Series),
-    ("post", SceneKind::Post),
-    ("video-comment", SceneKind::VideoComment),
 ];
 
 /// The group and URL name of every template, in [`TemplateKind::ALL`]
 /// order: the overlays under [`OVERLAY_GROUP`] (and its alias), the
 /// animated images under [`PREMIUM_GROUP`], the welcome cards `1`–`7`
 /// under [`WELCOME_GROUP`] (and its alias, and [`PREMIUM_WELCOME`] with a
-/// custom background), the rank cards under [`RANKCARD_GROUP`].
-pub const TEMPLATES: [(&str, &str, TemplateKind); 25] = [
+/// custom background), the rank cards under [`RANKCARD_GROUP`], and the
+/// misc images drawn by templates under [`MISC_GROUP`] ([`Misc::Template`]).
+pub const TEMPLATES: [(&str, &str, TemplateKind); 27] = [
     (OVERLAY_GROUP, "comrade", TemplateKind::Comrade),
     (OVERLAY_GROUP, "gay", TemplateKind::Gay),
     (OVERLAY_GROUP, "glass", TemplateKind::Glass),
@@ -108,6 +107,8 @@ pub const TEMPLATES: [(&str, &str, TemplateKind); 25] = [
     (RANKCARD_GROUP, "7", TemplateKind::Rank7),
     (RANKCARD_GROUP, "8", TemplateKind::Rank8),
     (RANKCARD_GROUP, "9", TemplateKind::Rank9),
+    (MISC_GROUP, "post", TemplateKind::Post),
+    (MISC_GROUP, "video-comment", TemplateKind::VideoComment),
 ];
 
 /// The URL names of the welcome backgrounds (the `{background}` segment),
@@ -159,11 +160,14 @@ pub enum Misc {
     Pride(PrideFlag),
     /// A scene, named in [`SCENES`].
     Scene(SceneKind),
+    /// A template, named in [`TEMPLATES`] under [`MISC_GROUP`].
+    Template(TemplateKind),
 }
 
 impl Misc {
     /// Every misc image with its URL name: `circle`, `heart`, the pride
-    /// flags ([`PrideFlag::ALL`]), then the scenes ([`SCENES`]).
+    /// flags ([`PrideFlag::ALL`]), the scenes ([`SCENES`]), then the
+    /// templates of [`MISC_GROUP`] ([`TEMPLATES`]).
     pub fn all() -> impl Iterator<Item = (&'static str, Misc)> {
         [("circle", Misc::Circle), ("heart", Misc::Heart)]
             .into_iter()
@@ -173,6 +177,12 @@ impl Misc {
                     .map(|f| (f.name(), Misc::Pride(f))),
             )
             .chain(SCENES.into_iter().map(|(n, k)| (n, Misc::Scene(k))))
+            .chain(
+                TEMPLATES
+                    .into_iter()
+                    .filter(|(g, _, _)| *g == MISC_GROUP)
+                    .map(|(_, n, k)| (n, Misc::Template(k))),
+            )
     }
 
     /// The misc image of that URL name.
@@ -314,19 +324,25 @@ pub fn image_endpoints() -> &'static [ImageEndpoint] {
         std::iter::once(entry(COLORVIEWER, "colorviewer", false))
             .chain(misc_names().map(|n| entry(MISC_GROUP, n, false)))
             .chain(filter_names().map(|n| entry(FILTER_GROUP, n, false)))
-            .chain(TEMPLATES.iter().map(|(g, n, k)| {
-                let animated = k.template().is_animated();
-                if *g == WELCOME_GROUP {
-                    welcome(
-                        n,
-                        WELCOME_PREVIEW_BACKGROUND,
-                        format!("{PREVIEW_GROUP}/{WELCOME_PREVIEWS}/{n}"),
-                        animated,
-                    )
-                } else {
-                    entry(g, n, animated)
-                }
-            }))
+            // The misc templates are among the misc names above.
+            .chain(
+                TEMPLATES
+                    .iter()
+                    .filter(|(g, _, _)| *g != MISC_GROUP)
+                    .map(|(g, n, k)| {
+                        let animated = k.template().is_animated();
+                        if *g == WELCOME_GROUP {
+                            welcome(
+                                n,
+                                WELCOME_PREVIEW_BACKGROUND,
+                                format!("{PREVIEW_GROUP}/{WELCOME_PREVIEWS}/{n}"),
+                                animated,
+                            )
+                        } else {
+                            entry(g, n, animated)
+                        }
+                    }),
+            )
             .chain(WELCOME_BACKGROUNDS.iter().map(|b| {
                 welcome(
                     WELCOME_PREVIEW_TEMPLATE,
@@ -419,7 +435,10 @@ mod tests {
             assert_eq!(Misc::from_name(name), Some(misc));
         }
         assert_eq!(Misc::from_name("Circle"), None);
-        assert_eq!(names.len(), 2 + PrideFlag::ALL.len() + SceneKind::ALL.len());
+        assert_eq!(
+            names.len(),
+            2 + PrideFlag::ALL.len() + SceneKind::ALL.len() + template_names(MISC_GROUP).count()
+        );
     }
 
     #[test]
@@ -462,7 +481,10 @@ mod tests {
             all.len(),
             1 + misc_names().count()
                 + filter_names().count()
-                + TEMPLATES.len()
+                + TEMPLATES
+                    .iter()
+                    .filter(|(g, _, _)| *g != MISC_GROUP)
+                    .count()
                 + WELCOME_BACKGROUNDS.len()
         );
         for e in all {

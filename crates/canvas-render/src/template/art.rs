@@ -8,6 +8,7 @@ use tiny_skia::{Color, PathBuilder, Pixmap, Transform};
 use super::backdrops;
 use super::cards::{self, Card};
 use super::rng::Lcg;
+use super::social;
 use crate::RenderError;
 use crate::paint::{
     Canvas, base_layer, circle_path, linear, poly, radial, rect_path, rgba, rrect_path,
@@ -108,11 +109,22 @@ pub enum Art {
     RankRetro,
     /// 900×300, rank card 9: soft lights behind a frosted panel.
     RankGlass,
+    /// 1088×48: the post's action icons (reply, repost, like, share) in
+    /// the light theme's grey.
+    PostActionsLight,
+    /// The same in the dim theme's grey.
+    PostActionsDim,
+    /// The same in the dark theme's grey.
+    PostActionsDark,
+    /// 40×40: the video comment's light grey thumbs-up.
+    ThumbUp,
+    /// 40×40: the video comment's light grey thumbs-down.
+    ThumbDown,
 }
 
 impl Art {
     /// How many kinds of art there are.
-    pub const COUNT: usize = 40;
+    pub const COUNT: usize = 45;
 
     /// The welcome backgrounds, in the order of their URL names
     /// (`blobday` … `sunset`).
@@ -153,6 +165,10 @@ impl Art {
             | Art::RankWaves
             | Art::RankRetro
             | Art::RankGlass => rank::SIZE,
+            Art::PostActionsLight | Art::PostActionsDim | Art::PostActionsDark => {
+                social::ACTIONS_SIZE
+            }
+            Art::ThumbUp | Art::ThumbDown => social::THUMB_SIZE,
             _ => (512, 512),
         }
     }
@@ -232,6 +248,11 @@ fn draw(art: Art) -> Pixmap {
         Art::RankWaves => rank::waves(&mut c),
         Art::RankRetro => rank::retro(&mut c),
         Art::RankGlass => rank::glass(&mut c),
+        Art::PostActionsLight => social::actions(&mut c, 0),
+        Art::PostActionsDim => social::actions(&mut c, 1),
+        Art::PostActionsDark => social::actions(&mut c, 2),
+        Art::ThumbUp => social::thumb_icon(&mut c, false),
+        Art::ThumbDown => social::thumb_icon(&mut c, true),
         _ => unreachable!("drawn above"),
     }
     c.pixmap

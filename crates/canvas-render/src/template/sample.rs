@@ -14,6 +14,8 @@ fn samples(kind: TemplateKind) -> &'static [(&'static str, &'static str)] {
         Amongus => &[("username", "Ada")],
         Welcome1 | Welcome2 | Welcome3 | Welcome4 | Welcome5 | Welcome6 | Welcome7 => WELCOME,
         Rank1 | Rank2 | Rank3 | Rank4 | Rank5 | Rank6 | Rank7 | Rank8 | Rank9 => RANK,
+        Post => POST,
+        VideoComment => VIDEO_COMMENT,
         _ => &[],
     }
 }
@@ -25,6 +27,23 @@ const WELCOME: &[(&str, &str)] = &[
     ("guildName", "Analytical Engines"),
     ("memberCount", "1843"),
 ];
+
+/// The sample comment of the social cards: two lines on a post.
+const COMMENT: &str =
+    "The engine weaves algebraic patterns just as the loom weaves flowers and leaves.";
+
+/// A post's sample: a named author, every counter shown.
+const POST: &[(&str, &str)] = &[
+    ("username", "Ada"),
+    ("displayname", "Ada Lovelace"),
+    ("comment", COMMENT),
+    ("replies", "42"),
+    ("likes", "12300"),
+    ("retweets", "1337"),
+];
+
+/// A video comment's sample.
+const VIDEO_COMMENT: &[(&str, &str)] = &[("username", "Ada"), ("comment", COMMENT)];
 
 /// A rank card's sample: every line shown, the bar a third full.
 const RANK: &[(&str, &str)] = &[

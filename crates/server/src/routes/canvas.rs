@@ -20,7 +20,8 @@
 
 use actix_web::http::{Method, header};
 use actix_web::{HttpRequest, HttpResponse, web};
-use canvas_render::scene::{PostParams, PostTheme, Scene, SceneKind, VideoCommentParams};
+use canvas_render::scene::{Scene, SceneKind};
+use canvas_render::template::TemplateKind;
 use canvas_render::{Filter, RenderError};
 use colour::Rgb;
 use serde::Deserialize;
@@ -109,6 +110,12 @@ impl CanvasQuery {
     fn template_param(&self, name: &str) -> Option<&str> {
         match name {
             "username" => self.username.as_deref(),
+            "displayname" => self.displayname.as_deref(),
+            "comment" => self.comment.as_deref(),
+            "theme" => self.theme.as_deref(),
+            "replies" => self.replies.as_deref(),
+            "likes" => self.likes.as_deref(),
+            "retweets" => self.retweets.as_deref(),
             "delay" => self.delay.as_deref(),
             "impostor" => self.impostor.as_deref(),
             "custom" => self.custom.as_deref(),
@@ -128,24 +135,6 @@ impl CanvasQuery {
             "ctag" => self.ctag.as_deref(),
             _ => None,
         }
-    }
-}
-
-/// Largest counter `post` draws (`replies`, `likes`, `retweets`).
-pub const MAX_COUNTER: u64 = 999_999_999_999;
-
-/// An optional `post` counter: absent or blank is `None`, else a whole
-/// number from 0 to [`MAX_COUNTER`].
-fn counter(value: &Option<String>, name: &'static str) -> Result<Option<u64>, ApiError> {
-    let Some(v) = present(value) else {
-        return Ok(None);
-    };
-    match v.parse::<u64>() {
-        Ok(n) if n <= MAX_COUNTER => Ok(Some(n)),
-        _ => Err(ApiError::InvalidParam {
-            name,
-            reason: format!("{name} must be a whole number from 0 to {MAX_COUNTER}"),
-        }),
     }
 }
 
@@ -235,6 +224,7 @@ fn misc_job(req: &HttpRequest, name: &str, q: &CanvasQuery) -> Result<Job, ApiEr
         Misc::Heart => return Ok(Job::Heart),
         Misc::Pride(flag) => return Ok(Job::Pride(flag)),
         Misc::Scene(kind) => kind,
+        Misc::Template(kind) => return template_args(kind, q),
     };
     let scene = match kind {
         SceneKind::Horny => Scene::Horny,
@@ -249,26 +239,6 @@ fn misc_job(req: &HttpRequest, name: &str, q: &CanvasQuery) -> Result<Job, ApiEr
         SceneKind::Sage2 => Scene::sage2(text(&q.quote)),
         SceneKind::Simpcard => Scene::Simpcard,
         SceneKind::Series => Scene::Series,
-        SceneKind::Post => {
-            let mut p = PostParams::new(text(&q.username), text(&q.displayname), text(&q.comment))
-                .theme(match present(&q.theme) {
-                    Some(t) => t.parse::<PostTheme>().map_err(param_error)?,
-                    None => PostTheme::Light,
-                });
-            if let Some(n) = counter(&q.replies, "replies")? {
-                p = p.replies(n);
-            }
-            if let Some(n) = counter(&q.likes, "likes")? {
-                p = p.likes(n);
-            }
-            if let Some(n) = counter(&q.retweets, "retweets")? {
-                p = p.reposts(n);
-            }
-            Scene::Post(p)
-        }
-        SceneKind::VideoComment => {
-            Scene::VideoComment(VideoCommentParams::new(text(&q.username), text(&q.comment)))
-        }
         // A kind added to canvas-render before it has a URL name here.
         _ => return Err(unknown(req)),
     };
@@ -283,6 +253,11 @@ fn template_job(
     q: &CanvasQuery,
 ) -> Result<Job, ApiError> {
     let kind = catalogue::template(group, name).ok_or_else(|| unknown(req))?;
+    template_args(kind, q)
+}
+
+/// The job of template `kind`, its parameters read from the query.
+fn template_args(kind: TemplateKind, q: &CanvasQuery) -> Result<Job, ApiError> {
     // Colour parameters take the forms of `color` everywhere else.
     let args = kind
         .template()

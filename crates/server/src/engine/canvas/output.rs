@@ -493,7 +493,8 @@ impl Plan {
         let anim = avatar.and_then(|a| a.animation.as_deref());
         let image_anim = image.and_then(|a| a.animation.as_deref());
         let images = 1 + usize::from(image.is_some());
-        let frame_pixels = pixels(template.size).max(1);
+        // The canvas for these arguments: a post grows with its comment.
+        let frame_pixels = pixels(template.size_for(args)).max(1);
         let animated = matches!(output, Output::Gif | Output::AnimatedWebP(_))
             && (template.is_animated()
                 || (anim.is_some() && template.uses_avatar())
@@ -605,7 +606,7 @@ fn pixels((w, h): (u32, u32)) -> u64 {
 
 /// The size `job` renders from an avatar frame of `source` size: a filter
 /// keeps it, a shape is [`canvas_render::shape::SIZE`] square, a scene its
-/// card's size.
+/// card's size, a template its canvas for its arguments.
 fn rendered_size(job: &Job, source: (u32, u32)) -> (u32, u32) {
     match job {
         Job::Filter(_) => source,
@@ -613,7 +614,7 @@ fn rendered_size(job: &Job, source: (u32, u32)) -> (u32, u32) {
         Job::Circle | Job::Heart | Job::Pride(_) => {
             (canvas_render::shape::SIZE, canvas_render::shape::SIZE)
         }
-        Job::Template(kind, _) => kind.template().size,
+        Job::Template(kind, args) => kind.template().size_for(args),
     }
 }
 
@@ -900,6 +901,26 @@ mod tests {
         assert_eq!(weight(&grey, Some(&big), Output::Gif, 64), 32);
         assert_eq!(weight(&grey, Some(&big), Output::Gif, 1), 1);
         assert_eq!(weight(&grey, None, Output::Gif, 64), 1);
+    }
+
+    #[test]
+    fn a_post_is_weighed_by_the_height_its_comment_gives_it() {
+        use canvas_render::template::TemplateKind;
+        let t = TemplateKind::Post.template();
+        let job = |comment: &str| {
+            let args = t.args(|n| (n == "comment").then_some(comment)).unwrap();
+            Job::Template(TemplateKind::Post, args)
+        };
+        let anim = avatar(10, 8);
+        let per_frame = |job: &Job| {
+            let plan = Plan::new(job, Some(&anim), Output::Gif, 64);
+            plan.rendered_pixels() / plan.frames() as u64
+        };
+        assert_eq!(per_frame(&job("hi")), 1200 * 471);
+        assert_eq!(per_frame(&job(&"word ".repeat(199))), 1200 * 1400);
+        let still = avatar(1, 8);
+        let tall = Plan::new(&job(&"word ".repeat(199)), Some(&still), Output::Png, 64);
+        assert_eq!(tall.rendered_pixels(), 1200 * 1400);
     }
 
     #[test]
