@@ -22,16 +22,36 @@ fn grow_style(grow: &Grow, args: &Args) -> TextStyle {
     .line_spacing(grow.line_spacing)
 }
 
+/// A growing text's last layout on this thread, by the address of its
+/// [`Grow`], the font set's generation and its text: the size asked
+/// before a render ([`Template::size_for`]) and the render itself lay it
+/// out once.
+type LastLayout = Option<((usize, u64), String, TextLayout, f32)>;
+
+thread_local! {
+    static LAST_LAYOUT: std::cell::RefCell<LastLayout> = const { std::cell::RefCell::new(None) };
+}
+
 /// The growing text laid out, and the height it takes: its own at its
 /// size when it fits the box, else the whole box (it shrank to fit, or
 /// was cut).
 fn grow_layout(grow: &Grow, args: &Args) -> Result<(TextLayout, f32), RenderError> {
     let text = slot_text(&grow.slot, args);
+    let key = (std::ptr::from_ref(grow) as usize, text::font_generation());
+    let kept = LAST_LAYOUT.with_borrow(|last| match last {
+        Some((k, t, layout, h)) if *k == key && *t == text => Some((layout.clone(), *h)),
+        _ => None,
+    });
+    if let Some(found) = kept {
+        return Ok(found);
+    }
+    // The colour does not change the layout: any theme's will do.
     let style = grow_style(grow, args);
     let (x, y, w, h) = grow.slot.area;
     let layout = text::fit_text(&text, &style, TextBox::new(x, y, w, h), grow.slot.min_size)?;
     let natural = layout.font_size() == grow.slot.size && !layout.is_truncated();
     let height = if natural { layout.height() } else { h };
+    LAST_LAYOUT.set(Some((key, text, layout.clone(), height)));
     Ok((layout, height))
 }
 
