@@ -1,6 +1,6 @@
-//! Criterion benchmarks of the scene compositions, rendering
-//! only (`render_scene`, avatar already decoded), plus `post` including PNG
-//! encoding (the cards that are templates are in the `templates` bench).
+//! Criterion benchmarks of the misc cards (the templates that were
+//! scenes), rendering only (avatar already decoded), plus `namecard`
+//! including PNG encoding, and `post` with a 280-character comment.
 //!
 //! The avatar: `$MENAGERIE_BENCH_AVATAR`, else the sample fox drawn at
 //! 512 px with a photographic grain (`support`).
@@ -13,26 +13,28 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use canvas_render::encode_png;
-use canvas_render::scene::{PostParams, Scene, SceneKind, VideoCommentParams, render_scene};
+use canvas_render::template::{TemplateKind, render_template};
 use criterion::{Criterion, criterion_group, criterion_main};
 
-fn scenes() -> Vec<Scene> {
-    vec![
-        Scene::Post(PostParams::new(
-            "ferris",
-            "Ferris the Crab",
-            "just rewrote it in Rust and it's 40x faster. no regrets.",
-        )),
-        Scene::VideoComment(VideoCommentParams::new(
-            "ferris",
-            "The part at 12:34 where the borrow checker finally clicked... chef's kiss.",
-        )),
-    ]
-}
+/// The misc cards, each with its preview's sample arguments.
+const CARDS: [TemplateKind; 12] = [
+    TemplateKind::Horny,
+    TemplateKind::ItsSoStupid,
+    TemplateKind::Lied,
+    TemplateKind::Lolice,
+    TemplateKind::Namecard,
+    TemplateKind::NoBitches,
+    TemplateKind::Sage,
+    TemplateKind::Sage2,
+    TemplateKind::Simpcard,
+    TemplateKind::Series,
+    TemplateKind::Post,
+    TemplateKind::VideoComment,
+];
 
-/// The benchmark's label: the kind's name in lower case (`videocomment`).
-fn label(scene: &Scene) -> String {
-    format!("{:?}", scene.kind()).to_lowercase()
+/// The benchmark's label: the kind's name in lower case (`itssostupid`).
+fn label(kind: TemplateKind) -> String {
+    format!("{kind:?}").to_lowercase()
 }
 
 fn bench_scenes(c: &mut Criterion) {
@@ -42,9 +44,10 @@ fn bench_scenes(c: &mut Criterion) {
         .sample_size(20)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
-    for scene in scenes() {
-        group.bench_function(label(&scene), |b| {
-            b.iter(|| render_scene(black_box(&scene), Some(black_box(&avatar))).unwrap())
+    for kind in CARDS {
+        let (t, args) = (kind.template(), kind.sample_args());
+        group.bench_function(label(kind), |b| {
+            b.iter(|| render_template(t, black_box(&args), Some(black_box(&avatar))).unwrap())
         });
     }
     group.finish();
@@ -54,14 +57,14 @@ fn bench_scenes(c: &mut Criterion) {
         .sample_size(20)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
-    for scene in scenes().into_iter().filter(|s| s.kind() == SceneKind::Post) {
-        group.bench_function(label(&scene), |b| {
-            b.iter(|| {
-                encode_png(&render_scene(black_box(&scene), Some(black_box(&avatar))).unwrap())
-                    .unwrap()
-            })
-        });
-    }
+    let kind = TemplateKind::Namecard;
+    let (t, args) = (kind.template(), kind.sample_args());
+    group.bench_function(label(kind), |b| {
+        b.iter(|| {
+            encode_png(&render_template(t, black_box(&args), Some(black_box(&avatar))).unwrap())
+                .unwrap()
+        })
+    });
     group.finish();
 }
 
@@ -70,10 +73,6 @@ const LATIN_280: &str = "Finally shipped the new release after three long weeks 
 /// A 280-character comment mixing scripts: Latin, Japanese, Arabic (right to
 /// left), Hebrew, Devanagari, Korean, Cyrillic, Thai and colour emoji.
 const MIXED_280: &str = "Finally shipped it! 🎉 ありがとう皆さん、本当に助かりました。شكرا لكم جميعا على الدعم 🌸 תודה רבה לכולם! धन्यवाद दोस्तों, आप सबने कमाल कर दिया। 고마워요 여러분 👍🏽 Спасибо всем, кто тестировал бету. ขอบคุณมากครับ 🙏 Next up: faster startup, smaller binaries, dark mode ✨🇯🇵👨‍👩‍👧 and more, coming very soon, ok?!";
-
-fn post_280(comment: &str) -> Scene {
-    Scene::Post(PostParams::new("ferris", "Ferris the Crab", comment))
-}
 
 /// `post` with a 280-character comment, Latin and mixed-script.
 fn bench_post_280(c: &mut Criterion) {
@@ -85,10 +84,18 @@ fn bench_post_280(c: &mut Criterion) {
         .sample_size(20)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(3));
+    let t = TemplateKind::Post.template();
     for (name, comment) in [("latin", LATIN_280), ("mixed", MIXED_280)] {
-        let scene = post_280(comment);
+        let args = t
+            .args(|n| match n {
+                "username" => Some("ferris"),
+                "displayname" => Some("Ferris the Crab"),
+                "comment" => Some(comment),
+                _ => None,
+            })
+            .unwrap();
         group.bench_function(name, |b| {
-            b.iter(|| render_scene(black_box(&scene), Some(black_box(&avatar))).unwrap())
+            b.iter(|| render_template(t, black_box(&args), Some(black_box(&avatar))).unwrap())
         });
     }
     group.finish();

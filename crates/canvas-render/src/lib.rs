@@ -1,4 +1,4 @@
-//! Image filters, avatar shapes, scenes and text for avatar-based images.
+//! Image filters, avatar shapes, templates and text for avatar-based images.
 //!
 //! `canvas-render` does no IO (but for [`template::file`], which reads a
 //! folder of template files when asked) and never reads system fonts:
@@ -10,8 +10,10 @@
 //! * [`filter`]: fourteen colour and blur filters ([`Filter`], [`apply`]).
 //! * [`shape`]: the avatar cropped to a circle or a heart, or framed by a
 //!   pride-flag ring ([`circle`], [`heart`], [`pride`]).
-//! * [`scene`]: meme templates and profile cards ([`scene::Scene`],
-//!   [`scene::render_scene`]).
+//! * [`template`]: every composed picture (overlays, memes, welcome, rank
+//!   and profile cards) as data, one interpreter
+//!   ([`template::TemplateKind`], [`template::render_template`]), and
+//!   templates read from files ([`template::file`]).
 //! * [`sample`]: a built-in sample avatar drawn in code ([`sample::avatar`]),
 //!   and each template's sample arguments
 //!   ([`template::TemplateKind::sample_args`]), for previews.
@@ -45,7 +47,6 @@ mod error;
 pub mod filter;
 mod resize;
 pub mod sample;
-pub mod scene;
 pub mod shape;
 pub mod template;
 pub mod text;

@@ -4,8 +4,8 @@
 use std::sync::LazyLock;
 
 use tiny_skia::{
-    Color, FillRule, FilterQuality, GradientStop, LinearGradient, Paint, Path, PathBuilder,
-    Pattern, Pixmap, Point, RadialGradient, Rect, Shader, SpreadMode, Stroke, Transform,
+    Color, FillRule, GradientStop, LinearGradient, Paint, Path, PathBuilder,
+    Pixmap, Point, RadialGradient, Rect, Shader, SpreadMode, Stroke, Transform,
 };
 
 use crate::text::{self, Target, TextBox, TextLayout, TextStyle};
@@ -134,23 +134,13 @@ pub(crate) fn poly(points: &[(f32, f32)]) -> Path {
 /// The avatar, square-cropped and premultiplied, ready to be used as a paint.
 pub(crate) struct Avatar {
     pixmap: Pixmap,
-    /// Always sample bilinearly (for avatars drawn under a rotation).
-    pub smooth: bool,
 }
 
 impl Avatar {
     /// Centre-crops `img` to a square and downsizes it (if much larger) to
-    /// about `display` pixels. `None` gives a neutral placeholder silhouette.
-    pub(crate) fn prepare(
-        img: Option<&RgbaImage>,
-        display: u32,
-        grey: bool,
-    ) -> Result<Avatar, RenderError> {
-        Avatar::prepare_tinted(img, display, grey, None)
-    }
-
-    /// [`Avatar::prepare`], then [`Avatar::tint`] by `tint` (colour,
-    /// strength) when given, in the same pass over the pixels.
+    /// about `display` pixels (`None` gives a neutral placeholder
+    /// silhouette), then [`Avatar::tint`]s it by `tint` (colour, strength)
+    /// when given, in the same pass over the pixels.
     pub(crate) fn prepare_tinted(
         img: Option<&RgbaImage>,
         display: u32,
@@ -160,7 +150,6 @@ impl Avatar {
         let Some(img) = img else {
             let mut placeholder = Avatar {
                 pixmap: placeholder(),
-                smooth: false,
             };
             if let Some((hex, strength)) = tint {
                 placeholder.tint(hex, strength);
@@ -219,7 +208,6 @@ impl Avatar {
         }
         Ok(Avatar {
             pixmap,
-            smooth: false,
         })
     }
 
@@ -235,31 +223,6 @@ impl Avatar {
         for px in self.pixmap.data_mut().chunks_exact_mut(4) {
             table.apply(px);
         }
-    }
-
-    /// A paint that maps the avatar onto the square `(x, y, size)`, optionally
-    /// rotated by `angle` degrees around the square's centre.
-    pub(crate) fn paint(&self, x: f32, y: f32, size: f32, angle: f32) -> Paint<'_> {
-        let s = size / self.pixmap.width() as f32;
-        let exact =
-            s == 1.0 && angle == 0.0 && x.fract() == 0.0 && y.fract() == 0.0 && !self.smooth;
-        let quality = if exact {
-            FilterQuality::Nearest
-        } else {
-            FilterQuality::Bilinear
-        };
-        let t = Transform::from_row(s, 0.0, 0.0, s, x, y).post_rotate_at(
-            angle,
-            x + size / 2.0,
-            y + size / 2.0,
-        );
-        shader_paint(Pattern::new(
-            self.pixmap.as_ref(),
-            SpreadMode::Pad,
-            quality,
-            1.0,
-            t,
-        ))
     }
 }
 

@@ -25,6 +25,13 @@
 //! * [`Layer::Picture`]: art given as pixels ([`Picture`], a template
 //!   file's SVG, PNG or WebP, rasterised once when loaded), placed per frame
 //!   like [`Layer::Art`].
+//! * [`Layer::Row`]: single lines of text, art and shapes side by side,
+//!   each starting where the one before ends (a name and the time beside
+//!   it, counters and their labels);
+//! * [`Layer::Grow`]: a text that sets the canvas's height, within
+//!   bounds, and the layers below it that move down with it (a post's
+//!   comment, the card ending right below it): such a template's size
+//!   depends on its arguments ([`Template::size_for`]).
 //!
 //! A template may also have a [`Camera`]: the layers then draw a picture
 //! smaller than the canvas, which each frame shows at a place of its own,
@@ -94,11 +101,13 @@ mod rank;
 mod reuse;
 mod rng;
 mod sample;
+mod social;
 mod welcome;
 
 mod draw;
 #[cfg(feature = "files")]
 pub mod file;
+mod flow;
 mod gif;
 mod model;
 mod patch;
@@ -115,6 +124,10 @@ pub use art::Art;
 pub use cards_misc::{MAX_BIRTHDAY_CHARS, MAX_DESCRIPTION_CHARS, MAX_QUOTE_CHARS};
 pub use memes::MAX_CAPTION_CHARS;
 pub use rank::{MAX_DISCRIMINATOR_CHARS, MAX_RANK_NUMBER, MAX_RANK_USERNAME_CHARS, RANK_CARD_SIZE};
+pub use social::{
+    MAX_COMMENT_CHARS, MAX_COUNTER, POST_MAX_HEIGHT, POST_WIDTH, VIDEO_COMMENT_MAX_HEIGHT,
+    VIDEO_COMMENT_WIDTH,
+};
 pub use welcome::{
     BACKGROUNDS as WELCOME_BACKGROUNDS, MAX_GUILD_CHARS, MAX_MEMBER_COUNT,
     MAX_USERNAME_CHARS as MAX_WELCOME_USERNAME_CHARS, TEXT_COLOR_NAMES,
@@ -131,9 +144,9 @@ pub use gif::render_template_gif;
 #[cfg(test)]
 use model::grouped;
 pub use model::{
-    Args, AvatarSlot, BarSlot, BarStyle, Camera, Layer, MAX_TEMPLATE_FRAMES, Mask, Paint, Palette,
-    ParamKind, ParamSpec, Picture, Piece, Place, Reveal, Shape, ShapeSlot, Template, TemplateKind,
-    TextSlot, Timeline, Tint, Value, When,
+    Args, AvatarSlot, BarSlot, BarStyle, Camera, Grow, Layer, MAX_TEMPLATE_FRAMES, Mask, Paint,
+    Palette, ParamKind, ParamSpec, Picture, Piece, Place, Reveal, Row, RowItem, Shape, ShapeSlot,
+    Template, TemplateKind, TextSlot, Timeline, Tint, Value, When,
 };
 pub use plan::{FramePlan, plan_frames, plan_frames_with};
 pub use render::{
@@ -151,6 +164,8 @@ mod contrast_tests;
 mod memes_tests;
 #[cfg(test)]
 mod rank_tests;
+#[cfg(test)]
+mod social_tests;
 #[cfg(test)]
 mod still_tests;
 #[cfg(test)]

@@ -5,13 +5,11 @@
 //!
 //! The routes parse names through it, the rate limiter classes paths with
 //! it ([`is_canvas_image`]), and tests hold the OpenAPI catalogue and the
-//! the book's endpoint guide to it. A scene's URL name belongs to the server: the table
-//! [`SCENES`] maps it to canvas-render's [`SceneKind`], [`TEMPLATES`] each
-//! [`TemplateKind`] to its group and name (the misc cards drawn as
-//! templates under [`MISC_GROUP`]), and tests fail when a kind has no
-//! name.
+//! the book's endpoint guide to it. A template's URL name belongs to the
+//! server: [`TEMPLATES`] maps each [`TemplateKind`] to its group and name
+//! (the misc cards under [`MISC_GROUP`]), and tests fail when a kind has
+//! no name.
 
-use canvas_render::scene::SceneKind;
 use canvas_render::template::{ParamSpec, Template, TemplateKind};
 use canvas_render::{Filter, PrideFlag};
 
@@ -79,19 +77,13 @@ pub fn is_canvas_image(path: &str) -> bool {
         || path == COLORVIEWER
 }
 
-/// URL name of every scene, in [`SceneKind::ALL`] order.
-pub const SCENES: [(&str, SceneKind); 2] = [
-    ("post", SceneKind::Post),
-    ("video-comment", SceneKind::VideoComment),
-];
-
 /// The group and URL name of every template, in [`TemplateKind::ALL`]
 /// order: the overlays under [`OVERLAY_GROUP`] (and its alias), the
 /// animated images under [`PREMIUM_GROUP`], the welcome cards `1`–`7`
 /// under [`WELCOME_GROUP`] (and its alias, and [`PREMIUM_WELCOME`] with a
 /// custom background), the rank cards under [`RANKCARD_GROUP`], the misc
 /// images drawn as templates under [`MISC_GROUP`] (also in [`Misc::all`]).
-pub const TEMPLATES: [(&str, &str, TemplateKind); 35] = [
+pub const TEMPLATES: [(&str, &str, TemplateKind); 37] = [
     (OVERLAY_GROUP, "comrade", TemplateKind::Comrade),
     (OVERLAY_GROUP, "gay", TemplateKind::Gay),
     (OVERLAY_GROUP, "glass", TemplateKind::Glass),
@@ -127,6 +119,8 @@ pub const TEMPLATES: [(&str, &str, TemplateKind); 35] = [
     (MISC_GROUP, "lolice", TemplateKind::Lolice),
     (MISC_GROUP, "series", TemplateKind::Series),
     (MISC_GROUP, "lied", TemplateKind::Lied),
+    (MISC_GROUP, "post", TemplateKind::Post),
+    (MISC_GROUP, "video-comment", TemplateKind::VideoComment),
 ];
 
 /// The URL names of the welcome backgrounds (the `{background}` segment),
@@ -231,16 +225,14 @@ pub enum Misc {
     Heart,
     /// A pride ring, named by its flag.
     Pride(PrideFlag),
-    /// A scene, named in [`SCENES`].
-    Scene(SceneKind),
     /// A template, named in [`TEMPLATES`] under [`MISC_GROUP`].
     Template(TemplateKind),
 }
 
 impl Misc {
     /// Every misc image with its URL name: `circle`, `heart`, the pride
-    /// flags ([`PrideFlag::ALL`]), the scenes ([`SCENES`]), then the
-    /// templates of [`MISC_GROUP`] ([`TEMPLATES`]).
+    /// flags ([`PrideFlag::ALL`]), then the templates of [`MISC_GROUP`]
+    /// ([`TEMPLATES`]).
     pub fn all() -> impl Iterator<Item = (&'static str, Misc)> {
         [("circle", Misc::Circle), ("heart", Misc::Heart)]
             .into_iter()
@@ -249,7 +241,6 @@ impl Misc {
                     .into_iter()
                     .map(|f| (f.name(), Misc::Pride(f))),
             )
-            .chain(SCENES.into_iter().map(|(n, k)| (n, Misc::Scene(k))))
             .chain(
                 TEMPLATES
                     .into_iter()
@@ -464,12 +455,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_scene_kind_has_one_url_name() {
-        let kinds: Vec<SceneKind> = SCENES.iter().map(|(_, k)| *k).collect();
-        assert_eq!(kinds, SceneKind::ALL);
-    }
-
-    #[test]
     fn every_template_kind_has_one_group_and_name() {
         let kinds: Vec<TemplateKind> = TEMPLATES.iter().map(|(_, _, k)| *k).collect();
         assert_eq!(kinds, TemplateKind::ALL);
@@ -513,7 +498,7 @@ mod tests {
         assert_eq!(Misc::from_name("Circle"), None);
         assert_eq!(
             names.len(),
-            2 + PrideFlag::ALL.len() + SceneKind::ALL.len() + template_names(MISC_GROUP).count()
+            2 + PrideFlag::ALL.len() + template_names(MISC_GROUP).count()
         );
         assert_eq!(
             Misc::from_name("sage"),

@@ -10,6 +10,7 @@ use super::cards::{self, Card};
 use super::cards_misc::{self, Licence};
 use super::memes;
 use super::rng::Lcg;
+use super::social;
 use crate::paint::{
     Canvas, base_layer, circle_path, linear, poly, radial, rect_path, rgba, rrect_path,
     shader_paint,
@@ -137,11 +138,22 @@ pub enum Art {
     /// 1680×800, `namecard`: a glass panel over soft glows, the avatar's
     /// ring and the birthday row's cake.
     NamecardGlass,
+    /// 1088×48: the post's action icons (reply, repost, like, share) in
+    /// the light theme's grey.
+    PostActionsLight,
+    /// The same in the dim theme's grey.
+    PostActionsDim,
+    /// The same in the dark theme's grey.
+    PostActionsDark,
+    /// 40×40: the video comment's light grey thumbs-up.
+    ThumbUp,
+    /// 40×40: the video comment's light grey thumbs-down.
+    ThumbDown,
 }
 
 impl Art {
     /// How many kinds of art there are.
-    pub const COUNT: usize = 51;
+    pub const COUNT: usize = 56;
 
     /// Every kind of art, in declaration order.
     pub const ALL: [Art; Art::COUNT] = [
@@ -196,6 +208,11 @@ impl Art {
         Art::HornyLicence,
         Art::SimpCard,
         Art::NamecardGlass,
+        Art::PostActionsLight,
+        Art::PostActionsDim,
+        Art::PostActionsDark,
+        Art::ThumbUp,
+        Art::ThumbDown,
     ];
 
     /// Its stable name: how a template file refers to it (`art = "hand"`).
@@ -254,6 +271,11 @@ impl Art {
             Art::HornyLicence => "horny-licence",
             Art::SimpCard => "simpcard",
             Art::NamecardGlass => "namecard-glass",
+            Art::PostActionsLight => "post-actions-light",
+            Art::PostActionsDim => "post-actions-dim",
+            Art::PostActionsDark => "post-actions-dark",
+            Art::ThumbUp => "thumb-up",
+            Art::ThumbDown => "thumb-down",
         }
     }
 
@@ -309,6 +331,10 @@ impl Art {
             | Art::RankWaves
             | Art::RankRetro
             | Art::RankGlass => rank::SIZE,
+            Art::PostActionsLight | Art::PostActionsDim | Art::PostActionsDark => {
+                social::ACTIONS_SIZE
+            }
+            Art::ThumbUp | Art::ThumbDown => social::THUMB_SIZE,
             _ => (512, 512),
         }
     }
@@ -399,6 +425,11 @@ fn draw(art: Art) -> Pixmap {
         Art::RankWaves => rank::waves(&mut c),
         Art::RankRetro => rank::retro(&mut c),
         Art::RankGlass => rank::glass(&mut c),
+        Art::PostActionsLight => social::actions(&mut c, 0),
+        Art::PostActionsDim => social::actions(&mut c, 1),
+        Art::PostActionsDark => social::actions(&mut c, 2),
+        Art::ThumbUp => social::thumb_icon(&mut c, false),
+        Art::ThumbDown => social::thumb_icon(&mut c, true),
         _ => unreachable!("drawn above"),
     }
     c.pixmap

@@ -216,7 +216,7 @@ pub(super) fn start_canvas(
     args: &Args,
     frame: u32,
 ) -> Result<(Canvas, usize, bool), RenderError> {
-    let (w, h) = template.content_size();
+    let (w, h) = template.content_size_for(args);
     let base = template.layers.first().and_then(|layer| {
         let (pix, opaque, motion): (&Pixmap, bool, _) = match layer {
             Layer::Art { art, motion } => (art::cached(*art), art::is_opaque(*art), *motion),
@@ -410,6 +410,8 @@ pub(super) fn draw_layer_on(
                 draw_art(canvas, art.pixmap(), &place);
             }
         }
+        Layer::Grow(grow) => super::flow::draw_grow(canvas, grow, args)?,
+        Layer::Row(row) => super::flow::draw_row(canvas, row, args, 0.0)?,
     }
     Ok(())
 }
@@ -485,7 +487,7 @@ pub(super) fn draw_shape(canvas: &mut Canvas, slot: &ShapeSlot, args: &Args) {
 }
 
 /// `value / max` clamped to 0–1; a goal of 0 is reached by any progress.
-pub fn bar_fraction(value: u32, max: u32) -> f32 {
+pub fn bar_fraction(value: u64, max: u64) -> f32 {
     if max == 0 {
         return if value > 0 { 1.0 } else { 0.0 };
     }

@@ -96,11 +96,21 @@ pub enum TemplateKind {
     /// `lied`, 600×600: the avatar, grey and rounded, under a vignette,
     /// captioned "`username` lied." ("You lied." when absent or blank).
     Lied,
+    /// A microblog post card, 1200 × 471–1400: the round avatar, the
+    /// display name and `@username`, the comment (the card grows with it,
+    /// [`Layer::Grow`]), the date, counters and actions; `theme` light,
+    /// dim or dark. Its size depends on its arguments
+    /// ([`Template::size_for`]).
+    Post,
+    /// A dark video-site comment, 1200 × 227–800: the round avatar,
+    /// `@username`, the comment (the card grows with it), the likes and
+    /// the reply button.
+    VideoComment,
 }
 
 impl TemplateKind {
     /// Every template, in declaration order.
-    pub const ALL: [TemplateKind; 35] = [
+    pub const ALL: [TemplateKind; 37] = [
         TemplateKind::Comrade,
         TemplateKind::Gay,
         TemplateKind::Glass,
@@ -136,6 +146,8 @@ impl TemplateKind {
         TemplateKind::Lolice,
         TemplateKind::Series,
         TemplateKind::Lied,
+        TemplateKind::Post,
+        TemplateKind::VideoComment,
     ];
 
     /// The welcome cards, 1 to 7.
@@ -187,6 +199,8 @@ impl TemplateKind {
             TemplateKind::Lolice => &memes::LOLICE,
             TemplateKind::Series => &memes::SERIES,
             TemplateKind::Lied => &memes::LIED,
+            TemplateKind::Post => &social::POST,
+            TemplateKind::VideoComment => &social::VIDEO_COMMENT,
         }
     }
 }
@@ -356,6 +370,11 @@ pub enum Piece {
         /// One text per option, in the options' order.
         texts: &'static [&'static str],
     },
+    /// A handle: "@" and the [`ParamKind::Text`] parameter's value
+    /// without the "@"s it may start with (`ferris` and `@ferris` both
+    /// give `@ferris`), the name isolated so a right-to-left one keeps the
+    /// "@" in front.
+    Handle(&'static str),
     /// `pieces` when the parameter `param` was given (its value is not its
     /// default), else nothing: a line that only makes sense with a value.
     IfGiven {
@@ -478,6 +497,125 @@ pub enum Layer {
         /// Its placements.
         motion: &'static [Place],
     },
+    /// Text that sets the canvas's height ([`Grow`]), with the layers
+    /// under it that move down with it.
+    Grow(Grow),
+    /// Items on one line, each after the one before ([`Row`]).
+    Row(Row),
+}
+
+/// A text that makes the canvas as tall as it needs, within bounds: a
+/// post's comment, the card ending right below it.
+///
+/// The text ([`Grow::slot`]) is laid out at its size, wrapped to its box's
+/// width. Its box's height is the most it may take: a taller text shrinks
+/// (down to the slot's `min_size`) to fit it, then is cut with "…". The
+/// canvas is as tall as the box's top, the text's height (the whole box
+/// when it had to shrink) and [`Grow::margin`], rounded up: from the
+/// canvas of one line of text to [`Template::size`], the tallest, where
+/// the text takes its whole box ([`Template::size_for`]).
+///
+/// The layers of [`Grow::below`] are placed as on that tallest canvas and
+/// drawn moved up by as many whole pixels as this canvas is shorter, so
+/// they end the card right below the text and stay on whole pixels. They
+/// may be art, shapes, rows, text and conditions on those (not the
+/// avatar). At most one per template, at the top level.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Grow {
+    /// The text, its look and its largest box.
+    pub slot: TextSlot,
+    /// The text's line spacing, a multiple of the font size (1: the
+    /// font's own).
+    pub line_spacing: f32,
+    /// The colour of the text: fixed or a parameter's; `slot.color` is
+    /// ignored.
+    pub paint: Paint,
+    /// Room under the text to the canvas's bottom edge, in pixels.
+    pub margin: f32,
+    /// The layers under the text, back to front, placed as on the tallest
+    /// canvas.
+    pub below: &'static [Layer],
+}
+
+/// Items drawn left to right on one line from `(x, y)`, each starting
+/// where the one before ends: a name and the time beside it, counters and
+/// their labels, an icon after a number.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Row {
+    /// Left edge of the first item.
+    pub x: f32,
+    /// Top of the row; each item is placed `dy` below it.
+    pub y: f32,
+    /// No text reaches past this x (`None`: only each text's own
+    /// `max_width` bounds it).
+    pub right: Option<f32>,
+    /// The items.
+    pub items: &'static [RowItem],
+}
+
+/// One item of a [`Row`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RowItem {
+    /// One line of text, cut with "…" when wider than `max_width` (or
+    /// than the room left before the row's `right`, but never narrower
+    /// than 40 px), then `gap` pixels.
+    Text {
+        /// When this [`ParamKind::Text`] parameter is not blank, it is the
+        /// whole text, replacing `pieces`.
+        replaced_by: Option<&'static str>,
+        /// The text, assembled from its pieces.
+        pieces: &'static [Piece],
+        /// Font face.
+        face: FontFace,
+        /// Font size.
+        size: f32,
+        /// Its colour.
+        paint: Paint,
+        /// Widest it may be, in pixels.
+        max_width: f32,
+        /// Its top, below the row's.
+        dy: f32,
+        /// Room after it, in pixels.
+        gap: f32,
+    },
+    /// Art at its natural size, its top-left `at` from where the item
+    /// starts and the row's top (rounded to whole pixels), then `advance`
+    /// pixels.
+    Art {
+        /// Which art.
+        art: Art,
+        /// Its top-left corner, from where the item starts and the row's top.
+        at: (f32, f32),
+        /// Where the next item starts, from where this one starts.
+        advance: f32,
+    },
+    /// Art chosen by a [`ParamKind::Choice`] parameter (option `i` draws
+    /// `arts[i]`), as [`RowItem::Art`].
+    ArtChoice {
+        /// The choice parameter.
+        param: &'static str,
+        /// One piece of art per option, in the options' order.
+        arts: &'static [Art],
+        /// Its top-left corner, from where the item starts and the row's top.
+        at: (f32, f32),
+        /// Where the next item starts, from where this one starts.
+        advance: f32,
+    },
+    /// A filled shape whose box is `(dx, dy, w, h)` from where the item
+    /// starts and the row's top, then `advance` pixels (a shape behind the
+    /// next item advances by 0).
+    Shape {
+        /// The shape.
+        shape: Shape,
+        /// Its box, from where the item starts and the row's top.
+        area: (f32, f32, f32, f32),
+        /// Its colour.
+        paint: Paint,
+        /// Where the next item starts.
+        advance: f32,
+    },
+    /// The items, only when the condition holds.
+    When(When, &'static [RowItem]),
 }
 
 /// Art given as pixels rather than drawn by the crate: a template file's
@@ -562,6 +700,14 @@ pub enum Paint {
         /// Its opacity.
         alpha: u8,
     },
+    /// One colour per option of the [`ParamKind::Choice`] parameter
+    /// `param` (a theme), straight RGBA, in the options' order.
+    Pick {
+        /// The choice parameter.
+        param: &'static str,
+        /// One colour per option.
+        colors: &'static [[u8; 4]],
+    },
 }
 
 impl Paint {
@@ -578,6 +724,10 @@ impl Paint {
                 Some(Value::Colour([r, g, b])) => [*r, *g, *b, alpha],
                 _ => [0, 0, 0, 0],
             },
+            Paint::Pick { param, colors } => colors
+                .get(args.choice(param))
+                .copied()
+                .unwrap_or([0, 0, 0, 0]),
         }
     }
 }
@@ -657,6 +807,9 @@ pub enum When {
     Set(&'static str),
     /// The parameter is not set.
     Unset(&'static str),
+    /// The parameter was given, whatever its value (0 included:
+    /// [`Args::given`]).
+    Given(&'static str),
 }
 
 impl When {
@@ -665,6 +818,7 @@ impl When {
         match self {
             When::Set(p) => args.is_set(p),
             When::Unset(p) => !args.is_set(p),
+            When::Given(p) => args.given(p),
         }
     }
 }
@@ -701,11 +855,11 @@ pub enum ParamKind {
     /// A whole number in `min..=max`; absent or blank is `default`.
     Int {
         /// Smallest accepted value.
-        min: u32,
+        min: u64,
         /// Largest accepted value.
-        max: u32,
+        max: u64,
         /// The value when absent or blank.
-        default: u32,
+        default: u64,
     },
     /// A colour: six hexadecimal digits `RRGGBB` as [`Template::args`]
     /// reads it, or any form the parser given to [`Template::args_with`]
@@ -746,7 +900,7 @@ pub enum Value {
     /// A flag.
     Bool(bool),
     /// A whole number.
-    Int(u32),
+    Int(u64),
     /// A colour, `[r, g, b]`.
     Colour([u8; 3]),
     /// The index of a [`ParamKind::Choice`] option.
@@ -781,7 +935,7 @@ impl Args {
             }
     }
 
-    pub(super) fn int(&self, name: &str) -> u32 {
+    pub(super) fn int(&self, name: &str) -> u64 {
         match self.get(name) {
             Some(Value::Int(n)) => *n,
             _ => 0,
@@ -824,7 +978,7 @@ impl Args {
 }
 
 /// `n` with its thousands grouped by commas.
-pub(super) fn grouped(n: u32) -> String {
+pub(super) fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
@@ -847,6 +1001,25 @@ impl Template {
     /// [`Camera`]'s picture.
     pub fn content_size(&self) -> (u32, u32) {
         self.camera.map_or(self.size, |c| c.content)
+    }
+
+    /// The canvas size for these arguments: [`Template::size`], but for a
+    /// template with a [`Layer::Grow`], as tall as its text needs (at most
+    /// [`Template::size`]). It lays that text out to know.
+    pub fn size_for(&self, args: &Args) -> (u32, u32) {
+        match super::flow::grow_of(self) {
+            Some(grow) => (
+                self.size.0,
+                super::flow::grow_height(grow, args).clamp(1, self.size.1),
+            ),
+            None => self.size,
+        }
+    }
+
+    /// [`Template::content_size`] for these arguments ([`Template::size_for`]).
+    pub fn content_size_for(&self, args: &Args) -> (u32, u32) {
+        self.camera
+            .map_or_else(|| self.size_for(args), |c| c.content)
     }
 
     /// Where the picture is on the canvas in `frame` ([`Camera`]): its
@@ -942,7 +1115,7 @@ impl Template {
                 },
                 ParamKind::Int { min, max, default } => match given {
                     None => Value::Int(default),
-                    Some(v) => match v.parse::<u32>() {
+                    Some(v) => match v.parse::<u64>() {
                         Ok(n) if (min..=max).contains(&n) => Value::Int(n),
                         _ => return Err(bad()),
                     },
@@ -972,7 +1145,7 @@ impl Template {
     /// The delay of each of the template's own frames, in ms.
     pub fn delay_ms(&self, args: &Args) -> u32 {
         match self.timeline.delay_param.and_then(|p| args.get(p)) {
-            Some(Value::Int(d)) => *d,
+            Some(Value::Int(d)) => u32::try_from(*d).unwrap_or(u32::MAX),
             _ => self.timeline.delay_ms,
         }
     }

@@ -144,7 +144,7 @@ pub(super) fn footprint(
             true => footprint(layer, source, args, frame, text, size)?,
             false => None,
         },
-        Layer::Shape(_) | Layer::Bar(_) => {
+        Layer::Shape(_) | Layer::Bar(_) | Layer::Grow(_) | Layer::Row(_) => {
             clipped((0, 0, i64::from(size.0), i64::from(size.1)), size)
         }
     })
@@ -295,7 +295,11 @@ pub(super) fn under_cached_slot(template: &Template, with_image: bool) -> Option
             _ => false,
         }
     }
-    if template.is_animated() || (with_image && template.layers.iter().any(draws_image)) {
+    // A canvas that grows with its text is not one size to keep.
+    if template.is_animated()
+        || (with_image && template.layers.iter().any(draws_image))
+        || super::flow::grow_of(template).is_some()
+    {
         return None;
     }
     let mut slots = template
@@ -398,6 +402,7 @@ pub(super) fn layer_params(layer: &Layer, out: &mut Vec<&'static str>) {
                 Piece::Param(p)
                 | Piece::Upper(p)
                 | Piece::Compact(p)
+                | Piece::Handle(p)
                 | Piece::Flag { param: p, .. } => out.push(p),
                 Piece::CompactWith { param, with } => out.extend([param, with]),
                 Piece::IfSet {
@@ -416,8 +421,32 @@ pub(super) fn layer_params(layer: &Layer, out: &mut Vec<&'static str>) {
         }
     }
     pub(super) fn paint(p: &Paint, out: &mut Vec<&'static str>) {
-        if let Paint::Param { param, .. } = p {
+        if let Paint::Param { param, .. } | Paint::Pick { param, .. } = p {
             out.push(param);
+        }
+    }
+    pub(super) fn items(list: &[RowItem], out: &mut Vec<&'static str>) {
+        for item in list {
+            match item {
+                RowItem::Text {
+                    replaced_by,
+                    pieces: inner,
+                    paint: p,
+                    ..
+                } => {
+                    out.extend(*replaced_by);
+                    pieces(inner, out);
+                    paint(p, out);
+                }
+                RowItem::Art { .. } => {}
+                RowItem::ArtChoice { param, .. } => out.push(param),
+                RowItem::Shape { paint: p, .. } => paint(p, out),
+                RowItem::When(when, inner) => {
+                    let (When::Set(p) | When::Unset(p) | When::Given(p)) = when;
+                    out.push(p);
+                    items(inner, out);
+                }
+            }
         }
     }
     match layer {
@@ -444,9 +473,18 @@ pub(super) fn layer_params(layer: &Layer, out: &mut Vec<&'static str>) {
             paint(&slot.fill, out);
         }
         Layer::When { when, layer } => {
-            let (When::Set(p) | When::Unset(p)) = when;
+            let (When::Set(p) | When::Unset(p) | When::Given(p)) = when;
             out.push(p);
             layer_params(layer, out);
+        }
+        Layer::Row(row) => items(row.items, out),
+        Layer::Grow(grow) => {
+            paint(&grow.paint, out);
+            out.extend(grow.slot.replaced_by);
+            pieces(grow.slot.pieces, out);
+            for layer in grow.below {
+                layer_params(layer, out);
+            }
         }
     }
 }

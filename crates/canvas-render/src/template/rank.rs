@@ -48,7 +48,7 @@ const fn number(name: &'static str, doc: &'static str) -> ParamSpec {
         name,
         kind: ParamKind::Int {
             min: 0,
-            max: MAX_RANK_NUMBER,
+            max: MAX_RANK_NUMBER as u64,
             default: 0,
         },
         doc,

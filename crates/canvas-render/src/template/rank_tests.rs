@@ -132,7 +132,7 @@ fn the_bar_follows_cxp_over_nxp_clamped() {
     assert_eq!(bar_fraction(0, 1000), 0.0);
     assert_eq!(bar_fraction(0, 0), 0.0);
     assert_eq!(bar_fraction(12, 0), 1.0);
-    assert_eq!(bar_fraction(u32::MAX, 1), 1.0);
+    assert_eq!(bar_fraction(u64::MAX, 1), 1.0);
     for kind in RANKS {
         let at =
             |cxp: &'static str| card(kind, &[("cxp", cxp), ("nxp", "1000"), ("ccxp", "00ff00")]);

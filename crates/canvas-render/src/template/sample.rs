@@ -26,6 +26,8 @@ fn samples(kind: TemplateKind) -> &'static [(&'static str, &'static str)] {
         NoBitches => &[("no", "no bugs?"), ("bottomtext", "ship it")],
         ItsSoStupid => &[("dog", "Foxes are just cats that went to college")],
         Lied => &[("username", "Ada")],
+        Post => POST,
+        VideoComment => VIDEO_COMMENT,
         _ => &[],
     }
 }
@@ -37,6 +39,23 @@ const WELCOME: &[(&str, &str)] = &[
     ("guildName", "Analytical Engines"),
     ("memberCount", "1843"),
 ];
+
+/// The sample comment of the social cards: two lines on a post.
+const COMMENT: &str =
+    "The engine weaves algebraic patterns just as the loom weaves flowers and leaves.";
+
+/// A post's sample: a named author, every counter shown.
+const POST: &[(&str, &str)] = &[
+    ("username", "Ada"),
+    ("displayname", "Ada Lovelace"),
+    ("comment", COMMENT),
+    ("replies", "42"),
+    ("likes", "12300"),
+    ("retweets", "1337"),
+];
+
+/// A video comment's sample.
+const VIDEO_COMMENT: &[(&str, &str)] = &[("username", "Ada"), ("comment", COMMENT)];
 
 /// A rank card's sample: every line shown, the bar a third full.
 const RANK: &[(&str, &str)] = &[

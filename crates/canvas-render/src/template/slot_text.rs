@@ -18,7 +18,7 @@ pub(super) fn push_pieces(out: &mut String, pieces: &[Piece], args: &Args, isola
                 out.push_str(&crate::text::isolate(&args.text(p).to_uppercase()));
             }
             Piece::Upper(p) => out.push_str(&args.text(p).to_uppercase()),
-            Piece::Compact(p) => out.push_str(&crate::text::format_count(u64::from(args.int(p)))),
+            Piece::Compact(p) => out.push_str(&crate::text::format_count(args.int(p))),
             Piece::CompactWith { param, with } => {
                 let (n, other) = (args.int(param), args.int(with));
                 let from = if n.max(other) >= 10_000 {
@@ -26,12 +26,16 @@ pub(super) fn push_pieces(out: &mut String, pieces: &[Piece], args: &Args, isola
                 } else {
                     10_000
                 };
-                out.push_str(&crate::text::format_count_from(u64::from(n), from));
+                out.push_str(&crate::text::format_count_from(n, from));
             }
             Piece::IfSet { param, pieces } => {
                 if args.is_set(param) {
                     push_pieces(out, pieces, args, isolate);
                 }
+            }
+            Piece::Handle(p) => {
+                out.push('@');
+                out.push_str(&crate::text::isolate(args.text(p).trim_start_matches('@')));
             }
             Piece::Flag { param, yes, no } => out.push_str(if args.flag(param) { yes } else { no }),
             Piece::Pick { param, texts } => {

@@ -23,7 +23,8 @@ fn direct(t: &Template, args: &Args, a: &RgbaImage) -> RgbaImage {
     let prepared = Prepared::new(t, Some(a)).unwrap();
     let images = PreparedImages::new(t, None).unwrap();
     let mut texts = TextCache::new(t);
-    let mut canvas = Canvas::new(t.size.0, t.size.1).unwrap();
+    let (w, h) = t.size_for(args);
+    let mut canvas = Canvas::new(w, h).unwrap();
     for (i, layer) in t.layers.iter().enumerate() {
         let source = layer_source(layer, i, &prepared, &images);
         draw_layer(&mut canvas, layer, source, args, 0, texts.slot(i)).unwrap();

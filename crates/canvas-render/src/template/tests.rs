@@ -77,6 +77,7 @@ fn pieces_use<'a>(pieces: &'a [Piece], used: &mut Vec<&'a str>) {
             Piece::Param(p)
             | Piece::Upper(p)
             | Piece::Compact(p)
+            | Piece::Handle(p)
             | Piece::Flag { param: p, .. }
             | Piece::Pick { param: p, .. } => used.push(p),
             Piece::CompactWith { param, with } => used.extend([param, with]),
@@ -90,7 +91,7 @@ fn pieces_use<'a>(pieces: &'a [Piece], used: &mut Vec<&'a str>) {
 }
 
 fn paint_use(paint: &Paint, used: &mut Vec<&'static str>) {
-    if let Paint::Param { param, .. } = paint {
+    if let Paint::Param { param, .. } | Paint::Pick { param, .. } = paint {
         used.push(param);
     }
 }
@@ -124,6 +125,7 @@ fn every_parameter_is_bounded_documented_and_used() {
                 }
                 Layer::ArtChoice { param, .. } => used.push(param),
                 Layer::Shape(slot) => paint_use(&slot.paint, &mut used),
+                inner @ (Layer::Row(_) | Layer::Grow(_)) => layer_params(inner, &mut used),
                 Layer::Bar(slot) => {
                     used.extend([slot.value, slot.max]);
                     paint_use(&slot.track, &mut used);
@@ -151,7 +153,7 @@ fn every_parameter_is_bounded_documented_and_used() {
                 }
                 ParamKind::Int { min, max, default } => {
                     assert!(
-                        min <= default && default <= max && max < u32::MAX,
+                        min <= default && default <= max && max < u64::MAX,
                         "{}",
                         spec.name
                     );
@@ -249,7 +251,7 @@ fn every_template_renders_at_its_size_with_and_without_an_avatar() {
         let t = kind.template();
         let args = defaults(t);
         let img = render_template(t, &args, Some(&a)).unwrap();
-        assert_eq!(img.dimensions(), t.size, "{kind:?}");
+        assert_eq!(img.dimensions(), t.size_for(&args), "{kind:?}");
         let frames = render_template_frames(t, &args, &[(&a, 0)], None).unwrap();
         assert_eq!(frames.len(), t.timeline.frames as usize, "{kind:?}");
         assert!(frames[0].0 == img, "{kind:?}: the still is the first frame");

@@ -111,7 +111,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "memberCount",
         kind: ParamKind::Int {
             min: 1,
-            max: MAX_MEMBER_COUNT,
+            max: MAX_MEMBER_COUNT as u64,
             default: 1,
         },
         doc: "the member count, a whole number from 1 to 999999999, drawn with thousands separators (absent: no member line)",

@@ -69,6 +69,12 @@ static SLOTS: [OnceLock<Slot>; MAX_FONTS] = [const { OnceLock::new() }; MAX_FONT
 static FILLED: AtomicUsize = AtomicUsize::new(0);
 /// Bumped by every change of the template.
 static GENERATION: AtomicU64 = AtomicU64::new(0);
+
+/// The font set's generation: it changes whenever a font is added or the
+/// fallback order set, so a layout kept from before is stale.
+pub(crate) fn generation() -> u64 {
+    GENERATION.load(Ordering::Acquire)
+}
 /// The slot of the font whose metrics (ascent, line height) each face's
 /// lines use, by `FontFace` (see [`resolve_primary`]).
 static PRIMARY: [AtomicU8; 4] = [const { AtomicU8::new(0) }; 4];

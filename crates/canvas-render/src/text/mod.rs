@@ -71,6 +71,7 @@
 //! ```
 
 mod fonts;
+pub(crate) use fonts::generation as font_generation;
 mod layout;
 mod raster;
 mod style;

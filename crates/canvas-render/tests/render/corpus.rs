@@ -9,7 +9,6 @@
 //! * no layout overflows its box: every line is at most the box's width and
 //!   the block at most its height.
 
-use canvas_render::scene::{PostParams, Scene, render_scene};
 use canvas_render::text::{self, FontFace, TextBox, TextStyle};
 
 fn corpus() -> Vec<String> {
@@ -148,11 +147,21 @@ fn corpus_draws_no_tofu_for_covered_characters_and_never_overflows() {
 
 #[test]
 fn corpus_names_render_in_posts_within_the_card() {
-    // Every tenth entry as a display name and comment, through the scene.
+    // Every tenth entry as a display name and comment, through the template.
+    use canvas_render::template::{TemplateKind, render_template};
+    let t = TemplateKind::Post.template();
     for entry in corpus().iter().step_by(10) {
-        let post = Scene::Post(PostParams::new("user", entry.clone(), entry.repeat(3)));
-        let img = render_scene(&post, None).unwrap();
-        assert_eq!(img.dimensions(), post.size(), "{entry:?}");
+        let comment = entry.repeat(3);
+        let args = t
+            .args(|n| match n {
+                "username" => Some("user"),
+                "displayname" => Some(entry.as_str()),
+                "comment" => Some(comment.as_str()),
+                _ => None,
+            })
+            .unwrap();
+        let img = render_template(t, &args, None).unwrap();
+        assert_eq!(img.dimensions(), t.size_for(&args), "{entry:?}");
     }
 }
 

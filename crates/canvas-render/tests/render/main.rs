@@ -35,7 +35,6 @@ mod properties;
 
 use std::path::{Path, PathBuf};
 
-use canvas_render::scene::{PostParams, PostTheme, Scene, VideoCommentParams, render_scene};
 use canvas_render::template::{TemplateKind, render_template, render_template_frames};
 use canvas_render::text::{self, FontFace, TextBox, TextStyle};
 use canvas_render::{
@@ -112,28 +111,30 @@ golden! {
     scene_sage2 => template(TemplateKind::Sage2, 0, &[("quote", "Slow is smooth, and smooth is fast.")]);
     scene_simpcard => template(TemplateKind::Simpcard, 0, &[]);
     scene_series => still(TemplateKind::Series, &[]);
-    scene_post_light => scene(Scene::Post(PostParams::new(
-        "ferris",
-        "Ferris the Crab",
-        "just rewrote it in Rust and it's 40x faster. no regrets.",
-    )));
-    scene_post_dim_long => scene(Scene::Post(PostParams::new(
-        "ferris",
-        "Ferris",
-        "Wrapping, shrink-to-fit and the fallback chain: Ελληνικά, кириллица, שלום, 😀, e\u{301}, tofu 中. ".repeat(8),
-    ).theme(PostTheme::Dim)));
-    scene_post_dark => scene(Scene::Post(
-        PostParams::new("night_owl", "Night Owl", "it is 3am and the build is green")
-            .theme(PostTheme::Dark)
-            .date("3:00 AM · Jan 1, 2025")
-            .reposts(7)
-            .quotes(0)
-            .likes(1_250_000),
-    ));
-    scene_video_comment => scene(Scene::VideoComment(VideoCommentParams::new(
-        "ferris",
-        "The part at 12:34 where the borrow checker finally clicked... chef's kiss.",
-    )));
+    scene_post_light => template(TemplateKind::Post, 0, &[
+        ("username", "ferris"),
+        ("displayname", "Ferris the Crab"),
+        ("comment", "just rewrote it in Rust and it's 40x faster. no regrets."),
+    ]);
+    scene_post_dim_long => template(TemplateKind::Post, 0, &[
+        ("username", "ferris"),
+        ("displayname", "Ferris"),
+        ("comment", "Wrapping, shrink-to-fit and the fallback chain: Ελληνικά, кириллица, שלום, 😀, e\u{301}, tofu 中. ".repeat(8).as_str()),
+        ("theme", "dim"),
+    ]);
+    scene_post_dark => template(TemplateKind::Post, 0, &[
+        ("username", "night_owl"),
+        ("displayname", "Night Owl"),
+        ("comment", "it is 3am and the build is green"),
+        ("theme", "dark"),
+        ("retweets", "7"),
+        ("replies", "0"),
+        ("likes", "1250000"),
+    ]);
+    scene_video_comment => template(TemplateKind::VideoComment, 0, &[
+        ("username", "ferris"),
+        ("comment", "The part at 12:34 where the borrow checker finally clicked... chef's kiss."),
+    ]);
     // Every script, and lines that mix them (text drawn on a plain card).
     text_latin_greek_cyrillic => text_card(&["Ferris the Crab — café, naïve, Łódź", "Γειά σου κόσμε · Привет, мир!"]);
     text_arabic => text_card(&["سارة 🌸", "مرحبا بالجميع، كيف حالكم؟", "مریم · چطوری؟ ١٢٣"]);
@@ -149,16 +150,21 @@ golden! {
         ("birthday", "4月1日"),
         ("description", "ゲームと猫が好き 🐱 · I also speak العربية and עברית · 한국어 공부 중!"),
     ]);
-    scene_post_arabic_compact => scene(Scene::Post(PostParams::new("sara", "سارة 🌸", "مرحبا بالجميع 👋")));
-    scene_post_mixed_tall => scene(Scene::Post(PostParams::new(
-        "polyglot",
-        "Polyglot 🌍",
-        "Thank you धन्यवाद شكرا תודה 谢谢 ありがとう 감사합니다 ขอบคุณ Спасибо 🙏 ".repeat(5),
-    ).theme(PostTheme::Dark)));
-    scene_video_comment_tall => scene(Scene::VideoComment(VideoCommentParams::new(
-        "ユウキ",
-        "First! 🎉 この動画最高でした。The part at 12:34 where the borrow checker finally clicked... chef's kiss. ".repeat(4),
-    )));
+    scene_post_arabic_compact => template(TemplateKind::Post, 0, &[
+        ("username", "sara"),
+        ("displayname", "سارة 🌸"),
+        ("comment", "مرحبا بالجميع 👋"),
+    ]);
+    scene_post_mixed_tall => template(TemplateKind::Post, 0, &[
+        ("username", "polyglot"),
+        ("displayname", "Polyglot 🌍"),
+        ("comment", "Thank you धन्यवाद شكرا תודה 谢谢 ありがとう 감사합니다 ขอบคุณ Спасибо 🙏 ".repeat(5).as_str()),
+        ("theme", "dark"),
+    ]);
+    scene_video_comment_tall => template(TemplateKind::VideoComment, 0, &[
+        ("username", "ユウキ"),
+        ("comment", "First! 🎉 この動画最高でした。The part at 12:34 where the borrow checker finally clicked... chef's kiss. ".repeat(4).as_str()),
+    ]);
     scene_its_so_stupid_unicode => still(TemplateKind::ItsSoStupid, &[("dog", "我的作息 😴")]);
     scene_lied_unicode => still(TemplateKind::Lied, &[("username", "محمد ✨")]);
     scene_lied_hebrew => still(TemplateKind::Lied, &[("username", "שלום")]);
@@ -326,10 +332,6 @@ fn still(kind: TemplateKind, params: &[(&str, &str)]) -> RgbaImage {
     render_template(t, &args, Some(&avatar(256, 256))).unwrap()
 }
 
-/// A scene rendered with the 256 × 256 avatar.
-fn scene(scene: Scene) -> RgbaImage {
-    render_scene(&scene, Some(&avatar(256, 256))).unwrap()
-}
 
 /// A filter applied to the standard 128 × 128 avatar.
 fn filter(filter: Filter) -> RgbaImage {

@@ -34,7 +34,6 @@ use std::time::{Duration, Instant};
 
 use actix_web::web;
 use actix_web::web::Bytes;
-use canvas_render::scene::{Scene, render_scene};
 use canvas_render::template::{Args, Template, TemplateKind, render_template_with};
 use canvas_render::{Filter, PrideFlag, RgbaImage};
 use moka::sync::Cache;
@@ -77,8 +76,6 @@ pub enum Job {
     Heart,
     /// The avatar in a pride ring.
     Pride(PrideFlag),
-    /// A scene.
-    Scene(Scene),
     /// A template (an overlay, an animated image, a card, an operator's
     /// template) with its parameters.
     Template(TemplateRef, Args),
@@ -127,7 +124,6 @@ impl Job {
     /// draw none: `nobitches`, `sage`, `sage2`).
     pub fn uses_avatar(&self) -> bool {
         match self {
-            Job::Scene(s) => s.uses_avatar(),
             Job::Template(kind, _) => kind.template().uses_avatar(),
             _ => true,
         }
@@ -164,7 +160,6 @@ impl Job {
             Job::Circle => canvas_render::circle(need()?)?,
             Job::Heart => canvas_render::heart(need()?)?,
             Job::Pride(flag) => canvas_render::pride(need()?, *flag)?,
-            Job::Scene(scene) => render_scene(scene, avatar)?,
             Job::Template(kind, args) => {
                 let template = kind.template();
                 let avatar = match template.uses_avatar() {

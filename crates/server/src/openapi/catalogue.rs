@@ -125,9 +125,6 @@ pub struct Param {
 
 /// Longest accepted avatar URL, in bytes.
 pub const AVATAR_URL_MAX: u32 = 2048;
-/// Text caps of canvas-render's scenes, in characters.
-const NAME_MAX: u32 = 64;
-const COMMENT_MAX: u32 = 1000;
 
 pub const AVATAR: Param = Param {
     name: "avatar",
@@ -345,14 +342,6 @@ const WELCOME_PARAMS: &[Param] = &[
 ];
 
 const WELCOME_DESCRIPTION: &str = "1200×600: the avatar, a title, the name, the server's name and the member count on one of 13 backgrounds, in one of 7 designs. Only `avatar` is required. An animated avatar gives an animated card (absent `format`: a GIF). Open to everyone.";
-
-/// An optional counter of `post`.
-const fn counter(name: &'static str, description: &'static str, example: &'static str) -> Param {
-    Param {
-        kind: Kind::Integer(0.0, 999_999_999_999.0),
-        ..text(name, 0, description, example)
-    }
-}
 
 const fn filter(path: &'static str, summary: &'static str, params: &'static [Param]) -> Endpoint {
     Endpoint {
@@ -605,50 +594,12 @@ pub const ENDPOINTS: &[Endpoint] = &[
     misc(
         "/canvas/misc/post",
         "A microblog post with avatar, names and text",
-        &[
-            AVATAR,
-            text("username", NAME_MAX, "the handle, without @", "ada"),
-            text("displayname", NAME_MAX, "the display name", "Ada Lovelace"),
-            text(
-                "comment",
-                COMMENT_MAX,
-                "the post text",
-                "The engine weaves algebraic patterns.",
-            ),
-            Param {
-                name: "theme",
-                location: In::Query,
-                required: false,
-                kind: Kind::Enum(&["light", "dim", "dark"]),
-                description: "colour theme of the card",
-                example: "light",
-                default: Some("light"),
-            },
-            counter(
-                "replies",
-                "reply counter, a whole number (drawn compactly: 12.3K); absent: no reply counter is drawn",
-                "12",
-            ),
-            counter(
-                "likes",
-                "like counter, a whole number (drawn compactly: 12.3K); default 12800",
-                "12300",
-            ),
-            counter(
-                "retweets",
-                "repost counter, a whole number (drawn compactly: 12.3K); default 1337",
-                "1337",
-            ),
-        ],
+        &[AVATAR],
     ),
     misc(
         "/canvas/misc/video-comment",
         "A video-site comment with avatar, name and text",
-        &[
-            AVATAR,
-            text("username", NAME_MAX, "the commenter's name", "ada"),
-            text("comment", COMMENT_MAX, "the comment", "First!"),
-        ],
+        &[AVATAR],
     ),
     // --- canvas overlays ---
     overlay(

@@ -154,7 +154,7 @@ fn kind_of(kind: ParamKind) -> Kind {
             Kind::Text(u32::try_from(max_chars).unwrap_or(u32::MAX))
         }
         ParamKind::Bool { .. } => Kind::Enum(BOOL_VALUES),
-        ParamKind::Int { min, max, .. } => Kind::Integer(f64::from(min), f64::from(max)),
+        ParamKind::Int { min, max, .. } => Kind::Integer(min as f64, max as f64),
         ParamKind::Colour { .. } => Kind::Hex,
         ParamKind::Choice { options, .. } => Kind::Enum(options),
     }

@@ -22,7 +22,7 @@ use actix_web::http::{Method, header};
 use std::sync::Arc;
 
 use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
-use canvas_render::scene::{PostParams, PostTheme, Scene, SceneKind, VideoCommentParams};
+use canvas_render::template::TemplateKind;
 use canvas_render::{Filter, RenderError};
 use colour::Rgb;
 
@@ -60,32 +60,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         );
 }
 
-/// Largest counter `post` draws (`replies`, `likes`, `retweets`).
-pub const MAX_COUNTER: u64 = 999_999_999_999;
-
-/// An optional `post` counter: absent or blank is `None`, else a whole
-/// number from 0 to [`MAX_COUNTER`].
-fn counter(q: &CanvasQuery, name: &'static str) -> Result<Option<u64>, ApiError> {
-    let Some(v) = present(q.get(name)) else {
-        return Ok(None);
-    };
-    match v.parse::<u64>() {
-        Ok(n) if n <= MAX_COUNTER => Ok(Some(n)),
-        _ => Err(ApiError::InvalidParam {
-            name,
-            reason: format!("{name} must be a whole number from 0 to {MAX_COUNTER}"),
-        }),
-    }
-}
-
 /// A parameter's value, with absent and blank alike treated as absent.
 fn present(value: Option<&str>) -> Option<&str> {
     value.map(str::trim).filter(|v| !v.is_empty())
-}
-
-/// A text parameter; absent is the empty string.
-fn text(q: &CanvasQuery, name: &str) -> String {
-    q.get(name).unwrap_or_default().to_owned()
 }
 
 /// Turns a parameter error of the renderer into a 400 naming the parameter
@@ -159,48 +136,13 @@ fn filter_job(req: &HttpRequest, name: &str, q: &CanvasQuery) -> Result<Job, Api
 }
 
 fn misc_job(req: &HttpRequest, name: &str, q: &CanvasQuery) -> Result<Job, ApiError> {
-    // A misc image that is a template reads its parameters by its specs.
-    if catalogue::template(catalogue::MISC_GROUP, name).is_some() {
-        return template_job(req, catalogue::MISC_GROUP, name, q);
+    match Misc::from_name(name).ok_or_else(|| unknown(req))? {
+        Misc::Circle => Ok(Job::Circle),
+        Misc::Heart => Ok(Job::Heart),
+        Misc::Pride(flag) => Ok(Job::Pride(flag)),
+        // A misc image that is a template reads its parameters by its specs.
+        Misc::Template(kind) => template_args(kind, q),
     }
-    let kind = match Misc::from_name(name).ok_or_else(|| unknown(req))? {
-        Misc::Circle => return Ok(Job::Circle),
-        Misc::Heart => return Ok(Job::Heart),
-        Misc::Pride(flag) => return Ok(Job::Pride(flag)),
-        Misc::Template(_) => return template_job(req, catalogue::MISC_GROUP, name, q),
-        Misc::Scene(kind) => kind,
-    };
-    let scene = match kind {
-        SceneKind::Post => {
-            let mut p = PostParams::new(
-                text(q, "username"),
-                text(q, "displayname"),
-                text(q, "comment"),
-            )
-            .theme(match present(q.get("theme")) {
-                Some(t) => t.parse::<PostTheme>().map_err(param_error)?,
-                None => PostTheme::Light,
-            });
-            if let Some(n) = counter(q, "replies")? {
-                p = p.replies(n);
-            }
-            if let Some(n) = counter(q, "likes")? {
-                p = p.likes(n);
-            }
-            if let Some(n) = counter(q, "retweets")? {
-                p = p.reposts(n);
-            }
-            Scene::Post(p)
-        }
-        SceneKind::VideoComment => Scene::VideoComment(VideoCommentParams::new(
-            text(q, "username"),
-            text(q, "comment"),
-        )),
-        // A kind added to canvas-render before it has a URL name here.
-        _ => return Err(unknown(req)),
-    };
-    scene.validate().map_err(param_error)?;
-    Ok(Job::Scene(scene))
 }
 
 fn template_job(
@@ -210,6 +152,11 @@ fn template_job(
     q: &CanvasQuery,
 ) -> Result<Job, ApiError> {
     let kind = catalogue::template(group, name).ok_or_else(|| unknown(req))?;
+    template_args(kind, q)
+}
+
+/// The job of template `kind`, its parameters read from the query.
+fn template_args(kind: TemplateKind, q: &CanvasQuery) -> Result<Job, ApiError> {
     // Colour parameters take the forms of `color` everywhere else.
     let args = kind
         .template()

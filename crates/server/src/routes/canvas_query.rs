@@ -18,8 +18,7 @@ use crate::catalogue;
 use crate::error::ApiError;
 
 /// The query parameters of the canvas images that are not a template's:
-/// the avatar, the second image, the output, the filters' and the two
-/// card scenes' own (post, video-comment).
+/// the avatar, the second image, the output and the filters' own.
 pub const OWN_PARAMS: &[&str] = &[
     "avatar",
     "bg",
@@ -28,13 +27,6 @@ pub const OWN_PARAMS: &[&str] = &[
     "brightness",
     "color",
     "threshold",
-    "username",
-    "displayname",
-    "comment",
-    "theme",
-    "replies",
-    "likes",
-    "retweets",
 ];
 
 /// Every query parameter some canvas endpoint reads: [`OWN_PARAMS`] and

@@ -66,9 +66,9 @@ pub(super) struct ParamFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_chars: Option<Spanned<u32>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min: Option<Spanned<u32>>,
+    pub min: Option<Spanned<u64>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max: Option<Spanned<u32>>,
+    pub max: Option<Spanned<u64>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<Spanned<Vec<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -166,7 +166,7 @@ fn param(p: &ParamSpec) -> ParamFile {
             out.max = Some(sp(max));
             (
                 "int",
-                (default != min).then_some(toml::Value::Integer(i64::from(default))),
+                (default != min).then(|| toml::Value::Integer(i64::try_from(default).unwrap_or(i64::MAX))),
             )
         }
         ParamKind::Colour { default } => ("colour", Some(toml::Value::String(rgb(default)))),
@@ -218,6 +218,12 @@ fn paint(p: Paint) -> Spanned<PaintFile> {
             param: Some(sp(param.to_owned())),
             alpha: (alpha != 255).then(|| sp(alpha)),
         },
+        // Not yet in the format.
+        Paint::Pick { param, .. } => PaintFile {
+            color: None,
+            param: Some(sp(param.to_owned())),
+            alpha: None,
+        },
     })
 }
 
@@ -237,6 +243,7 @@ fn layer(l: &Layer) -> LayerFile {
         when.push(match w {
             When::Set(p) => (*p).to_owned(),
             When::Unset(p) => format!("!{p}"),
+            When::Given(p) => format!("?{p}"),
         });
         inner = layer;
     }
@@ -286,6 +293,15 @@ fn layer(l: &Layer) -> LayerFile {
             source: Some(sp((*source).to_owned())),
             place: places(motion),
             mask: mask(*m),
+            ..LayerFile::default()
+        },
+        // Not yet in the format.
+        Layer::Grow(_) => LayerFile {
+            kind: kind("grow"),
+            ..LayerFile::default()
+        },
+        Layer::Row(_) => LayerFile {
+            kind: kind("row"),
             ..LayerFile::default()
         },
         Layer::Text(slot) => text(slot),
@@ -386,6 +402,11 @@ fn piece(p: &Piece) -> PieceFile {
             ..PieceFile::default()
         },
         Piece::Param(n) => PieceFile {
+            param: s(n),
+            ..PieceFile::default()
+        },
+        // Not yet in the format.
+        Piece::Handle(n) => PieceFile {
             param: s(n),
             ..PieceFile::default()
         },

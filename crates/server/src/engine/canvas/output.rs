@@ -362,7 +362,6 @@ fn render_frame(job: &Job, frame: &RgbaImage) -> Result<RgbaImage, RenderError> 
         Job::Circle => canvas_render::circle(frame),
         Job::Heart => canvas_render::heart(frame),
         Job::Pride(flag) => canvas_render::pride(frame, *flag),
-        Job::Scene(scene) => canvas_render::scene::render_scene(scene, Some(frame)),
         Job::Template(kind, args) => {
             canvas_render::template::render_template_with(kind.template(), args, Some(frame), None)
         }
@@ -493,7 +492,8 @@ impl Plan {
         let anim = avatar.and_then(|a| a.animation.as_deref());
         let image_anim = image.and_then(|a| a.animation.as_deref());
         let images = 1 + usize::from(image.is_some());
-        let frame_pixels = pixels(template.size).max(1);
+        // The canvas for these arguments: a post grows with its comment.
+        let frame_pixels = pixels(template.size_for(args)).max(1);
         let animated = matches!(output, Output::Gif | Output::AnimatedWebP(_))
             && (template.is_animated()
                 || (anim.is_some() && template.uses_avatar())
@@ -604,16 +604,15 @@ fn pixels((w, h): (u32, u32)) -> u64 {
 }
 
 /// The size `job` renders from an avatar frame of `source` size: a filter
-/// keeps it, a shape is [`canvas_render::shape::SIZE`] square, a scene its
-/// card's size.
+/// keeps it, a shape is [`canvas_render::shape::SIZE`] square, a template
+/// its canvas for its arguments.
 fn rendered_size(job: &Job, source: (u32, u32)) -> (u32, u32) {
     match job {
         Job::Filter(_) => source,
-        Job::Scene(scene) => scene.size(),
         Job::Circle | Job::Heart | Job::Pride(_) => {
             (canvas_render::shape::SIZE, canvas_render::shape::SIZE)
         }
-        Job::Template(kind, _) => kind.template().size,
+        Job::Template(kind, args) => kind.template().size_for(args),
     }
 }
 
@@ -888,9 +887,10 @@ mod tests {
             ),
             1
         );
-        // A scene counts its card's size per frame.
-        let card = Job::Scene(canvas_render::scene::Scene::Post(Default::default()));
-        let (w, h) = canvas_render::scene::Scene::Post(Default::default()).size();
+        // A card counts its size per frame.
+        let kind = TemplateKind::Lolice;
+        let card = Job::Template(kind.into(), kind.template().args(|_| None).unwrap());
+        let (w, h) = kind.template().size;
         let few = avatar(30, 128);
         let expected = (30 * u64::from(w) * u64::from(h)).div_ceil(PIXELS_PER_SLOT);
         assert_eq!(weight(&card, Some(&few), Output::Gif, 64) as u64, expected);
@@ -899,6 +899,26 @@ mod tests {
         assert_eq!(weight(&grey, Some(&big), Output::Gif, 64), 32);
         assert_eq!(weight(&grey, Some(&big), Output::Gif, 1), 1);
         assert_eq!(weight(&grey, None, Output::Gif, 64), 1);
+    }
+
+    #[test]
+    fn a_post_is_weighed_by_the_height_its_comment_gives_it() {
+        use canvas_render::template::TemplateKind;
+        let t = TemplateKind::Post.template();
+        let job = |comment: &str| {
+            let args = t.args(|n| (n == "comment").then_some(comment)).unwrap();
+            Job::Template(TemplateKind::Post.into(), args)
+        };
+        let anim = avatar(10, 8);
+        let per_frame = |job: &Job| {
+            let plan = Plan::new(job, Some(&anim), Output::Gif, 64);
+            plan.rendered_pixels() / plan.frames() as u64
+        };
+        assert_eq!(per_frame(&job("hi")), 1200 * 471);
+        assert_eq!(per_frame(&job(&"word ".repeat(199))), 1200 * 1400);
+        let still = avatar(1, 8);
+        let tall = Plan::new(&job(&"word ".repeat(199)), Some(&still), Output::Png, 64);
+        assert_eq!(tall.rendered_pixels(), 1200 * 1400);
     }
 
     #[test]
@@ -1141,7 +1161,8 @@ mod tests {
     #[test]
     fn outputs_follow_the_format_and_the_avatar() {
         let grey = Job::Filter(Filter::Greyscale);
-        let scene = Job::Scene(canvas_render::scene::Scene::Post(Default::default()));
+        let lolice = TemplateKind::Lolice;
+        let scene = Job::Template(lolice.into(), lolice.template().args(|_| None).unwrap());
         let (still, anim) = (avatar(1, 8), avatar(3, 8));
         let choose = |r, job: &Job, a: &Avatar| Output::choose(r, job, Some(a));
         assert_eq!(choose(Requested::Auto, &grey, &still), Output::Png);

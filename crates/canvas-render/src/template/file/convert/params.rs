@@ -71,7 +71,9 @@ fn param(c: &Checker, at: &str, p: &ParamFile) -> R<ParamSpec> {
             Ok(())
         }
     };
-    let span_of = |s: &Option<Spanned<u32>>| s.as_ref().map(|s| s.span());
+    fn span_of<T>(s: &Option<Spanned<T>>) -> Option<std::ops::Range<usize>> {
+        s.as_ref().map(Spanned::span)
+    }
     let kind_name = p.kind.get_ref().as_str();
     let default = p.default.as_ref();
     let bad_default = |want: &str| {
@@ -168,7 +170,7 @@ fn param(c: &Checker, at: &str, p: &ParamFile) -> R<ParamSpec> {
             }
             let default = match default.map(|d| d.get_ref()) {
                 None => min,
-                Some(toml::Value::Integer(n)) => match u32::try_from(*n) {
+                Some(toml::Value::Integer(n)) => match u64::try_from(*n) {
                     Ok(n) if (min..=max_v).contains(&n) => n,
                     _ => {
                         return Err(bad_default(&format!(
