@@ -9,6 +9,9 @@
 //! when it is at least [`OUTLINE_SHARE`] of the font size wide and at least
 //! half opaque: a thinner one edges a glyph but does not carry it.
 
+use std::collections::{HashMap, HashSet};
+use std::sync::{LazyLock, Mutex};
+
 use super::*;
 
 /// Slots of this size (px) and up are titles.
@@ -85,21 +88,121 @@ pub(super) fn widest(ink: Ink, size: f32) -> Ink {
 pub(super) fn percentile_10(ink: Ink, size: f32, under: &[[u8; 3]]) -> Option<f64> {
     let (color, outline) = ink;
     let outline = outline.filter(|&o| outline_counts(o, size));
-    let mut ratios: Vec<f64> = under
-        .iter()
-        .map(|&u| {
-            let fill = ratio(over(color, u), u);
-            match outline {
-                Some((c, _)) => fill.max(ratio(over(c, u), u)),
-                None => fill,
-            }
-        })
-        .collect();
+    let mut ratios: Vec<f64> = match outline {
+        // An opaque fill alone: its luminance once, not per pixel.
+        None if color[3] == 255 => {
+            let l = luminance([color[0], color[1], color[2]]);
+            under
+                .iter()
+                .map(|&u| {
+                    let lu = luminance(u);
+                    (l.max(lu) + 0.05) / (l.min(lu) + 0.05)
+                })
+                .collect()
+        }
+        _ => under
+            .iter()
+            .map(|&u| {
+                let fill = ratio(over(color, u), u);
+                match outline {
+                    Some((c, _)) => fill.max(ratio(over(c, u), u)),
+                    None => fill,
+                }
+            })
+            .collect(),
+    };
     if ratios.is_empty() {
         return None;
     }
     let k = ratios.len() / 10;
     Some(*ratios.select_nth_unstable_by(k, f64::total_cmp).1)
+}
+
+/// The text slots of the built-in still templates drawn only over fixed
+/// art: every layer before them is art placed once, so the pixels under
+/// their box are the same in every render.
+static OVER_FIXED_ART: LazyLock<HashSet<usize>> = LazyLock::new(|| {
+    let mut slots = HashSet::new();
+    for kind in TemplateKind::ALL {
+        let t = kind.template();
+        let still = t.timeline.frames == 1 && t.camera.is_none();
+        if !still || t.layers.iter().any(|l| matches!(l, Layer::Grow(_))) {
+            continue;
+        }
+        for layer in t.layers {
+            match layer {
+                Layer::Art { motion, .. } if motion.len() == 1 => {}
+                Layer::Text(slot)
+                | Layer::PaintedText { slot, .. }
+                | Layer::PaletteText(slot, _) => {
+                    slots.insert(std::ptr::from_ref(slot) as usize);
+                }
+                _ => break,
+            }
+        }
+    }
+    slots
+});
+
+/// Whether `ink` reads against every pixel of `slot`'s box, for a slot
+/// drawn over fixed art ([`OVER_FIXED_ART`]), worked out once per slot and
+/// ink: then it reads against any glyphs' pixels, whatever the text (the
+/// least contrast over the box bounds the 10th percentile over the
+/// glyphs), and the glyphs need not be drawn apart to check.
+fn reads_over_fixed_art(canvas: &Pixmap, slot: &TextSlot, ink: Ink) -> bool {
+    /// At most this many slot and ink pairs are remembered (inks from
+    /// colour parameters are many).
+    const MAX_KEPT: usize = 4096;
+    static KEPT: LazyLock<Mutex<HashMap<(usize, [u8; 4], [u8; 4], u32), bool>>> =
+        LazyLock::new(|| Mutex::new(HashMap::new()));
+    let ptr = std::ptr::from_ref(slot) as usize;
+    if !OVER_FIXED_ART.contains(&ptr) {
+        return false;
+    }
+    let (color, outline) = ink;
+    let (oc, ow) = outline.unwrap_or(([0; 4], 0.0));
+    let key = (ptr, color, oc, ow.to_bits());
+    if let Some(&reads) = KEPT.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return reads;
+    }
+    let under = box_pixels(canvas, slot);
+    let outline = outline.filter(|&o| outline_counts(o, slot.size));
+    let floor = floor(slot.size);
+    let reads = under.iter().all(|&u| {
+        let fill = ratio(over(color, u), u);
+        let best = match outline {
+            Some((c, _)) => fill.max(ratio(over(c, u), u)),
+            None => fill,
+        };
+        best >= floor
+    });
+    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+    if kept.len() < MAX_KEPT {
+        kept.insert(key, reads);
+    }
+    reads
+}
+
+/// The opaque pixels of `canvas` in `slot`'s box.
+fn box_pixels(canvas: &Pixmap, slot: &TextSlot) -> Vec<[u8; 3]> {
+    let (x, y, w, h) = slot.area;
+    let (cw, ch) = (i64::from(canvas.width()), i64::from(canvas.height()));
+    let (x0, y0) = ((x.floor() as i64).max(0), (y.floor() as i64).max(0));
+    let (x1, y1) = (
+        ((x + w).ceil() as i64).min(cw),
+        ((y + h).ceil() as i64).min(ch),
+    );
+    let under = canvas.pixels();
+    let mut out = Vec::new();
+    for py in y0..y1 {
+        for px in x0..x1 {
+            let p = under[(py * cw + px) as usize].demultiply();
+            if p.alpha() >= 128 {
+                out.push([p.red(), p.green(), p.blue()]);
+            }
+        }
+    }
+    out
 }
 
 /// The opaque pixels of `canvas` under the glyphs of `layout` drawn in
@@ -123,17 +226,23 @@ fn pixels_under(canvas: &Pixmap, slot: &TextSlot, layout: &TextLayout) -> Vec<[u
     );
     let under = canvas.pixels();
     let mut out = Vec::new();
-    for (i, g) in glyphs.pixmap.pixels().iter().enumerate() {
-        if g.alpha() < 128 {
-            continue;
-        }
-        let (px, py) = (x0 + i as i64 % bw, y0 + i as i64 / bw);
-        if px < 0 || py < 0 || px >= cw || py >= ch {
-            continue;
-        }
-        let p = under[(py * cw + px) as usize].demultiply();
-        if p.alpha() >= 128 {
-            out.push([p.red(), p.green(), p.blue()]);
+    // Row by row over the part of the box on the canvas (no division per
+    // pixel), reading each glyph pixel's alpha straight from the bytes.
+    let cols = (x0.max(0) - x0) as usize..((x0 + bw).min(cw) - x0).max(0) as usize;
+    let rows = (y0.max(0) - y0) as usize..((y0 + bh).min(ch) - y0).max(0) as usize;
+    let coverage = glyphs.pixmap.data();
+    let stride = bw as usize * 4;
+    for gy in rows {
+        let row = &coverage[gy * stride..(gy + 1) * stride];
+        let canvas_row = ((y0 + gy as i64) * cw + x0) as usize;
+        for gx in cols.clone() {
+            if row[gx * 4 + 3] < 128 {
+                continue;
+            }
+            let p = under[canvas_row + gx].demultiply();
+            if p.alpha() >= 128 {
+                out.push([p.red(), p.green(), p.blue()]);
+            }
         }
     }
     crate::buffers::recycle(glyphs.pixmap.take());
@@ -146,6 +255,9 @@ fn pixels_under(canvas: &Pixmap, slot: &TextSlot, layout: &TextLayout) -> Vec<[u
 /// outline, the colour in a wider, firmer outline of black or white,
 /// whichever stands out; for one without, black or white, whichever reads.
 pub(super) fn readable_ink(canvas: &Pixmap, slot: &TextSlot, ink: Ink, layout: &TextLayout) -> Ink {
+    if reads_over_fixed_art(canvas, slot, ink) {
+        return ink;
+    }
     let under = pixels_under(canvas, slot, layout);
     let floor = floor(slot.size);
     let reads = |ink: Ink| percentile_10(ink, slot.size, &under).is_none_or(|r| r >= floor);
