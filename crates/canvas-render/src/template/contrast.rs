@@ -153,8 +153,9 @@ fn reads_over_fixed_art(canvas: &Pixmap, slot: &TextSlot, ink: Ink) -> bool {
     /// At most this many slot and ink pairs are remembered (inks from
     /// colour parameters are many).
     const MAX_KEPT: usize = 4096;
-    static KEPT: LazyLock<Mutex<HashMap<(usize, [u8; 4], [u8; 4], u32), bool>>> =
-        LazyLock::new(|| Mutex::new(HashMap::new()));
+    /// A slot (its address) and an ink (colour, outline colour, width).
+    type Key = (usize, [u8; 4], [u8; 4], u32);
+    static KEPT: LazyLock<Mutex<HashMap<Key, bool>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
     let ptr = std::ptr::from_ref(slot) as usize;
     if !OVER_FIXED_ART.contains(&ptr) {
         return false;
