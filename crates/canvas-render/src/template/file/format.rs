@@ -173,6 +173,18 @@ pub(super) struct ItemFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<Spanned<Vec<Spanned<ItemFile>>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub area: Option<Spanned<[f32; 4]>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub art: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub param: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arts: Option<Spanned<Vec<String>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<Spanned<[f32; 2]>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<Spanned<Vec<Spanned<PieceFile>>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replaced_by: Option<Spanned<String>>,
@@ -191,19 +203,7 @@ pub(super) struct ItemFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gap: Option<Spanned<f32>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub art: Option<Spanned<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub param: Option<Spanned<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub arts: Option<Spanned<Vec<String>>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub at: Option<Spanned<[f32; 2]>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub advance: Option<Spanned<f32>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shape: Option<Spanned<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub area: Option<Spanned<[f32; 4]>>,
 }
 
 impl Default for LayerFile {

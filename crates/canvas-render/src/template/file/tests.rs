@@ -111,7 +111,7 @@ fn documented_fields(page: &str, heading: &str) -> Vec<String> {
 fn the_guide_documents_every_field_and_nothing_else() {
     use super::format::*;
     let page = guide();
-    let sections: [(&str, Vec<&str>); 12] = [
+    let sections: [(&str, Vec<&str>); 13] = [
         ("Top level", fields::<Doc>()),
         ("`[timeline]`", fields::<TimelineFile>()),
         ("`[camera]`", fields::<CameraFile>()),
@@ -124,6 +124,7 @@ fn the_guide_documents_every_field_and_nothing_else() {
         ("`reveal`", fields::<RevealFile>()),
         ("`palette`", fields::<PaletteFile>()),
         ("Text pieces", fields::<PieceFile>()),
+        ("Row items", fields::<ItemFile>()),
     ];
     for (heading, accepted) in sections {
         assert!(!accepted.is_empty(), "{heading}");
@@ -133,24 +134,34 @@ fn the_guide_documents_every_field_and_nothing_else() {
         accepted.sort();
         assert_eq!(documented, accepted, "the fields under {heading}");
     }
-    // Every kind of layer, with every field it takes.
-    let kinds = tables(&page, "`[[layer]]`")
-        .into_iter()
-        .find(|(header, _)| header[0] == "kind")
-        .expect("the table of kinds")
-        .1;
-    assert_eq!(kinds.len(), super::convert::LAYER_FIELDS.len());
-    for (kind, takes) in super::convert::LAYER_FIELDS {
-        let row = kinds
-            .iter()
-            .find(|r| r[0] == format!("`{kind}`"))
-            .unwrap_or_else(|| panic!("no row for {kind}"));
-        for field in *takes {
-            assert!(
-                row[1].contains(&format!("`{field}`")),
-                "{kind} takes {field}"
-            );
+    // Every kind of layer and of row item, with every field it takes.
+    for (heading, table) in [
+        ("`[[layer]]`", super::convert::LAYER_FIELDS),
+        ("Row items", super::convert::ITEM_FIELDS),
+    ] {
+        let kinds = tables(&page, heading)
+            .into_iter()
+            .find(|(header, _)| header[0] == "kind")
+            .expect("the table of kinds")
+            .1;
+        assert_eq!(kinds.len(), table.len(), "the kinds under {heading}");
+        for (kind, takes) in table {
+            let row = kinds
+                .iter()
+                .find(|r| r[0] == format!("`{kind}`"))
+                .unwrap_or_else(|| panic!("no row for {kind} under {heading}"));
+            for field in *takes {
+                assert!(
+                    row[1].contains(&format!("`{field}`")),
+                    "{kind} takes {field}"
+                );
+            }
         }
+    }
+    // The kinds a growing text's `below` holds.
+    let section = &page[page.find("### A card that grows").expect("the grow section")..];
+    for kind in super::convert::BELOW_KINDS {
+        assert!(section.contains(&format!("`{kind}`")), "below takes {kind}");
     }
     // Every built-in art name and face, and the caps as the constants say.
     for art in Art::ALL {
@@ -296,3 +307,4 @@ fn semantic_errors_name_their_line_and_field() {
     let no_format = parse_str("name = \"x\"\n").unwrap_err();
     assert_eq!(no_format.field, "format");
 }
+

@@ -112,9 +112,18 @@ fn pretty(doc: &toml::Table) -> String {
             }
         }
     }
-    fn table(out: &mut String, t: &toml::Table) {
-        for (k, v) in t {
+    /// A table's values; its `below` layers after them, as
+    /// `[[<path>.below]]` tables.
+    fn table(out: &mut String, path: &str, t: &toml::Table) {
+        for (k, v) in t.iter().filter(|(k, _)| *k != "below") {
             value(out, k, v);
+        }
+        if let Some(toml::Value::Array(below)) = t.get("below") {
+            let path = format!("{path}.below");
+            for item in below.iter().filter_map(toml::Value::as_table) {
+                let _ = writeln!(out, "\n[[{path}]]");
+                table(out, &path, item);
+            }
         }
     }
     let mut out = String::new();
@@ -126,12 +135,12 @@ fn pretty(doc: &toml::Table) -> String {
         match doc.get(name) {
             Some(toml::Value::Table(t)) => {
                 let _ = writeln!(out, "\n[{name}]");
-                table(&mut out, t);
+                table(&mut out, name, t);
             }
             Some(toml::Value::Array(items)) => {
                 for item in items.iter().filter_map(toml::Value::as_table) {
                     let _ = writeln!(out, "\n[[{name}]]");
-                    table(&mut out, item);
+                    table(&mut out, name, item);
                 }
             }
             _ => {}
