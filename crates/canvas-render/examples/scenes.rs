@@ -15,7 +15,11 @@ fn main() {
     let longer = long.repeat(4);
     let cards: [Card; 15] = [
         ("horny", TemplateKind::Horny, vec![]),
-        ("its-so-stupid", TemplateKind::ItsSoStupid, vec![("dog", "my sleep schedule")]),
+        (
+            "its-so-stupid",
+            TemplateKind::ItsSoStupid,
+            vec![("dog", "my sleep schedule")],
+        ),
         ("lied", TemplateKind::Lied, vec![("username", "Ferris")]),
         ("lied-none", TemplateKind::Lied, vec![]),
         ("lolice", TemplateKind::Lolice, vec![]),
@@ -44,7 +48,11 @@ fn main() {
                 "The river does not hurry, yet it arrives. Be like the river, little one.",
             )],
         ),
-        ("sage2", TemplateKind::Sage2, vec![("quote", "Slow is smooth, and smooth is fast.")]),
+        (
+            "sage2",
+            TemplateKind::Sage2,
+            vec![("quote", "Slow is smooth, and smooth is fast.")],
+        ),
         ("simpcard", TemplateKind::Simpcard, vec![]),
         ("series", TemplateKind::Series, vec![]),
         (

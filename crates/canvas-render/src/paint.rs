@@ -4,8 +4,8 @@
 use std::sync::LazyLock;
 
 use tiny_skia::{
-    Color, FillRule, GradientStop, LinearGradient, Paint, Path, PathBuilder,
-    Pixmap, Point, RadialGradient, Rect, Shader, SpreadMode, Stroke, Transform,
+    Color, FillRule, GradientStop, LinearGradient, Paint, Path, PathBuilder, Pixmap, Point,
+    RadialGradient, Rect, Shader, SpreadMode, Stroke, Transform,
 };
 
 use crate::text::{self, Target, TextBox, TextLayout, TextStyle};
@@ -206,9 +206,7 @@ impl Avatar {
         if let Some(shrunk) = shrunk {
             crate::buffers::recycle_image(shrunk);
         }
-        Ok(Avatar {
-            pixmap,
-        })
+        Ok(Avatar { pixmap })
     }
 
     /// The prepared (premultiplied) square avatar.

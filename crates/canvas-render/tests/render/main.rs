@@ -332,7 +332,6 @@ fn still(kind: TemplateKind, params: &[(&str, &str)]) -> RgbaImage {
     render_template(t, &args, Some(&avatar(256, 256))).unwrap()
 }
 
-
 /// A filter applied to the standard 128 × 128 avatar.
 fn filter(filter: Filter) -> RgbaImage {
     apply(&filter, &avatar(128, 128)).unwrap()

@@ -583,7 +583,7 @@ fn layer(c: &Checker, at: &str, spanned: &Spanned<LayerFile>, cx: &Ctx) -> R<Lay
             l.kind.span(),
             &format!("{at}.kind"),
             format!(
-                "a `{kind}` layer cannot move with a growing text; `below` holds {}",
+                "a layer of kind `{kind}` cannot move with a growing text; `below` holds {}",
                 BELOW_KINDS.join(", ")
             ),
         ));
@@ -779,7 +779,10 @@ fn layer(c: &Checker, at: &str, spanned: &Spanned<LayerFile>, cx: &Ctx) -> R<Lay
     if let Some(when) = &l.when {
         for cond in conditions(c, &f("when"), when, params)?.into_iter().rev() {
             let inner: &'static Layer = Box::leak(Box::new(layer));
-            layer = Layer::When { when: cond, layer: inner };
+            layer = Layer::When {
+                when: cond,
+                layer: inner,
+            };
         }
     }
     Ok(layer)
@@ -806,11 +809,7 @@ fn conditions(
                 _ => (cond.as_str(), When::Set),
             };
         let Some(spec) = params.get(name) else {
-            return Err(c.err(
-                when.span(),
-                field,
-                format!("no parameter named `{name}`"),
-            ));
+            return Err(c.err(when.span(), field, format!("no parameter named `{name}`")));
         };
         out.push(make(spec.name));
     }

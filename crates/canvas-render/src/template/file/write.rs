@@ -175,7 +175,8 @@ fn param(p: &ParamSpec) -> ParamFile {
             out.max = Some(sp(max));
             (
                 "int",
-                (default != min).then(|| toml::Value::Integer(i64::try_from(default).unwrap_or(i64::MAX))),
+                (default != min)
+                    .then(|| toml::Value::Integer(i64::try_from(default).unwrap_or(i64::MAX))),
             )
         }
         ParamKind::Colour { default } => ("colour", Some(toml::Value::String(rgb(default)))),

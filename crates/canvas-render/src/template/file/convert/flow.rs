@@ -8,8 +8,8 @@ use toml::Spanned;
 use super::super::format::{ItemFile, LayerFile};
 use super::super::{Checker, MAX_CANVAS_SIDE, MAX_LAYERS};
 use super::{
-    Ctx, MAX_LIST, Need, R, art_name, check_options_len, conditions, layer, leak, paint,
-    param_ref, shape, text,
+    Ctx, MAX_LIST, Need, R, art_name, check_options_len, conditions, layer, leak, paint, param_ref,
+    shape, text,
 };
 use crate::template::{Art, Grow, Layer, Row, RowItem, TextSlot};
 use crate::text::{MAX_FONT_SIZE, MIN_FONT_SIZE};
@@ -43,7 +43,13 @@ pub(in super::super) const ITEM_FIELDS: &[(&str, &[&str])] = &[
     ("group", &["when", "items"]),
 ];
 
-fn number(c: &Checker, field: &str, v: &Spanned<f32>, ok: impl Fn(f32) -> bool, what: &str) -> R<f32> {
+fn number(
+    c: &Checker,
+    field: &str,
+    v: &Spanned<f32>,
+    ok: impl Fn(f32) -> bool,
+    what: &str,
+) -> R<f32> {
     let n = *v.get_ref();
     if n.is_finite() && ok(n) {
         Ok(n)
@@ -76,13 +82,7 @@ fn point(c: &Checker, field: &str, v: Option<&Spanned<[f32; 2]>>) -> R<(f32, f32
 
 /// A `grow` layer: a text layer's fields (its colour a `paint`), the
 /// spacing of its lines, the margin under it and the layers below it.
-pub(super) fn grow(
-    c: &Checker,
-    at: &str,
-    l: &LayerFile,
-    span: Range<usize>,
-    cx: &Ctx,
-) -> R<Layer> {
+pub(super) fn grow(c: &Checker, at: &str, l: &LayerFile, span: Range<usize>, cx: &Ctx) -> R<Layer> {
     let f = |name: &str| format!("{at}.{name}");
     if !cx.still {
         return Err(c.err(
@@ -184,13 +184,7 @@ pub(super) fn grow(
 
 /// A `row` layer: where it starts, how far right its text may reach, and
 /// its items.
-pub(super) fn row(
-    c: &Checker,
-    at: &str,
-    l: &LayerFile,
-    span: Range<usize>,
-    cx: &Ctx,
-) -> R<Layer> {
+pub(super) fn row(c: &Checker, at: &str, l: &LayerFile, span: Range<usize>, cx: &Ctx) -> R<Layer> {
     let f = |name: &str| format!("{at}.{name}");
     let Some(origin) = &l.at else {
         return Err(c.err(span, &f("at"), "a row needs where it starts: at = [x, y]"));
@@ -206,12 +200,7 @@ pub(super) fn row(
     };
     let mut count = 0;
     let items = self::items(c, &f("items"), items, cx, 0, &mut count)?;
-    Ok(Layer::Row(Row {
-        x,
-        y,
-        right,
-        items,
-    }))
+    Ok(Layer::Row(Row { x, y, right, items }))
 }
 
 fn present(i: &ItemFile) -> Vec<(&'static str, Range<usize>)> {
@@ -387,7 +376,11 @@ fn item(
             let mut list = Vec::with_capacity(arts.get_ref().len());
             for a in arts.get_ref() {
                 list.push(Art::from_name(a).ok_or_else(|| {
-                    c.err(arts.span(), &f("arts"), format!("no built-in art named `{a}`"))
+                    c.err(
+                        arts.span(),
+                        &f("arts"),
+                        format!("no built-in art named `{a}`"),
+                    )
                 })?);
             }
             RowItem::ArtChoice {
