@@ -28,6 +28,7 @@ mod flow;
 mod params;
 mod text;
 
+#[cfg(test)]
 pub(super) use flow::ITEM_FIELDS;
 pub(super) use params::expected_for;
 use params::{param_name_ok, params};
