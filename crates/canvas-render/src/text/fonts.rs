@@ -289,9 +289,9 @@ fn resolve_primary(t: &Template) {
 /// database that every layout uses, on every thread, from the next layout
 /// on. Returns the family names of the faces added, in file order.
 ///
-/// Scenes ([`crate::scene`]) draw their fixed text (labels, headings) once
-/// per process, at their first render: add fonts and set families before
-/// rendering the first scene.
+/// Built-in template art ([`crate::template::Art`]) is drawn once per
+/// process, its fixed text (labels, headings) included, at its first use:
+/// add fonts and set families before the first render.
 ///
 /// Each new family is appended to the fallback order (unless
 /// [`set_fallback_order`] has set it): characters the requested face and

@@ -94,7 +94,8 @@ pub const MAX_FONT_SIZE: f32 = 400.0;
 /// The largest outline width, in pixels.
 pub const MAX_OUTLINE_WIDTH: f32 = 24.0;
 /// The most characters any single layout call accepts (after sanitising).
-/// Scene parameters have lower, per-field caps (see [`crate::scene`]).
+/// Template parameters have lower caps of their own
+/// ([`crate::template::ParamKind::Text`]).
 pub const MAX_LAYOUT_CHARS: usize = 4000;
 
 /// Checks that `size` is a usable font size (finite, within
