@@ -1,6 +1,6 @@
 //! Template files: broken folders give errors naming file, line and field;
 //! art and fonts load within their caps; the worked examples of
-//! `examples/templates/` load and render.
+//! `examples/templates/` load and render; a growing card grows.
 
 use std::path::{Path, PathBuf};
 
@@ -250,13 +250,13 @@ fn the_worked_examples_load_and_render() {
         )
     });
     let names: Vec<&str> = loaded.iter().map(|t| t.name.as_str()).collect();
-    assert_eq!(names, ["harbor-welcome", "level-up"]);
+    assert_eq!(names, ["chat-message", "harbor-welcome", "level-up"]);
     assert!(canvas_render::text::font_families().contains(&"Lobster Two".to_owned()));
     let face = avatar();
 
     // The welcome card: its own art, font and colours; the member line
     // only with a member number.
-    let welcome = loaded[0].template;
+    let welcome = loaded[1].template;
     let args = |count: &'static str| {
         welcome
             .args(move |n| match n {
@@ -296,7 +296,7 @@ fn the_worked_examples_load_and_render() {
 
     // The animated badge: 16 frames of 60 ms, each different (the rays
     // turn, the avatar pulses), the title typed out by frame 9.
-    let badge = loaded[1].template;
+    let badge = loaded[2].template;
     let args = badge.args(|n| (n == "level").then_some("12")).unwrap();
     let frames = render_template_frames(badge, &args, &[(&face, 0)], None).unwrap();
     assert_eq!(frames.len(), 16);
@@ -460,4 +460,58 @@ fn a_template_font_draws_its_family() {
         assert!(e.message.contains(words), "{e}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The chat message grows with its text: one line gives a short card, a
+/// longer text a taller one (at most the template's 600 pixels, where the
+/// longest shrinks to fit), and the reaction under the message moves down
+/// with it, drawn only when there are likes.
+#[test]
+fn a_growing_template_renders_taller_with_a_longer_text() {
+    use canvas_render::template::render_template;
+    let chat = file::load_file(&examples().join("chat-message.toml"))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .template;
+    let face = avatar();
+    let render = |message: &str, likes: &str| {
+        let args = chat
+            .args(|n| match n {
+                "message" => Some(message),
+                "likes" => Some(likes),
+                _ => None,
+            })
+            .unwrap();
+        let size = chat.size_for(&args);
+        let image = render_template(chat, &args, Some(&face)).unwrap();
+        assert_eq!(image.dimensions(), size);
+        image
+    };
+    let short = render("Hi!", "3");
+    let long = render(&"a rather long message that wraps ".repeat(8), "3");
+    let longest = render(&"word ".repeat(200), "3");
+    let (hs, hl) = (short.height(), long.height());
+    assert_eq!(short.width(), 800);
+    assert!((150..260).contains(&hs), "one line: {hs} pixels");
+    assert!(hl > hs + 60, "{hl} is not taller than {hs}");
+    assert!(hl < 600, "{hl}");
+    assert_eq!(longest.height(), 600);
+    // The reaction's pill ends 80 pixels above the bottom edge on each
+    // card: its tint is at the same distance from the bottom.
+    let pill = |img: &canvas_render::RgbaImage| img.get_pixel(128 + 100, img.height() - 50).0;
+    assert_eq!(pill(&short), pill(&long));
+    assert_ne!(pill(&short), [0x31, 0x33, 0x38, 255], "the pill is drawn");
+    let no_likes = render("Hi!", "");
+    assert_eq!(no_likes.height(), hs);
+    assert_eq!(
+        pill(&no_likes),
+        [0x31, 0x33, 0x38, 255],
+        "no pill without likes"
+    );
+
+    if let Some(dir) = out_dir() {
+        std::fs::create_dir_all(&dir).unwrap();
+        short.save(dir.join("chat-message-short.png")).unwrap();
+        long.save(dir.join("chat-message-long.png")).unwrap();
+        longest.save(dir.join("chat-message-longest.png")).unwrap();
+    }
 }

@@ -24,9 +24,12 @@ fn leak<T>(v: Vec<T>) -> &'static [T] {
     Box::leak(v.into_boxed_slice())
 }
 
+mod flow;
 mod params;
 mod text;
 
+#[cfg(test)]
+pub(super) use flow::ITEM_FIELDS;
 pub(super) use params::expected_for;
 use params::{param_name_ok, params};
 use text::text_layer;
@@ -113,9 +116,28 @@ pub(super) fn template(c: &Checker, doc: &Doc, assets: &Assets) -> R<Template> {
     }
     let mut layers = Vec::with_capacity(doc.layers.len());
     let mut image_source: Option<&str> = None;
+    let mut grow_seen = false;
+    let cx = Ctx {
+        params: &params,
+        assets,
+        frames: timeline.frames,
+        still: timeline.frames == 1 && camera.is_none(),
+        height: h,
+        below: false,
+    };
     for (i, layer) in doc.layers.iter().enumerate() {
         let at = format!("layer[{i}]");
-        let l = self::layer(c, &at, layer, &params, assets, timeline.frames)?;
+        let l = self::layer(c, &at, layer, &cx)?;
+        if let Layer::Grow(_) = l {
+            if grow_seen {
+                return Err(c.err(
+                    layer.get_ref().kind.span(),
+                    &format!("{at}.kind"),
+                    "a template has at most one `grow` layer",
+                ));
+            }
+            grow_seen = true;
+        }
         if let Layer::Image { source, .. } = unwrap_when(&l) {
             match image_source {
                 Some(other) if other != *source => {
@@ -422,6 +444,20 @@ fn places(
     Ok(leak(out))
 }
 
+/// What a layer is read in: the template's parameters, art and frames,
+/// and whether it is under a growing text.
+struct Ctx<'a> {
+    params: &'a Params,
+    assets: &'a Assets,
+    frames: u32,
+    /// One frame and no camera: a text may grow the canvas.
+    still: bool,
+    /// The canvas's height.
+    height: u32,
+    /// A layer of a `grow`'s `below`.
+    below: bool,
+}
+
 /// The kinds of layer and the fields each takes (besides `kind` and
 /// `when`).
 pub(super) const LAYER_FIELDS: &[(&str, &[&str])] = &[
@@ -450,7 +486,31 @@ pub(super) const LAYER_FIELDS: &[(&str, &[&str])] = &[
     ),
     ("shape", &["shape", "area", "paint", "stroke"]),
     ("bar", &["value", "max", "area", "style", "track", "fill"]),
+    (
+        "grow",
+        &[
+            "text",
+            "replaced_by",
+            "face",
+            "family",
+            "size",
+            "min_size",
+            "outline",
+            "align",
+            "valign",
+            "area",
+            "paint",
+            "line_spacing",
+            "margin",
+            "below",
+        ],
+    ),
+    ("row", &["at", "right", "items"]),
 ];
+
+/// The kinds of layer a `grow`'s `below` may hold: they move with its
+/// text.
+pub(super) const BELOW_KINDS: &[&str] = &["art", "art-choice", "shape", "row", "text"];
 
 /// The fields a layer table has, with their spans.
 fn present(l: &LayerFile) -> Vec<(&'static str, Range<usize>)> {
@@ -488,6 +548,12 @@ fn present(l: &LayerFile) -> Vec<(&'static str, Range<usize>)> {
         ("style", s(&l.style)),
         ("track", s(&l.track)),
         ("fill", s(&l.fill)),
+        ("line_spacing", s(&l.line_spacing)),
+        ("margin", s(&l.margin)),
+        ("at", s(&l.at)),
+        ("right", s(&l.right)),
+        ("items", s(&l.items)),
+        ("below", s(&l.below)),
     ];
     all.into_iter().filter_map(|(n, s)| Some((n, s?))).collect()
 }
@@ -508,17 +574,21 @@ fn required<'a, T>(
     })
 }
 
-fn layer(
-    c: &Checker,
-    at: &str,
-    spanned: &Spanned<LayerFile>,
-    params: &Params,
-    assets: &Assets,
-    frames: u32,
-) -> R<Layer> {
+fn layer(c: &Checker, at: &str, spanned: &Spanned<LayerFile>, cx: &Ctx) -> R<Layer> {
+    let (params, assets, frames) = (cx.params, cx.assets, cx.frames);
     let l = spanned.get_ref();
     let span = spanned.span();
     let kind = l.kind.get_ref().as_str();
+    if cx.below && LAYER_FIELDS.iter().any(|(k, _)| *k == kind) && !BELOW_KINDS.contains(&kind) {
+        return Err(c.err(
+            l.kind.span(),
+            &format!("{at}.kind"),
+            format!(
+                "a layer of kind `{kind}` cannot move with a growing text; `below` holds {}",
+                BELOW_KINDS.join(", ")
+            ),
+        ));
+    }
     let Some((_, allowed)) = LAYER_FIELDS.iter().find(|(k, _)| *k == kind) else {
         let kinds: Vec<&str> = LAYER_FIELDS.iter().map(|(k, _)| *k).collect();
         return Err(c.err(
@@ -543,6 +613,13 @@ fn layer(
                     art: art_name(c, &f("art"), art)?,
                     motion: place,
                 },
+                (None, Some(file)) if cx.below => {
+                    return Err(c.err(
+                        file.span(),
+                        &f("file"),
+                        "a picture file cannot move with a growing text; under a `grow`, art is built-in art (`art`)",
+                    ));
+                }
                 (None, Some(file)) => Layer::Picture {
                     art: assets
                         .pictures
@@ -685,35 +762,59 @@ fn layer(
                 )?,
             })
         }
+        "grow" => {
+            if let Some(when) = &l.when {
+                return Err(c.err(
+                    when.span(),
+                    &f("when"),
+                    "a growing text is always drawn: it sets the canvas's height",
+                ));
+            }
+            flow::grow(c, at, l, span, cx)?
+        }
+        "row" => flow::row(c, at, l, span, cx)?,
         _ => unreachable!("kinds are checked above"),
     };
     // Conditions wrap the layer, the first outermost.
     let mut layer = layer;
     if let Some(when) = &l.when {
-        for cond in when.get_ref().iter().rev() {
-            let (name, set) = match cond.strip_prefix('!') {
-                Some(n) => (n, false),
-                None => (cond.as_str(), true),
-            };
-            let Some(spec) = params.get(name) else {
-                return Err(c.err(
-                    when.span(),
-                    &f("when"),
-                    format!("no parameter named `{name}`"),
-                ));
-            };
+        for cond in conditions(c, &f("when"), when, params)?.into_iter().rev() {
             let inner: &'static Layer = Box::leak(Box::new(layer));
             layer = Layer::When {
-                when: if set {
-                    When::Set(spec.name)
-                } else {
-                    When::Unset(spec.name)
-                },
+                when: cond,
                 layer: inner,
             };
         }
     }
     Ok(layer)
+}
+
+/// Conditions, outermost first: `"name"` (the parameter is set), `"!name"`
+/// (it is not) or `"?name"` (it was given, whatever its value).
+fn conditions(
+    c: &Checker,
+    field: &str,
+    when: &Spanned<Vec<String>>,
+    params: &Params,
+) -> R<Vec<When>> {
+    let list = when.get_ref();
+    if list.len() > MAX_LIST {
+        return Err(c.err(when.span(), field, format!("at most {MAX_LIST} conditions")));
+    }
+    let mut out = Vec::with_capacity(list.len());
+    for cond in list {
+        let (name, make): (&str, fn(&'static str) -> When) =
+            match (cond.strip_prefix('!'), cond.strip_prefix('?')) {
+                (Some(n), _) => (n, When::Unset),
+                (_, Some(n)) => (n, When::Given),
+                _ => (cond.as_str(), When::Set),
+            };
+        let Some(spec) = params.get(name) else {
+            return Err(c.err(when.span(), field, format!("no parameter named `{name}`")));
+        };
+        out.push(make(spec.name));
+    }
+    Ok(out)
 }
 
 fn check_options_len(
@@ -750,8 +851,54 @@ fn art_name(c: &Checker, field: &str, name: &Spanned<String>) -> R<Art> {
 
 fn paint(c: &Checker, field: &str, p: &Spanned<PaintFile>, params: &Params) -> R<Paint> {
     let pf = p.get_ref();
-    match (&pf.color, &pf.param) {
-        (Some(color), None) => {
+    if let (Some(colors), None) = (&pf.colors, &pf.pick) {
+        return Err(c.err(
+            colors.span(),
+            &format!("{field}.colors"),
+            "`colors` goes with `pick`",
+        ));
+    }
+    match (&pf.color, &pf.param, &pf.pick) {
+        (None, None, Some(pick)) => {
+            if let Some(a) = &pf.alpha {
+                return Err(c.err(
+                    a.span(),
+                    &format!("{field}.alpha"),
+                    "`alpha` goes with `param`; give each of `colors` as \"#rrggbbaa\"",
+                ));
+            }
+            let param = param_ref(c, &format!("{field}.pick"), pick, params, Need::Choice)?;
+            let Some(colors) = &pf.colors else {
+                return Err(c.err(
+                    p.span(),
+                    &format!("{field}.colors"),
+                    "`pick` needs `colors`, one per option",
+                ));
+            };
+            check_options_len(
+                c,
+                &format!("{field}.colors"),
+                colors.span(),
+                colors.get_ref().len(),
+                params,
+                param,
+            )?;
+            let mut list = Vec::with_capacity(colors.get_ref().len());
+            for col in colors.get_ref() {
+                list.push(parse_colour(col).ok_or_else(|| {
+                    c.err(
+                        colors.span(),
+                        &format!("{field}.colors"),
+                        format!("`{col}` is not a colour: \"#rrggbb\" or \"#rrggbbaa\""),
+                    )
+                })?);
+            }
+            Ok(Paint::Pick {
+                param,
+                colors: leak(list),
+            })
+        }
+        (Some(color), None, None) => {
             if let Some(a) = &pf.alpha {
                 return Err(c.err(
                     a.span(),
@@ -761,14 +908,14 @@ fn paint(c: &Checker, field: &str, p: &Spanned<PaintFile>, params: &Params) -> R
             }
             Ok(Paint::Fixed(colour(c, &format!("{field}.color"), color)?))
         }
-        (None, Some(param)) => Ok(Paint::Param {
+        (None, Some(param), None) => Ok(Paint::Param {
             param: param_ref(c, &format!("{field}.param"), param, params, Need::Colour)?,
             alpha: pf.alpha.as_ref().map_or(255, |a| *a.get_ref()),
         }),
         _ => Err(c.err(
             p.span(),
             field,
-            "one of `color` (\"#rrggbb\" or \"#rrggbbaa\") or `param` (a colour parameter)",
+            "one of `color` (\"#rrggbb\" or \"#rrggbbaa\"), `param` (a colour parameter) or `pick` (a choice parameter, with `colors`)",
         )),
     }
 }

@@ -147,6 +147,63 @@ pub(super) struct LayerFile {
     pub tint: Option<Spanned<TintFile>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub place: Option<Spanned<Vec<PlaceFile>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_spacing: Option<Spanned<f32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin: Option<Spanned<f32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<Spanned<[f32; 2]>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub right: Option<Spanned<f32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<Spanned<Vec<Spanned<ItemFile>>>>,
+    /// Written last: the writer puts these after the layer's own fields,
+    /// as `[[layer.below]]` tables.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub below: Option<Spanned<Vec<Spanned<LayerFile>>>>,
+}
+
+/// One item of a row layer's `items`: `kind` says which fields it takes.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ItemFile {
+    pub kind: Spanned<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<Spanned<Vec<String>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<Spanned<Vec<Spanned<ItemFile>>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub area: Option<Spanned<[f32; 4]>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub art: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub param: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arts: Option<Spanned<Vec<String>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<Spanned<[f32; 2]>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<Spanned<Vec<Spanned<PieceFile>>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaced_by: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub face: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub family: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<Spanned<f32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paint: Option<Spanned<PaintFile>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_width: Option<Spanned<f32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dy: Option<Spanned<f32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gap: Option<Spanned<f32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub advance: Option<Spanned<f32>>,
 }
 
 impl Default for LayerFile {
@@ -184,6 +241,12 @@ impl Default for LayerFile {
             style: None,
             track: None,
             fill: None,
+            line_spacing: None,
+            margin: None,
+            at: None,
+            right: None,
+            items: None,
+            below: None,
         }
     }
 }
@@ -247,9 +310,36 @@ pub(super) struct PaletteFile {
     pub light_outline: Spanned<String>,
 }
 
+impl Default for ItemFile {
+    fn default() -> ItemFile {
+        ItemFile {
+            kind: Spanned::new(0..0, String::new()),
+            when: None,
+            items: None,
+            text: None,
+            replaced_by: None,
+            face: None,
+            family: None,
+            size: None,
+            paint: None,
+            max_width: None,
+            dy: None,
+            gap: None,
+            art: None,
+            param: None,
+            arts: None,
+            at: None,
+            advance: None,
+            shape: None,
+            area: None,
+        }
+    }
+}
+
 /// A colour that may be a parameter's: `color` (`"#rrggbb"` or
-/// `"#rrggbbaa"`) or `param` (a colour parameter) with an `alpha`.
-#[derive(Debug, Serialize, Deserialize)]
+/// `"#rrggbbaa"`), `param` (a colour parameter) with an `alpha`, or
+/// `pick` (a choice parameter) with one of `colors` per option.
+#[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct PaintFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -258,6 +348,10 @@ pub(super) struct PaintFile {
     pub param: Option<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alpha: Option<Spanned<u8>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pick: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colors: Option<Spanned<Vec<String>>>,
 }
 
 /// One piece of a text slot's text: which key it has says what it is.
@@ -270,6 +364,8 @@ pub(super) struct PieceFile {
     pub param: Option<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upper: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handle: Option<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compact: Option<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -1,6 +1,7 @@
 use std::path::Path;
 
 use super::*;
+use crate::template::{Layer, RowItem, When};
 
 fn parse_str(text: &str) -> Result<LoadedTemplate, FileError> {
     parse(Path::new("test.toml"), text, Path::new("."))
@@ -111,7 +112,7 @@ fn documented_fields(page: &str, heading: &str) -> Vec<String> {
 fn the_guide_documents_every_field_and_nothing_else() {
     use super::format::*;
     let page = guide();
-    let sections: [(&str, Vec<&str>); 12] = [
+    let sections: [(&str, Vec<&str>); 13] = [
         ("Top level", fields::<Doc>()),
         ("`[timeline]`", fields::<TimelineFile>()),
         ("`[camera]`", fields::<CameraFile>()),
@@ -124,6 +125,7 @@ fn the_guide_documents_every_field_and_nothing_else() {
         ("`reveal`", fields::<RevealFile>()),
         ("`palette`", fields::<PaletteFile>()),
         ("Text pieces", fields::<PieceFile>()),
+        ("Row items", fields::<ItemFile>()),
     ];
     for (heading, accepted) in sections {
         assert!(!accepted.is_empty(), "{heading}");
@@ -133,24 +135,36 @@ fn the_guide_documents_every_field_and_nothing_else() {
         accepted.sort();
         assert_eq!(documented, accepted, "the fields under {heading}");
     }
-    // Every kind of layer, with every field it takes.
-    let kinds = tables(&page, "`[[layer]]`")
-        .into_iter()
-        .find(|(header, _)| header[0] == "kind")
-        .expect("the table of kinds")
-        .1;
-    assert_eq!(kinds.len(), super::convert::LAYER_FIELDS.len());
-    for (kind, takes) in super::convert::LAYER_FIELDS {
-        let row = kinds
-            .iter()
-            .find(|r| r[0] == format!("`{kind}`"))
-            .unwrap_or_else(|| panic!("no row for {kind}"));
-        for field in *takes {
-            assert!(
-                row[1].contains(&format!("`{field}`")),
-                "{kind} takes {field}"
-            );
+    // Every kind of layer and of row item, with every field it takes.
+    for (heading, table) in [
+        ("`[[layer]]`", super::convert::LAYER_FIELDS),
+        ("Row items", super::convert::ITEM_FIELDS),
+    ] {
+        let kinds = tables(&page, heading)
+            .into_iter()
+            .find(|(header, _)| header[0] == "kind")
+            .expect("the table of kinds")
+            .1;
+        assert_eq!(kinds.len(), table.len(), "the kinds under {heading}");
+        for (kind, takes) in table {
+            let row = kinds
+                .iter()
+                .find(|r| r[0] == format!("`{kind}`"))
+                .unwrap_or_else(|| panic!("no row for {kind} under {heading}"));
+            for field in *takes {
+                assert!(
+                    row[1].contains(&format!("`{field}`")),
+                    "{kind} takes {field}"
+                );
+            }
         }
+    }
+    // The kinds a growing text's `below` holds.
+    let section = &page[page
+        .find("### A card that grows")
+        .expect("the grow section")..];
+    for kind in super::convert::BELOW_KINDS {
+        assert!(section.contains(&format!("`{kind}`")), "below takes {kind}");
     }
     // Every built-in art name and face, and the caps as the constants say.
     for art in Art::ALL {
@@ -295,4 +309,180 @@ fn semantic_errors_name_their_line_and_field() {
     assert_eq!((bad_name.line, bad_name.field.as_str()), (2, "name"));
     let no_format = parse_str("name = \"x\"\n").unwrap_err();
     assert_eq!(no_format.field, "format");
+}
+
+/// A text parameter `m`, an int `n` and a choice `theme` (two options).
+const FLOW_PARAMS: &str = "[[param]]\nname = \"m\"\ntype = \"text\"\nmax_chars = 50\ndoc = \"d\"\n\n[[param]]\nname = \"n\"\ntype = \"int\"\nmin = 0\nmax = 9\ndoc = \"d\"\n\n[[param]]\nname = \"theme\"\ntype = \"choice\"\noptions = [\"light\", \"dark\"]\ndoc = \"d\"\n";
+
+/// A growing text filling a 100-pixel-high canvas, `extra` lines in its
+/// table.
+fn grow_layer(extra: &str) -> String {
+    format!(
+        "\n[[layer]]\nkind = \"grow\"\ntext = [{{ param = \"m\" }}]\nsize = 10\narea = [0, 0, 100, 90]\npaint = {{ color = \"#000000\" }}\nmargin = 10\n{extra}"
+    )
+}
+
+/// Errors of growing texts, rows and their items, each after [`HEAD`] and
+/// [`FLOW_PARAMS`] (lines 4 to 21): the line, the field and words of the
+/// error.
+#[test]
+fn flow_errors_name_their_line_and_field() {
+    let row =
+        |items: &str| format!("\n[[layer]]\nkind = \"row\"\nat = [0, 0]\nitems = [\n{items}]\n");
+    let deep = (0..6).fold(
+        "{ kind = \"art\", art = \"hand\", advance = 1 }".to_owned(),
+        |inner, _| format!("{{ kind = \"group\", when = [\"m\"], items = [{inner}] }}"),
+    );
+    let many = "{ kind = \"art\", art = \"hand\", advance = 1 },\n".repeat(65);
+    let cases: Vec<(String, usize, &str, &str)> = vec![
+        (
+            grow_layer(
+                "\n[[layer.below]]\nkind = \"avatar\"\nplace = [{ x = 0, y = 0, w = 10, h = 10 }]\n",
+            ),
+            32,
+            "layer[0].below[0].kind",
+            "a layer of kind `avatar` cannot move with a growing text",
+        ),
+        (
+            grow_layer(
+                "\n[[layer.below]]\nkind = \"art\"\nfile = \"logo.png\"\nplace = [{ x = 0, y = 0, w = 10, h = 10 }]\n",
+            ),
+            33,
+            "layer[0].below[0].file",
+            "a picture file cannot move with a growing text",
+        ),
+        (
+            format!("{}{}", grow_layer(""), grow_layer("")),
+            32,
+            "layer[1].kind",
+            "at most one `grow` layer",
+        ),
+        (
+            grow_layer("").replace("[0, 0, 100, 90]", "[0, 0, 100, 50]"),
+            27,
+            "layer[0].area",
+            "the template's height 100; got 60",
+        ),
+        (
+            grow_layer("line_spacing = 2\n")
+                .replace("[0, 0, 100, 90]", "[0, 0, 100, 15]")
+                .replace("margin = 10", "margin = 85"),
+            27,
+            "layer[0].area",
+            "at least one line",
+        ),
+        (
+            grow_layer("line_spacing = 9\n"),
+            30,
+            "layer[0].line_spacing",
+            "from 0.5 to 3",
+        ),
+        (
+            grow_layer("when = [\"m\"]\n"),
+            30,
+            "layer[0].when",
+            "always drawn",
+        ),
+        (
+            grow_layer("").replace("paint = { color = \"#000000\" }", "color = \"#000000\""),
+            28,
+            "layer[0].color",
+            "a layer of kind `grow` has no `color`",
+        ),
+        (
+            format!("\n[timeline]\nframes = 2\n{}", grow_layer("")),
+            27,
+            "layer[0].kind",
+            "a still canvas",
+        ),
+        (
+            row("{ kind = \"art\", art = \"hand\", advance = 1, size = 3 },\n"),
+            27,
+            "layer[0].items[0].size",
+            "a row item of kind `art` has no `size`",
+        ),
+        (
+            row(
+                "{ kind = \"text\", text = [{ lit = \"a\" }], size = 10, max_width = 50, paint = { pick = \"m\", colors = [\"#000000\", \"#ffffff\"] } },\n",
+            ),
+            27,
+            "layer[0].items[0].paint.pick",
+            "`m` is not a choice parameter",
+        ),
+        (
+            row(
+                "{ kind = \"text\", text = [{ lit = \"a\" }], size = 10, max_width = 50, paint = { pick = \"theme\", colors = [\"#000000\"] } },\n",
+            ),
+            27,
+            "layer[0].items[0].paint.colors",
+            "one entry per option of `theme` (2); got 1",
+        ),
+        (
+            row(
+                "{ kind = \"text\", text = [{ handle = \"n\" }], size = 10, max_width = 50, paint = { color = \"#000000\" } },\n",
+            ),
+            27,
+            "layer[0].items[0].text[0].handle",
+            "`n` is not a text parameter",
+        ),
+        (
+            row(
+                "{ kind = \"text\", text = [{ lit = \"a\" }], size = 10, paint = { color = \"#000000\" } },\n",
+            ),
+            27,
+            "layer[0].items[0].max_width",
+            "this row item needs `max_width`",
+        ),
+        (
+            row("{ kind = \"group\", when = [\"?nobody\"], items = [] },\n"),
+            27,
+            "layer[0].items[0].when",
+            "no parameter named `nobody`",
+        ),
+        (
+            row(&format!("{deep},\n")),
+            27,
+            "layer[0].items[0].items[0].items[0].items[0].items[0].items",
+            "groups nest at most 4 deep",
+        ),
+        (row(&many), 91, "layer[0].items", "at most 64 items"),
+        (
+            "\n[[layer]]\nkind = \"row\"\nitems = []\n".to_owned(),
+            23,
+            "layer[0].at",
+            "a row needs where it starts",
+        ),
+    ];
+    for (body, line, field, words) in &cases {
+        let text = format!("{HEAD}{FLOW_PARAMS}{body}");
+        let e = parse_str(&text).map(|_| ()).unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (*line, *field), "{e}\n{text}");
+        assert!(e.message.contains(words), "{e}");
+        assert_eq!(
+            e.to_string(),
+            format!("test.toml:{line}: {field}: {}", e.message)
+        );
+    }
+}
+
+#[test]
+fn given_conditions_and_groups_read_as_the_model_has_them() {
+    let text = format!(
+        "{HEAD}{FLOW_PARAMS}\n[[layer]]\nkind = \"row\"\nat = [1, 2]\nitems = [{{ kind = \"group\", when = [\"?n\", \"!m\"], items = [{{ kind = \"art\", art = \"hand\", advance = 5 }}] }}]\n"
+    );
+    let t = parse_str(&text).unwrap().template;
+    let Layer::Row(row) = &t.layers[0] else {
+        panic!("{:?}", t.layers[0])
+    };
+    assert_eq!(row.items.len(), 1);
+    let RowItem::When(When::Given("n"), inner) = row.items[0] else {
+        panic!("{:?}", row.items[0])
+    };
+    assert!(matches!(
+        inner,
+        [RowItem::When(
+            When::Unset("m"),
+            [RowItem::Art { advance: 5.0, .. }]
+        )]
+    ));
 }

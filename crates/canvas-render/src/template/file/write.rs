@@ -6,8 +6,8 @@ use super::FORMAT;
 use super::convert::{ALIGNS, FACES, VALIGNS, expected_for};
 use super::format::*;
 use crate::template::{
-    BarStyle, Layer, Mask, Paint, ParamKind, ParamSpec, Piece, Place, Reveal, Shape, Template,
-    TextSlot, When,
+    BarStyle, Layer, Mask, Paint, ParamKind, ParamSpec, Piece, Place, Reveal, RowItem, Shape,
+    Template, TextSlot, When,
 };
 use crate::text::FontFace;
 
@@ -112,9 +112,18 @@ fn pretty(doc: &toml::Table) -> String {
             }
         }
     }
-    fn table(out: &mut String, t: &toml::Table) {
-        for (k, v) in t {
+    /// A table's values; its `below` layers after them, as
+    /// `[[<path>.below]]` tables.
+    fn table(out: &mut String, path: &str, t: &toml::Table) {
+        for (k, v) in t.iter().filter(|(k, _)| *k != "below") {
             value(out, k, v);
+        }
+        if let Some(toml::Value::Array(below)) = t.get("below") {
+            let path = format!("{path}.below");
+            for item in below.iter().filter_map(toml::Value::as_table) {
+                let _ = writeln!(out, "\n[[{path}]]");
+                table(out, &path, item);
+            }
         }
     }
     let mut out = String::new();
@@ -126,12 +135,12 @@ fn pretty(doc: &toml::Table) -> String {
         match doc.get(name) {
             Some(toml::Value::Table(t)) => {
                 let _ = writeln!(out, "\n[{name}]");
-                table(&mut out, t);
+                table(&mut out, name, t);
             }
             Some(toml::Value::Array(items)) => {
                 for item in items.iter().filter_map(toml::Value::as_table) {
                     let _ = writeln!(out, "\n[[{name}]]");
-                    table(&mut out, item);
+                    table(&mut out, name, item);
                 }
             }
             _ => {}
@@ -211,19 +220,17 @@ fn paint(p: Paint) -> Spanned<PaintFile> {
     sp(match p {
         Paint::Fixed(c) => PaintFile {
             color: Some(sp(hex(c))),
-            param: None,
-            alpha: None,
+            ..PaintFile::default()
         },
         Paint::Param { param, alpha } => PaintFile {
-            color: None,
             param: Some(sp(param.to_owned())),
             alpha: (alpha != 255).then(|| sp(alpha)),
+            ..PaintFile::default()
         },
-        // Not yet in the format.
-        Paint::Pick { param, .. } => PaintFile {
-            color: None,
-            param: Some(sp(param.to_owned())),
-            alpha: None,
+        Paint::Pick { param, colors } => PaintFile {
+            pick: Some(sp(param.to_owned())),
+            colors: Some(sp(colors.iter().map(|c| hex(*c)).collect())),
+            ..PaintFile::default()
         },
     })
 }
@@ -241,11 +248,7 @@ fn layer(l: &Layer) -> LayerFile {
     let mut when = Vec::new();
     let mut inner = l;
     while let Layer::When { when: w, layer } = inner {
-        when.push(match w {
-            When::Set(p) => (*p).to_owned(),
-            When::Unset(p) => format!("!{p}"),
-            When::Given(p) => format!("?{p}"),
-        });
+        when.push(condition(*w));
         inner = layer;
     }
     let mut out = match inner {
@@ -296,13 +299,26 @@ fn layer(l: &Layer) -> LayerFile {
             mask: mask(*m),
             ..LayerFile::default()
         },
-        // Not yet in the format.
-        Layer::Grow(_) => LayerFile {
-            kind: kind("grow"),
-            ..LayerFile::default()
-        },
-        Layer::Row(_) => LayerFile {
+        Layer::Grow(g) => {
+            let t = text(&g.slot);
+            LayerFile {
+                kind: kind("grow"),
+                paint: Some(paint(g.paint)),
+                line_spacing: (g.line_spacing != 1.0).then(|| sp(g.line_spacing)),
+                margin: (g.margin != 0.0).then(|| sp(g.margin)),
+                below: (!g.below.is_empty())
+                    .then(|| sp(g.below.iter().map(|l| sp(layer(l))).collect())),
+                // The model ignores a growing text's own colour and reveal.
+                color: None,
+                reveal: None,
+                ..t
+            }
+        }
+        Layer::Row(r) => LayerFile {
             kind: kind("row"),
+            at: Some(sp([r.x, r.y])),
+            right: r.right.map(sp),
+            items: Some(sp(r.items.iter().map(|i| sp(item(i))).collect())),
             ..LayerFile::default()
         },
         Layer::Text(slot) => text(slot),
@@ -320,12 +336,7 @@ fn layer(l: &Layer) -> LayerFile {
         },
         Layer::Shape(s) => LayerFile {
             kind: kind("shape"),
-            shape: Some(sp(match s.shape {
-                Shape::Rect => "rect".to_owned(),
-                Shape::Ellipse => "ellipse".to_owned(),
-                Shape::Hexagon => "hexagon".to_owned(),
-                Shape::Rounded(r) => format!("rounded({r})"),
-            })),
+            shape: Some(sp(shape_name(s.shape))),
             area: area(s.area),
             paint: Some(paint(s.paint)),
             stroke: s.stroke.map(sp),
@@ -353,14 +364,113 @@ fn layer(l: &Layer) -> LayerFile {
     out
 }
 
-fn text(slot: &TextSlot) -> LayerFile {
-    let (face, family) = match slot.face {
+fn condition(w: When) -> String {
+    match w {
+        When::Set(p) => p.to_owned(),
+        When::Unset(p) => format!("!{p}"),
+        When::Given(p) => format!("?{p}"),
+    }
+}
+
+fn face_and_family(face: FontFace) -> (Option<Spanned<String>>, Option<Spanned<String>>) {
+    match face {
         FontFace::Family(f) => (None, Some(sp(f.to_owned()))),
         face => (
             (face != FontFace::Regular).then(|| sp(name_of(FACES, face))),
             None,
         ),
-    };
+    }
+}
+
+fn at((x, y): (f32, f32)) -> Option<Spanned<[f32; 2]>> {
+    (x != 0.0 || y != 0.0).then(|| sp([x, y]))
+}
+
+fn item(i: &RowItem) -> ItemFile {
+    let nonzero = |v: f32| (v != 0.0).then(|| sp(v));
+    match *i {
+        RowItem::Text {
+            replaced_by,
+            pieces: p,
+            face,
+            size,
+            paint: pt,
+            max_width,
+            dy,
+            gap,
+        } => {
+            let (face, family) = face_and_family(face);
+            ItemFile {
+                kind: kind("text"),
+                text: Some(sp(pieces(p))),
+                replaced_by: replaced_by.map(|p| sp(p.to_owned())),
+                face,
+                family,
+                size: Some(sp(size)),
+                paint: Some(paint(pt)),
+                max_width: Some(sp(max_width)),
+                dy: nonzero(dy),
+                gap: nonzero(gap),
+                ..ItemFile::default()
+            }
+        }
+        RowItem::Art {
+            art,
+            at: a,
+            advance,
+        } => ItemFile {
+            kind: kind("art"),
+            art: Some(sp(art.name().to_owned())),
+            at: at(a),
+            advance: Some(sp(advance)),
+            ..ItemFile::default()
+        },
+        RowItem::ArtChoice {
+            param,
+            arts,
+            at: a,
+            advance,
+        } => ItemFile {
+            kind: kind("art-choice"),
+            param: Some(sp(param.to_owned())),
+            arts: Some(sp(arts.iter().map(|a| a.name().to_owned()).collect())),
+            at: at(a),
+            advance: Some(sp(advance)),
+            ..ItemFile::default()
+        },
+        RowItem::Shape {
+            shape,
+            area: ar,
+            paint: pt,
+            advance,
+        } => ItemFile {
+            kind: kind("shape"),
+            shape: Some(sp(shape_name(shape))),
+            area: area(ar),
+            paint: Some(paint(pt)),
+            advance: Some(sp(advance)),
+            ..ItemFile::default()
+        },
+        RowItem::When(w, inner) => ItemFile {
+            kind: kind("group"),
+            when: Some(sp(vec![condition(w)])),
+            items: Some(sp(inner.iter().map(|i| sp(item(i))).collect())),
+            ..ItemFile::default()
+        },
+    }
+}
+
+fn shape_name(s: Shape) -> String {
+    match s {
+        Shape::Rect => "rect".to_owned(),
+        Shape::Ellipse => "ellipse".to_owned(),
+        Shape::Hexagon => "hexagon".to_owned(),
+        Shape::Rounded(r) => format!("rounded({r})"),
+    }
+}
+
+fn text(slot: &TextSlot) -> LayerFile {
+    let (face, family) = face_and_family(slot.face);
     LayerFile {
         kind: kind("text"),
         text: Some(sp(pieces(slot.pieces))),
@@ -406,9 +516,8 @@ fn piece(p: &Piece) -> PieceFile {
             param: s(n),
             ..PieceFile::default()
         },
-        // Not yet in the format.
         Piece::Handle(n) => PieceFile {
-            param: s(n),
+            handle: s(n),
             ..PieceFile::default()
         },
         Piece::Upper(n) => PieceFile {

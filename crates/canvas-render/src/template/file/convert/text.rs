@@ -35,6 +35,27 @@ pub(in super::super) const VALIGNS: &[(&str, VAlign)] = &[
 
 const WHITE: [u8; 4] = [255; 4];
 
+/// A text's face: a built-in one by name (`face`) or a family (`family`).
+pub(super) fn face(
+    c: &Checker,
+    at: &str,
+    face: Option<&Spanned<String>>,
+    family: Option<&Spanned<String>>,
+    assets: &Assets,
+) -> R<FontFace> {
+    let f = |name: &str| format!("{at}.{name}");
+    let built_in = enum_field(c, &f("face"), face, FACES, FontFace::Regular)?;
+    match family {
+        None => Ok(built_in),
+        Some(family) if face.is_some() => Err(c.err(
+            family.span(),
+            &f("family"),
+            "a text takes `face` or `family`, not both",
+        )),
+        Some(family) => assets::family_face(c, &f("family"), family, &assets.families),
+    }
+}
+
 pub(super) fn text_layer(
     c: &Checker,
     at: &str,
@@ -69,18 +90,7 @@ pub(super) fn text_layer(
             ));
         }
     };
-    let face = enum_field(c, &f("face"), l.face.as_ref(), FACES, FontFace::Regular)?;
-    let face = match &l.family {
-        None => face,
-        Some(family) if l.face.is_some() => {
-            return Err(c.err(
-                family.span(),
-                &f("family"),
-                "a text takes `face` or `family`, not both",
-            ));
-        }
-        Some(family) => assets::family_face(c, &f("family"), family, &assets.families)?,
-    };
+    let face = face(c, at, l.face.as_ref(), l.family.as_ref(), assets)?;
     let outline = match &l.outline {
         None => None,
         Some(o) => {
@@ -178,7 +188,7 @@ pub(super) fn text_layer(
     })
 }
 
-fn pieces(
+pub(super) fn pieces(
     c: &Checker,
     field: &str,
     list: &[Spanned<PieceFile>],
@@ -211,6 +221,7 @@ fn piece(
         ("lit", p.lit.is_some()),
         ("param", p.param.is_some()),
         ("upper", p.upper.is_some()),
+        ("handle", p.handle.is_some()),
         ("compact", p.compact.is_some()),
         ("if_set", p.if_set.is_some()),
         ("if_given", p.if_given.is_some()),
@@ -229,7 +240,7 @@ fn piece(
         return Err(c.err(
             sp.span(),
             field,
-            "a piece has exactly one of lit, param, upper, compact, if_set, if_given, flag, pick",
+            "a piece has exactly one of lit, param, upper, handle, compact, if_set, if_given, flag, pick",
         ));
     };
     for (name, on, owner) in companions {
@@ -263,6 +274,13 @@ fn piece(
             c,
             &sub("upper"),
             p.upper.as_ref().expect("head"),
+            params,
+            Need::Text,
+        )?),
+        "handle" => Piece::Handle(param_ref(
+            c,
+            &sub("handle"),
+            p.handle.as_ref().expect("head"),
             params,
             Need::Text,
         )?),
