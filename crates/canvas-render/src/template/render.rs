@@ -56,6 +56,20 @@ pub(super) fn render_picture(
         }
         return Ok(draw_frame(template, args, 0, &prepared, &images, &mut texts)?.into_image());
     };
+    // Only art covering the canvas under the avatar (a card's backdrop):
+    // copied straight from the art cache, as a frame starts, rather than
+    // from a second cached copy of the same pixels.
+    if first == 1 && matches!(template.layers[0], Layer::Art { .. }) {
+        let (mut canvas, skip, opaque) = start_canvas(template, args, 0)?;
+        if skip == 1 {
+            for (i, layer) in template.layers.iter().enumerate().skip(1) {
+                let source = layer_source(layer, i, &prepared, &images);
+                draw_layer(&mut canvas, layer, source, args, 0, texts.slot(i))?;
+            }
+            return Ok(canvas.into_image_known(opaque));
+        }
+        crate::buffers::recycle(canvas.pixmap.take());
+    }
     // The layers under the avatar come from the cache; the rest is drawn.
     let (under, opaque) = under_layers(template, args, first)?;
     let mut canvas = Canvas::from_layer(&under);
