@@ -119,8 +119,8 @@ pub(super) fn percentile_10(ink: Ink, size: f32, under: &[[u8; 3]]) -> Option<f6
 }
 
 /// The text slots of the built-in still templates drawn only over fixed
-/// art: every layer before them is art placed once, so the pixels under
-/// their box are the same in every render.
+/// art: every layer before them is art placed once (no other text, no
+/// avatar), so the pixels under their box are the same in every render.
 static OVER_FIXED_ART: LazyLock<HashSet<usize>> = LazyLock::new(|| {
     let mut slots = HashSet::new();
     for kind in TemplateKind::ALL {
@@ -132,10 +132,13 @@ static OVER_FIXED_ART: LazyLock<HashSet<usize>> = LazyLock::new(|| {
         for layer in t.layers {
             match layer {
                 Layer::Art { motion, .. } if motion.len() == 1 => {}
+                // The first text only: a later one may be drawn over the
+                // glyphs of this one, which change with the arguments.
                 Layer::Text(slot)
                 | Layer::PaintedText { slot, .. }
                 | Layer::PaletteText(slot, _) => {
                     slots.insert(std::ptr::from_ref(slot) as usize);
+                    break;
                 }
                 _ => break,
             }
