@@ -511,3 +511,25 @@ fn a_bad_folder_stops_the_start_naming_the_file() {
         "{stderr}"
     );
 }
+
+/// `menagerie templates check` over each broken folder of canvas-render's
+/// fixtures: a non-zero exit, and the error naming the file, its line and
+/// the field (the fixtures' README lists them).
+#[test]
+fn templates_check_refuses_each_broken_fixture_folder() {
+    let fixtures =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../canvas-render/tests/broken-templates");
+    let cases = [
+        ("unknown-field", "card.toml:14: colour"),
+        ("missing-layer-size", "card.toml:10: layer[1].place"),
+        ("svg-external-reference", "card.toml:12: layer[1].file"),
+        ("art-over-cap", "card.toml:10: layer[0].file"),
+        ("duplicate-name", "b.toml:2: name"),
+        ("unbounded-parameter", "card.toml:7: param[0].max"),
+    ];
+    for (folder, expected) in cases {
+        let (ok, _, stderr) = check(&fixtures.join(folder));
+        assert!(!ok, "{folder} passed the check");
+        assert!(stderr.contains(expected), "{folder}: {stderr}");
+    }
+}
