@@ -16,7 +16,7 @@ use super::{
     Art, AvatarSlot, Grow, Layer, Mask, Paint, ParamKind, ParamSpec, Piece, Place, Reveal, Row,
     RowItem, Shape, ShapeSlot, Template, TextSlot, Timeline, When,
 };
-use crate::paint::{Canvas, rgba};
+use crate::paint::{Canvas, heart, rgba};
 use crate::text::{Align, FontFace, VAlign};
 
 /// Width of the `post` card, pixels.
@@ -532,31 +532,6 @@ pub(super) fn actions(c: &mut Canvas, theme: usize) {
 /// pixels in from the corner of its [`THUMB_SIZE`] box.
 pub(super) fn thumb_icon(c: &mut Canvas, down: bool) {
     thumb(c, 2.0, 2.0, down, rgba(0xf1f1f1, 255));
-}
-
-/// A heart centred on `(cx, cy)`, `s` pixels wide.
-fn heart(cx: f32, cy: f32, s: f32) -> tiny_skia::Path {
-    let h = s / 2.0;
-    let mut pb = PathBuilder::new();
-    pb.move_to(cx, cy + h * 0.9);
-    pb.cubic_to(
-        cx - h * 1.2,
-        cy + h * 0.1,
-        cx - h * 1.05,
-        cy - h * 0.95,
-        cx,
-        cy - h * 0.45,
-    );
-    pb.cubic_to(
-        cx + h * 1.05,
-        cy - h * 0.95,
-        cx + h * 1.2,
-        cy + h * 0.1,
-        cx,
-        cy + h * 0.9,
-    );
-    pb.close();
-    pb.finish().expect("heart path")
 }
 
 fn reply_icon(c: &mut Canvas, x: f32, y: f32, col: Color) {

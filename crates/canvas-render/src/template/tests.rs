@@ -270,41 +270,7 @@ fn every_template_renders_at_its_size_with_and_without_an_avatar() {
 
 #[test]
 fn art_is_drawn_at_its_size() {
-    for art in [
-        Art::ComradeWash,
-        Art::Rainbow,
-        Art::GlassCracks,
-        Art::JailBars,
-        Art::PassedBanner,
-        Art::TriggeredBanner,
-        Art::WastedBanner,
-        Art::Hand,
-        Art::Space,
-        Art::LiedBackdrop,
-        Art::LiedVignette,
-        Art::SageCard,
-        Art::Sage2Night,
-        Art::HornyLicence,
-        Art::SimpCard,
-        Art::NamecardGlass,
-        Art::NoBitchesFace,
-        Art::StupidComic,
-        Art::StupidHands,
-        Art::LoliceScene,
-        Art::SeriesBackdrop,
-        Art::SeriesCase,
-    ]
-    .into_iter()
-    .chain(Art::BACKDROPS)
-    .chain([
-        Art::Welcome1,
-        Art::Welcome2,
-        Art::Welcome3,
-        Art::Welcome4,
-        Art::Welcome5,
-        Art::Welcome6,
-        Art::Welcome7,
-    ]) {
+    for art in Art::ALL {
         let p = art::cached(art);
         assert_eq!((p.width(), p.height()), art.size(), "{art:?}");
     }
