@@ -84,6 +84,10 @@ pub struct BenchCompareArgs {
     /// Do not run the sharp peer even when it is installed.
     #[arg(long, conflicts_with = "sharp")]
     pub no_sharp: bool,
+    /// The sharp peer's GIF effort, 1 (fastest) to 10 (its default 7), for
+    /// the effect scenarios (`spin256`, `shake256`, `zoom256`).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
+    pub sharp_gif_effort: Option<u8>,
     /// Do not build: use the binaries left in `target/bench-compare/`.
     #[arg(long)]
     pub no_build: bool,
@@ -206,6 +210,27 @@ const TEMPLATE_SCENARIOS: [Scenario; 17] = [
     ),
 ];
 
+/// The animated effects the sharp peer also serves (`/effect/<name>`: each
+/// frame a sharp pipeline, joined by its GIF writer), at equal size (256)
+/// and frame count (16); `effects` names them all.
+const EFFECT_SCENARIOS: [Scenario; 3] = [
+    Scenario {
+        name: "spin256",
+        menagerie: &["/canvas/effect/spin?avatar={A5}&size=256"],
+        sharp: &["/effect/spin?avatar={A5}&size=256&frames=16"],
+    },
+    Scenario {
+        name: "shake256",
+        menagerie: &["/canvas/effect/shake?avatar={A5}&size=256"],
+        sharp: &["/effect/shake?avatar={A5}&size=256&frames=16"],
+    },
+    Scenario {
+        name: "zoom256",
+        menagerie: &["/canvas/effect/zoom?avatar={A5}&size=256"],
+        sharp: &["/effect/zoom?avatar={A5}&size=256&frames=16"],
+    },
+];
+
 /// A scenario Menagerie alone serves.
 const fn template(name: &'static str, menagerie: &'static [&'static str]) -> Scenario {
     Scenario {
@@ -220,6 +245,7 @@ fn scenario(name: &str) -> Result<&'static Scenario> {
     SCENARIOS
         .iter()
         .chain(&TEMPLATE_SCENARIOS)
+        .chain(&EFFECT_SCENARIOS)
         .find(|s| s.name == name)
         .with_context(|| format!("unknown scenario {name}"))
 }
@@ -266,6 +292,8 @@ pub fn run(args: &BenchCompareArgs) -> Result<()> {
         for n in &args.scenarios {
             if n == "templates" {
                 list.extend(TEMPLATE_SCENARIOS.iter());
+            } else if n == "effects" {
+                list.extend(EFFECT_SCENARIOS.iter());
             } else {
                 list.push(scenario(n)?);
             }
@@ -343,7 +371,7 @@ pub fn run(args: &BenchCompareArgs) -> Result<()> {
         servers.push(start_menagerie("bare", &head_bin, &glibc_default)?);
     }
     if let Some(dir) = &sharp_dir {
-        servers.push(start_sharp(dir)?);
+        servers.push(start_sharp(dir, args.sharp_gif_effort)?);
     }
     let names: Vec<String> = servers
         .iter()
@@ -816,12 +844,16 @@ fn start_menagerie(name: &str, bin: &Path, env: &[(String, String)]) -> Result<S
     Ok(server)
 }
 
-fn start_sharp(dir: &Path) -> Result<Server> {
+fn start_sharp(dir: &Path, gif_effort: Option<u8>) -> Result<Server> {
     let addr = free_addr()?;
-    let child = Command::new("node")
-        .current_dir(dir)
+    let mut cmd = Command::new("node");
+    cmd.current_dir(dir)
         .args(["sharp_server.js", "--port", &addr.port().to_string()])
-        .args(["--workers", "2", "--concurrency", "1", "--level", "6"])
+        .args(["--workers", "2", "--concurrency", "1", "--level", "6"]);
+    if let Some(e) = gif_effort {
+        cmd.args(["--gif-effort", &e.to_string()]);
+    }
+    let child = cmd
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

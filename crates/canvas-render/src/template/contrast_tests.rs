@@ -132,25 +132,9 @@ pub(super) fn measure(t: &Template, args: &Args) -> Vec<Measure> {
     out
 }
 
-/// The published client's rank call.
-const RANK_CLIENT: &[(&str, &str)] = &[
-    ("username", "Ferris"),
-    ("level", "12"),
-    ("cxp", "340"),
-    ("nxp", "1000"),
-    ("ctext", "ffffff"),
-    ("cbar", "5865f2"),
-];
-
-/// Every rank parameter but the colours.
-const RANK_FULL: &[(&str, &str)] = &[
-    ("username", "Ferris"),
-    ("discriminator", "1234"),
-    ("level", "42"),
-    ("rank", "3"),
-    ("cxp", "12345"),
-    ("nxp", "20000"),
-];
+#[path = "rank_args.rs"]
+mod rank_args;
+use rank_args::{RANK_CLIENT, RANK_FULL};
 
 fn args_of(t: &Template, params: &[(&str, &str)]) -> Args {
     t.args(|name| params.iter().find(|(n, _)| *n == name).map(|(_, v)| *v))

@@ -32,6 +32,8 @@ mod corpus;
 #[cfg(feature = "files")]
 mod files;
 mod properties;
+#[path = "../../src/template/rank_args.rs"]
+mod rank_args;
 
 use std::path::{Path, PathBuf};
 
@@ -41,6 +43,7 @@ use canvas_render::{
     Brightness, Filter, PrideFlag, RgbaImage, Threshold, apply, circle, heart, pride,
 };
 use image::Rgba;
+use rank_args::{RANK_CLIENT, RANK_FULL};
 
 /// Largest accepted difference per channel between a render and its reference.
 const TOLERANCE: u8 = 2;
@@ -266,25 +269,6 @@ fn text_meme(caption: &str) -> RgbaImage {
     text::draw_layout(&mut img, &layout, &style, area);
     img
 }
-
-/// The published client's rank card call.
-const RANK_CLIENT: &[(&str, &str)] = &[
-    ("username", "Ferris"),
-    ("level", "12"),
-    ("cxp", "340"),
-    ("nxp", "1000"),
-    ("ctext", "ffffff"),
-    ("cbar", "5865f2"),
-];
-/// Every rank card parameter.
-const RANK_FULL: &[(&str, &str)] = &[
-    ("username", "Ferris"),
-    ("discriminator", "1234"),
-    ("level", "42"),
-    ("rank", "3"),
-    ("cxp", "12345"),
-    ("nxp", "20000"),
-];
 
 /// A rank card over a flat two-tone avatar (small references).
 fn rank_card(kind: TemplateKind, params: &[(&str, &str)]) -> RgbaImage {
