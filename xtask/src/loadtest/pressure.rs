@@ -187,7 +187,34 @@ pub enum Abuse {
     /// welcome card with the 8×8 GIF as avatar and the 128-frame GIF as
     /// `bg` (two fetches).
     AnimatedTemplates,
+    /// Every animated effect in turn at its largest `size` (512), of the
+    /// 128-frame 512² GIF, as GIF and as WebP in turn.
+    Effects,
+    /// The two-avatar memes in turn, both pictures at the caps and fresh:
+    /// the 128-frame 512² GIF and the 2-frame 4096² GIF (two decodes).
+    TwoAvatars,
+    /// The captions in turn on `image` at the caps: the 16-bit interlaced
+    /// 4096² PNG and the 128-frame 512² GIF, with long text.
+    Captions,
 }
+
+/// The animated effects of [`Abuse::Effects`], in turn.
+const EFFECTS: [&str; 17] = [
+    "spin", "shake", "bounce", "zoom", "wave", "ripple", "wiggle", "swirl", "melt", "globe",
+    "magik", "boil", "shear", "roll", "glitch", "rainbow", "deepfry",
+];
+
+/// The two-avatar memes of [`Abuse::TwoAvatars`], in turn.
+const TWO_AVATAR_MEMES: [&str; 7] = ["ship", "kiss", "slap", "hug", "fuse", "vs", "heart-locket"];
+
+/// The captions of [`Abuse::Captions`], in turn, each with the query
+/// before its long text (the speech bubble has none).
+const CAPTIONS: [(&str, Option<&str>); 4] = [
+    ("caption?", Some("text")),
+    ("impact?top=when%20the%20abuse&", Some("bottom")),
+    ("motivate?title=ABUSE&", Some("text")),
+    ("speechbubble?", None),
+];
 
 /// The requests of [`Abuse::AnimatedTemplates`] in turn: the path and
 /// query before the avatar, and the avatar's name.
@@ -235,6 +262,13 @@ impl Abuse {
                 "welcome card 1 of a 128-frame 512² GIF over a `bg` 2-frame 4096² GIF"
             }
             Abuse::RankcardTinyFrames => "rank card 6 of a 10 KB 256-frame 8×8 GIF",
+            Abuse::Effects => "every effect at size 512 of a 128-frame 512² GIF, GIF and WebP",
+            Abuse::TwoAvatars => {
+                "every two-avatar meme of a 128-frame 512² GIF and a 2-frame 4096² GIF"
+            }
+            Abuse::Captions => {
+                "every caption of a 16-bit interlaced 4096² PNG or a 128-frame 512² GIF"
+            }
         }
     }
 
@@ -293,6 +327,32 @@ impl Abuse {
                 "/premium/rankcard/6?username=abuser&cxp=5&nxp=10&level=2&avatar={}",
                 url(TINY_FRAMES_AVATAR)
             ),
+            Abuse::Effects => format!(
+                "/canvas/effect/{}?size=512&format={}&avatar={}",
+                EFFECTS[(n % 17) as usize],
+                if (n / 17).is_multiple_of(2) {
+                    "gif"
+                } else {
+                    "webp"
+                },
+                url(ANIMATED_AVATAR)
+            ),
+            Abuse::TwoAvatars => format!(
+                "/canvas/meme/{}?avatar={}&avatar2={}",
+                TWO_AVATAR_MEMES[(n % 7) as usize],
+                url(ANIMATED_AVATAR),
+                url(LARGE_FRAMES_AVATAR)
+            ),
+            Abuse::Captions => {
+                let (path, text) = CAPTIONS[(n % 4) as usize];
+                let text = text.map_or(String::new(), |t| format!("{t}={}&", long_comment()));
+                let picture = if (n / 4).is_multiple_of(2) {
+                    "4096-16i.png"
+                } else {
+                    ANIMATED_AVATAR
+                };
+                format!("/canvas/caption/{path}{text}image={}", url(picture))
+            }
             // One more than the table: the custom-background card, which
             // fetches two animated images (both fresh).
             Abuse::AnimatedTemplates => match TEMPLATE_ABUSE.get((n % 7) as usize) {
