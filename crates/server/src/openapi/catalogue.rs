@@ -451,6 +451,7 @@ pub const PREVIEW_GROUPS: &[&str] = &[
     "premium",
     "welcome",
     "rankcard",
+    "meme",
     "welcome-background",
 ];
 
@@ -464,6 +465,7 @@ pub const PREVIEW_PATH_GROUPS: &[&str] = &[
     "premium",
     "welcome",
     "rankcard",
+    "meme",
     "welcome-background",
     crate::catalogue::CUSTOM_PREVIEWS,
 ];

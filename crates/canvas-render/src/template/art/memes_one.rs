@@ -325,8 +325,8 @@ pub(super) fn rip_scene() -> Result<Canvas, RenderError> {
         let x = sx + rng.next() * sw;
         let y = sy + sh - rng.next().powi(2) * 120.0;
         c.color(
-            &circle_path(x, y, 2.0 + rng.next() * 5.0),
-            rgba(0x5f7a3a, (40.0 + rng.next() * 60.0) as u8),
+            &circle_path(x, y, 1.5 + rng.next() * 3.5),
+            rgba(0x5f7a3a, (25.0 + rng.next() * 35.0) as u8),
         );
     }
     c.stroke(&stone_path(14.0), rgba(0xc6cacf, 150), 2.0);
@@ -344,10 +344,15 @@ pub(super) fn rip_scene() -> Result<Canvas, RenderError> {
         40.0,
     )?;
     c.text("R I P", &rip.color(text_rgb(0x33373c)), area, 40.0)?;
-    // A small cross above the oval.
+    // A small engraved rosette above the oval.
     let cx = sx + sw / 2.0;
-    c.color(&rect_path(cx - 4.0, 126.0, 8.0, 34.0), rgba(0x3a3e44, 220));
-    c.color(&rect_path(cx - 13.0, 134.0, 26.0, 7.0), rgba(0x3a3e44, 220));
+    for k in 0..6 {
+        let a = k as f32 * std::f32::consts::TAU / 6.0;
+        let (px, py) = (cx + 8.0 * a.cos(), 142.0 + 8.0 * a.sin());
+        c.color(&circle_path(px, py + 1.0, 5.5), rgba(0xdfe2e6, 160));
+        c.color(&circle_path(px, py, 5.5), rgba(0x3a3e44, 200));
+    }
+    c.color(&circle_path(cx, 142.0, 4.0), rgba(0x8d939a, 255));
     // Grass blades along the stone's foot and the hill.
     let mut rng = Lcg(24);
     for i in 0..260 {
