@@ -211,7 +211,9 @@ const TEMPLATE_SCENARIOS: [Scenario; 23] = [
     ),
     template(
         "rip512",
-        &["/canvas/meme/rip?avatar={A5}&text=Here%20lies%20my%20sleep%20schedule&years=1999%20-%202024"],
+        &[
+            "/canvas/meme/rip?avatar={A5}&text=Here%20lies%20my%20sleep%20schedule&years=1999%20-%202024",
+        ],
     ),
     template("trash512", &["/canvas/meme/trash?avatar={A5}"]),
     template(

@@ -163,9 +163,9 @@ mod cards_misc_tests;
 #[cfg(test)]
 mod contrast_tests;
 #[cfg(test)]
-mod memes_tests;
-#[cfg(test)]
 mod memes_one_tests;
+#[cfg(test)]
+mod memes_tests;
 #[cfg(test)]
 mod rank_tests;
 #[cfg(test)]

@@ -341,7 +341,10 @@ pub(super) static BEAUTIFUL: Template = Template {
     camera: None,
     timeline: STILL,
     layers: &[
-        art(Art::BeautifulGallery, &[Place::rect(0.0, 0.0, 800.0, 800.0)]),
+        art(
+            Art::BeautifulGallery,
+            &[Place::rect(0.0, 0.0, 800.0, 800.0)],
+        ),
         Layer::Avatar(AvatarSlot {
             motion: &[Place::rect(
                 BEAUTIFUL_PAINTING.0,

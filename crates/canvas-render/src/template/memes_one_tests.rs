@@ -72,8 +72,16 @@ fn text_slots_are_capped_and_named_in_errors() {
         (TemplateKind::Wanted, "name", crate::text::MAX_NAME_CHARS),
         (TemplateKind::Rip, "text", super::MAX_EPITAPH_CHARS),
         (TemplateKind::Rip, "years", super::MAX_YEARS_CHARS),
-        (TemplateKind::Delete, "filename", crate::text::MAX_NAME_CHARS),
-        (TemplateKind::Beautiful, "title", crate::text::MAX_NAME_CHARS),
+        (
+            TemplateKind::Delete,
+            "filename",
+            crate::text::MAX_NAME_CHARS,
+        ),
+        (
+            TemplateKind::Beautiful,
+            "title",
+            crate::text::MAX_NAME_CHARS,
+        ),
         (TemplateKind::Stonks, "text", crate::text::MAX_NAME_CHARS),
     ] {
         let t = kind.template();
@@ -93,18 +101,25 @@ fn rip_draws_its_epitaph_and_years_and_greys_the_avatar() {
     let t = TemplateKind::Rip.template();
     let a = avatar();
     let plain = render_template(t, &args(t, &[]).unwrap(), Some(&a)).unwrap();
-    let text = render_template(t, &args(t, &[("text", "gone fishing")]).unwrap(), Some(&a)).unwrap();
-    let years = render_template(t, &args(t, &[("years", "1999 – 2024")]).unwrap(), Some(&a)).unwrap();
+    let text =
+        render_template(t, &args(t, &[("text", "gone fishing")]).unwrap(), Some(&a)).unwrap();
+    let years =
+        render_template(t, &args(t, &[("years", "1999 – 2024")]).unwrap(), Some(&a)).unwrap();
     assert!(plain != text && plain != years && text != years);
     // The oval's centre shows the avatar in grey.
     let (x, y, s) = super::memes_one::RIP_PHOTO;
-    let p = plain.get_pixel((x + s / 2.0) as u32, (y + s / 2.0) as u32).0;
+    let p = plain
+        .get_pixel((x + s / 2.0) as u32, (y + s / 2.0) as u32)
+        .0;
     assert!(p[0] == p[1] && p[1] == p[2], "{p:?}");
     // Its corner is the stone's, whatever the avatar.
     let corner = ((x + 4.0) as u32, (y + 4.0) as u32);
     let other = RgbaImage::from_pixel(64, 64, image::Rgba([255, 0, 0, 255]));
     let red = render_template(t, &args(t, &[]).unwrap(), Some(&other)).unwrap();
-    assert_eq!(plain.get_pixel(corner.0, corner.1), red.get_pixel(corner.0, corner.1));
+    assert_eq!(
+        plain.get_pixel(corner.0, corner.1),
+        red.get_pixel(corner.0, corner.1)
+    );
 }
 
 #[test]

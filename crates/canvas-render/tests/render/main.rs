@@ -29,9 +29,9 @@
 
 mod animated;
 mod corpus;
-mod memes_one;
 #[cfg(feature = "files")]
 mod files;
+mod memes_one;
 mod properties;
 
 use std::path::{Path, PathBuf};

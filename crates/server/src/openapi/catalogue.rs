@@ -853,7 +853,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
                 location: In::Path,
                 required: true,
                 kind: Kind::Enum(PREVIEW_PATH_GROUPS),
-                description: "the endpoint's group: `canvas` (the colour square), `filter`, `misc`, `overlay`, `premium`, `rankcard`, `welcome` (the welcome templates), `welcome-background`, or `custom` (an operator's template)",
+                description: "the endpoint's group: `canvas` (the colour square), `filter`, `misc`, `overlay`, `premium`, `rankcard`, `meme` (the memes), `welcome` (the welcome templates), `welcome-background`, or `custom` (an operator's template)",
                 example: "misc",
                 default: None,
             },

@@ -21,7 +21,11 @@ macro_rules! app {
 /// Each meme, its size and a query filling its text slots.
 const MEMES: [(&str, (u32, u32), &str); 6] = [
     ("wanted", (600, 800), "name=Ferris&reward=1500000"),
-    ("rip", (700, 800), "text=gone%20fishing&years=1999%20%E2%80%93%202024"),
+    (
+        "rip",
+        (700, 800),
+        "text=gone%20fishing&years=1999%20%E2%80%93%202024",
+    ),
     ("trash", (800, 800), ""),
     ("delete", (800, 480), "filename=homework.png"),
     ("beautiful", (800, 800), "title=Ferris"),
@@ -53,7 +57,9 @@ async fn every_meme_answers_a_still_a_webp_and_an_animated_avatar() {
         let frames = gif_frames(&r);
         assert_eq!(frames.len(), 6, "{name}");
         assert!(
-            frames.iter().all(|(f, d)| f.dimensions() == size && *d == 70),
+            frames
+                .iter()
+                .all(|(f, d)| f.dimensions() == size && *d == 70),
             "{name}"
         );
         assert_ne!(frames[0].0, frames[3].0, "{name}: the avatar moves");
@@ -84,18 +90,33 @@ async fn text_slots_take_every_script_and_emoji() {
     for (name, query) in [
         ("wanted", format!("name={}", pct("محمد الصقر 🌵"))),
         ("wanted", format!("name={}", pct("ユウキ 🤠"))),
-        ("rip", format!("text={}&years={}", pct("安らかに眠れ 💀"), pct("٢٠٠١ – ٢٠٢٤"))),
+        (
+            "rip",
+            format!(
+                "text={}&years={}",
+                pct("安らかに眠れ 💀"),
+                pct("٢٠٠١ – ٢٠٢٤")
+            ),
+        ),
         ("delete", format!("filename={}", pct("我的作业 📁.png"))),
         ("beautiful", format!("title={}", pct("שלום ✨"))),
         ("stonks", format!("text={}", pct("📈 ज़्यादा"))),
     ] {
-        let r = get(&app, &format!("/canvas/meme/{name}?avatar={avatar}&{query}")).await;
+        let r = get(
+            &app,
+            &format!("/canvas/meme/{name}?avatar={avatar}&{query}"),
+        )
+        .await;
         image_of(&r, "image/png");
         assert_ne!(r.body, plain.body, "{name} {query}");
     }
     // The reward is written with its thousands: a different number, a
     // different poster; the default is $5,000.
-    let five = get(&app, &format!("/canvas/meme/wanted?avatar={avatar}&reward=5000")).await;
+    let five = get(
+        &app,
+        &format!("/canvas/meme/wanted?avatar={avatar}&reward=5000"),
+    )
+    .await;
     assert_eq!(five.body, plain.body);
 }
 
@@ -105,23 +126,65 @@ async fn every_bad_value_is_a_400_naming_it() {
     let a = "https://example.com/a.png";
     let long = |n: usize| "x".repeat(n);
     let cases: Vec<(String, &str)> = vec![
-        (format!("/canvas/meme/wanted?avatar={a}&reward=-1"), "reward"),
-        (format!("/canvas/meme/wanted?avatar={a}&reward=1000000000001"), "reward"),
-        (format!("/canvas/meme/wanted?avatar={a}&reward=%2450"), "reward"),
-        (format!("/canvas/meme/wanted?avatar={a}&reward=1.5"), "reward"),
-        (format!("/canvas/meme/wanted?avatar={a}&reward=lots"), "reward"),
-        (format!("/canvas/meme/wanted?avatar={a}&name={}", long(65)), "name"),
-        (format!("/canvas/meme/rip?avatar={a}&text={}", long(121)), "text"),
-        (format!("/canvas/meme/rip?avatar={a}&years={}", long(41)), "years"),
-        (format!("/canvas/meme/delete?avatar={a}&filename={}", long(65)), "filename"),
-        (format!("/canvas/meme/beautiful?avatar={a}&title={}", long(65)), "title"),
-        (format!("/canvas/meme/stonks?avatar={a}&text={}", long(65)), "text"),
+        (
+            format!("/canvas/meme/wanted?avatar={a}&reward=-1"),
+            "reward",
+        ),
+        (
+            format!("/canvas/meme/wanted?avatar={a}&reward=1000000000001"),
+            "reward",
+        ),
+        (
+            format!("/canvas/meme/wanted?avatar={a}&reward=%2450"),
+            "reward",
+        ),
+        (
+            format!("/canvas/meme/wanted?avatar={a}&reward=1.5"),
+            "reward",
+        ),
+        (
+            format!("/canvas/meme/wanted?avatar={a}&reward=lots"),
+            "reward",
+        ),
+        (
+            format!("/canvas/meme/wanted?avatar={a}&name={}", long(65)),
+            "name",
+        ),
+        (
+            format!("/canvas/meme/rip?avatar={a}&text={}", long(121)),
+            "text",
+        ),
+        (
+            format!("/canvas/meme/rip?avatar={a}&years={}", long(41)),
+            "years",
+        ),
+        (
+            format!("/canvas/meme/delete?avatar={a}&filename={}", long(65)),
+            "filename",
+        ),
+        (
+            format!("/canvas/meme/beautiful?avatar={a}&title={}", long(65)),
+            "title",
+        ),
+        (
+            format!("/canvas/meme/stonks?avatar={a}&text={}", long(65)),
+            "text",
+        ),
         ("/canvas/meme/trash".to_owned(), "avatar"),
         ("/canvas/meme/wanted?name=x".to_owned(), "avatar"),
         ("/canvas/meme/rip?avatar=ftp://x/a.png".to_owned(), "avatar"),
-        ("/canvas/meme/beautiful?avatar=not%20a%20url".to_owned(), "avatar"),
-        (format!("/canvas/meme/delete?avatar={a}&format=jpeg"), "format"),
-        (format!("/canvas/meme/stonks?avatar={a}&quality=0"), "quality"),
+        (
+            "/canvas/meme/beautiful?avatar=not%20a%20url".to_owned(),
+            "avatar",
+        ),
+        (
+            format!("/canvas/meme/delete?avatar={a}&format=jpeg"),
+            "format",
+        ),
+        (
+            format!("/canvas/meme/stonks?avatar={a}&quality=0"),
+            "quality",
+        ),
     ];
     for (uri, name) in &cases {
         let r = get(&app, uri).await;

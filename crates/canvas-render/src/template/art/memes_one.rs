@@ -106,14 +106,20 @@ pub(super) fn wanted_poster() -> Result<Canvas, RenderError> {
     // Grain, fibres and stains.
     let mut rng = Lcg(1881);
     for _ in 0..1600 {
-        let (x, y) = (10.0 + rng.next() * (w - 20.0), 10.0 + rng.next() * (h - 20.0));
+        let (x, y) = (
+            10.0 + rng.next() * (w - 20.0),
+            10.0 + rng.next() * (h - 20.0),
+        );
         let dark = rng.next() < 0.6;
         let a = (10.0 + rng.next() * 26.0) as u8;
         let hex = if dark { 0x6b4a24 } else { 0xfff6dc };
         c.color(&circle_path(x, y, 0.6 + rng.next() * 1.4), rgba(hex, a));
     }
     for _ in 0..60 {
-        let (x, y) = (20.0 + rng.next() * (w - 40.0), 20.0 + rng.next() * (h - 40.0));
+        let (x, y) = (
+            20.0 + rng.next() * (w - 40.0),
+            20.0 + rng.next() * (h - 40.0),
+        );
         let (dx, dy) = (rng.next() * 40.0 - 20.0, rng.next() * 6.0 - 3.0);
         c.stroke(&segment((x, y), (x + dx, y + dy)), rgba(0x7a5530, 22), 1.0);
     }
@@ -129,10 +135,23 @@ pub(super) fn wanted_poster() -> Result<Canvas, RenderError> {
     c.stroke(&sheet, rgba(0x5a3818, 150), 10.0);
     c.stroke(&sheet, rgba(0x2e1a0a, 200), 3.0);
     // Double border.
-    c.stroke(&rect_path(26.0, 28.0, w - 52.0, h - 56.0), rgba(PAPER_INK, 200), 4.0);
-    c.stroke(&rect_path(36.0, 38.0, w - 72.0, h - 76.0), rgba(PAPER_INK, 150), 1.5);
+    c.stroke(
+        &rect_path(26.0, 28.0, w - 52.0, h - 56.0),
+        rgba(PAPER_INK, 200),
+        4.0,
+    );
+    c.stroke(
+        &rect_path(36.0, 38.0, w - 72.0, h - 76.0),
+        rgba(PAPER_INK, 150),
+        1.5,
+    );
     // Nails at the corners.
-    for (x, y) in [(50.0, 52.0), (w - 50.0, 52.0), (50.0, h - 52.0), (w - 50.0, h - 52.0)] {
+    for (x, y) in [
+        (50.0, 52.0),
+        (w - 50.0, 52.0),
+        (50.0, h - 52.0),
+        (w - 50.0, h - 52.0),
+    ] {
         c.color(&circle_path(x + 1.5, y + 2.0, 7.0), rgba(0x000000, 60));
         c.fill(
             &circle_path(x, y, 6.5),
@@ -175,8 +194,16 @@ pub(super) fn wanted_poster() -> Result<Canvas, RenderError> {
         16.0,
     )?;
     for (x0, x1) in [(60.0, 150.0), (w - 150.0, w - 60.0)] {
-        c.stroke(&segment((x0, 192.0), (x1, 192.0)), rgba(PAPER_INK, 220), 3.0);
-        c.stroke(&segment((x0 + 10.0, 200.0), (x1 - 10.0, 200.0)), rgba(PAPER_INK, 160), 1.5);
+        c.stroke(
+            &segment((x0, 192.0), (x1, 192.0)),
+            rgba(PAPER_INK, 220),
+            3.0,
+        );
+        c.stroke(
+            &segment((x0 + 10.0, 200.0), (x1 - 10.0, 200.0)),
+            rgba(PAPER_INK, 160),
+            1.5,
+        );
     }
     // The portrait's frame and shadow.
     let (px, py, ps) = WANTED_PHOTO;
@@ -224,16 +251,32 @@ pub(super) fn wanted_photo_age() -> Result<Canvas, RenderError> {
         );
     }
     // A fold across the middle.
-    c.stroke(&segment((0.0, s * 0.52), (s, s * 0.49)), rgba(0xfff4d8, 60), 2.0);
-    c.stroke(&segment((0.0, s * 0.52 + 2.0), (s, s * 0.49 + 2.0)), rgba(0x3a2410, 40), 1.5);
+    c.stroke(
+        &segment((0.0, s * 0.52), (s, s * 0.49)),
+        rgba(0xfff4d8, 60),
+        2.0,
+    );
+    c.stroke(
+        &segment((0.0, s * 0.52 + 2.0), (s, s * 0.49 + 2.0)),
+        rgba(0x3a2410, 40),
+        1.5,
+    );
     Ok(c)
 }
 
 /// The ornament in place of a blank name: a rule, a diamond, a rule.
 pub(super) fn wanted_rule() -> Result<Canvas, RenderError> {
     let mut c = Canvas::new(360, 24)?;
-    c.stroke(&segment((6.0, 12.0), (160.0, 12.0)), rgba(PAPER_INK, 220), 3.0);
-    c.stroke(&segment((200.0, 12.0), (354.0, 12.0)), rgba(PAPER_INK, 220), 3.0);
+    c.stroke(
+        &segment((6.0, 12.0), (160.0, 12.0)),
+        rgba(PAPER_INK, 220),
+        3.0,
+    );
+    c.stroke(
+        &segment((200.0, 12.0), (354.0, 12.0)),
+        rgba(PAPER_INK, 220),
+        3.0,
+    );
     c.color(
         &poly(&[(180.0, 2.0), (192.0, 12.0), (180.0, 22.0), (168.0, 12.0)]),
         rgba(PAPER_INK, 255),
@@ -379,7 +422,11 @@ pub(super) fn rip_scene() -> Result<Canvas, RenderError> {
         (sx + sw - 32.0, 0xf4d35e),
     ] {
         let fy = sy + sh - 6.0;
-        c.stroke(&segment((fx, fy + 24.0), (fx, fy)), rgba(0x2f6b2a, 255), 3.0);
+        c.stroke(
+            &segment((fx, fy + 24.0), (fx, fy)),
+            rgba(0x2f6b2a, 255),
+            3.0,
+        );
         for k in 0..5 {
             let a = k as f32 * std::f32::consts::TAU / 5.0;
             c.color(
@@ -402,9 +449,21 @@ pub(super) fn rip_oval() -> Result<Canvas, RenderError> {
     let (cx, cy) = (s / 2.0, s / 2.0);
     cut(&mut c, &oval(cx, cy, rx, ry));
     // An inner shadow at the window's top, the rim and its light edge.
-    c.stroke(&oval(cx, cy + 1.0, rx - 3.0, ry - 3.0), rgba(0x000000, 70), 6.0);
-    c.stroke(&oval(cx, cy, rx + 4.0, ry + 4.0), rgba(STONE_DARK, 255), 6.0);
-    c.stroke(&oval(cx, cy + 1.5, rx + 9.0, ry + 9.0), rgba(0xd9dde1, 200), 2.0);
+    c.stroke(
+        &oval(cx, cy + 1.0, rx - 3.0, ry - 3.0),
+        rgba(0x000000, 70),
+        6.0,
+    );
+    c.stroke(
+        &oval(cx, cy, rx + 4.0, ry + 4.0),
+        rgba(STONE_DARK, 255),
+        6.0,
+    );
+    c.stroke(
+        &oval(cx, cy + 1.5, rx + 9.0, ry + 9.0),
+        rgba(0xd9dde1, 200),
+        2.0,
+    );
     c.stroke(&oval(cx, cy, rx + 8.0, ry + 8.0), rgba(STONE, 255), 1.0);
     Ok(c)
 }
@@ -457,28 +516,66 @@ pub(super) fn trash_alley() -> Result<Canvas, RenderError> {
     ] {
         let mut pb = PathBuilder::new();
         pb.move_to(x - 10.0, y - r * 0.8);
-        pb.cubic_to(x - r * 1.3, y - r * 0.5, x - r * 1.1, y + r * 0.9, x, y + r * 0.85);
-        pb.cubic_to(x + r * 1.1, y + r * 0.9, x + r * 1.3, y - r * 0.5, x + 10.0, y - r * 0.8);
+        pb.cubic_to(
+            x - r * 1.3,
+            y - r * 0.5,
+            x - r * 1.1,
+            y + r * 0.9,
+            x,
+            y + r * 0.85,
+        );
+        pb.cubic_to(
+            x + r * 1.1,
+            y + r * 0.9,
+            x + r * 1.3,
+            y - r * 0.5,
+            x + 10.0,
+            y - r * 0.8,
+        );
         pb.close();
         let bag = pb.finish().expect("bag");
         c.color(&bag, rgba(hex, 255));
         c.stroke(&bag, rgba(0x0c0d10, 255), 2.0);
-        c.color(&oval(x - r * 0.35, y - r * 0.2, r * 0.22, r * 0.1), rgba(0xffffff, 28));
+        c.color(
+            &oval(x - r * 0.35, y - r * 0.2, r * 0.22, r * 0.1),
+            rgba(0xffffff, 28),
+        );
         // The knot and its two ears.
         let ky = y - r * 0.8;
-        c.color(&poly(&[(x - 4.0, ky), (x - 22.0, ky - 22.0), (x - 6.0, ky - 16.0)]), rgba(hex, 255));
-        c.color(&poly(&[(x + 4.0, ky), (x + 22.0, ky - 20.0), (x + 6.0, ky - 15.0)]), rgba(hex, 255));
+        c.color(
+            &poly(&[(x - 4.0, ky), (x - 22.0, ky - 22.0), (x - 6.0, ky - 16.0)]),
+            rgba(hex, 255),
+        );
+        c.color(
+            &poly(&[(x + 4.0, ky), (x + 22.0, ky - 20.0), (x + 6.0, ky - 15.0)]),
+            rgba(hex, 255),
+        );
         c.color(&circle_path(x, ky - 2.0, 7.0), rgba(0x0c0d10, 255));
     }
     // Litter on the pavement.
-    for (x, y, r) in [(560.0, 770.0, 14.0), (740.0, 740.0, 11.0), (300.0, 785.0, 9.0)] {
+    for (x, y, r) in [
+        (560.0, 770.0, 14.0),
+        (740.0, 740.0, 11.0),
+        (300.0, 785.0, 9.0),
+    ] {
         c.color(&circle_path(x, y, r), rgba(0xe8e4d8, 255));
-        c.stroke(&segment((x - r * 0.6, y - r * 0.2), (x + r * 0.5, y + r * 0.3)), rgba(0x9a968c, 255), 1.5);
-        c.stroke(&segment((x - r * 0.2, y + r * 0.6), (x + r * 0.3, y - r * 0.5)), rgba(0x9a968c, 255), 1.5);
+        c.stroke(
+            &segment((x - r * 0.6, y - r * 0.2), (x + r * 0.5, y + r * 0.3)),
+            rgba(0x9a968c, 255),
+            1.5,
+        );
+        c.stroke(
+            &segment((x - r * 0.2, y + r * 0.6), (x + r * 0.3, y - r * 0.5)),
+            rgba(0x9a968c, 255),
+            1.5,
+        );
     }
     // The bin's shadow and its dark inside, behind the avatar.
     let (bx, rim_y, rw, rh, bottom, _) = TRASH_BIN;
-    c.color(&oval(bx + 30.0, bottom, rw + 40.0, 28.0), rgba(0x000000, 110));
+    c.color(
+        &oval(bx + 30.0, bottom, rw + 40.0, 28.0),
+        rgba(0x000000, 110),
+    );
     c.fill(
         &oval(bx, rim_y, rw - 6.0, rh - 6.0),
         &shader_paint(radial(
@@ -496,7 +593,12 @@ pub(super) fn trash_alley() -> Result<Canvas, RenderError> {
         pb.cubic_to(x + 18.0 * s, 240.0, x - 18.0 * s, 220.0, x, 190.0);
         c.stroke(&pb.finish().expect("stink"), rgba(0xb5d86a, 150), 6.0);
     }
-    for (x, y) in [(150.0, 180.0), (640.0, 150.0), (590.0, 230.0), (210.0, 250.0)] {
+    for (x, y) in [
+        (150.0, 180.0),
+        (640.0, 150.0),
+        (590.0, 230.0),
+        (210.0, 250.0),
+    ] {
         fly(&mut c, x, y);
     }
     // The lid, dropped on the pavement at the left.
@@ -518,7 +620,11 @@ pub(super) fn trash_alley() -> Result<Canvas, RenderError> {
         t,
     );
     c.stroke_t(&lid, rgba(0x2a2d31, 255), 3.0, t);
-    c.fill_t(&rrect_path(-26.0, -40.0, 52.0, 18.0, 8.0), &paint(rgba(0x3a3e43, 255)), t);
+    c.fill_t(
+        &rrect_path(-26.0, -40.0, 52.0, 18.0, 8.0),
+        &paint(rgba(0x3a3e43, 255)),
+        t,
+    );
     Ok(c)
 }
 
@@ -562,7 +668,10 @@ pub(super) fn trash_bin() -> Result<Canvas, RenderError> {
             t,
         );
         c.stroke_t(
-            &segment((top_x + 5.0, rim_y + dip + 10.0), (bot_x + 4.0, bottom + dip * 0.7)),
+            &segment(
+                (top_x + 5.0, rim_y + dip + 10.0),
+                (bot_x + 4.0, bottom + dip * 0.7),
+            ),
             rgba(0xffffff, 60),
             2.0,
             t,
@@ -612,15 +721,37 @@ pub(super) fn trash_bin() -> Result<Canvas, RenderError> {
     // A fish bone hanging over the rim.
     let (fx, fy) = (bx + 110.0, rim_y + 30.0);
     let ft = t.pre_translate(fx, fy).pre_rotate(64.0);
-    c.stroke_t(&segment((0.0, 0.0), (70.0, 0.0)), rgba(0xf1ede2, 255), 4.0, ft);
+    c.stroke_t(
+        &segment((0.0, 0.0), (70.0, 0.0)),
+        rgba(0xf1ede2, 255),
+        4.0,
+        ft,
+    );
     for k in 0..5 {
         let x = 12.0 + k as f32 * 11.0;
         let h = 14.0 - k as f32 * 1.5;
-        c.stroke_t(&segment((x, -h), (x + 4.0, h)), rgba(0xf1ede2, 255), 2.5, ft);
+        c.stroke_t(
+            &segment((x, -h), (x + 4.0, h)),
+            rgba(0xf1ede2, 255),
+            2.5,
+            ft,
+        );
     }
-    c.fill_t(&oval(-10.0, 0.0, 12.0, 9.0), &paint(rgba(0xf1ede2, 255)), ft);
-    c.fill_t(&circle_path(-13.0, -2.0, 2.0), &paint(rgba(0x222222, 255)), ft);
-    c.fill_t(&poly(&[(70.0, 0.0), (86.0, -12.0), (86.0, 12.0)]), &paint(rgba(0xf1ede2, 255)), ft);
+    c.fill_t(
+        &oval(-10.0, 0.0, 12.0, 9.0),
+        &paint(rgba(0xf1ede2, 255)),
+        ft,
+    );
+    c.fill_t(
+        &circle_path(-13.0, -2.0, 2.0),
+        &paint(rgba(0x222222, 255)),
+        ft,
+    );
+    c.fill_t(
+        &poly(&[(70.0, 0.0), (86.0, -12.0), (86.0, 12.0)]),
+        &paint(rgba(0xf1ede2, 255)),
+        ft,
+    );
     let _ = (ox, oy);
     Ok(c)
 }
@@ -652,12 +783,26 @@ pub(super) fn delete_dialog() -> Result<Canvas, RenderError> {
     let title = TextStyle::new(FontFace::Bold, 19.0).color(text_rgb(0x334155));
     c.line("Delete File", &title, x + 52.0, y + 12.0, 300.0)?;
     // A bin glyph in the title bar.
-    c.color(&rrect_path(x + 20.0, y + 16.0, 18.0, 20.0, 3.0), rgba(0xdc2626, 255));
-    c.color(&rect_path(x + 17.0, y + 12.0, 24.0, 4.0), rgba(0xdc2626, 255));
+    c.color(
+        &rrect_path(x + 20.0, y + 16.0, 18.0, 20.0, 3.0),
+        rgba(0xdc2626, 255),
+    );
+    c.color(
+        &rect_path(x + 17.0, y + 12.0, 24.0, 4.0),
+        rgba(0xdc2626, 255),
+    );
     // Close cross.
     let (cx, cy) = (x + w - 28.0, y + 23.0);
-    c.stroke(&segment((cx - 7.0, cy - 7.0), (cx + 7.0, cy + 7.0)), rgba(0x475569, 255), 2.5);
-    c.stroke(&segment((cx + 7.0, cy - 7.0), (cx - 7.0, cy + 7.0)), rgba(0x475569, 255), 2.5);
+    c.stroke(
+        &segment((cx - 7.0, cy - 7.0), (cx + 7.0, cy + 7.0)),
+        rgba(0x475569, 255),
+        2.5,
+    );
+    c.stroke(
+        &segment((cx + 7.0, cy - 7.0), (cx - 7.0, cy + 7.0)),
+        rgba(0x475569, 255),
+        2.5,
+    );
     // The file icon: a page with a folded corner around the thumbnail.
     let (ix, iy, is) = DELETE_ICON;
     let page = poly(&[
@@ -678,7 +823,10 @@ pub(super) fn delete_dialog() -> Result<Canvas, RenderError> {
         ]),
         rgba(0xcbd5e1, 255),
     );
-    c.color(&rrect_path(ix - 2.0, iy + is + 8.0, 48.0, 18.0, 4.0), rgba(0x2563eb, 255));
+    c.color(
+        &rrect_path(ix - 2.0, iy + is + 8.0, 48.0, 18.0, 4.0),
+        rgba(0x2563eb, 255),
+    );
     let tag = TextStyle::new(FontFace::Bold, 12.0).color([255, 255, 255, 255]);
     c.line("PNG", &tag, ix + 9.0, iy + is + 9.0, 40.0)?;
     // The question and the details.
@@ -796,10 +944,22 @@ pub(super) fn beautiful_gallery() -> Result<Canvas, RenderError> {
     // Bevels: lit top and left, shaded bottom and right.
     let (x0, y0, x1, y1) = (px - t, py - t, px + ps + t, py + ps + t);
     let (i0, j0, i1, j1) = (px, py, px + ps, py + ps);
-    c.color(&poly(&[(x0, y0), (x1, y0), (i1, j0), (i0, j0)]), rgba(0xfff2c4, 70));
-    c.color(&poly(&[(x0, y0), (i0, j0), (i0, j1), (x0, y1)]), rgba(0xfff2c4, 40));
-    c.color(&poly(&[(x1, y1), (x0, y1), (i0, j1), (i1, j1)]), rgba(0x3a2606, 80));
-    c.color(&poly(&[(x1, y1), (i1, j1), (i1, j0), (x1, y0)]), rgba(0x3a2606, 60));
+    c.color(
+        &poly(&[(x0, y0), (x1, y0), (i1, j0), (i0, j0)]),
+        rgba(0xfff2c4, 70),
+    );
+    c.color(
+        &poly(&[(x0, y0), (i0, j0), (i0, j1), (x0, y1)]),
+        rgba(0xfff2c4, 40),
+    );
+    c.color(
+        &poly(&[(x1, y1), (x0, y1), (i0, j1), (i1, j1)]),
+        rgba(0x3a2606, 80),
+    );
+    c.color(
+        &poly(&[(x1, y1), (i1, j1), (i1, j0), (x1, y0)]),
+        rgba(0x3a2606, 60),
+    );
     // Beading along the middle of the frame.
     let mid = t / 2.0;
     let beads = 18;
@@ -821,7 +981,12 @@ pub(super) fn beautiful_gallery() -> Result<Canvas, RenderError> {
         (t - 4.0, 0xfce9b0, 200, 2.0),
     ] {
         c.stroke(
-            &rect_path(x0 + inset, y0 + inset, x1 - x0 - 2.0 * inset, y1 - y0 - 2.0 * inset),
+            &rect_path(
+                x0 + inset,
+                y0 + inset,
+                x1 - x0 - 2.0 * inset,
+                y1 - y0 - 2.0 * inset,
+            ),
             rgba(hex, a),
             wd,
         );
@@ -842,7 +1007,10 @@ pub(super) fn beautiful_gallery() -> Result<Canvas, RenderError> {
         c.color(&circle_path(cx, cy, 8.0), rgba(0xb88a2a, 255));
     }
     // The painting's shadow line inside the frame.
-    c.color(&rect_path(i0 - 3.0, j0 - 3.0, ps + 6.0, ps + 6.0), rgba(0x2a1a04, 255));
+    c.color(
+        &rect_path(i0 - 3.0, j0 - 3.0, ps + 6.0, ps + 6.0),
+        rgba(0x2a1a04, 255),
+    );
     // The plaque.
     let (qx, qy, qw, qh) = BEAUTIFUL_PLAQUE;
     let plaque = rrect_path(qx, qy, qw, qh, 6.0);
@@ -862,7 +1030,12 @@ pub(super) fn beautiful_gallery() -> Result<Canvas, RenderError> {
         )),
     );
     c.stroke(&plaque, rgba(0x6e4a10, 255), 2.0);
-    for (sx, sy) in [(qx + 8.0, qy + 8.0), (qx + qw - 8.0, qy + 8.0), (qx + 8.0, qy + qh - 8.0), (qx + qw - 8.0, qy + qh - 8.0)] {
+    for (sx, sy) in [
+        (qx + 8.0, qy + 8.0),
+        (qx + qw - 8.0, qy + 8.0),
+        (qx + 8.0, qy + qh - 8.0),
+        (qx + qw - 8.0, qy + qh - 8.0),
+    ] {
         c.color(&circle_path(sx, sy, 2.5), rgba(0x6e4a10, 255));
     }
     let small = TextStyle::new(FontFace::Regular, 15.0)
@@ -885,7 +1058,11 @@ pub(super) fn beautiful_gallery() -> Result<Canvas, RenderError> {
                 0.0,
                 x + 9.0,
                 0.0,
-                &[(0.0, rgba(0x8a6014, 255)), (0.4, rgba(0xfbe3a0, 255)), (1.0, rgba(0x6e4a10, 255))],
+                &[
+                    (0.0, rgba(0x8a6014, 255)),
+                    (0.4, rgba(0xfbe3a0, 255)),
+                    (1.0, rgba(0x6e4a10, 255)),
+                ],
             )),
         );
         c.fill(
@@ -904,7 +1081,12 @@ pub(super) fn beautiful_gallery() -> Result<Canvas, RenderError> {
     let rope = pb.finish().expect("rope");
     c.stroke(&rope, rgba(0x3a0610, 255), 18.0);
     c.stroke(&rope, rgba(0x9b1b30, 255), 13.0);
-    c.stroke_t(&rope, rgba(0xe0607a, 150), 3.0, Transform::from_translate(0.0, -3.0));
+    c.stroke_t(
+        &rope,
+        rgba(0xe0607a, 150),
+        3.0,
+        Transform::from_translate(0.0, -3.0),
+    );
     let _ = h;
     Ok(c)
 }
@@ -922,7 +1104,11 @@ pub(super) fn beautiful_varnish() -> Result<Canvas, RenderError> {
         0.0,
         0.0,
         s,
-        &[(0.0, rgba(0x000000, 60)), (0.12, rgba(0x000000, 0)), (1.0, rgba(0x000000, 0))],
+        &[
+            (0.0, rgba(0x000000, 60)),
+            (0.12, rgba(0x000000, 0)),
+            (1.0, rgba(0x000000, 0)),
+        ],
     ));
     c.stroke(&rect_path(0.0, 0.0, s, s), rgba(0x000000, 60), 6.0);
     Ok(c)
@@ -964,10 +1150,18 @@ pub(super) fn stonks_chart() -> Result<Canvas, RenderError> {
         let (top, bot) = (open.min(close), open.max(close));
         let hex = if up { 0x22c55e } else { 0xef4444 };
         c.color(
-            &rect_path(x + 8.0, top - 10.0 - rng.next() * 12.0, 2.0, bot - top + 26.0),
+            &rect_path(
+                x + 8.0,
+                top - 10.0 - rng.next() * 12.0,
+                2.0,
+                bot - top + 26.0,
+            ),
             rgba(hex, 200),
         );
-        c.color(&rect_path(x + 3.0, top, 12.0, (bot - top).max(3.0)), rgba(hex, 230));
+        c.color(
+            &rect_path(x + 3.0, top, 12.0, (bot - top).max(3.0)),
+            rgba(hex, 230),
+        );
     }
     // The arrow: a zigzag shaft and a head at the top right.
     let pts = [
@@ -984,13 +1178,22 @@ pub(super) fn stonks_chart() -> Result<Canvas, RenderError> {
         pb.line_to(p.0, p.1);
     }
     let shaft = pb.finish().expect("arrow");
-    c.stroke_t(&shaft, rgba(0x000000, 120), 40.0, Transform::from_translate(6.0, 8.0));
+    c.stroke_t(
+        &shaft,
+        rgba(0x000000, 120),
+        40.0,
+        Transform::from_translate(6.0, 8.0),
+    );
     c.stroke(&shaft, rgba(0x0f5f2b, 255), 40.0);
     c.stroke(&shaft, rgba(0x22c55e, 255), 32.0);
     c.stroke(&shaft, rgba(0x86efac, 180), 6.0);
     let (tx, ty) = (760.0, 48.0);
     let head = poly(&[(tx, ty), (tx - 8.0, ty + 112.0), (tx - 112.0, ty + 8.0)]);
-    c.fill_t(&head, &paint(rgba(0x000000, 120)), Transform::from_translate(6.0, 8.0));
+    c.fill_t(
+        &head,
+        &paint(rgba(0x000000, 120)),
+        Transform::from_translate(6.0, 8.0),
+    );
     c.color(&head, rgba(0x22c55e, 255));
     c.stroke(&head, rgba(0x0f5f2b, 255), 4.0);
     // The ticker strip.
@@ -1006,7 +1209,15 @@ pub(super) fn stonks_chart() -> Result<Canvas, RenderError> {
     // A soft light behind the avatar.
     let (ax, ay, s) = STONKS_AVATAR;
     c.glow(ax + s / 2.0, ay + s / 2.0, s * 0.75, 0x38bdf8, 70);
-    c.shadow(&circle_path(ax + s / 2.0, ay + s / 2.0, s / 2.0), 8.0, 12.0, 90);
-    c.color(&circle_path(ax + s / 2.0, ay + s / 2.0, s / 2.0 + 6.0), rgba(0xe2e8f0, 255));
+    c.shadow(
+        &circle_path(ax + s / 2.0, ay + s / 2.0, s / 2.0),
+        8.0,
+        12.0,
+        90,
+    );
+    c.color(
+        &circle_path(ax + s / 2.0, ay + s / 2.0, s / 2.0 + 6.0),
+        rgba(0xe2e8f0, 255),
+    );
     Ok(c)
 }
