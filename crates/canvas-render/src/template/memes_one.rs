@@ -99,7 +99,7 @@ pub(super) static WANTED: Template = Template {
             grey: true,
             tint: Some(Tint {
                 rgb: 0x8a5a2b,
-                strength: 0.38,
+                strength: 0.32,
             }),
         }),
         art(

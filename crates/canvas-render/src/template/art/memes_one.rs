@@ -239,7 +239,7 @@ pub(super) fn wanted_photo_age() -> Result<Canvas, RenderError> {
         s / 2.0,
         s / 2.0,
         s * 0.75,
-        &[(0.55, rgba(0x2a1606, 0)), (1.0, rgba(0x2a1606, 120))],
+        &[(0.6, rgba(0x2a1606, 0)), (1.0, rgba(0x2a1606, 80))],
     ));
     let mut rng = Lcg(1849);
     for _ in 0..500 {
