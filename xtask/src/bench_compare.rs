@@ -60,7 +60,8 @@ pub struct BenchCompareArgs {
     /// jail512, passed512, wasted512, triggered512, petpet512, amongus512,
     /// welcome512 (templates 1-7), rank512 (templates 1-9, one colour set),
     /// rankcolours512 (random colours), horny512, namecard512, sage,
-    /// post512 (the misc cards); with circle512 among them, each
+    /// post512 (the misc cards), wanted512, rip512, trash512, delete512,
+    /// beautiful512, stonks512 (the one-avatar memes); with circle512 among them, each
     /// one's throughput is also given as a ratio of circle512's.
     #[arg(long, value_delimiter = ',')]
     pub scenarios: Vec<String>,
@@ -143,7 +144,7 @@ const SCENARIOS: [Scenario; 5] = [
 /// throughput on the same 512 px avatar), run only when named with
 /// `--scenarios` (`templates` names them all); the sharp peer has no
 /// counterpart, so it sits them out.
-const TEMPLATE_SCENARIOS: [Scenario; 17] = [
+const TEMPLATE_SCENARIOS: [Scenario; 23] = [
     template("circle512", &["/canvas/misc/circle?avatar={A5}"]),
     template("comrade512", &["/canvas/overlay/comrade?avatar={A5}"]),
     template("gay512", &["/canvas/overlay/gay?avatar={A5}"]),
@@ -208,6 +209,26 @@ const TEMPLATE_SCENARIOS: [Scenario; 17] = [
             "/premium/rankcard/9?avatar={A5}&username=Ferris&level=12&cxp=340&nxp=1000&ccxp={C}",
         ],
     ),
+    template(
+        "wanted512",
+        &["/canvas/meme/wanted?avatar={A5}&name=Ferris&reward=1500000"],
+    ),
+    template(
+        "rip512",
+        &[
+            "/canvas/meme/rip?avatar={A5}&text=Here%20lies%20my%20sleep%20schedule&years=1999%20-%202024",
+        ],
+    ),
+    template("trash512", &["/canvas/meme/trash?avatar={A5}"]),
+    template(
+        "delete512",
+        &["/canvas/meme/delete?avatar={A5}&filename=homework.png"],
+    ),
+    template(
+        "beautiful512",
+        &["/canvas/meme/beautiful?avatar={A5}&title=Ferris"],
+    ),
+    template("stonks512", &["/canvas/meme/stonks?avatar={A5}"]),
 ];
 
 /// The animated effects the sharp peer also serves (`/effect/<name>`: each

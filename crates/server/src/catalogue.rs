@@ -40,6 +40,9 @@ pub const WELCOME_ALIAS_GROUP: &str = "/canvas/welcome/img";
 /// below [`PREMIUM_GROUP`].
 pub const PREMIUM_WELCOME: &str = "/premium/welcome";
 
+/// Prefix of the memes (`/canvas/meme/{name}`).
+pub const MEME_GROUP: &str = "/canvas/meme";
+
 /// The operators' templates (`/canvas/custom/{name}`, `--templates`).
 pub const CUSTOM_GROUP: &str = "/canvas/custom";
 /// The preview group of the operators' templates
@@ -57,8 +60,9 @@ pub fn custom_preview(name: &str, animated: bool) -> String {
 pub const SERVER_PARAMS: &[&str] = &["avatar", "format", "quality"];
 
 /// Every canvas image group: the rate limiter's `canvas` class.
-pub const CANVAS_GROUPS: [&str; 8] = [
+pub const CANVAS_GROUPS: [&str; 9] = [
     CUSTOM_GROUP,
+    MEME_GROUP,
     MISC_GROUP,
     FILTER_GROUP,
     OVERLAY_GROUP,
@@ -82,8 +86,9 @@ pub fn is_canvas_image(path: &str) -> bool {
 /// animated images under [`PREMIUM_GROUP`], the welcome cards `1`–`7`
 /// under [`WELCOME_GROUP`] (and its alias, and [`PREMIUM_WELCOME`] with a
 /// custom background), the rank cards under [`RANKCARD_GROUP`], the misc
-/// images drawn as templates under [`MISC_GROUP`] (also in [`Misc::all`]).
-pub const TEMPLATES: [(&str, &str, TemplateKind); 37] = [
+/// images drawn as templates under [`MISC_GROUP`] (also in [`Misc::all`]),
+/// the memes under [`MEME_GROUP`].
+pub const TEMPLATES: [(&str, &str, TemplateKind); 43] = [
     (OVERLAY_GROUP, "comrade", TemplateKind::Comrade),
     (OVERLAY_GROUP, "gay", TemplateKind::Gay),
     (OVERLAY_GROUP, "glass", TemplateKind::Glass),
@@ -121,6 +126,12 @@ pub const TEMPLATES: [(&str, &str, TemplateKind); 37] = [
     (MISC_GROUP, "lied", TemplateKind::Lied),
     (MISC_GROUP, "post", TemplateKind::Post),
     (MISC_GROUP, "video-comment", TemplateKind::VideoComment),
+    (MEME_GROUP, "wanted", TemplateKind::Wanted),
+    (MEME_GROUP, "rip", TemplateKind::Rip),
+    (MEME_GROUP, "trash", TemplateKind::Trash),
+    (MEME_GROUP, "delete", TemplateKind::Delete),
+    (MEME_GROUP, "beautiful", TemplateKind::Beautiful),
+    (MEME_GROUP, "stonks", TemplateKind::Stonks),
 ];
 
 /// The URL names of the welcome backgrounds (the `{background}` segment),
@@ -172,8 +183,9 @@ pub fn template_query_params(
 /// template of the group when a path parameter picks it
 /// (`/premium/rankcard/{template}`, `/welcome/img/{template}/{background}`).
 pub fn templates_of_operation(path: &str) -> Vec<(&'static str, &'static str, TemplateKind)> {
-    const GROUPS: [&str; 9] = [
+    const GROUPS: [&str; 10] = [
         MISC_GROUP,
+        MEME_GROUP,
         OVERLAY_GROUP,
         OVERLAY_ALIAS_GROUP,
         PREMIUM_GROUP,
@@ -483,6 +495,9 @@ mod tests {
             ["1", "2", "3", "4", "5", "6", "7", "8", "9"]
         );
         assert_eq!(template(RANKCARD_GROUP, "0"), None);
+        assert_eq!(template(MEME_GROUP, "rip"), Some(TemplateKind::Rip));
+        assert_eq!(template(MISC_GROUP, "rip"), None);
+        assert_eq!(template(MEME_GROUP, "Rip"), None);
     }
 
     #[test]
@@ -529,6 +544,7 @@ mod tests {
             "/welcome/img/1/space",
             "/canvas/welcome/img/7/sunset",
             "/canvas/custom/harbor-welcome",
+            "/canvas/meme/wanted",
         ] {
             assert!(is_canvas_image(canvas), "{canvas}");
         }

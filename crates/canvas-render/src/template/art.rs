@@ -149,11 +149,33 @@ pub enum Art {
     ThumbUp,
     /// 40×40: the video comment's light grey thumbs-down.
     ThumbDown,
+    /// 600×800, `wanted`: the aged paper poster, its print and the portrait's frame.
+    WantedPoster,
+    /// 340×340, `wanted`: grain, a fold and a dark rim over the portrait.
+    WantedPhotoAge,
+    /// 360×24, `wanted`: the ornament in place of a blank name.
+    WantedRule,
+    /// 700×800, `rip`: a dusk sky, a grassy hill and the engraved gravestone.
+    RipScene,
+    /// 220×220, `rip`: the stone over the avatar with its oval window cut out.
+    RipOval,
+    /// 800×800, `trash`: a brick alley, bags, flies and the bin's dark inside.
+    TrashAlley,
+    /// 460×340, `trash`: the bin's front over the avatar.
+    TrashBin,
+    /// 800×480, `delete`: a desktop and the "Delete this file?" dialog.
+    DeleteDialog,
+    /// 800×800, `beautiful`: a museum wall, the gilded frame, the plaque and a rope.
+    BeautifulGallery,
+    /// 320×320, `beautiful`: a varnish sheen over the painting.
+    BeautifulVarnish,
+    /// 800×600, `stonks`: a trading screen with climbing candles and a green arrow.
+    StonksChart,
 }
 
 impl Art {
     /// How many kinds of art there are.
-    pub const COUNT: usize = 56;
+    pub const COUNT: usize = 67;
 
     /// Every kind of art, in declaration order.
     pub const ALL: [Art; Art::COUNT] = [
@@ -213,6 +235,17 @@ impl Art {
         Art::PostActionsDark,
         Art::ThumbUp,
         Art::ThumbDown,
+        Art::WantedPoster,
+        Art::WantedPhotoAge,
+        Art::WantedRule,
+        Art::RipScene,
+        Art::RipOval,
+        Art::TrashAlley,
+        Art::TrashBin,
+        Art::DeleteDialog,
+        Art::BeautifulGallery,
+        Art::BeautifulVarnish,
+        Art::StonksChart,
     ];
 
     /// Its stable name: how a template file refers to it (`art = "hand"`).
@@ -276,6 +309,17 @@ impl Art {
             Art::PostActionsDark => "post-actions-dark",
             Art::ThumbUp => "thumb-up",
             Art::ThumbDown => "thumb-down",
+            Art::WantedPoster => "wanted-poster",
+            Art::WantedPhotoAge => "wanted-photo-age",
+            Art::WantedRule => "wanted-rule",
+            Art::RipScene => "rip-scene",
+            Art::RipOval => "rip-oval",
+            Art::TrashAlley => "trash-alley",
+            Art::TrashBin => "trash-bin",
+            Art::DeleteDialog => "delete-dialog",
+            Art::BeautifulGallery => "beautiful-gallery",
+            Art::BeautifulVarnish => "beautiful-varnish",
+            Art::StonksChart => "stonks-chart",
         }
     }
 
@@ -335,6 +379,17 @@ impl Art {
                 social::ACTIONS_SIZE
             }
             Art::ThumbUp | Art::ThumbDown => social::THUMB_SIZE,
+            Art::WantedPoster => (600, 800),
+            Art::WantedPhotoAge => (340, 340),
+            Art::WantedRule => (360, 24),
+            Art::RipScene => (700, 800),
+            Art::RipOval => (220, 220),
+            Art::TrashAlley => (800, 800),
+            Art::TrashBin => (460, 340),
+            Art::DeleteDialog => (800, 480),
+            Art::BeautifulGallery => (800, 800),
+            Art::BeautifulVarnish => (320, 320),
+            Art::StonksChart => (800, 600),
             _ => (512, 512),
         }
     }
@@ -386,6 +441,17 @@ fn draw(art: Art) -> Pixmap {
         Art::HornyLicence => return base_layer(cards_misc::licence_base(Licence::Horny)),
         Art::SimpCard => return base_layer(cards_misc::licence_base(Licence::Simp)),
         Art::NamecardGlass => return base_layer(cards_misc::namecard_base()),
+        Art::WantedPoster => return base_layer(memes_one::wanted_poster()),
+        Art::WantedPhotoAge => return base_layer(memes_one::wanted_photo_age()),
+        Art::WantedRule => return base_layer(memes_one::wanted_rule()),
+        Art::RipScene => return base_layer(memes_one::rip_scene()),
+        Art::RipOval => return base_layer(memes_one::rip_oval()),
+        Art::TrashAlley => return base_layer(memes_one::trash_alley()),
+        Art::TrashBin => return base_layer(memes_one::trash_bin()),
+        Art::DeleteDialog => return base_layer(memes_one::delete_dialog()),
+        Art::BeautifulGallery => return base_layer(memes_one::beautiful_gallery()),
+        Art::BeautifulVarnish => return base_layer(memes_one::beautiful_varnish()),
+        Art::StonksChart => return base_layer(memes_one::stonks_chart()),
         _ => {}
     }
     if let Some(card) = art.card() {
@@ -435,6 +501,7 @@ fn draw(art: Art) -> Pixmap {
     c.pixmap
 }
 
+mod memes_one;
 mod rank;
 
 fn star_path(cx: f32, cy: f32, r: f32, inner: f32) -> tiny_skia::Path {

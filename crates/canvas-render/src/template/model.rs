@@ -106,11 +106,28 @@ pub enum TemplateKind {
     /// `@username`, the comment (the card grows with it), the likes and
     /// the reply button.
     VideoComment,
+    /// `wanted`, 600×800: an old-west wanted poster with the avatar as its
+    /// sepia portrait, `name` and `reward`.
+    Wanted,
+    /// `rip`, 700×800: a gravestone on grass with the avatar greyed in an
+    /// oval, "RIP", `text` and `years`.
+    Rip,
+    /// `trash`, 800×800: the avatar thrown into a metal bin in an alley.
+    Trash,
+    /// `delete`, 800×480: a "Delete this file?" dialog with the avatar as
+    /// the file's icon and `filename`.
+    Delete,
+    /// `beautiful`, 800×800: the avatar as a painting in a gilded frame on
+    /// a museum wall, `title` on its plaque.
+    Beautiful,
+    /// `stonks`, 800×600: the round avatar before a rising market chart,
+    /// captioned `text`.
+    Stonks,
 }
 
 impl TemplateKind {
     /// Every template, in declaration order.
-    pub const ALL: [TemplateKind; 37] = [
+    pub const ALL: [TemplateKind; 43] = [
         TemplateKind::Comrade,
         TemplateKind::Gay,
         TemplateKind::Glass,
@@ -148,6 +165,12 @@ impl TemplateKind {
         TemplateKind::Lied,
         TemplateKind::Post,
         TemplateKind::VideoComment,
+        TemplateKind::Wanted,
+        TemplateKind::Rip,
+        TemplateKind::Trash,
+        TemplateKind::Delete,
+        TemplateKind::Beautiful,
+        TemplateKind::Stonks,
     ];
 
     /// The welcome cards, 1 to 7.
@@ -201,6 +224,12 @@ impl TemplateKind {
             TemplateKind::Lied => &memes::LIED,
             TemplateKind::Post => &social::POST,
             TemplateKind::VideoComment => &social::VIDEO_COMMENT,
+            TemplateKind::Wanted => &memes_one::WANTED,
+            TemplateKind::Rip => &memes_one::RIP,
+            TemplateKind::Trash => &memes_one::TRASH,
+            TemplateKind::Delete => &memes_one::DELETE,
+            TemplateKind::Beautiful => &memes_one::BEAUTIFUL,
+            TemplateKind::Stonks => &memes_one::STONKS,
         }
     }
 }

@@ -28,6 +28,13 @@ fn samples(kind: TemplateKind) -> &'static [(&'static str, &'static str)] {
         Lied => &[("username", "Ada")],
         Post => POST,
         VideoComment => VIDEO_COMMENT,
+        Wanted => &[("name", "Ada Lovelace"), ("reward", "25000")],
+        Rip => &[
+            ("text", "She only wanted one more feature"),
+            ("years", "1815 – 1852"),
+        ],
+        Delete => &[("filename", "ada_lovelace.png")],
+        Beautiful => &[("title", "Portrait of Ada")],
         _ => &[],
     }
 }

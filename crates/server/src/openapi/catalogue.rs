@@ -287,6 +287,18 @@ const fn misc(path: &'static str, summary: &'static str, params: &'static [Param
     }
 }
 
+const fn meme(path: &'static str, summary: &'static str, description: &'static str) -> Endpoint {
+    Endpoint {
+        path,
+        tag: "canvas: memes",
+        summary,
+        description,
+        params: &[AVATAR],
+        ok: Success::CanvasImage,
+        errors: CANVAS_ERRORS,
+    }
+}
+
 const fn overlay(path: &'static str, summary: &'static str) -> Endpoint {
     Endpoint {
         path,
@@ -439,6 +451,7 @@ pub const PREVIEW_GROUPS: &[&str] = &[
     "premium",
     "welcome",
     "rankcard",
+    "meme",
     "welcome-background",
 ];
 
@@ -452,6 +465,7 @@ pub const PREVIEW_PATH_GROUPS: &[&str] = &[
     "premium",
     "welcome",
     "rankcard",
+    "meme",
     "welcome-background",
     crate::catalogue::CUSTOM_PREVIEWS,
 ];
@@ -668,6 +682,37 @@ pub const ENDPOINTS: &[Endpoint] = &[
         ok: Success::CanvasImage,
         errors: CANVAS_ERRORS,
     },
+    // --- memes ---
+    meme(
+        "/canvas/meme/wanted",
+        "An old-west wanted poster with the avatar as its sepia portrait",
+        "600×800: aged paper, \"WANTED\", \"DEAD OR ALIVE\", the avatar greyed and toned sepia, `name` in capitals (an ornament in its place when blank) and \"REWARD $`reward`\" written with thousands separators (`reward=1500000` gives \"REWARD $1,500,000\"). A still avatar gives a PNG (or `format`); an animated avatar gives an animated poster, aligned by time.",
+    ),
+    meme(
+        "/canvas/meme/rip",
+        "A gravestone with the avatar greyed in an oval, RIP, an epitaph and years",
+        "700×800: a gravestone on a grassy hill at dusk, the avatar greyed in an oval on the stone, \"R I P\" engraved under it, then `text` (wraps and shrinks to fit) and `years` (free text). A still avatar gives a PNG (or `format`); an animated avatar gives an animated image, aligned by time.",
+    ),
+    meme(
+        "/canvas/meme/trash",
+        "The avatar thrown into a metal bin in an alley",
+        "800×800: the avatar, tilted, sticking out of a dented metal bin in a brick alley, with flies and a banana peel. A still avatar gives a PNG (or `format`); an animated avatar gives an animated image, aligned by time.",
+    ),
+    meme(
+        "/canvas/meme/delete",
+        "A \"Delete this file?\" dialog with the avatar as the file's icon",
+        "800×480: a desktop dialog asking to delete a file whose icon is the avatar, `filename` under the question, the pointer on \"Delete\". A still avatar gives a PNG (or `format`); an animated avatar gives an animated image, aligned by time.",
+    ),
+    meme(
+        "/canvas/meme/beautiful",
+        "The avatar as a painting in a gilded frame on a museum wall",
+        "800×800: the avatar in a gilded frame under a spotlight, `title` on the brass plaque under it, a velvet rope in front. A still avatar gives a PNG (or `format`); an animated avatar gives an animated image, aligned by time.",
+    ),
+    meme(
+        "/canvas/meme/stonks",
+        "The round avatar before a rising market chart, captioned STONKS",
+        "800×600: a trading screen with climbing candles and a green arrow shooting up from behind the round avatar, `text` in outlined capitals (default \"STONKS\"). A still avatar gives a PNG (or `format`); an animated avatar gives an animated image, aligned by time.",
+    ),
     // --- welcome cards ---
     Endpoint {
         path: "/welcome/img/{template}/{background}",
@@ -808,7 +853,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
                 location: In::Path,
                 required: true,
                 kind: Kind::Enum(PREVIEW_PATH_GROUPS),
-                description: "the endpoint's group: `canvas` (the colour square), `filter`, `misc`, `overlay`, `premium`, `rankcard`, `welcome` (the welcome templates), `welcome-background`, or `custom` (an operator's template)",
+                description: "the endpoint's group: `canvas` (the colour square), `filter`, `misc`, `overlay`, `premium`, `rankcard`, `meme` (the memes), `welcome` (the welcome templates), `welcome-background`, or `custom` (an operator's template)",
                 example: "misc",
                 default: None,
             },

@@ -3,7 +3,8 @@
 //! `/canvas/overlays/{name}`), the animated `/premium/{name}`, the
 //! welcome cards `/welcome/img/{template}/{background}` (also
 //! `/canvas/welcome/img/...`) and `/premium/welcome/{template}?bg=`, and
-//! the rank cards `/premium/rankcard/{template}`.
+//! the rank cards `/premium/rankcard/{template}` and the memes
+//! `/canvas/meme/{name}`.
 //!
 //! A handler parses and checks every parameter on the async worker (cheap:
 //! a bad parameter is a 400 before any network or CPU work) into a
@@ -52,6 +53,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .get("/canvas/welcome/img/{template}/{background}", welcome_alias),
         )
         .service(super::group(catalogue::CUSTOM_GROUP).get("/canvas/custom/{name}", custom))
+        .service(super::group(catalogue::MEME_GROUP).get("/canvas/meme/{name}", meme))
         .service(
             super::group(catalogue::PREMIUM_GROUP)
                 .get("/premium/welcome/{template}", premium_welcome)
@@ -299,6 +301,17 @@ async fn premium(
     q: web::Query<CanvasQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let job = template_job(&req, catalogue::PREMIUM_GROUP, &name, &q)?;
+    respond(&req, &state, job, &q).await
+}
+
+/// A one-avatar meme (`/canvas/meme/{name}`).
+async fn meme(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+    q: web::Query<CanvasQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let job = template_job(&req, catalogue::MEME_GROUP, &name, &q)?;
     respond(&req, &state, job, &q).await
 }
 

@@ -16,6 +16,7 @@ mod custom;
 mod errors;
 mod hygiene;
 mod logging;
+mod memes_one;
 mod metrics;
 mod monitoring;
 mod negotiation;
