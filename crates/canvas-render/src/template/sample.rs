@@ -28,6 +28,12 @@ fn samples(kind: TemplateKind) -> &'static [(&'static str, &'static str)] {
         Lied => &[("username", "Ada")],
         Post => POST,
         VideoComment => VIDEO_COMMENT,
+        Caption => &[("text", "when the tests pass on the first try")],
+        Impact => &[("top", "one does not simply"), ("bottom", "ship on friday")],
+        Motivate => &[
+            ("title", "Patience"),
+            ("text", "the build will finish eventually"),
+        ],
         _ => &[],
     }
 }
