@@ -192,3 +192,22 @@ fn captions_shape_every_script_and_refuse_text_over_the_cap() {
         render_template(t, &args, Some(&picture(300, 300))).unwrap();
     }
 }
+
+#[test]
+fn pictures_of_extreme_aspect_render_at_their_announced_size() {
+    for kind in CAPTIONS {
+        let t = kind.template();
+        let args = with(
+            t,
+            &[("text", "a caption 😀"), ("top", "top"), ("title", "T")],
+        );
+        for (w, h) in [(1, 2000), (2000, 1), (3, 900), (4096, 7)] {
+            let img = render_template(t, &args, Some(&picture(w, h))).unwrap();
+            assert_eq!(
+                img.dimensions(),
+                t.size_for_picture(&args, (w, h)),
+                "{kind:?} {w}×{h}"
+            );
+        }
+    }
+}

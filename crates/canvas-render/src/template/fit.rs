@@ -76,11 +76,16 @@ impl Geometry {
         Place { x, y, w, h, ..p }
     }
 
+    /// A text slot on the canvas: its sizes scaled, within the sizes text
+    /// may have (a picture of extreme aspect gives a narrow canvas: its
+    /// text is then cut).
     fn text(&self, slot: &TextSlot) -> TextSlot {
+        let font = |v: f32| v.clamp(text::MIN_FONT_SIZE, text::MAX_FONT_SIZE);
+        let size = font(slot.size * self.scale);
         TextSlot {
             area: self.area(slot.area),
-            size: slot.size * self.scale,
-            min_size: slot.min_size * self.scale,
+            size,
+            min_size: font(slot.min_size * self.scale).min(size),
             outline: slot.outline.map(|(c, w)| (c, w * self.scale)),
             ..*slot
         }
