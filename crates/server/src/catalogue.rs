@@ -40,6 +40,13 @@ pub const WELCOME_ALIAS_GROUP: &str = "/canvas/welcome/img";
 /// below [`PREMIUM_GROUP`].
 pub const PREMIUM_WELCOME: &str = "/premium/welcome";
 
+/// Prefix of the captions over any picture (`/canvas/caption/{name}`):
+/// the picture is `avatar` or [`CAPTION_IMAGE_PARAM`].
+pub const CAPTION_GROUP: &str = "/canvas/caption";
+/// The query parameter a caption takes its picture from instead of
+/// `avatar` (exactly one of the two).
+pub const CAPTION_IMAGE_PARAM: &str = "image";
+
 /// The operators' templates (`/canvas/custom/{name}`, `--templates`).
 pub const CUSTOM_GROUP: &str = "/canvas/custom";
 /// The preview group of the operators' templates
@@ -57,8 +64,9 @@ pub fn custom_preview(name: &str, animated: bool) -> String {
 pub const SERVER_PARAMS: &[&str] = &["avatar", "format", "quality"];
 
 /// Every canvas image group: the rate limiter's `canvas` class.
-pub const CANVAS_GROUPS: [&str; 8] = [
+pub const CANVAS_GROUPS: [&str; 9] = [
     CUSTOM_GROUP,
+    CAPTION_GROUP,
     MISC_GROUP,
     FILTER_GROUP,
     OVERLAY_GROUP,
@@ -82,8 +90,9 @@ pub fn is_canvas_image(path: &str) -> bool {
 /// animated images under [`PREMIUM_GROUP`], the welcome cards `1`–`7`
 /// under [`WELCOME_GROUP`] (and its alias, and [`PREMIUM_WELCOME`] with a
 /// custom background), the rank cards under [`RANKCARD_GROUP`], the misc
-/// images drawn as templates under [`MISC_GROUP`] (also in [`Misc::all`]).
-pub const TEMPLATES: [(&str, &str, TemplateKind); 37] = [
+/// images drawn as templates under [`MISC_GROUP`] (also in [`Misc::all`]),
+/// the captions over any picture under [`CAPTION_GROUP`].
+pub const TEMPLATES: [(&str, &str, TemplateKind); 41] = [
     (OVERLAY_GROUP, "comrade", TemplateKind::Comrade),
     (OVERLAY_GROUP, "gay", TemplateKind::Gay),
     (OVERLAY_GROUP, "glass", TemplateKind::Glass),
@@ -121,6 +130,10 @@ pub const TEMPLATES: [(&str, &str, TemplateKind); 37] = [
     (MISC_GROUP, "lied", TemplateKind::Lied),
     (MISC_GROUP, "post", TemplateKind::Post),
     (MISC_GROUP, "video-comment", TemplateKind::VideoComment),
+    (CAPTION_GROUP, "caption", TemplateKind::Caption),
+    (CAPTION_GROUP, "impact", TemplateKind::Impact),
+    (CAPTION_GROUP, "motivate", TemplateKind::Motivate),
+    (CAPTION_GROUP, "speechbubble", TemplateKind::SpeechBubble),
 ];
 
 /// The URL names of the welcome backgrounds (the `{background}` segment),
@@ -172,8 +185,9 @@ pub fn template_query_params(
 /// template of the group when a path parameter picks it
 /// (`/premium/rankcard/{template}`, `/welcome/img/{template}/{background}`).
 pub fn templates_of_operation(path: &str) -> Vec<(&'static str, &'static str, TemplateKind)> {
-    const GROUPS: [&str; 9] = [
+    const GROUPS: [&str; 10] = [
         MISC_GROUP,
+        CAPTION_GROUP,
         OVERLAY_GROUP,
         OVERLAY_ALIAS_GROUP,
         PREMIUM_GROUP,
@@ -529,6 +543,7 @@ mod tests {
             "/welcome/img/1/space",
             "/canvas/welcome/img/7/sunset",
             "/canvas/custom/harbor-welcome",
+            "/canvas/caption/impact",
         ] {
             assert!(is_canvas_image(canvas), "{canvas}");
         }
