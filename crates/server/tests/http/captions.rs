@@ -167,3 +167,36 @@ async fn text_over_its_cap_is_a_400_naming_it() {
         image_of(&ok, "image/png");
     }
 }
+
+#[actix_rt::test]
+async fn the_speech_bubble_stays_transparent_in_every_format() {
+    let host = FixtureHost::start();
+    let app = app!();
+    let url = enc(&host.url("/avatar512.png"));
+    for (format, content_type) in [("png", "image/png"), ("webp", "image/webp")] {
+        let r = get(
+            &app,
+            &format!("/canvas/caption/speechbubble?avatar={url}&format={format}"),
+        )
+        .await;
+        let img = image_of(&r, content_type);
+        assert_eq!(
+            img.get_pixel(256, 8).0[3],
+            0,
+            "{format}: the bubble is cut out"
+        );
+        assert_eq!(
+            img.get_pixel(256, 500).0[3],
+            255,
+            "{format}: the picture below"
+        );
+    }
+    let r = get(
+        &app,
+        &format!("/canvas/caption/speechbubble?avatar={url}&format=gif"),
+    )
+    .await;
+    let frames = gif_frames(&r);
+    assert_eq!(frames[0].0.get_pixel(256, 8).0[3], 0);
+    assert_eq!(frames[0].0.get_pixel(256, 500).0[3], 255);
+}
