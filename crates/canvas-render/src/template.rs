@@ -31,7 +31,12 @@
 //! * [`Layer::Grow`]: a text that sets the canvas's height, within
 //!   bounds, and the layers below it that move down with it (a post's
 //!   comment, the card ending right below it): such a template's size
-//!   depends on its arguments ([`Template::size_for`]).
+//!   depends on its arguments ([`Template::size_for`]);
+//! * [`Layer::Fit`]: the avatar as the main picture, whole, the canvas
+//!   following its aspect and size ([`FitSlot`], a caption over any
+//!   picture: [`Template::size_for_picture`]);
+//! * [`Layer::Cut`]: a shape cut out of what is under it (transparent
+//!   there).
 //!
 //! A template may also have a [`Camera`]: the layers then draw a picture
 //! smaller than the canvas, which each frame shows at a place of its own,
@@ -92,6 +97,7 @@
 
 mod art;
 mod backdrops;
+mod captions;
 mod cards;
 mod cards_misc;
 mod catalog;
@@ -108,6 +114,7 @@ mod welcome;
 mod draw;
 #[cfg(feature = "files")]
 pub mod file;
+mod fit;
 mod flow;
 mod gif;
 mod model;
@@ -122,6 +129,7 @@ use tiny_skia::{FilterQuality, PathBuilder, Pattern, Pixmap, PixmapPaint, Spread
 use unicode_segmentation::UnicodeSegmentation;
 
 pub use art::Art;
+pub use captions::CAPTION_PICTURE_SIDES;
 pub use cards_misc::{MAX_BIRTHDAY_CHARS, MAX_DESCRIPTION_CHARS, MAX_QUOTE_CHARS};
 pub use memes::MAX_CAPTION_CHARS;
 pub use memes_one::{MAX_EPITAPH_CHARS, MAX_WANTED_REWARD, MAX_YEARS_CHARS};
@@ -142,13 +150,14 @@ use crate::{RenderError, RgbaImage};
 
 use self::{draw::*, patch::*, slot_text::*};
 pub use draw::bar_fraction;
+pub use fit::fitted_picture_size;
 pub use gif::render_template_gif;
 #[cfg(test)]
 use model::grouped;
 pub use model::{
-    Args, AvatarSlot, BarSlot, BarStyle, Camera, Grow, Layer, MAX_TEMPLATE_FRAMES, Mask, Paint,
-    Palette, ParamKind, ParamSpec, Picture, Piece, Place, Reveal, Row, RowItem, Shape, ShapeSlot,
-    Template, TemplateKind, TextSlot, Timeline, Tint, Value, When,
+    Args, AvatarSlot, BarSlot, BarStyle, Camera, FitSlot, Grow, Layer, MAX_TEMPLATE_FRAMES, Mask,
+    Paint, Palette, ParamKind, ParamSpec, Picture, Piece, Place, Reveal, Row, RowItem, Shape,
+    ShapeSlot, Template, TemplateKind, TextSlot, Timeline, Tint, Value, When,
 };
 pub use plan::{FramePlan, plan_frames, plan_frames_with};
 pub use render::{
@@ -158,6 +167,8 @@ pub use render::{
 
 #[cfg(test)]
 mod bidi_tests;
+#[cfg(test)]
+mod captions_tests;
 #[cfg(test)]
 mod cards_misc_tests;
 #[cfg(test)]

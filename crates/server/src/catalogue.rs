@@ -42,6 +42,12 @@ pub const PREMIUM_WELCOME: &str = "/premium/welcome";
 
 /// Prefix of the memes (`/canvas/meme/{name}`).
 pub const MEME_GROUP: &str = "/canvas/meme";
+/// Prefix of the captions over any picture (`/canvas/caption/{name}`):
+/// the picture is `avatar` or [`CAPTION_IMAGE_PARAM`].
+pub const CAPTION_GROUP: &str = "/canvas/caption";
+/// The query parameter a caption takes its picture from instead of
+/// `avatar` (exactly one of the two).
+pub const CAPTION_IMAGE_PARAM: &str = "image";
 
 /// The operators' templates (`/canvas/custom/{name}`, `--templates`).
 pub const CUSTOM_GROUP: &str = "/canvas/custom";
@@ -60,9 +66,10 @@ pub fn custom_preview(name: &str, animated: bool) -> String {
 pub const SERVER_PARAMS: &[&str] = &["avatar", "format", "quality"];
 
 /// Every canvas image group: the rate limiter's `canvas` class.
-pub const CANVAS_GROUPS: [&str; 9] = [
+pub const CANVAS_GROUPS: [&str; 10] = [
     CUSTOM_GROUP,
     MEME_GROUP,
+    CAPTION_GROUP,
     MISC_GROUP,
     FILTER_GROUP,
     OVERLAY_GROUP,
@@ -87,8 +94,9 @@ pub fn is_canvas_image(path: &str) -> bool {
 /// under [`WELCOME_GROUP`] (and its alias, and [`PREMIUM_WELCOME`] with a
 /// custom background), the rank cards under [`RANKCARD_GROUP`], the misc
 /// images drawn as templates under [`MISC_GROUP`] (also in [`Misc::all`]),
-/// the memes under [`MEME_GROUP`].
-pub const TEMPLATES: [(&str, &str, TemplateKind); 43] = [
+/// the memes under [`MEME_GROUP`], the captions over any picture under
+/// [`CAPTION_GROUP`].
+pub const TEMPLATES: [(&str, &str, TemplateKind); 47] = [
     (OVERLAY_GROUP, "comrade", TemplateKind::Comrade),
     (OVERLAY_GROUP, "gay", TemplateKind::Gay),
     (OVERLAY_GROUP, "glass", TemplateKind::Glass),
@@ -132,6 +140,10 @@ pub const TEMPLATES: [(&str, &str, TemplateKind); 43] = [
     (MEME_GROUP, "delete", TemplateKind::Delete),
     (MEME_GROUP, "beautiful", TemplateKind::Beautiful),
     (MEME_GROUP, "stonks", TemplateKind::Stonks),
+    (CAPTION_GROUP, "caption", TemplateKind::Caption),
+    (CAPTION_GROUP, "impact", TemplateKind::Impact),
+    (CAPTION_GROUP, "motivate", TemplateKind::Motivate),
+    (CAPTION_GROUP, "speechbubble", TemplateKind::SpeechBubble),
 ];
 
 /// The URL names of the welcome backgrounds (the `{background}` segment),
@@ -183,9 +195,10 @@ pub fn template_query_params(
 /// template of the group when a path parameter picks it
 /// (`/premium/rankcard/{template}`, `/welcome/img/{template}/{background}`).
 pub fn templates_of_operation(path: &str) -> Vec<(&'static str, &'static str, TemplateKind)> {
-    const GROUPS: [&str; 10] = [
+    const GROUPS: [&str; 11] = [
         MISC_GROUP,
         MEME_GROUP,
+        CAPTION_GROUP,
         OVERLAY_GROUP,
         OVERLAY_ALIAS_GROUP,
         PREMIUM_GROUP,
@@ -545,6 +558,7 @@ mod tests {
             "/canvas/welcome/img/7/sunset",
             "/canvas/custom/harbor-welcome",
             "/canvas/meme/wanted",
+            "/canvas/caption/impact",
         ] {
             assert!(is_canvas_image(canvas), "{canvas}");
         }

@@ -412,6 +412,9 @@ pub(super) fn draw_layer_on(
         }
         Layer::Grow(grow) => super::flow::draw_grow(canvas, grow, args)?,
         Layer::Row(row) => super::flow::draw_row(canvas, row, args, 0.0)?,
+        Layer::Cut(slot) => super::fit::cut_shape(canvas, slot, args),
+        // Drawn by the renderer of a canvas that follows its picture.
+        Layer::Fit(_) => {}
     }
     Ok(())
 }
@@ -450,6 +453,9 @@ pub(super) fn shape_path(shape: Shape, (x, y, w, h): (f32, f32, f32, f32)) -> ti
             .and_then(PathBuilder::from_oval)
             .unwrap_or_else(|| rect_path(x, y, w, h)),
         Shape::Hexagon => hexagon_path(x, y, w, h),
+        Shape::Wedge(t) => {
+            crate::paint::poly(&[(x, y), (x + w, y), (x + w * t.clamp(0.0, 1.0), y + h)])
+        }
     }
 }
 

@@ -77,6 +77,8 @@ mod format;
 mod write;
 
 #[cfg(test)]
+mod fit_tests;
+#[cfg(test)]
 mod tests;
 
 use std::collections::HashMap;

@@ -13,7 +13,7 @@ pub(super) fn grow_of(template: &Template) -> Option<&'static Grow> {
 }
 
 /// The style of a growing text for these arguments.
-fn grow_style(grow: &Grow, args: &Args) -> TextStyle {
+pub(super) fn grow_style(grow: &Grow, args: &Args) -> TextStyle {
     slot_style(
         &grow.slot,
         (grow.paint.rgba(args), grow.slot.outline),

@@ -123,11 +123,25 @@ pub enum TemplateKind {
     /// `stonks`, 800×600: the round avatar before a rising market chart,
     /// captioned `text`.
     Stonks,
+    /// `caption`: a white band above the picture with `text` in black, the
+    /// band as tall as the text. Its canvas follows the picture
+    /// ([`Layer::Fit`], [`Template::size_for_picture`]), as do the three
+    /// below.
+    Caption,
+    /// `impact`: `top` and `bottom` in white outlined capitals over the
+    /// picture.
+    Impact,
+    /// `motivate`: the black poster: the picture in a thin white frame, a
+    /// big serif `title` and a smaller `text`.
+    Motivate,
+    /// `speechbubble`: a speech bubble cut out of the top of the picture
+    /// (transparent there).
+    SpeechBubble,
 }
 
 impl TemplateKind {
     /// Every template, in declaration order.
-    pub const ALL: [TemplateKind; 43] = [
+    pub const ALL: [TemplateKind; 47] = [
         TemplateKind::Comrade,
         TemplateKind::Gay,
         TemplateKind::Glass,
@@ -171,6 +185,10 @@ impl TemplateKind {
         TemplateKind::Delete,
         TemplateKind::Beautiful,
         TemplateKind::Stonks,
+        TemplateKind::Caption,
+        TemplateKind::Impact,
+        TemplateKind::Motivate,
+        TemplateKind::SpeechBubble,
     ];
 
     /// The welcome cards, 1 to 7.
@@ -230,6 +248,10 @@ impl TemplateKind {
             TemplateKind::Delete => &memes_one::DELETE,
             TemplateKind::Beautiful => &memes_one::BEAUTIFUL,
             TemplateKind::Stonks => &memes_one::STONKS,
+            TemplateKind::Caption => &captions::CAPTION,
+            TemplateKind::Impact => &captions::IMPACT,
+            TemplateKind::Motivate => &captions::MOTIVATE,
+            TemplateKind::SpeechBubble => &captions::SPEECHBUBBLE,
         }
     }
 }
@@ -531,6 +553,44 @@ pub enum Layer {
     Grow(Grow),
     /// Items on one line, each after the one before ([`Row`]).
     Row(Row),
+    /// The avatar as the template's main picture, whole and unmasked: the
+    /// canvas follows its aspect ([`FitSlot`]).
+    Fit(FitSlot),
+    /// A shape cut out of what is drawn under it: where the shape covers,
+    /// the canvas is left transparent (partly so where its paint's alpha is
+    /// below 255, or at its antialiased edge).
+    Cut(ShapeSlot),
+}
+
+/// The main picture of a template whose canvas follows the picture's
+/// aspect (a caption over any picture): [`Layer::Fit`].
+///
+/// The layers are placed as for a square picture in `area` (its width and
+/// height equal) on a canvas of [`Template::size`]. For a picture of
+/// another aspect, the box keeps its width and takes the picture's aspect,
+/// and the canvas grows or shrinks by as much as the box did: every
+/// coordinate from the upper half of the box up stays, every one in its
+/// lower half or below moves with the box's bottom edge (a caption above
+/// the picture stays, a line under it follows it, a box around the
+/// picture stretches with it). The whole canvas is then scaled so that the
+/// picture shows at its own size, its long side at least `min_side` and at
+/// most `max_side` pixels (a larger picture is shrunk, a smaller one
+/// enlarged to `min_side`): fonts, outlines and margins scale with it, so a
+/// template looks the same over any picture. A [`Layer::Grow`] above the
+/// picture moves it and everything below up as a text shorter than its box
+/// leaves room ([`Template::size_for_picture`]).
+///
+/// At most one per template, at the top level, in a still template without
+/// a [`Camera`]; its layers may be art, shapes, cuts, text, a growing text
+/// and conditions on those.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FitSlot {
+    /// The picture's box for a square picture, `(x, y, side, side)`.
+    pub area: (f32, f32, f32, f32),
+    /// The shortest the picture's long side is drawn, in pixels.
+    pub min_side: u32,
+    /// The longest the picture's long side is drawn, in pixels.
+    pub max_side: u32,
 }
 
 /// A text that makes the canvas as tall as it needs, within bounds: a
@@ -772,6 +832,10 @@ pub enum Shape {
     Ellipse,
     /// The regular hexagon inscribed in the box (as [`Mask::Hexagon`]).
     Hexagon,
+    /// The triangle whose base is the box's top edge and whose tip is on
+    /// its bottom edge, this fraction (0–1) of the way from its left (a
+    /// speech bubble's tail).
+    Wedge(f32),
 }
 
 /// A shape layer.
@@ -1036,12 +1100,29 @@ impl Template {
     /// template with a [`Layer::Grow`], as tall as its text needs (at most
     /// [`Template::size`]). It lays that text out to know.
     pub fn size_for(&self, args: &Args) -> (u32, u32) {
+        if let Some(slot) = super::fit::fit_of(self) {
+            let side = slot.max_side;
+            return self.size_for_picture(args, (side, side));
+        }
         match super::flow::grow_of(self) {
             Some(grow) => (
                 self.size.0,
                 super::flow::grow_height(grow, args).clamp(1, self.size.1),
             ),
             None => self.size,
+        }
+    }
+
+    /// The canvas size for these arguments over a main picture of
+    /// `picture` pixels: for a template with a [`Layer::Fit`], the picture
+    /// at its drawn size ([`FitSlot`]) and the layers around it; for any
+    /// other, [`Template::size_for`] (the picture does not change it).
+    /// [`Template::size_for`] of a template with a [`Layer::Fit`] is its
+    /// size over a square picture of `max_side` pixels.
+    pub fn size_for_picture(&self, args: &Args, picture: (u32, u32)) -> (u32, u32) {
+        match super::fit::fit_of(self) {
+            Some(slot) => super::fit::canvas_size(self, slot, args, picture),
+            None => self.size_for(args),
         }
     }
 
@@ -1079,7 +1160,9 @@ impl Template {
 
     /// Whether a layer draws the avatar.
     pub fn uses_avatar(&self) -> bool {
-        self.layers.iter().any(|l| matches!(l, Layer::Avatar(_)))
+        self.layers
+            .iter()
+            .any(|l| matches!(l, Layer::Avatar(_) | Layer::Fit(_)))
     }
 
     /// The name of the second image source a [`Layer::Image`] draws, if

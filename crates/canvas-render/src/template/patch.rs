@@ -144,9 +144,12 @@ pub(super) fn footprint(
             true => footprint(layer, source, args, frame, text, size)?,
             false => None,
         },
-        Layer::Shape(_) | Layer::Bar(_) | Layer::Grow(_) | Layer::Row(_) => {
-            clipped((0, 0, i64::from(size.0), i64::from(size.1)), size)
-        }
+        Layer::Shape(_)
+        | Layer::Bar(_)
+        | Layer::Grow(_)
+        | Layer::Row(_)
+        | Layer::Fit(_)
+        | Layer::Cut(_) => clipped((0, 0, i64::from(size.0), i64::from(size.1)), size),
     })
 }
 
@@ -295,8 +298,10 @@ pub(super) fn under_cached_slot(template: &Template, with_image: bool) -> Option
             _ => false,
         }
     }
-    // A canvas that grows with its text is not one size to keep.
+    // A canvas that grows with its text or follows its picture is not one
+    // size to keep.
     if template.is_animated()
+        || super::fit::fit_of(template).is_some()
         || (with_image && template.layers.iter().any(draws_image))
         || super::flow::grow_of(template).is_some()
     {
@@ -450,7 +455,11 @@ pub(super) fn layer_params(layer: &Layer, out: &mut Vec<&'static str>) {
         }
     }
     match layer {
-        Layer::Art { .. } | Layer::Avatar(_) | Layer::Image { .. } | Layer::Picture { .. } => {}
+        Layer::Art { .. }
+        | Layer::Avatar(_)
+        | Layer::Image { .. }
+        | Layer::Picture { .. }
+        | Layer::Fit(_) => {}
         Layer::ArtChoice { param, .. } => out.push(param),
         Layer::PaletteText(slot, palette) => {
             out.push(palette.param);
@@ -466,7 +475,7 @@ pub(super) fn layer_params(layer: &Layer, out: &mut Vec<&'static str>) {
             out.extend(slot.replaced_by);
             pieces(slot.pieces, out);
         }
-        Layer::Shape(slot) => paint(&slot.paint, out),
+        Layer::Shape(slot) | Layer::Cut(slot) => paint(&slot.paint, out),
         Layer::Bar(slot) => {
             out.extend([slot.value, slot.max]);
             paint(&slot.track, out);

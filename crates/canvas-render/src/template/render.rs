@@ -41,6 +41,9 @@ pub(super) fn render_picture(
     avatar: Option<&RgbaImage>,
     image: Option<&RgbaImage>,
 ) -> Result<RgbaImage, RenderError> {
+    if let Some(slot) = super::fit::fit_of(template) {
+        return super::fit::render_fitted(template, slot, args, avatar);
+    }
     let mut prepared = Prepared::new(template, avatar)?;
     let images = PreparedImages::new(template, image)?;
     let mut texts = TextCache::new(template);
@@ -130,6 +133,21 @@ pub fn render_planned_frames_with(
     deadline: Option<&Deadline>,
     mut sink: impl FnMut(RgbaImage, u32) -> Result<(), AnimationError>,
 ) -> Result<(), AnimationError> {
+    // A canvas that follows its picture: each avatar frame drawn whole.
+    if let Some(slot) = super::fit::fit_of(template) {
+        for step in plan {
+            if let Some(d) = deadline {
+                d.check()?;
+            }
+            let source = avatar.get(step.avatar_frame).map(|(img, _)| *img);
+            let frame = super::fit::render_fitted(template, slot, args, source)?;
+            sink(frame, step.delay_ms)?;
+        }
+        if let Some(d) = deadline {
+            d.check()?;
+        }
+        return Ok(());
+    }
     let mut prepared: Option<(usize, Prepared)> = None;
     let mut images: Option<(usize, PreparedImages)> = None;
     let mut texts = TextCache::new(template);
@@ -322,6 +340,9 @@ pub fn render_patched_frames(
     plan: &[FramePlan],
     deadline: Option<&Deadline>,
 ) -> Result<Option<PatchedFrames>, AnimationError> {
+    if super::fit::fit_of(template).is_some() {
+        return Ok(None);
+    }
     let Some(moving) = patched_layers(template, avatar, image, plan) else {
         return Ok(None);
     };

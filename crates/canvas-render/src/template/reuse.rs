@@ -26,7 +26,12 @@ pub(super) fn layer_same(layer: &Layer, f: u32, g: u32) -> bool {
         Layer::Text(slot) | Layer::PaintedText { slot, .. } | Layer::PaletteText(slot, _) => {
             reveal_stage(slot.reveal, f) == reveal_stage(slot.reveal, g)
         }
-        Layer::Shape(_) | Layer::Bar(_) | Layer::Grow(_) | Layer::Row(_) => true,
+        Layer::Shape(_)
+        | Layer::Bar(_)
+        | Layer::Grow(_)
+        | Layer::Row(_)
+        | Layer::Fit(_)
+        | Layer::Cut(_) => true,
         Layer::When { layer, .. } => layer_same(layer, f, g),
     }
 }

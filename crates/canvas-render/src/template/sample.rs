@@ -35,6 +35,12 @@ fn samples(kind: TemplateKind) -> &'static [(&'static str, &'static str)] {
         ],
         Delete => &[("filename", "ada_lovelace.png")],
         Beautiful => &[("title", "Portrait of Ada")],
+        Caption => &[("text", "when the tests pass on the first try")],
+        Impact => &[("top", "one does not simply"), ("bottom", "ship on friday")],
+        Motivate => &[
+            ("title", "Patience"),
+            ("text", "the build will finish eventually"),
+        ],
         _ => &[],
     }
 }

@@ -37,7 +37,9 @@ fn every_still_template_renders_as_its_layers_drawn_in_turn() {
     let a = avatar();
     for kind in TemplateKind::ALL {
         let t = kind.template();
-        if t.is_animated() {
+        // A canvas that follows its picture has a renderer of its own
+        // (`captions_tests`).
+        if t.is_animated() || fit::fit_of(t).is_some() {
             continue;
         }
         let args = t.args(|_| None).unwrap();

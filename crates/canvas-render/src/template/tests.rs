@@ -251,7 +251,11 @@ fn every_template_renders_at_its_size_with_and_without_an_avatar() {
         let t = kind.template();
         let args = defaults(t);
         let img = render_template(t, &args, Some(&a)).unwrap();
-        assert_eq!(img.dimensions(), t.size_for(&args), "{kind:?}");
+        assert_eq!(
+            img.dimensions(),
+            t.size_for_picture(&args, a.dimensions()),
+            "{kind:?}"
+        );
         let frames = render_template_frames(t, &args, &[(&a, 0)], None).unwrap();
         assert_eq!(frames.len(), t.timeline.frames as usize, "{kind:?}");
         assert!(frames[0].0 == img, "{kind:?}: the still is the first frame");

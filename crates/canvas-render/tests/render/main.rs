@@ -59,9 +59,11 @@ macro_rules! golden {
             }
         )*
         /// Every golden case, by name.
-        const CASES: &[&str] = &[$(stringify!($name)),*];
+        pub(crate) const CASES: &[&str] = &[$(stringify!($name)),*];
     };
 }
+
+mod captions;
 
 golden! {
     // Filters, on the 128 × 128 synthetic avatar (which has transparent parts).
@@ -528,7 +530,9 @@ fn references_match_cases() {
         let name = entry.unwrap().file_name().into_string().unwrap();
         let stem = name.strip_suffix(".png").unwrap_or(&name);
         assert!(
-            CASES.contains(&stem) || memes_one::CASES.contains(&stem),
+            CASES.contains(&stem)
+                || memes_one::CASES.contains(&stem)
+                || captions::CASES.contains(&stem),
             "tests/reference/{name} has no golden case"
         );
     }

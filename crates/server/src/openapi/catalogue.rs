@@ -311,6 +311,46 @@ const fn overlay(path: &'static str, summary: &'static str) -> Endpoint {
     }
 }
 
+/// A caption over any picture: the picture from `avatar` or `image`.
+const fn caption(path: &'static str, summary: &'static str, description: &'static str) -> Endpoint {
+    Endpoint {
+        path,
+        tag: "canvas: captions",
+        summary,
+        description,
+        params: CAPTION_PICTURE,
+        ok: Success::CanvasImage,
+        errors: CANVAS_ERRORS,
+    }
+}
+
+/// A caption's description: its own sentence, then what every caption
+/// does with its picture.
+macro_rules! caption_doc {
+    ($own:literal) => {
+        concat!(
+            $own,
+            "The canvas follows the picture: the picture keeps its aspect and is shown whole at its own size, its long side at least 320 and at most 1024 pixels (a larger picture is shrunk, a smaller one enlarged), with the band or frame around it scaled to match. Text takes every script and colour emoji, at most 200 characters a parameter. An animated picture gives an animated answer (absent `format`: a GIF), aligned by time. Open to everyone."
+        )
+    };
+}
+
+/// The picture of a caption: exactly one of `avatar` or `image`.
+const CAPTION_PICTURE: &[Param] = &[
+    Param {
+        required: false,
+        description: "URL of the picture, as for every avatar (http or https; PNG or APNG, JPEG, GIF or WebP, still or animated; at most 4096×4096 pixels, and an animation at most 256 frames and 32 Mi pixels in all). Give exactly one of `avatar` or `image` (both, or neither: 400)",
+        ..AVATAR
+    },
+    Param {
+        name: "image",
+        required: false,
+        description: "URL of any picture, fetched like `avatar` (same URL rules, size, pixel and frame caps, caches and decode budget; its errors name `image`). Give exactly one of `avatar` or `image`",
+        example: "https://example.com/picture.png",
+        ..AVATAR
+    },
+];
+
 /// The overlay names, in the server catalogue's order (a test holds them
 /// to it).
 pub const OVERLAY_NAMES: &[&str] = &[
@@ -452,6 +492,7 @@ pub const PREVIEW_GROUPS: &[&str] = &[
     "welcome",
     "rankcard",
     "meme",
+    "caption",
     "welcome-background",
 ];
 
@@ -466,6 +507,7 @@ pub const PREVIEW_PATH_GROUPS: &[&str] = &[
     "welcome",
     "rankcard",
     "meme",
+    "caption",
     "welcome-background",
     crate::catalogue::CUSTOM_PREVIEWS,
 ];
@@ -713,6 +755,35 @@ pub const ENDPOINTS: &[Endpoint] = &[
         "The round avatar before a rising market chart, captioned STONKS",
         "800×600: a trading screen with climbing candles and a green arrow shooting up from behind the round avatar, `text` in outlined capitals (default \"STONKS\"). A still avatar gives a PNG (or `format`); an animated avatar gives an animated image, aligned by time.",
     ),
+    // --- captions over any picture ---
+    caption(
+        "/canvas/caption/caption",
+        "A white band above the picture with the text in black",
+        caption_doc!(
+            "The band is as tall as `text` needs (up to about four lines at its largest size, then the text shrinks to fit). "
+        ),
+    ),
+    caption(
+        "/canvas/caption/impact",
+        "White outlined capitals over the top and bottom of the picture",
+        caption_doc!(
+            "`top` and `bottom` are upper-cased, in a bold condensed face with a black outline, each shrinking to fit its half. "
+        ),
+    ),
+    caption(
+        "/canvas/caption/motivate",
+        "The black motivational poster: the picture in a thin white frame, a big serif title and a smaller line",
+        caption_doc!(
+            "The poster is 1.22 times as wide as the picture and 0.51 of its width taller. "
+        ),
+    ),
+    caption(
+        "/canvas/caption/speechbubble",
+        "A speech bubble cut out of the top of the picture",
+        caption_doc!(
+            "The bubble and its tail are transparent, so a chat shows the picture as a reply bubble (a PNG, WebP or GIF keeps the transparency). "
+        ),
+    ),
     // --- welcome cards ---
     Endpoint {
         path: "/welcome/img/{template}/{background}",
@@ -853,7 +924,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
                 location: In::Path,
                 required: true,
                 kind: Kind::Enum(PREVIEW_PATH_GROUPS),
-                description: "the endpoint's group: `canvas` (the colour square), `filter`, `misc`, `overlay`, `premium`, `rankcard`, `meme` (the memes), `welcome` (the welcome templates), `welcome-background`, or `custom` (an operator's template)",
+                description: "the endpoint's group: `canvas` (the colour square), `filter`, `misc`, `overlay`, `premium`, `rankcard`, `meme` (the memes), `caption` (the captions), `welcome` (the welcome templates), `welcome-background`, or `custom` (an operator's template)",
                 example: "misc",
                 default: None,
             },

@@ -3,8 +3,9 @@
 //! `/canvas/overlays/{name}`), the animated `/premium/{name}`, the
 //! welcome cards `/welcome/img/{template}/{background}` (also
 //! `/canvas/welcome/img/...`) and `/premium/welcome/{template}?bg=`, and
-//! the rank cards `/premium/rankcard/{template}` and the memes
-//! `/canvas/meme/{name}`.
+//! the rank cards `/premium/rankcard/{template}`, the memes
+//! `/canvas/meme/{name}`, and the captions over any picture
+//! `/canvas/caption/{name}` (on `avatar` or `image`).
 //!
 //! A handler parses and checks every parameter on the async worker (cheap:
 //! a bad parameter is a 400 before any network or CPU work) into a
@@ -54,6 +55,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         )
         .service(super::group(catalogue::CUSTOM_GROUP).get("/canvas/custom/{name}", custom))
         .service(super::group(catalogue::MEME_GROUP).get("/canvas/meme/{name}", meme))
+        .service(super::group(catalogue::CAPTION_GROUP).get("/canvas/caption/{name}", caption))
         .service(
             super::group(catalogue::PREMIUM_GROUP)
                 .get("/premium/welcome/{template}", premium_welcome)
@@ -345,6 +347,44 @@ async fn misc(
     respond(&req, &state, job, &q).await
 }
 
+/// A caption over any picture: the picture is `avatar` or `image`
+/// (exactly one; both or neither is a 400 naming them), fetched through
+/// the same guarded fetcher, its errors naming the parameter it came in.
+async fn caption(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+    q: web::Query<CanvasQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let job = template_job(&req, catalogue::CAPTION_GROUP, &name, &q)?;
+    let image = catalogue::CAPTION_IMAGE_PARAM;
+    let (param, url) = match (present(q.get("avatar")), present(q.get(image))) {
+        (Some(url), None) => ("avatar", url),
+        (None, Some(url)) => (image, url),
+        (Some(_), Some(_)) => return Err(ApiError::BadRequest(CAPTION_PICTURE_BOTH)),
+        (None, None) => return Err(ApiError::BadRequest(CAPTION_PICTURE_NONE)),
+    };
+    let url = state
+        .canvas
+        .parse_avatar(url.trim())
+        .map_err(|source| named(ApiError::Avatar(source), param))?;
+    respond_with_sources(&req, &state, job, &q, Some((param, url)), None).await
+}
+
+/// The 400s of a caption given both pictures or none.
+const CAPTION_PICTURE_BOTH: &str =
+    "give the picture as exactly one of `avatar` or `image`, not both";
+const CAPTION_PICTURE_NONE: &str =
+    "a caption needs a picture: exactly one of `avatar` or `image` (an image URL)";
+
+/// An error about the avatar, named after the parameter its URL came in.
+fn named(e: ApiError, param: &'static str) -> ApiError {
+    match e {
+        ApiError::Avatar(source) if param != "avatar" => ApiError::Image { param, source },
+        other => other,
+    }
+}
+
 async fn respond(
     req: &HttpRequest,
     state: &AppState,
@@ -366,7 +406,7 @@ async fn respond_with_image(
     let engine = &state.canvas;
     let avatar = if job.uses_avatar() {
         let url = q.required("avatar", AVATAR_EXPECTED)?;
-        Some(engine.parse_avatar(url)?)
+        Some(("avatar", engine.parse_avatar(url)?))
     } else {
         // Scenes that draw no avatar ignore it, but one that is given must
         // still be a valid avatar URL: the contract is the same on every
@@ -375,6 +415,24 @@ async fn respond_with_image(
             engine.parse_avatar(url.trim())?;
         }
         None
+    };
+    respond_with_sources(req, state, job, q, avatar, image).await
+}
+
+/// [`respond_with_image`] with the avatar's URL given, with the name of
+/// the parameter it came in (errors about it name that parameter).
+async fn respond_with_sources(
+    req: &HttpRequest,
+    state: &AppState,
+    job: Job,
+    q: &CanvasQuery,
+    avatar: Option<(&'static str, remote_image::AvatarUrl)>,
+    image: Option<(&'static str, remote_image::AvatarUrl)>,
+) -> Result<HttpResponse, ApiError> {
+    let engine = &state.canvas;
+    let (param, avatar) = match avatar {
+        Some((param, url)) => (param, Some(url)),
+        None => ("avatar", None),
     };
     let accept = req
         .headers()
@@ -388,7 +446,8 @@ async fn respond_with_image(
     );
     let ticket = engine
         .start_with_image(client, job, avatar, image, format)
-        .await?;
+        .await
+        .map_err(|e| named(e, param))?;
     let content_type = ticket.content_type();
 
     let tag = ticket.etag().to_owned();
@@ -416,7 +475,7 @@ async fn respond_with_image(
                 .insert_header(VARY_ACCEPT)
                 .body(actix_web::body::None::new()));
         }
-        None => ticket.render().await?,
+        None => ticket.render().await.map_err(|e| named(e, param))?,
     };
     Ok(HttpResponse::Ok()
         .content_type(content_type)

@@ -22,6 +22,7 @@ use crate::error::ApiError;
 pub const OWN_PARAMS: &[&str] = &[
     "avatar",
     "bg",
+    "image",
     "format",
     "quality",
     "brightness",

@@ -7,6 +7,7 @@ mod animated;
 mod binary;
 mod book;
 mod canvas;
+mod captions;
 mod catalogue;
 mod colour;
 mod content;

@@ -88,9 +88,13 @@ async fn every_image_endpoint_has_a_preview_that_decodes() {
         };
         assert!(w > 0 && h > 0);
         if let Some(kind) = catalogue::template(e.group, e.name) {
-            // The canvas for the preview's arguments (a post grows with
-            // its comment).
-            let size = kind.template().size_for(&kind.sample_args());
+            // The canvas for the preview's arguments and the sample
+            // avatar (a post grows with its comment, a caption follows
+            // its picture).
+            let sample = canvas_render::sample::avatar().dimensions();
+            let size = kind
+                .template()
+                .size_for_picture(&kind.sample_args(), sample);
             assert_eq!((w, h), size, "{}", e.preview);
         }
         // The cards: 900×300 rank cards, 1200×600 welcome cards.

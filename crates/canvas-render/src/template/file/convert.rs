@@ -11,8 +11,8 @@ use super::format::*;
 use super::leak_str;
 use super::{Checker, FileError, MAX_CANVAS_SIDE, MAX_LAYERS};
 use crate::template::{
-    Art, AvatarSlot, BarSlot, BarStyle, Camera, Layer, MAX_TEMPLATE_FRAMES, Mask, Paint, ParamKind,
-    ParamSpec, Place, Shape, ShapeSlot, Template, Timeline, Tint, When,
+    Art, AvatarSlot, BarSlot, BarStyle, Camera, FitSlot, Layer, MAX_TEMPLATE_FRAMES, Mask, Paint,
+    ParamKind, ParamSpec, Place, Shape, ShapeSlot, Template, Timeline, Tint, When,
 };
 
 /// Longest delay of a frame, in ms.
@@ -124,6 +124,10 @@ pub(super) fn template(c: &Checker, doc: &Doc, assets: &Assets) -> R<Template> {
         still: timeline.frames == 1 && camera.is_none(),
         height: h,
         below: false,
+        fitted: doc
+            .layers
+            .iter()
+            .any(|l| l.get_ref().kind.get_ref() == "fit"),
     };
     for (i, layer) in doc.layers.iter().enumerate() {
         let at = format!("layer[{i}]");
@@ -155,6 +159,22 @@ pub(super) fn template(c: &Checker, doc: &Doc, assets: &Assets) -> R<Template> {
             }
         }
         layers.push(l);
+    }
+    // A canvas that follows its picture: one picture, and layers its
+    // renderer maps around it.
+    if let Some(i) = layers.iter().position(|l| matches!(l, Layer::Fit(_))) {
+        let wrong = layers
+            .iter()
+            .enumerate()
+            .find(|(j, l)| (*j != i && matches!(l, Layer::Fit(_))) || !super::super::fit::fits(l));
+        if let Some((j, _)) = wrong {
+            let kind = &doc.layers[j].get_ref().kind;
+            return Err(c.err(
+                kind.span(),
+                &format!("layer[{j}].kind"),
+                "a template with a `fit` layer has no other `fit`, and no avatar, image, bar or row layer",
+            ));
+        }
     }
     Ok(Template {
         size: (w, h),
@@ -328,7 +348,7 @@ fn shape(c: &Checker, field: &str, s: &Spanned<String>) -> R<Shape> {
             s.span(),
             field,
             format!(
-                "`{}` is not a shape: rect, ellipse, hexagon or rounded(radius in pixels)",
+                "`{}` is not a shape: rect, ellipse, hexagon, rounded(radius in pixels) or wedge(f) with f from 0 to 1",
                 s.get_ref()
             ),
         )
@@ -338,6 +358,7 @@ fn shape(c: &Checker, field: &str, s: &Spanned<String>) -> R<Shape> {
         ("ellipse", v) if v.is_empty() => Ok(Shape::Ellipse),
         ("hexagon", v) if v.is_empty() => Ok(Shape::Hexagon),
         ("rounded", v) if v.len() == 1 && v[0] >= 0.0 => Ok(Shape::Rounded(v[0])),
+        ("wedge", v) if v.len() == 1 && (0.0..=1.0).contains(&v[0]) => Ok(Shape::Wedge(v[0])),
         _ => Err(bad()),
     }
 }
@@ -456,6 +477,8 @@ struct Ctx<'a> {
     height: u32,
     /// A layer of a `grow`'s `below`.
     below: bool,
+    /// The template has a `fit` layer (its canvas follows its picture).
+    fitted: bool,
 }
 
 /// The kinds of layer and the fields each takes (besides `kind` and
@@ -506,6 +529,8 @@ pub(super) const LAYER_FIELDS: &[(&str, &[&str])] = &[
         ],
     ),
     ("row", &["at", "right", "items"]),
+    ("fit", &["area", "sides"]),
+    ("cut", &["shape", "area", "paint", "stroke"]),
 ];
 
 /// The kinds of layer a `grow`'s `below` may hold: they move with its
@@ -554,6 +579,7 @@ fn present(l: &LayerFile) -> Vec<(&'static str, Range<usize>)> {
         ("right", s(&l.right)),
         ("items", s(&l.items)),
         ("below", s(&l.below)),
+        ("sides", s(&l.sides)),
     ];
     all.into_iter().filter_map(|(n, s)| Some((n, s?))).collect()
 }
@@ -717,7 +743,7 @@ fn layer(c: &Checker, at: &str, spanned: &Spanned<LayerFile>, cx: &Ctx) -> R<Lay
             }
         }
         "text" => text_layer(c, at, l, span, params, assets, frames)?,
-        "shape" => {
+        "shape" | "cut" => {
             let s = required(c, at, "shape", &l.shape, &span)?;
             let stroke = match &l.stroke {
                 None => None,
@@ -728,7 +754,7 @@ fn layer(c: &Checker, at: &str, spanned: &Spanned<LayerFile>, cx: &Ctx) -> R<Lay
                 }
                 Some(w) => return Err(c.err(w.span(), &f("stroke"), "a width in pixels above 0")),
             };
-            Layer::Shape(ShapeSlot {
+            let slot = ShapeSlot {
                 shape: shape(c, &f("shape"), s)?,
                 area: area(c, &f("area"), l.area.as_ref(), span.clone())?,
                 paint: paint(
@@ -738,8 +764,13 @@ fn layer(c: &Checker, at: &str, spanned: &Spanned<LayerFile>, cx: &Ctx) -> R<Lay
                     params,
                 )?,
                 stroke,
-            })
+            };
+            match kind {
+                "cut" => Layer::Cut(slot),
+                _ => Layer::Shape(slot),
+            }
         }
+        "fit" => fit(c, at, l, span, cx)?,
         "bar" => {
             let value = required(c, at, "value", &l.value, &span)?;
             let max = required(c, at, "max", &l.max, &span)?;
@@ -788,6 +819,51 @@ fn layer(c: &Checker, at: &str, spanned: &Spanned<LayerFile>, cx: &Ctx) -> R<Lay
     }
     Ok(layer)
 }
+
+/// A `fit` layer: a square box and the bounds of the picture's long side,
+/// in a still template without a camera, never conditional.
+fn fit(c: &Checker, at: &str, l: &LayerFile, span: Range<usize>, cx: &Ctx) -> R<Layer> {
+    let f = |name: &str| format!("{at}.{name}");
+    if !cx.still {
+        return Err(c.err(
+            l.kind.span(),
+            &f("kind"),
+            "a canvas that follows its picture is a still without a camera",
+        ));
+    }
+    if let Some(when) = &l.when {
+        return Err(c.err(
+            when.span(),
+            &f("when"),
+            "the main picture is always drawn: it sets the canvas's size",
+        ));
+    }
+    let area = area(c, &f("area"), l.area.as_ref(), span.clone())?;
+    if area.2 != area.3 || area.2 < 1.0 {
+        return Err(c.err(
+            l.area.as_ref().map_or(span.clone(), |a| a.span()),
+            &f("area"),
+            "the box of a square picture: its width and height equal, at least 1",
+        ));
+    }
+    let sides = required(c, at, "sides", &l.sides, &span)?;
+    let [min_side, max_side] = *sides.get_ref();
+    if !(1..=MAX_FIT_SIDE).contains(&min_side) || !(min_side..=MAX_FIT_SIDE).contains(&max_side) {
+        return Err(c.err(
+            sides.span(),
+            &f("sides"),
+            format!("`[shortest, longest]` in pixels, 1 ≤ shortest ≤ longest ≤ {MAX_FIT_SIDE}"),
+        ));
+    }
+    Ok(Layer::Fit(FitSlot {
+        area,
+        min_side,
+        max_side,
+    }))
+}
+
+/// The longest a `fit` layer may draw its picture's long side, in pixels.
+const MAX_FIT_SIDE: u32 = 2048;
 
 /// Conditions, outermost first: `"name"` (the parameter is set), `"!name"`
 /// (it is not) or `"?name"` (it was given, whatever its value).

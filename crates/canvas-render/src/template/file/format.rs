@@ -157,6 +157,8 @@ pub(super) struct LayerFile {
     pub right: Option<Spanned<f32>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<Spanned<Vec<Spanned<ItemFile>>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sides: Option<Spanned<[u32; 2]>>,
     /// Written last: the writer puts these after the layer's own fields,
     /// as `[[layer.below]]` tables.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -246,6 +248,7 @@ impl Default for LayerFile {
             at: None,
             right: None,
             items: None,
+            sides: None,
             below: None,
         }
     }

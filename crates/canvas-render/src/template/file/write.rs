@@ -358,6 +358,20 @@ fn layer(l: &Layer) -> LayerFile {
             fill: Some(paint(b.fill)),
             ..LayerFile::default()
         },
+        Layer::Cut(s) => LayerFile {
+            kind: kind("cut"),
+            shape: Some(sp(shape_name(s.shape))),
+            area: area(s.area),
+            paint: Some(paint(s.paint)),
+            stroke: s.stroke.map(sp),
+            ..LayerFile::default()
+        },
+        Layer::Fit(s) => LayerFile {
+            kind: kind("fit"),
+            area: area(s.area),
+            sides: Some(sp([s.min_side, s.max_side])),
+            ..LayerFile::default()
+        },
         Layer::When { .. } => unreachable!("unwrapped above"),
     };
     out.when = (!when.is_empty()).then(|| sp(when));
@@ -466,6 +480,7 @@ fn shape_name(s: Shape) -> String {
         Shape::Ellipse => "ellipse".to_owned(),
         Shape::Hexagon => "hexagon".to_owned(),
         Shape::Rounded(r) => format!("rounded({r})"),
+        Shape::Wedge(t) => format!("wedge({t})"),
     }
 }
 

@@ -492,8 +492,13 @@ impl Plan {
         let anim = avatar.and_then(|a| a.animation.as_deref());
         let image_anim = image.and_then(|a| a.animation.as_deref());
         let images = 1 + usize::from(image.is_some());
-        // The canvas for these arguments: a post grows with its comment.
-        let frame_pixels = pixels(template.size_for(args)).max(1);
+        // The canvas for these arguments: a post grows with its comment, a
+        // caption follows its picture.
+        let size = match avatar {
+            Some(a) => template.size_for_picture(args, a.image.dimensions()),
+            None => template.size_for(args),
+        };
+        let frame_pixels = pixels(size).max(1);
         let animated = matches!(output, Output::Gif | Output::AnimatedWebP(_))
             && (template.is_animated()
                 || (anim.is_some() && template.uses_avatar())
@@ -612,7 +617,7 @@ fn rendered_size(job: &Job, source: (u32, u32)) -> (u32, u32) {
         Job::Circle | Job::Heart | Job::Pride(_) => {
             (canvas_render::shape::SIZE, canvas_render::shape::SIZE)
         }
-        Job::Template(kind, args) => kind.template().size_for(args),
+        Job::Template(kind, args) => kind.template().size_for_picture(args, source),
     }
 }
 

@@ -131,11 +131,16 @@ pub(super) fn grow(c: &Checker, at: &str, l: &LayerFile, span: Range<usize>, cx:
         )?,
     };
     // The canvas runs from one line of text (the smallest) to the text
-    // taking its whole box (the largest: the template's `size`).
+    // taking its whole box (the largest: the template's `size`); over a
+    // main picture (`fit`), the picture and what is below it follow.
     let (_, y, _, h) = slot.area;
     let area_span = l.area.as_ref().map_or(span.clone(), |a| a.span());
     let tallest = (y + h + margin).ceil();
-    if y < 0.0 || tallest != cx.height as f32 {
+    let fits = match cx.fitted {
+        true => tallest <= cx.height as f32,
+        false => tallest == cx.height as f32,
+    };
+    if y < 0.0 || !fits {
         return Err(c.err(
             area_span,
             &f("area"),
