@@ -97,6 +97,7 @@ mod cards_misc;
 mod catalog;
 mod contrast;
 mod memes;
+mod pairs;
 mod rank;
 mod reuse;
 mod rng;
@@ -123,6 +124,7 @@ use unicode_segmentation::UnicodeSegmentation;
 pub use art::Art;
 pub use cards_misc::{MAX_BIRTHDAY_CHARS, MAX_DESCRIPTION_CHARS, MAX_QUOTE_CHARS};
 pub use memes::MAX_CAPTION_CHARS;
+pub use pairs::{SECOND_AVATAR, SHIP_PERCENT, ship_percent};
 pub use rank::{MAX_DISCRIMINATOR_CHARS, MAX_RANK_NUMBER, MAX_RANK_USERNAME_CHARS, RANK_CARD_SIZE};
 pub use social::{
     MAX_COMMENT_CHARS, MAX_COUNTER, POST_MAX_HEIGHT, POST_WIDTH, VIDEO_COMMENT_MAX_HEIGHT,
@@ -162,6 +164,8 @@ mod cards_misc_tests;
 mod contrast_tests;
 #[cfg(test)]
 mod memes_tests;
+#[cfg(test)]
+mod pairs_tests;
 #[cfg(test)]
 mod rank_tests;
 #[cfg(test)]

@@ -40,6 +40,20 @@ pub const WELCOME_ALIAS_GROUP: &str = "/canvas/welcome/img";
 /// below [`PREMIUM_GROUP`].
 pub const PREMIUM_WELCOME: &str = "/premium/welcome";
 
+/// Prefix of the memes (`/canvas/meme/{name}`): the two-avatar memes take
+/// the second picture as `avatar2` ([`SECOND_AVATAR`]).
+pub const MEME_GROUP: &str = "/canvas/meme";
+/// The query parameter of the two-avatar memes' second picture,
+/// required by every template of [`MEME_GROUP`] that draws one.
+pub const SECOND_AVATAR: &str = canvas_render::template::SECOND_AVATAR;
+
+/// The parameter of `kind` whose absent value the server draws from the
+/// pair of pictures' URLs (`ship`'s `percent`:
+/// [`canvas_render::template::ship_percent`]), if any.
+pub fn pair_seeded(kind: TemplateKind) -> Option<&'static str> {
+    (kind == TemplateKind::Ship).then_some(canvas_render::template::SHIP_PERCENT)
+}
+
 /// The operators' templates (`/canvas/custom/{name}`, `--templates`).
 pub const CUSTOM_GROUP: &str = "/canvas/custom";
 /// The preview group of the operators' templates
@@ -57,8 +71,9 @@ pub fn custom_preview(name: &str, animated: bool) -> String {
 pub const SERVER_PARAMS: &[&str] = &["avatar", "format", "quality"];
 
 /// Every canvas image group: the rate limiter's `canvas` class.
-pub const CANVAS_GROUPS: [&str; 8] = [
+pub const CANVAS_GROUPS: [&str; 9] = [
     CUSTOM_GROUP,
+    MEME_GROUP,
     MISC_GROUP,
     FILTER_GROUP,
     OVERLAY_GROUP,
@@ -82,8 +97,9 @@ pub fn is_canvas_image(path: &str) -> bool {
 /// animated images under [`PREMIUM_GROUP`], the welcome cards `1`–`7`
 /// under [`WELCOME_GROUP`] (and its alias, and [`PREMIUM_WELCOME`] with a
 /// custom background), the rank cards under [`RANKCARD_GROUP`], the misc
-/// images drawn as templates under [`MISC_GROUP`] (also in [`Misc::all`]).
-pub const TEMPLATES: [(&str, &str, TemplateKind); 37] = [
+/// images drawn as templates under [`MISC_GROUP`] (also in [`Misc::all`]),
+/// the memes under [`MEME_GROUP`].
+pub const TEMPLATES: [(&str, &str, TemplateKind); 44] = [
     (OVERLAY_GROUP, "comrade", TemplateKind::Comrade),
     (OVERLAY_GROUP, "gay", TemplateKind::Gay),
     (OVERLAY_GROUP, "glass", TemplateKind::Glass),
@@ -121,6 +137,13 @@ pub const TEMPLATES: [(&str, &str, TemplateKind); 37] = [
     (MISC_GROUP, "lied", TemplateKind::Lied),
     (MISC_GROUP, "post", TemplateKind::Post),
     (MISC_GROUP, "video-comment", TemplateKind::VideoComment),
+    (MEME_GROUP, "ship", TemplateKind::Ship),
+    (MEME_GROUP, "kiss", TemplateKind::Kiss),
+    (MEME_GROUP, "slap", TemplateKind::Slap),
+    (MEME_GROUP, "hug", TemplateKind::Hug),
+    (MEME_GROUP, "fuse", TemplateKind::Fuse),
+    (MEME_GROUP, "vs", TemplateKind::Vs),
+    (MEME_GROUP, "heart-locket", TemplateKind::HeartLocket),
 ];
 
 /// The URL names of the welcome backgrounds (the `{background}` segment),
@@ -172,8 +195,9 @@ pub fn template_query_params(
 /// template of the group when a path parameter picks it
 /// (`/premium/rankcard/{template}`, `/welcome/img/{template}/{background}`).
 pub fn templates_of_operation(path: &str) -> Vec<(&'static str, &'static str, TemplateKind)> {
-    const GROUPS: [&str; 9] = [
+    const GROUPS: [&str; 10] = [
         MISC_GROUP,
+        MEME_GROUP,
         OVERLAY_GROUP,
         OVERLAY_ALIAS_GROUP,
         PREMIUM_GROUP,
@@ -483,6 +507,16 @@ mod tests {
             ["1", "2", "3", "4", "5", "6", "7", "8", "9"]
         );
         assert_eq!(template(RANKCARD_GROUP, "0"), None);
+        assert_eq!(
+            template(MEME_GROUP, "heart-locket"),
+            Some(TemplateKind::HeartLocket)
+        );
+        for name in ["ship", "kiss", "slap", "hug", "fuse", "vs", "heart-locket"] {
+            let kind = template(MEME_GROUP, name).unwrap();
+            assert_eq!(kind.template().image_source(), Some(SECOND_AVATAR), "{name}");
+        }
+        assert_eq!(pair_seeded(TemplateKind::Ship), Some("percent"));
+        assert_eq!(pair_seeded(TemplateKind::Kiss), None);
     }
 
     #[test]
@@ -529,6 +563,7 @@ mod tests {
             "/welcome/img/1/space",
             "/canvas/welcome/img/7/sunset",
             "/canvas/custom/harbor-welcome",
+            "/canvas/meme/ship",
         ] {
             assert!(is_canvas_image(canvas), "{canvas}");
         }
@@ -618,6 +653,11 @@ mod tests {
             Some("/welcome/img/6/sunset")
         );
         assert_eq!(previews_of_operation("/canvas/misc/circle").count(), 0);
+        assert_eq!(
+            preview_of("/canvas/meme/heart-locket"),
+            Some("/previews/meme/heart-locket.gif")
+        );
+        assert_eq!(preview_of("/canvas/meme/ship"), Some("/previews/meme/ship.png"));
         assert_eq!(
             preview_of("/canvas/misc/circle"),
             Some("/previews/misc/circle.png")

@@ -106,11 +106,29 @@ pub enum TemplateKind {
     /// `@username`, the comment (the card grows with it), the likes and
     /// the reply button.
     VideoComment,
+    /// `ship`, 900×440: the avatar and the second picture (the image
+    /// source `avatar2`) in round frames, a heart with a match percentage
+    /// (`percent`, 0–100), a meter of ten hearts and a verdict.
+    Ship,
+    /// `kiss`, 800×450: the two pictures cheek to cheek, hearts rising.
+    Kiss,
+    /// `slap`, 800×450: the avatar's hand slaps the second picture.
+    Slap,
+    /// `hug`, 800×450: the two pictures with arms wrapped around them.
+    Hug,
+    /// `fuse`, 512×512: the two pictures blended half and half.
+    Fuse,
+    /// `vs`, 1000×500: "who would win", the two pictures in framed panels
+    /// with a VS badge.
+    Vs,
+    /// `heart-locket`, 600×480 (animated): a gold locket swings open on
+    /// the two pictures.
+    HeartLocket,
 }
 
 impl TemplateKind {
     /// Every template, in declaration order.
-    pub const ALL: [TemplateKind; 37] = [
+    pub const ALL: [TemplateKind; 44] = [
         TemplateKind::Comrade,
         TemplateKind::Gay,
         TemplateKind::Glass,
@@ -148,6 +166,13 @@ impl TemplateKind {
         TemplateKind::Lied,
         TemplateKind::Post,
         TemplateKind::VideoComment,
+        TemplateKind::Ship,
+        TemplateKind::Kiss,
+        TemplateKind::Slap,
+        TemplateKind::Hug,
+        TemplateKind::Fuse,
+        TemplateKind::Vs,
+        TemplateKind::HeartLocket,
     ];
 
     /// The welcome cards, 1 to 7.
@@ -201,6 +226,13 @@ impl TemplateKind {
             TemplateKind::Lied => &memes::LIED,
             TemplateKind::Post => &social::POST,
             TemplateKind::VideoComment => &social::VIDEO_COMMENT,
+            TemplateKind::Ship => &pairs::SHIP,
+            TemplateKind::Kiss => &pairs::KISS,
+            TemplateKind::Slap => &pairs::SLAP,
+            TemplateKind::Hug => &pairs::HUG,
+            TemplateKind::Fuse => &pairs::FUSE,
+            TemplateKind::Vs => &pairs::VS,
+            TemplateKind::HeartLocket => &pairs::HEART_LOCKET,
         }
     }
 }
@@ -810,6 +842,12 @@ pub enum When {
     /// The parameter was given, whatever its value (0 included:
     /// [`Args::given`]).
     Given(&'static str),
+    /// The [`ParamKind::Int`] parameter's value is at least this (a
+    /// default counts).
+    AtLeast(&'static str, u64),
+    /// The [`ParamKind::Int`] parameter's value is below this (a default
+    /// counts).
+    Below(&'static str, u64),
 }
 
 impl When {
@@ -819,6 +857,19 @@ impl When {
             When::Set(p) => args.is_set(p),
             When::Unset(p) => !args.is_set(p),
             When::Given(p) => args.given(p),
+            When::AtLeast(p, n) => args.int(p) >= n,
+            When::Below(p, n) => args.int(p) < n,
+        }
+    }
+
+    /// The parameter the condition reads.
+    pub fn param(self) -> &'static str {
+        match self {
+            When::Set(p)
+            | When::Unset(p)
+            | When::Given(p)
+            | When::AtLeast(p, _)
+            | When::Below(p, _) => p,
         }
     }
 }

@@ -28,6 +28,7 @@ fn samples(kind: TemplateKind) -> &'static [(&'static str, &'static str)] {
         Lied => &[("username", "Ada")],
         Post => POST,
         VideoComment => VIDEO_COMMENT,
+        Ship => &[("percent", "72")],
         _ => &[],
     }
 }

@@ -2,8 +2,9 @@
 //! `/canvas/misc/{name}`, the overlays `/canvas/overlay/{name}` (also
 //! `/canvas/overlays/{name}`), the animated `/premium/{name}`, the
 //! welcome cards `/welcome/img/{template}/{background}` (also
-//! `/canvas/welcome/img/...`) and `/premium/welcome/{template}?bg=`, and
-//! the rank cards `/premium/rankcard/{template}`.
+//! `/canvas/welcome/img/...`) and `/premium/welcome/{template}?bg=`, the
+//! rank cards `/premium/rankcard/{template}`, and the memes
+//! `/canvas/meme/{name}` (the two-avatar ones with `avatar2`).
 //!
 //! A handler parses and checks every parameter on the async worker (cheap:
 //! a bad parameter is a 400 before any network or CPU work) into a
@@ -52,6 +53,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .get("/canvas/welcome/img/{template}/{background}", welcome_alias),
         )
         .service(super::group(catalogue::CUSTOM_GROUP).get("/canvas/custom/{name}", custom))
+        .service(super::group(catalogue::MEME_GROUP).get("/canvas/meme/{name}", meme))
         .service(
             super::group(catalogue::PREMIUM_GROUP)
                 .get("/premium/welcome/{template}", premium_welcome)
@@ -238,6 +240,48 @@ async fn premium_welcome(
         .parse_avatar(url)
         .map_err(|source| ApiError::Image { param, source })?;
     respond_with_image(&req, &state, job, &q, Some((param, bg))).await
+}
+
+/// A meme (`/canvas/meme/{name}`). One that draws a second picture (the
+/// two-avatar memes) requires it, `avatar2`, checked and fetched like
+/// `avatar`; a parameter the server draws from the pair
+/// ([`catalogue::pair_seeded`]: `ship`'s `percent`) takes, when absent,
+/// the value the two URLs give.
+async fn meme(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+    q: web::Query<CanvasQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let kind = catalogue::template(catalogue::MEME_GROUP, &name).ok_or_else(|| unknown(&req))?;
+    let template = kind.template();
+    let Some(param) = template.image_source() else {
+        let job = template_args(kind, &q)?;
+        return respond(&req, &state, job, &q).await;
+    };
+    let seeded = catalogue::pair_seeded(kind)
+        .filter(|p| present(q.get(p)).is_none())
+        .and_then(|p| {
+            let a = present(q.get("avatar"))?;
+            let b = present(q.get(param))?;
+            Some((p, canvas_render::template::ship_percent(a, b).to_string()))
+        });
+    let args = template
+        .args_with(
+            |n| match &seeded {
+                Some((p, v)) if *p == n => Some(v.as_str()),
+                _ => q.get(n),
+            },
+            |v| Rgb::parse_hex(v).ok().map(Rgb::to_array),
+        )
+        .map_err(param_error)?;
+    let job = Job::Template(kind.into(), args);
+    let url = q.required(param, AVATAR_EXPECTED)?;
+    let image = state
+        .canvas
+        .parse_avatar(url)
+        .map_err(|source| ApiError::Image { param, source })?;
+    respond_with_image(&req, &state, job, &q, Some((param, image))).await
 }
 
 /// An operator's template (`--templates`), from the set served now.
