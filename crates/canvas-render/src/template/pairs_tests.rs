@@ -123,7 +123,7 @@ fn the_locket_opens_on_the_second_picture() {
         let p = f.get_pixel(x, y);
         (0..3).all(|i| p[i].abs_diff(rgb[i]) < 12)
     };
-    let (left, right) = ((182, 244), (422, 244));
+    let (left, right) = ((182, 252), (422, 252));
     // Closed: the front hides the first picture, the second is not shown.
     assert!(!is(&frames[0].0, left, [220, 20, 20]));
     assert!(!is(&frames[0].0, right, [20, 20, 220]));

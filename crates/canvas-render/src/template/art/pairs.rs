@@ -27,7 +27,7 @@ pub(in crate::template) const LOCKET_SIZE: (u32, u32) = (600, 480);
 pub(in crate::template) const LOCKET_HALF: (u32, u32) = (240, 230);
 /// The round window in a locket half: centre and radius, in the half's
 /// pixels.
-pub(in crate::template) const LOCKET_WINDOW: (f32, f32, f32) = (122.0, 104.0, 72.0);
+pub(in crate::template) const LOCKET_WINDOW: (f32, f32, f32) = (122.0, 112.0, 66.0);
 /// `ship`'s meter: the centre of the first heart, the step to the next,
 /// and a heart's width.
 pub(in crate::template) const PIPS: (f32, f32, f32, f32) = (261.0, 336.0, 42.0, 34.0);
@@ -244,12 +244,16 @@ fn ship_heart(c: &mut Canvas) -> Result<(), RenderError> {
         )),
     );
     c.stroke(&path, rgba(0xffffff, 255), 6.0);
-    let mut pb = PathBuilder::new();
-    pb.move_to(w * 0.22, h * 0.36);
-    pb.quad_to(w * 0.26, h * 0.16, w * 0.42, h * 0.2);
-    if let Some(glint) = pb.finish() {
-        round_stroke(c, &glint, rgba(0xffffff, 150), 9.0);
-    }
+    // A soft shine on the left lobe, clear of the percentage.
+    c.fill(
+        &circle_path(w * 0.2, h * 0.3, 16.0),
+        &shader_paint(radial(
+            w * 0.2,
+            h * 0.3,
+            16.0,
+            &[(0.0, rgba(0xffffff, 150)), (1.0, rgba(0xffffff, 0))],
+        )),
+    );
     Ok(())
 }
 
@@ -310,18 +314,26 @@ fn kiss_front(c: &mut Canvas) {
     ] {
         bright_heart(c, x, y, s, hex);
     }
-    // Little smack marks on either side of the contact.
-    for (a, ctrl, b) in [
-        ((340.0, 150.0), (352.0, 132.0), (366.0, 128.0)),
-        ((330.0, 176.0), (344.0, 166.0), (358.0, 164.0)),
-        ((460.0, 150.0), (448.0, 132.0), (434.0, 128.0)),
-        ((470.0, 176.0), (456.0, 166.0), (442.0, 164.0)),
-    ] {
-        if let Some(p) = quad(a, ctrl, b) {
-            round_stroke(c, &p, rgba(0xffffff, 255), 9.0);
-            round_stroke(c, &p, rgba(0xd6336c, 255), 5.0);
-        }
+    // A kiss mark where the two meet.
+    let (x, y) = (400.0, 238.0);
+    let mut pb = PathBuilder::new();
+    pb.move_to(x - 38.0, y);
+    pb.cubic_to(x - 28.0, y - 22.0, x - 9.0, y - 25.0, x, y - 13.0);
+    pb.cubic_to(x + 9.0, y - 25.0, x + 28.0, y - 22.0, x + 38.0, y);
+    pb.cubic_to(x + 24.0, y + 27.0, x - 24.0, y + 27.0, x - 38.0, y);
+    pb.close();
+    if let Some(lips) = pb.finish() {
+        c.shadow(&lips, 3.0, 5.0, 60);
+        c.color(&lips, rgba(0xe8173f, 255));
+        c.stroke(&lips, rgba(0xffffff, 255), 4.0);
     }
+    if let Some(line) = quad((x - 34.0, y + 1.0), (x, y + 8.0), (x + 34.0, y + 1.0)) {
+        round_stroke(c, &line, rgba(0x8c0a26, 255), 3.0);
+    }
+    c.color(
+        &circle_path(x - 14.0, y + 11.0, 4.0),
+        rgba(0xffffff, 150),
+    );
 }
 
 fn hug_front(c: &mut Canvas) {
@@ -330,8 +342,8 @@ fn hug_front(c: &mut Canvas) {
     // Two arms crossing in front of the pair, each ending in a hand on
     // the other's back.
     let arms = [
-        ((200.0, 430.0), (420.0, 420.0), (600.0, 300.0)),
-        ((600.0, 440.0), (380.0, 410.0), (205.0, 318.0)),
+        ((300.0, 380.0), (520.0, 470.0), (648.0, 262.0)),
+        ((500.0, 380.0), (280.0, 470.0), (152.0, 262.0)),
     ];
     for (a, ctrl, b) in arms {
         if let Some(p) = quad(a, ctrl, b) {
