@@ -60,7 +60,8 @@ pub struct BenchCompareArgs {
     /// jail512, passed512, wasted512, triggered512, petpet512, amongus512,
     /// welcome512 (templates 1-7), rank512 (templates 1-9, one colour set),
     /// rankcolours512 (random colours), horny512, namecard512, sage,
-    /// post512 (the misc cards); with circle512 among them, each
+    /// post512 (the misc cards), pairs512 (the six still two-avatar
+    /// memes), locket512 (the animated one); with circle512 among them, each
     /// one's throughput is also given as a ratio of circle512's.
     #[arg(long, value_delimiter = ',')]
     pub scenarios: Vec<String>,
@@ -139,7 +140,7 @@ const SCENARIOS: [Scenario; 5] = [
 /// throughput on the same 512 px avatar), run only when named with
 /// `--scenarios` (`templates` names them all); the sharp peer has no
 /// counterpart, so it sits them out.
-const TEMPLATE_SCENARIOS: [Scenario; 17] = [
+const TEMPLATE_SCENARIOS: [Scenario; 19] = [
     template("circle512", &["/canvas/misc/circle?avatar={A5}"]),
     template("comrade512", &["/canvas/overlay/comrade?avatar={A5}"]),
     template("gay512", &["/canvas/overlay/gay?avatar={A5}"]),
@@ -203,6 +204,21 @@ const TEMPLATE_SCENARIOS: [Scenario; 17] = [
             "/premium/rankcard/5?avatar={A5}&username=Ferris&level=12&cxp=340&nxp=1000&cbg={C}",
             "/premium/rankcard/9?avatar={A5}&username=Ferris&level=12&cxp=340&nxp=1000&ccxp={C}",
         ],
+    ),
+    template(
+        "pairs512",
+        &[
+            "/canvas/meme/ship?avatar={A5}&avatar2={A5}",
+            "/canvas/meme/kiss?avatar={A5}&avatar2={A5}",
+            "/canvas/meme/slap?avatar={A5}&avatar2={A5}",
+            "/canvas/meme/hug?avatar={A5}&avatar2={A5}",
+            "/canvas/meme/fuse?avatar={A5}&avatar2={A5}",
+            "/canvas/meme/vs?avatar={A5}&avatar2={A5}",
+        ],
+    ),
+    template(
+        "locket512",
+        &["/canvas/meme/heart-locket?avatar={A5}&avatar2={A5}"],
     ),
 ];
 
