@@ -464,6 +464,7 @@ pub const PREVIEW_GROUPS: &[&str] = &[
     "premium",
     "welcome",
     "rankcard",
+    "meme",
     "welcome-background",
 ];
 
@@ -477,6 +478,7 @@ pub const PREVIEW_PATH_GROUPS: &[&str] = &[
     "premium",
     "welcome",
     "rankcard",
+    "meme",
     "welcome-background",
     crate::catalogue::CUSTOM_PREVIEWS,
 ];

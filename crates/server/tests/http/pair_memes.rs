@@ -40,9 +40,12 @@ async fn every_pair_meme_answers_with_its_type_and_size() {
         let path = format!("/canvas/meme/{name}?avatar={a}&avatar2={b}");
         let r = get(&app, &path).await;
         if name == "heart-locket" {
+            // 24 frames of 70 ms; the closed locket's four identical
+            // frames are stored as one.
             let frames = gif_frames(&r);
-            assert_eq!(frames.len(), 24, "{name}");
-            assert!(frames.iter().all(|(f, d)| f.dimensions() == size && *d == 70));
+            assert!(frames.len() >= 20, "{}", frames.len());
+            assert!(frames.iter().all(|(f, d)| f.dimensions() == size && *d % 70 == 0));
+            assert_eq!(frames.iter().map(|(_, d)| d).sum::<u32>(), 24 * 70);
         } else {
             assert_eq!(image_of(&r, "image/png").dimensions(), size, "{name}");
         }
@@ -92,7 +95,10 @@ async fn a_still_and_an_animated_picture_give_a_gif_aligned_by_time() {
         &format!("/canvas/meme/heart-locket?avatar={still}&avatar2={anim}"),
     )
     .await;
-    assert!(gif_frames(&r).len() >= 24);
+    let frames = gif_frames(&r);
+    assert!(frames.len() >= 20, "{}", frames.len());
+    let total: u32 = frames.iter().map(|(_, d)| d).sum();
+    assert!(total >= 24 * 70, "{total}");
     let png = get(&app, &format!("/canvas/meme/kiss?avatar={still}&avatar2={anim}&format=png")).await;
     assert_eq!(image_of(&png, "image/png").dimensions(), (800, 450));
 }
