@@ -100,10 +100,7 @@ pub fn avatar2() -> RgbaImage {
     );
     // Tabby stripes on the forehead.
     for dx in [-16.0, 0.0, 16.0] {
-        c.color(
-            &oval(128.0 + dx, 86.0, 4.0, 12.0),
-            rgba(0x5c626d, 200),
-        );
+        c.color(&oval(128.0 + dx, 86.0, 4.0, 12.0), rgba(0x5c626d, 200));
     }
     c.color(&oval(128.0, 160.0, 36.0, 24.0), rgba(0xeef0f3, 255));
     c.stroke(&head, rgba(0x4d525c, 255), 2.2);

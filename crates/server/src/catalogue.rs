@@ -513,7 +513,11 @@ mod tests {
         );
         for name in ["ship", "kiss", "slap", "hug", "fuse", "vs", "heart-locket"] {
             let kind = template(MEME_GROUP, name).unwrap();
-            assert_eq!(kind.template().image_source(), Some(SECOND_AVATAR), "{name}");
+            assert_eq!(
+                kind.template().image_source(),
+                Some(SECOND_AVATAR),
+                "{name}"
+            );
         }
         assert_eq!(pair_seeded(TemplateKind::Ship), Some("percent"));
         assert_eq!(pair_seeded(TemplateKind::Kiss), None);
@@ -657,7 +661,10 @@ mod tests {
             preview_of("/canvas/meme/heart-locket"),
             Some("/previews/meme/heart-locket.gif")
         );
-        assert_eq!(preview_of("/canvas/meme/ship"), Some("/previews/meme/ship.png"));
+        assert_eq!(
+            preview_of("/canvas/meme/ship"),
+            Some("/previews/meme/ship.png")
+        );
         assert_eq!(
             preview_of("/canvas/misc/circle"),
             Some("/previews/misc/circle.png")

@@ -234,7 +234,14 @@ pub(super) static FUSE: Template = Template {
     layers: &[
         avatar(&[full(FUSE_SIZE)], Mask::Square),
         second(
-            &[Place::new(0.0, 0.0, FUSE_SIZE.0 as f32, FUSE_SIZE.1 as f32, 0.0, 0.5)],
+            &[Place::new(
+                0.0,
+                0.0,
+                FUSE_SIZE.0 as f32,
+                FUSE_SIZE.1 as f32,
+                0.0,
+                0.5,
+            )],
             Mask::Square,
         ),
         art(Art::FuseGlow, &[full(FUSE_SIZE)]),

@@ -41,14 +41,19 @@ fn the_ship_percentage_is_stable_order_free_and_spread() {
     // 2000 pairs over 101 values: every value drawn, none hogging.
     assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
     assert!(seen.iter().all(|&n| n < 60), "{seen:?}");
-    assert_ne!(ship_percent(a, b), ship_percent(a, "https://cdn.example/avatars/3.png"));
+    assert_ne!(
+        ship_percent(a, b),
+        ship_percent(a, "https://cdn.example/avatars/3.png")
+    );
 }
 
 /// The layers of `ship` drawn for `percent`, conditions unwrapped.
 fn drawn(percent: u64) -> Vec<&'static Layer> {
     let t = TemplateKind::Ship.template();
     let value = percent.to_string();
-    let args = t.args(|n| (n == SHIP_PERCENT).then_some(value.as_str())).unwrap();
+    let args = t
+        .args(|n| (n == SHIP_PERCENT).then_some(value.as_str()))
+        .unwrap();
     fn open<'a>(layer: &'a Layer, args: &Args) -> Option<&'a Layer> {
         match layer {
             Layer::When { when, layer } => when.holds(args).then(|| open(layer, args)).flatten(),
@@ -64,7 +69,15 @@ fn ship_lights_a_heart_per_ten_percent_and_gives_one_verdict() {
         let layers = drawn(percent);
         let lit = layers
             .iter()
-            .filter(|l| matches!(l, Layer::Art { art: Art::HeartPip, .. }))
+            .filter(|l| {
+                matches!(
+                    l,
+                    Layer::Art {
+                        art: Art::HeartPip,
+                        ..
+                    }
+                )
+            })
             .count() as u64;
         assert_eq!(lit, (percent + 5) / 10, "{percent}");
         let verdicts: Vec<&str> = layers
@@ -88,7 +101,13 @@ fn ship_refuses_a_percentage_over_100() {
     for bad in ["101", "-1", "50.5", "lots"] {
         let err = t.args(|n| (n == SHIP_PERCENT).then_some(bad)).unwrap_err();
         assert!(
-            matches!(err, RenderError::InvalidParameter { field: "percent", .. }),
+            matches!(
+                err,
+                RenderError::InvalidParameter {
+                    field: "percent",
+                    ..
+                }
+            ),
             "{bad}: {err:?}"
         );
     }

@@ -44,7 +44,11 @@ async fn every_pair_meme_answers_with_its_type_and_size() {
             // frames are stored as one.
             let frames = gif_frames(&r);
             assert!(frames.len() >= 20, "{}", frames.len());
-            assert!(frames.iter().all(|(f, d)| f.dimensions() == size && *d % 70 == 0));
+            assert!(
+                frames
+                    .iter()
+                    .all(|(f, d)| f.dimensions() == size && *d % 70 == 0)
+            );
             assert_eq!(frames.iter().map(|(_, d)| d).sum::<u32>(), 24 * 70);
         } else {
             assert_eq!(image_of(&r, "image/png").dimensions(), size, "{name}");
@@ -54,7 +58,11 @@ async fn every_pair_meme_answers_with_its_type_and_size() {
         assert_eq!(webp.header("content-type"), Some("image/webp"), "{name}");
         // A WebP picture as either input.
         let w = enc(&host.url("/ok.webp"));
-        let r = get(&app, &format!("/canvas/meme/{name}?avatar={w}&avatar2={w}&format=png")).await;
+        let r = get(
+            &app,
+            &format!("/canvas/meme/{name}?avatar={w}&avatar2={w}&format=png"),
+        )
+        .await;
         assert_eq!(image_of(&r, "image/png").dimensions(), size, "{name}");
     }
 }
@@ -76,7 +84,9 @@ async fn a_still_and_an_animated_picture_give_a_gif_aligned_by_time() {
             let frames = gif_frames(&r);
             assert_eq!(frames.len(), 6, "{name}: {query}");
             assert!(
-                frames.iter().all(|(f, d)| f.dimensions() == size && *d == 70),
+                frames
+                    .iter()
+                    .all(|(f, d)| f.dimensions() == size && *d == 70),
                 "{name}"
             );
             // The frames differ: the animated picture moves in them.
@@ -86,7 +96,11 @@ async fn a_still_and_an_animated_picture_give_a_gif_aligned_by_time() {
     // Two frames of 500 ms (`ok.gif`) beside the 420 ms loop: every change
     // of either over the longer loop.
     let two = enc(&host.url("/ok.gif"));
-    let r = get(&app, &format!("/canvas/meme/vs?avatar={anim}&avatar2={two}")).await;
+    let r = get(
+        &app,
+        &format!("/canvas/meme/vs?avatar={anim}&avatar2={two}"),
+    )
+    .await;
     let frames = gif_frames(&r);
     assert!(frames.len() > 6, "{}", frames.len());
     // The animated locket over an animated picture stays within its loop.
@@ -99,7 +113,11 @@ async fn a_still_and_an_animated_picture_give_a_gif_aligned_by_time() {
     assert!(frames.len() >= 20, "{}", frames.len());
     let total: u32 = frames.iter().map(|(_, d)| d).sum();
     assert!(total >= 24 * 70, "{total}");
-    let png = get(&app, &format!("/canvas/meme/kiss?avatar={still}&avatar2={anim}&format=png")).await;
+    let png = get(
+        &app,
+        &format!("/canvas/meme/kiss?avatar={still}&avatar2={anim}&format=png"),
+    )
+    .await;
     assert_eq!(image_of(&png, "image/png").dimensions(), (800, 450));
 }
 
@@ -151,7 +169,11 @@ async fn ships_percentage_is_stable_for_a_pair_and_percent_is_checked() {
     let a = host.url("/ok.png");
     let b = host.url("/ok.jpg");
     let path = |x: &str, y: &str, extra: &str| {
-        format!("/canvas/meme/ship?avatar={}&avatar2={}{extra}", enc(x), enc(y))
+        format!(
+            "/canvas/meme/ship?avatar={}&avatar2={}{extra}",
+            enc(x),
+            enc(y)
+        )
     };
     let first = get(&app, &path(&a, &b, "")).await;
     let again = get(&app, &path(&a, &b, "")).await;
@@ -176,4 +198,36 @@ async fn ships_percentage_is_stable_for_a_pair_and_percent_is_checked() {
     // Blank is absent: derived.
     let blank = get(&app, &path(&a, &b, "&percent=")).await;
     assert_eq!(blank.body, first.body);
+}
+
+#[actix_rt::test]
+async fn the_openapi_document_requires_both_pictures_and_names_the_preview() {
+    let app = app!();
+    let doc = get(&app, "/openapi.json").await.json();
+    for (name, _) in PAIRS {
+        let op = &doc["paths"][format!("/canvas/meme/{name}")]["get"];
+        let params = op["parameters"].as_array().expect(name);
+        for required in ["avatar", "avatar2"] {
+            let p = params
+                .iter()
+                .find(|p| p["name"] == required)
+                .unwrap_or_else(|| panic!("{name}: {required}"));
+            assert_eq!(p["required"], true, "{name}: {required}");
+        }
+        let ext = if name == "heart-locket" { "gif" } else { "png" };
+        assert_eq!(op["x-preview"], format!("/previews/meme/{name}.{ext}"));
+        let preview = get(&app, &format!("/previews/meme/{name}.{ext}")).await;
+        assert_eq!(preview.status, 200, "{name}");
+    }
+    // `ship`'s percent: documented, bounded, with no fixed default.
+    let params = doc["paths"]["/canvas/meme/ship"]["get"]["parameters"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let percent = params.iter().find(|p| p["name"] == "percent").unwrap();
+    // A number 0–100, or blank (absent).
+    let number = &percent["schema"]["anyOf"][0];
+    assert_eq!(number["maximum"].as_f64(), Some(100.0), "{percent}");
+    assert_eq!(number["minimum"].as_f64(), Some(0.0), "{percent}");
+    assert!(percent["schema"].get("default").is_none(), "{percent}");
 }

@@ -226,7 +226,12 @@ fn ship_backdrop(c: &mut Canvas) -> Result<(), RenderError> {
         .outline(text_rgb(0x5a1a4a), 2.0)
         .align(Align::Center)
         .valign(VAlign::Middle);
-    c.text("LOVE METER", &label, TextBox::new(330.0, 12.0, 240.0, 40.0), 12.0)?;
+    c.text(
+        "LOVE METER",
+        &label,
+        TextBox::new(330.0, 12.0, 240.0, 40.0),
+        12.0,
+    )?;
     Ok(())
 }
 
@@ -288,7 +293,13 @@ fn soft_scene(c: &mut Canvas, top: u32, bottom: u32, glow: u32, seed: u64) {
     for _ in 0..22 {
         let (x, y) = (rng.next() * w, rng.next() * h);
         let r = 4.0 + rng.next() * 9.0;
-        twinkle(c, x, y, r, rgba(0xffffff, (110.0 + rng.next() * 120.0) as u8));
+        twinkle(
+            c,
+            x,
+            y,
+            r,
+            rgba(0xffffff, (110.0 + rng.next() * 120.0) as u8),
+        );
     }
 }
 
@@ -330,10 +341,7 @@ fn kiss_front(c: &mut Canvas) {
     if let Some(line) = quad((x - 34.0, y + 1.0), (x, y + 8.0), (x + 34.0, y + 1.0)) {
         round_stroke(c, &line, rgba(0x8c0a26, 255), 3.0);
     }
-    c.color(
-        &circle_path(x - 14.0, y + 11.0, 4.0),
-        rgba(0xffffff, 150),
-    );
+    c.color(&circle_path(x - 14.0, y + 11.0, 4.0), rgba(0xffffff, 150));
 }
 
 fn hug_front(c: &mut Canvas) {
@@ -474,7 +482,12 @@ fn slap_front(c: &mut Canvas) -> Result<(), RenderError> {
         }
     }
     let style = outlined(FontFace::Meme, 84.0, 0xffe066, 0x1a1a1a, 6.0);
-    c.text("SLAP!", &style, TextBox::new(470.0, 330.0, 310.0, 110.0), 24.0)?;
+    c.text(
+        "SLAP!",
+        &style,
+        TextBox::new(470.0, 330.0, 310.0, 110.0),
+        24.0,
+    )?;
     Ok(())
 }
 
@@ -486,10 +499,7 @@ fn fuse_glow(c: &mut Canvas) {
         w / 2.0,
         h / 2.0,
         w * 0.72,
-        &[
-            (0.55, rgba(0x3b0a6b, 0)),
-            (1.0, rgba(0x3b0a6b, 170)),
-        ],
+        &[(0.55, rgba(0x3b0a6b, 0)), (1.0, rgba(0x3b0a6b, 170))],
     ));
     // A swirl of light where the two run together.
     for i in 0..5 {
@@ -620,7 +630,12 @@ fn vs_front(c: &mut Canvas) -> Result<(), RenderError> {
         c.stroke(&bolt, rgba(0x111111, 255), 4.0);
     }
     let style = outlined(FontFace::Meme, 92.0, 0xffffff, 0x111111, 7.0);
-    c.text("VS", &style, TextBox::new(cx - 90.0, cy - 60.0, 180.0, 120.0), 30.0)?;
+    c.text(
+        "VS",
+        &style,
+        TextBox::new(cx - 90.0, cy - 60.0, 180.0, 120.0),
+        30.0,
+    )?;
     Ok(())
 }
 
@@ -651,7 +666,10 @@ fn locket_back(c: &mut Canvas) {
         ],
     ));
     // The chain: links along two curves down to the bail.
-    for (start, ctrl) in [((120.0, -10.0), (170.0, 120.0)), ((480.0, -10.0), (430.0, 120.0))] {
+    for (start, ctrl) in [
+        ((120.0, -10.0), (170.0, 120.0)),
+        ((480.0, -10.0), (430.0, 120.0)),
+    ] {
         let end = (300.0, 124.0);
         for k in 0..22 {
             let t = k as f32 / 21.0;
@@ -726,8 +744,22 @@ fn locket_lid(c: &mut Canvas) {
     for s in [-1.0f32, 1.0] {
         let mut pb = PathBuilder::new();
         pb.move_to(cx, 150.0);
-        pb.cubic_to(cx + 40.0 * s, 140.0, cx + 52.0 * s, 96.0, cx + 26.0 * s, 84.0);
-        pb.cubic_to(cx + 10.0 * s, 78.0, cx + 4.0 * s, 96.0, cx + 18.0 * s, 102.0);
+        pb.cubic_to(
+            cx + 40.0 * s,
+            140.0,
+            cx + 52.0 * s,
+            96.0,
+            cx + 26.0 * s,
+            84.0,
+        );
+        pb.cubic_to(
+            cx + 10.0 * s,
+            78.0,
+            cx + 4.0 * s,
+            96.0,
+            cx + 18.0 * s,
+            102.0,
+        );
         if let Some(p) = pb.finish() {
             round_stroke(c, &p, rgba(GOLD_DARK, 210), 3.0);
         }

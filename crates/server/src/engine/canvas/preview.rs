@@ -89,9 +89,8 @@ impl CanvasEngine {
         let avatar: &'static Avatar = &SAMPLE;
         // The two-avatar memes draw the second sample as their second
         // picture; a welcome card's optional `bg` stays empty.
-        let image: Option<&'static Avatar> = (job.image_source()
-            == Some(crate::catalogue::SECOND_AVATAR))
-        .then_some(&*SAMPLE2);
+        let image: Option<&'static Avatar> =
+            (job.image_source() == Some(crate::catalogue::SECOND_AVATAR)).then_some(&*SAMPLE2);
         let format = Output::choose_with(Requested::Auto, &job, Some(avatar), image);
         let plan = Plan::with_image(
             &job,
