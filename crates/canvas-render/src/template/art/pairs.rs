@@ -221,6 +221,11 @@ fn ship_backdrop(c: &mut Canvas) -> Result<(), RenderError> {
         let cx = x0 + step * i as f32;
         c.stroke(&heart(cx, y, s), rgba(0xffffff, 200), 2.5);
     }
+    // The verdict's plate.
+    c.color(
+        &rrect_path(170.0, 372.0, 560.0, 56.0, 28.0),
+        rgba(0x2a1040, 110),
+    );
     let label = TextStyle::new(FontFace::Bold, 26.0)
         .color(text_rgb(0xffffff))
         .outline(text_rgb(0x5a1a4a), 2.0)
