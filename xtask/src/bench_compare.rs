@@ -61,7 +61,9 @@ pub struct BenchCompareArgs {
     /// welcome512 (templates 1-7), rank512 (templates 1-9, one colour set),
     /// rankcolours512 (random colours), horny512, namecard512, sage,
     /// post512 (the misc cards), wanted512, rip512, trash512, delete512,
-    /// beautiful512, stonks512 (the one-avatar memes); with circle512 among them, each
+    /// beautiful512, stonks512 (the one-avatar memes), pairs512 (the six
+    /// still two-avatar memes), locket512 (the animated one); with
+    /// circle512 among them, each
     /// one's throughput is also given as a ratio of circle512's.
     #[arg(long, value_delimiter = ',')]
     pub scenarios: Vec<String>,
@@ -144,7 +146,7 @@ const SCENARIOS: [Scenario; 5] = [
 /// throughput on the same 512 px avatar), run only when named with
 /// `--scenarios` (`templates` names them all); the sharp peer has no
 /// counterpart, so it sits them out.
-const TEMPLATE_SCENARIOS: [Scenario; 23] = [
+const TEMPLATE_SCENARIOS: [Scenario; 25] = [
     template("circle512", &["/canvas/misc/circle?avatar={A5}"]),
     template("comrade512", &["/canvas/overlay/comrade?avatar={A5}"]),
     template("gay512", &["/canvas/overlay/gay?avatar={A5}"]),
@@ -229,6 +231,21 @@ const TEMPLATE_SCENARIOS: [Scenario; 23] = [
         &["/canvas/meme/beautiful?avatar={A5}&title=Ferris"],
     ),
     template("stonks512", &["/canvas/meme/stonks?avatar={A5}"]),
+    template(
+        "pairs512",
+        &[
+            "/canvas/meme/ship?avatar={A5}&avatar2={A5}",
+            "/canvas/meme/kiss?avatar={A5}&avatar2={A5}",
+            "/canvas/meme/slap?avatar={A5}&avatar2={A5}",
+            "/canvas/meme/hug?avatar={A5}&avatar2={A5}",
+            "/canvas/meme/fuse?avatar={A5}&avatar2={A5}",
+            "/canvas/meme/vs?avatar={A5}&avatar2={A5}",
+        ],
+    ),
+    template(
+        "locket512",
+        &["/canvas/meme/heart-locket?avatar={A5}&avatar2={A5}"],
+    ),
 ];
 
 /// The animated effects the sharp peer also serves (`/effect/<name>`: each

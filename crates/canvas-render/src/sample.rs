@@ -30,6 +30,109 @@ pub fn avatar() -> RgbaImage {
     c.into_image()
 }
 
+/// A second sample, for the images that draw two pictures: a grey cat in
+/// a teal scarf on a coral-to-violet backdrop, as large as [`avatar`] and
+/// as opaque; the same pixels on every call.
+///
+/// ```
+/// let cat = canvas_render::sample::avatar2();
+/// assert_eq!(cat.dimensions(), (256, 256));
+/// assert_ne!(cat, canvas_render::sample::avatar());
+/// ```
+pub fn avatar2() -> RgbaImage {
+    let mut c = Canvas::new(SIDE, SIDE).expect("fixed sample size");
+    c.fill_all(linear(
+        0.0,
+        0.0,
+        256.0,
+        256.0,
+        &[(0.0, rgba(0xffa07a, 255)), (1.0, rgba(0x7b4fc9, 255))],
+    ));
+    c.fill_all(radial(
+        128.0,
+        120.0,
+        150.0,
+        &[(0.0, rgba(0xffffff, 60)), (1.0, rgba(0xffffff, 0))],
+    ));
+    // Shoulders and the scarf.
+    let mut pb = PathBuilder::new();
+    pb.move_to(30.0, 256.0);
+    pb.cubic_to(34.0, 210.0, 76.0, 196.0, 128.0, 196.0);
+    pb.cubic_to(180.0, 196.0, 222.0, 210.0, 226.0, 256.0);
+    pb.close();
+    c.color(&pb.finish().expect("body"), rgba(0x8d939e, 255));
+    c.color(&oval(128.0, 204.0, 70.0, 18.0), rgba(0x1fa3a0, 255));
+    c.color(
+        &Rect::from_xywh(146.0, 204.0, 22.0, 46.0)
+            .map(PathBuilder::from_rect)
+            .expect("scarf end"),
+        rgba(0x168582, 255),
+    );
+    // Ears, then the head over their roots.
+    for flip in [false, true] {
+        let m = |x: f32| if flip { 256.0 - x } else { x };
+        let mut pb = PathBuilder::new();
+        pb.move_to(m(62.0), 120.0);
+        pb.line_to(m(70.0), 40.0);
+        pb.line_to(m(122.0), 82.0);
+        pb.close();
+        let ear = pb.finish().expect("ear");
+        c.color(&ear, rgba(0x9aa1ad, 255));
+        c.stroke(&ear, rgba(0x4d525c, 255), 2.2);
+        let mut pb = PathBuilder::new();
+        pb.move_to(m(76.0), 104.0);
+        pb.line_to(m(80.0), 60.0);
+        pb.line_to(m(108.0), 84.0);
+        pb.close();
+        c.color(&pb.finish().expect("inner ear"), rgba(0xffb3c1, 255));
+    }
+    let head = oval(128.0, 134.0, 76.0, 64.0);
+    c.shadow(&head, 5.0, 7.0, 60);
+    c.fill(
+        &head,
+        &shader_paint(linear(
+            0.0,
+            70.0,
+            0.0,
+            198.0,
+            &[(0.0, rgba(0xb4bac4, 255)), (1.0, rgba(0x8a909b, 255))],
+        )),
+    );
+    // Tabby stripes on the forehead.
+    for dx in [-16.0, 0.0, 16.0] {
+        c.color(&oval(128.0 + dx, 86.0, 4.0, 12.0), rgba(0x5c626d, 200));
+    }
+    c.color(&oval(128.0, 160.0, 36.0, 24.0), rgba(0xeef0f3, 255));
+    c.stroke(&head, rgba(0x4d525c, 255), 2.2);
+    const INK: u32 = 0x1d2026;
+    for x in [100.0, 156.0] {
+        c.color(&oval(x, 130.0, 12.0, 13.0), rgba(0x8fd14f, 255));
+        c.color(&oval(x, 130.0, 3.5, 11.0), rgba(INK, 255));
+        c.color(&circle_path(x + 4.0, 125.0, 2.6), rgba(0xffffff, 230));
+    }
+    let mut pb = PathBuilder::new();
+    pb.move_to(121.0, 150.0);
+    pb.line_to(135.0, 150.0);
+    pb.line_to(128.0, 158.0);
+    pb.close();
+    c.color(&pb.finish().expect("nose"), rgba(0xff8fa3, 255));
+    let mut pb = PathBuilder::new();
+    pb.move_to(128.0, 158.0);
+    pb.line_to(128.0, 164.0);
+    pb.move_to(116.0, 164.0);
+    pb.quad_to(122.0, 171.0, 128.0, 164.0);
+    pb.quad_to(134.0, 171.0, 140.0, 164.0);
+    // Whiskers.
+    for (y, dy) in [(156.0, -6.0), (162.0, 0.0), (168.0, 6.0)] {
+        pb.move_to(104.0, y);
+        pb.line_to(60.0, y + dy);
+        pb.move_to(152.0, y);
+        pb.line_to(196.0, y + dy);
+    }
+    c.stroke(&pb.finish().expect("mouth"), rgba(INK, 255), 2.0);
+    c.into_image()
+}
+
 fn oval(cx: f32, cy: f32, rx: f32, ry: f32) -> Path {
     PathBuilder::from_oval(Rect::from_xywh(cx - rx, cy - ry, rx * 2.0, ry * 2.0).expect("finite"))
         .expect("positive radii")
@@ -230,5 +333,14 @@ mod tests {
         let jumper = a.get_pixel(60, 248);
         assert_ne!(centre, corner);
         assert_ne!(jumper, corner);
+    }
+
+    #[test]
+    fn the_second_sample_is_opaque_square_stable_and_not_the_first() {
+        let b = avatar2();
+        assert_eq!(b.dimensions(), (SIDE, SIDE));
+        assert!(b.pixels().all(|p| p[3] == 255));
+        assert_eq!(b, avatar2());
+        assert_ne!(b, avatar());
     }
 }

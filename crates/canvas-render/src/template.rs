@@ -104,6 +104,7 @@ mod catalog;
 mod contrast;
 mod memes;
 mod memes_one;
+mod pairs;
 mod rank;
 mod reuse;
 mod rng;
@@ -133,6 +134,7 @@ pub use captions::CAPTION_PICTURE_SIDES;
 pub use cards_misc::{MAX_BIRTHDAY_CHARS, MAX_DESCRIPTION_CHARS, MAX_QUOTE_CHARS};
 pub use memes::MAX_CAPTION_CHARS;
 pub use memes_one::{MAX_EPITAPH_CHARS, MAX_WANTED_REWARD, MAX_YEARS_CHARS};
+pub use pairs::{SECOND_AVATAR, SHIP_PERCENT, ship_percent};
 pub use rank::{MAX_DISCRIMINATOR_CHARS, MAX_RANK_NUMBER, MAX_RANK_USERNAME_CHARS, RANK_CARD_SIZE};
 pub use social::{
     MAX_COMMENT_CHARS, MAX_COUNTER, POST_MAX_HEIGHT, POST_WIDTH, VIDEO_COMMENT_MAX_HEIGHT,
@@ -177,6 +179,8 @@ mod contrast_tests;
 mod memes_one_tests;
 #[cfg(test)]
 mod memes_tests;
+#[cfg(test)]
+mod pairs_tests;
 #[cfg(test)]
 mod rank_tests;
 #[cfg(test)]

@@ -31,7 +31,7 @@ use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use image::{ImageFormat, Rgba, RgbaImage};
 
@@ -39,6 +39,9 @@ use image::{ImageFormat, Rgba, RgbaImage};
 struct Counters {
     connections: AtomicUsize,
     hits: Mutex<HashMap<String, usize>>,
+    /// Per path: when each request's head was read and when its answer was
+    /// written (for answers written whole).
+    spans: Mutex<HashMap<String, Vec<(Instant, Instant)>>>,
 }
 
 /// A running fixture host. Its threads live until the test process ends.
@@ -91,6 +94,14 @@ impl FixtureHost {
     pub fn hits(&self, path: &str) -> usize {
         let hits = self.counters.hits.lock().expect("hits lock");
         hits.get(path).copied().unwrap_or(0)
+    }
+
+    /// For each answer written whole for `path` so far, in the order they
+    /// ended: when its request was read and when its answer was written.
+    /// Tests use it to tell whether requests overlapped in time.
+    pub fn spans(&self, path: &str) -> Vec<(Instant, Instant)> {
+        let spans = self.counters.spans.lock().expect("spans lock");
+        spans.get(path).cloned().unwrap_or_default()
     }
 
     /// Requests served so far for every path starting with `prefix`.
@@ -319,6 +330,7 @@ fn handle(mut stream: TcpStream, counters: &Counters) {
     let Some(target) = read_request_target(&mut stream) else {
         return;
     };
+    let started = Instant::now();
     let (path, query) = match target.split_once('?') {
         Some((p, q)) => (p.to_owned(), q.to_owned()),
         None => (target.clone(), String::new()),
@@ -416,6 +428,13 @@ fn handle(mut stream: TcpStream, counters: &Counters) {
         },
     };
     write_reply(&mut stream, &reply);
+    counters
+        .spans
+        .lock()
+        .expect("spans lock")
+        .entry(path)
+        .or_default()
+        .push((started, Instant::now()));
 }
 
 fn write_reply(stream: &mut TcpStream, reply: &Reply) {

@@ -406,14 +406,55 @@ impl AvatarFetcher {
         self.load_uri(self.parse_url(url)?.uri(), None)
     }
 
+    /// The body at `url`, fetched under every network rule of this crate
+    /// (the address guard on every hop, the byte cap, the timeouts) but
+    /// neither decoded nor cached: what
+    /// [`fetch_traced_from`](Self::fetch_traced_from) takes, so a caller
+    /// can fetch a second image's body while it waits for another, and
+    /// decode it later. Counted as a network fetch.
+    pub fn fetch_body(&self, url: &AvatarUrl) -> Result<Vec<u8>, FetchError> {
+        self.fetch_uri(url.uri())
+    }
+
+    /// [`fetch_traced_until`](Self::fetch_traced_until) for an avatar whose
+    /// body was fetched already ([`fetch_body`](Self::fetch_body)): when
+    /// the cache holds `url`, or another call is loading it, that result is
+    /// given and `body` is dropped undecoded; otherwise this call decodes
+    /// `body` (through the decode gate, giving up at `until` like a fetch)
+    /// and caches it, with the single flight of every other load. A failed
+    /// `body` is this load's error, not cached; `true` when this call
+    /// loaded (decoded, or failed with `body`'s error).
+    pub fn fetch_traced_from(
+        &self,
+        url: &AvatarUrl,
+        body: Result<Vec<u8>, FetchError>,
+        until: Option<Instant>,
+    ) -> (Result<Avatar, FetchError>, bool) {
+        let fetched = std::cell::Cell::new(false);
+        let result = self
+            .cache
+            .try_get_with(url.key(), || {
+                fetched.set(true);
+                self.decode_body(&body?, until)
+            })
+            .map_err(|e| (*e).clone());
+        (result, fetched.get())
+    }
+
     fn load_uri(&self, uri: &Uri, until: Option<Instant>) -> Result<Avatar, FetchError> {
         let bytes = self.fetch_uri(uri)?;
-        let decode_cost = decode_cost(&bytes, &self.config.image)?;
+        self.decode_body(&bytes, until)
+    }
+
+    /// Decodes and normalises a fetched body, once the decode gate lets
+    /// this decode's cost in (or `until` passes).
+    fn decode_body(&self, bytes: &[u8], until: Option<Instant>) -> Result<Avatar, FetchError> {
+        let decode_cost = decode_cost(bytes, &self.config.image)?;
         let _ticket = self.decodes.enter(decode_cost, until)?;
-        let decoded = decode_avatar(&bytes, &self.config.image)?;
+        let decoded = decode_avatar(bytes, &self.config.image)?;
         Ok(Avatar {
             image: Arc::new(decoded.still),
-            digest: fnv1a64(&bytes),
+            digest: fnv1a64(bytes),
             animation: decoded.animation.map(Arc::new),
             decode_cost,
         })

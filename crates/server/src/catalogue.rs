@@ -40,7 +40,8 @@ pub const WELCOME_ALIAS_GROUP: &str = "/canvas/welcome/img";
 /// below [`PREMIUM_GROUP`].
 pub const PREMIUM_WELCOME: &str = "/premium/welcome";
 
-/// Prefix of the memes (`/canvas/meme/{name}`).
+/// Prefix of the memes (`/canvas/meme/{name}`): the two-avatar memes take
+/// the second picture as `avatar2` ([`SECOND_AVATAR`]).
 pub const MEME_GROUP: &str = "/canvas/meme";
 /// Prefix of the captions over any picture (`/canvas/caption/{name}`):
 /// the picture is `avatar` or [`CAPTION_IMAGE_PARAM`].
@@ -48,6 +49,16 @@ pub const CAPTION_GROUP: &str = "/canvas/caption";
 /// The query parameter a caption takes its picture from instead of
 /// `avatar` (exactly one of the two).
 pub const CAPTION_IMAGE_PARAM: &str = "image";
+/// The query parameter of the two-avatar memes' second picture,
+/// required by every template of [`MEME_GROUP`] that draws one.
+pub const SECOND_AVATAR: &str = canvas_render::template::SECOND_AVATAR;
+
+/// The parameter of `kind` whose absent value the server draws from the
+/// pair of pictures' URLs (`ship`'s `percent`:
+/// [`canvas_render::template::ship_percent`]), if any.
+pub fn pair_seeded(kind: TemplateKind) -> Option<&'static str> {
+    (kind == TemplateKind::Ship).then_some(canvas_render::template::SHIP_PERCENT)
+}
 
 /// The operators' templates (`/canvas/custom/{name}`, `--templates`).
 pub const CUSTOM_GROUP: &str = "/canvas/custom";
@@ -96,7 +107,7 @@ pub fn is_canvas_image(path: &str) -> bool {
 /// images drawn as templates under [`MISC_GROUP`] (also in [`Misc::all`]),
 /// the memes under [`MEME_GROUP`], the captions over any picture under
 /// [`CAPTION_GROUP`].
-pub const TEMPLATES: [(&str, &str, TemplateKind); 47] = [
+pub const TEMPLATES: [(&str, &str, TemplateKind); 54] = [
     (OVERLAY_GROUP, "comrade", TemplateKind::Comrade),
     (OVERLAY_GROUP, "gay", TemplateKind::Gay),
     (OVERLAY_GROUP, "glass", TemplateKind::Glass),
@@ -140,6 +151,13 @@ pub const TEMPLATES: [(&str, &str, TemplateKind); 47] = [
     (MEME_GROUP, "delete", TemplateKind::Delete),
     (MEME_GROUP, "beautiful", TemplateKind::Beautiful),
     (MEME_GROUP, "stonks", TemplateKind::Stonks),
+    (MEME_GROUP, "ship", TemplateKind::Ship),
+    (MEME_GROUP, "kiss", TemplateKind::Kiss),
+    (MEME_GROUP, "slap", TemplateKind::Slap),
+    (MEME_GROUP, "hug", TemplateKind::Hug),
+    (MEME_GROUP, "fuse", TemplateKind::Fuse),
+    (MEME_GROUP, "vs", TemplateKind::Vs),
+    (MEME_GROUP, "heart-locket", TemplateKind::HeartLocket),
     (CAPTION_GROUP, "caption", TemplateKind::Caption),
     (CAPTION_GROUP, "impact", TemplateKind::Impact),
     (CAPTION_GROUP, "motivate", TemplateKind::Motivate),
@@ -511,6 +529,20 @@ mod tests {
         assert_eq!(template(MEME_GROUP, "rip"), Some(TemplateKind::Rip));
         assert_eq!(template(MISC_GROUP, "rip"), None);
         assert_eq!(template(MEME_GROUP, "Rip"), None);
+        assert_eq!(
+            template(MEME_GROUP, "heart-locket"),
+            Some(TemplateKind::HeartLocket)
+        );
+        for name in ["ship", "kiss", "slap", "hug", "fuse", "vs", "heart-locket"] {
+            let kind = template(MEME_GROUP, name).unwrap();
+            assert_eq!(
+                kind.template().image_source(),
+                Some(SECOND_AVATAR),
+                "{name}"
+            );
+        }
+        assert_eq!(pair_seeded(TemplateKind::Ship), Some("percent"));
+        assert_eq!(pair_seeded(TemplateKind::Kiss), None);
     }
 
     #[test]
@@ -559,6 +591,7 @@ mod tests {
             "/canvas/custom/harbor-welcome",
             "/canvas/meme/wanted",
             "/canvas/caption/impact",
+            "/canvas/meme/ship",
         ] {
             assert!(is_canvas_image(canvas), "{canvas}");
         }
@@ -648,6 +681,14 @@ mod tests {
             Some("/welcome/img/6/sunset")
         );
         assert_eq!(previews_of_operation("/canvas/misc/circle").count(), 0);
+        assert_eq!(
+            preview_of("/canvas/meme/heart-locket"),
+            Some("/previews/meme/heart-locket.gif")
+        );
+        assert_eq!(
+            preview_of("/canvas/meme/ship"),
+            Some("/previews/meme/ship.png")
+        );
         assert_eq!(
             preview_of("/canvas/misc/circle"),
             Some("/previews/misc/circle.png")

@@ -171,11 +171,50 @@ pub enum Art {
     BeautifulVarnish,
     /// 800×600, `stonks`: a trading screen with climbing candles and a green arrow.
     StonksChart,
+    /// 900×440, `ship`: a pink-to-violet card with drifting hearts, the
+    /// two portraits' rings and the love meter's empty hearts.
+    ShipBackdrop,
+    /// 220×200, `ship`: the big glossy heart the percentage sits in.
+    ShipHeart,
+    /// 38×34, `ship`: one lit heart of the love meter.
+    HeartPip,
+    /// 800×450, `kiss`: a soft pink backdrop with a pale heart and
+    /// sparkles.
+    KissScene,
+    /// 800×450, `kiss`: blush, rising hearts and smack marks over the pair.
+    KissFront,
+    /// 800×450, `slap`: a comic burst of rays and halftone dots.
+    SlapScene,
+    /// 800×450, `slap`: the open hand mid-swing, speed lines, the impact
+    /// star and "SLAP!".
+    SlapFront,
+    /// 800×450, `hug`: a warm peach backdrop with a pale heart and
+    /// sparkles.
+    HugScene,
+    /// 800×450, `hug`: two arms crossing around the pair, hearts and
+    /// squeeze lines.
+    HugFront,
+    /// 512×512, `fuse`: a violet vignette, a swirl of light and sparkles.
+    FuseGlow,
+    /// 1000×500, `vs`: blue and red panels split by a white slash, with
+    /// "WHO WOULD WIN?".
+    VsScene,
+    /// 1000×500, `vs`: the portraits' frames, the "VS" badge and lightning.
+    VsFront,
+    /// 600×480, `heart-locket`: dark velvet and the gold chain.
+    LocketBack,
+    /// 240×230, `heart-locket`: one open half of the gold locket, its
+    /// round window cut through.
+    LocketHalf,
+    /// 240×230, `heart-locket`: the locket's engraved front.
+    LocketLid,
+    /// 600×480, `heart-locket`: twinkles and hearts around the open locket.
+    LocketSparkle,
 }
 
 impl Art {
     /// How many kinds of art there are.
-    pub const COUNT: usize = 67;
+    pub const COUNT: usize = 83;
 
     /// Every kind of art, in declaration order.
     pub const ALL: [Art; Art::COUNT] = [
@@ -246,6 +285,22 @@ impl Art {
         Art::BeautifulGallery,
         Art::BeautifulVarnish,
         Art::StonksChart,
+        Art::ShipBackdrop,
+        Art::ShipHeart,
+        Art::HeartPip,
+        Art::KissScene,
+        Art::KissFront,
+        Art::SlapScene,
+        Art::SlapFront,
+        Art::HugScene,
+        Art::HugFront,
+        Art::FuseGlow,
+        Art::VsScene,
+        Art::VsFront,
+        Art::LocketBack,
+        Art::LocketHalf,
+        Art::LocketLid,
+        Art::LocketSparkle,
     ];
 
     /// Its stable name: how a template file refers to it (`art = "hand"`).
@@ -320,6 +375,22 @@ impl Art {
             Art::BeautifulGallery => "beautiful-gallery",
             Art::BeautifulVarnish => "beautiful-varnish",
             Art::StonksChart => "stonks-chart",
+            Art::ShipBackdrop => "ship-backdrop",
+            Art::ShipHeart => "ship-heart",
+            Art::HeartPip => "heart-pip",
+            Art::KissScene => "kiss-scene",
+            Art::KissFront => "kiss-front",
+            Art::SlapScene => "slap-scene",
+            Art::SlapFront => "slap-front",
+            Art::HugScene => "hug-scene",
+            Art::HugFront => "hug-front",
+            Art::FuseGlow => "fuse-glow",
+            Art::VsScene => "vs-scene",
+            Art::VsFront => "vs-front",
+            Art::LocketBack => "locket-back",
+            Art::LocketHalf => "locket-half",
+            Art::LocketLid => "locket-lid",
+            Art::LocketSparkle => "locket-sparkle",
         }
     }
 
@@ -390,6 +461,22 @@ impl Art {
             Art::BeautifulGallery => (800, 800),
             Art::BeautifulVarnish => (320, 320),
             Art::StonksChart => (800, 600),
+            Art::ShipBackdrop
+            | Art::ShipHeart
+            | Art::HeartPip
+            | Art::KissScene
+            | Art::KissFront
+            | Art::SlapScene
+            | Art::SlapFront
+            | Art::HugScene
+            | Art::HugFront
+            | Art::FuseGlow
+            | Art::VsScene
+            | Art::VsFront
+            | Art::LocketBack
+            | Art::LocketHalf
+            | Art::LocketLid
+            | Art::LocketSparkle => pairs::size(self).unwrap_or((1, 1)),
             _ => (512, 512),
         }
     }
@@ -427,6 +514,9 @@ pub(super) fn is_opaque(art: Art) -> bool {
 }
 
 fn draw(art: Art) -> Pixmap {
+    if let Some(pixmap) = pairs::draw(art) {
+        return pixmap;
+    }
     match art {
         Art::LiedBackdrop => return base_layer(memes::lied_backdrop()),
         Art::LiedVignette => return base_layer(memes::lied_vignette()),
@@ -502,6 +592,7 @@ fn draw(art: Art) -> Pixmap {
 }
 
 mod memes_one;
+pub(super) mod pairs;
 mod rank;
 
 fn star_path(cx: f32, cy: f32, r: f32, inner: f32) -> tiny_skia::Path {

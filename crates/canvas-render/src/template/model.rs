@@ -137,11 +137,29 @@ pub enum TemplateKind {
     /// `speechbubble`: a speech bubble cut out of the top of the picture
     /// (transparent there).
     SpeechBubble,
+    /// `ship`, 900×440: the avatar and the second picture (the image
+    /// source `avatar2`) in round frames, a heart with a match percentage
+    /// (`percent`, 0–100), a meter of ten hearts and a verdict.
+    Ship,
+    /// `kiss`, 800×450: the two pictures cheek to cheek, hearts rising.
+    Kiss,
+    /// `slap`, 800×450: the avatar's hand slaps the second picture.
+    Slap,
+    /// `hug`, 800×450: the two pictures with arms wrapped around them.
+    Hug,
+    /// `fuse`, 512×512: the two pictures blended half and half.
+    Fuse,
+    /// `vs`, 1000×500: "who would win", the two pictures in framed panels
+    /// with a VS badge.
+    Vs,
+    /// `heart-locket`, 600×480 (animated): a gold locket swings open on
+    /// the two pictures.
+    HeartLocket,
 }
 
 impl TemplateKind {
     /// Every template, in declaration order.
-    pub const ALL: [TemplateKind; 47] = [
+    pub const ALL: [TemplateKind; 54] = [
         TemplateKind::Comrade,
         TemplateKind::Gay,
         TemplateKind::Glass,
@@ -189,6 +207,13 @@ impl TemplateKind {
         TemplateKind::Impact,
         TemplateKind::Motivate,
         TemplateKind::SpeechBubble,
+        TemplateKind::Ship,
+        TemplateKind::Kiss,
+        TemplateKind::Slap,
+        TemplateKind::Hug,
+        TemplateKind::Fuse,
+        TemplateKind::Vs,
+        TemplateKind::HeartLocket,
     ];
 
     /// The welcome cards, 1 to 7.
@@ -252,6 +277,13 @@ impl TemplateKind {
             TemplateKind::Impact => &captions::IMPACT,
             TemplateKind::Motivate => &captions::MOTIVATE,
             TemplateKind::SpeechBubble => &captions::SPEECHBUBBLE,
+            TemplateKind::Ship => &pairs::SHIP,
+            TemplateKind::Kiss => &pairs::KISS,
+            TemplateKind::Slap => &pairs::SLAP,
+            TemplateKind::Hug => &pairs::HUG,
+            TemplateKind::Fuse => &pairs::FUSE,
+            TemplateKind::Vs => &pairs::VS,
+            TemplateKind::HeartLocket => &pairs::HEART_LOCKET,
         }
     }
 }
@@ -903,6 +935,12 @@ pub enum When {
     /// The parameter was given, whatever its value (0 included:
     /// [`Args::given`]).
     Given(&'static str),
+    /// The [`ParamKind::Int`] parameter's value is at least this (a
+    /// default counts).
+    AtLeast(&'static str, u64),
+    /// The [`ParamKind::Int`] parameter's value is below this (a default
+    /// counts).
+    Below(&'static str, u64),
 }
 
 impl When {
@@ -912,6 +950,19 @@ impl When {
             When::Set(p) => args.is_set(p),
             When::Unset(p) => !args.is_set(p),
             When::Given(p) => args.given(p),
+            When::AtLeast(p, n) => args.int(p) >= n,
+            When::Below(p, n) => args.int(p) < n,
+        }
+    }
+
+    /// The parameter the condition reads.
+    pub fn param(self) -> &'static str {
+        match self {
+            When::Set(p)
+            | When::Unset(p)
+            | When::Given(p)
+            | When::AtLeast(p, _)
+            | When::Below(p, _) => p,
         }
     }
 }

@@ -447,8 +447,7 @@ pub(super) fn layer_params(layer: &Layer, out: &mut Vec<&'static str>) {
                 RowItem::ArtChoice { param, .. } => out.push(param),
                 RowItem::Shape { paint: p, .. } => paint(p, out),
                 RowItem::When(when, inner) => {
-                    let (When::Set(p) | When::Unset(p) | When::Given(p)) = when;
-                    out.push(p);
+                    out.push(when.param());
                     items(inner, out);
                 }
             }
@@ -482,8 +481,7 @@ pub(super) fn layer_params(layer: &Layer, out: &mut Vec<&'static str>) {
             paint(&slot.fill, out);
         }
         Layer::When { when, layer } => {
-            let (When::Set(p) | When::Unset(p) | When::Given(p)) = when;
-            out.push(p);
+            out.push(when.param());
             layer_params(layer, out);
         }
         Layer::Row(row) => items(row.items, out),

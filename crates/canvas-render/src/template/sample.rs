@@ -41,6 +41,7 @@ fn samples(kind: TemplateKind) -> &'static [(&'static str, &'static str)] {
             ("title", "Patience"),
             ("text", "the build will finish eventually"),
         ],
+        Ship => &[("percent", "72")],
         _ => &[],
     }
 }

@@ -38,7 +38,10 @@ mod rank_args;
 
 use std::path::{Path, PathBuf};
 
-use canvas_render::template::{TemplateKind, render_template, render_template_frames};
+use canvas_render::template::{
+    TemplateKind, plan_frames_with, render_planned_frames_with, render_template,
+    render_template_frames,
+};
 use canvas_render::text::{self, FontFace, TextBox, TextStyle};
 use canvas_render::{
     Brightness, Filter, PrideFlag, RgbaImage, Threshold, apply, circle, heart, pride,
@@ -221,6 +224,40 @@ golden! {
     rank_2_hebrew => rank_card(TemplateKind::Rank2, &[("username", "שלום עולם"), ("discriminator", "1234"), ("level", "42"), ("rank", "3"), ("cxp", "12345"), ("nxp", "20000")]);
     rank_4_arabic => rank_card(TemplateKind::Rank4, &[("username", "محمد ✨"), ("discriminator", "0420"), ("level", "7"), ("rank", "18"), ("cxp", "900"), ("nxp", "1500")]);
     rank_6_long_cjk => rank_card(TemplateKind::Rank6, &[("username", "✨ユウキ✨ 今日はいい天気 ゲームと猫が好き 🐱 한국어 공부 중"), ("discriminator", "0"), ("cxp", "1250000"), ("nxp", "2000000"), ("level", "250"), ("rank", "12345")]);
+    // Two-avatar memes over the two sample pictures (the fox and the cat).
+    pair_ship => pair(TemplateKind::Ship, 0, &[("percent", "72")]);
+    pair_ship_0 => pair(TemplateKind::Ship, 0, &[("percent", "0")]);
+    pair_ship_100 => pair(TemplateKind::Ship, 0, &[("percent", "100")]);
+    pair_kiss => pair(TemplateKind::Kiss, 0, &[]);
+    pair_slap => pair(TemplateKind::Slap, 0, &[]);
+    pair_hug => pair(TemplateKind::Hug, 0, &[]);
+    pair_fuse => pair(TemplateKind::Fuse, 0, &[]);
+    pair_vs => pair(TemplateKind::Vs, 0, &[]);
+    pair_heart_locket_0 => pair(TemplateKind::HeartLocket, 0, &[]);
+    pair_heart_locket_7 => pair(TemplateKind::HeartLocket, 7, &[]);
+    pair_heart_locket_12 => pair(TemplateKind::HeartLocket, 12, &[]);
+    pair_heart_locket_23 => pair(TemplateKind::HeartLocket, 23, &[]);
+}
+
+/// Frame `frame` of a two-avatar meme over the sample avatar and the
+/// second sample picture, with `params`.
+fn pair(kind: TemplateKind, frame: usize, params: &[(&str, &str)]) -> RgbaImage {
+    let t = kind.template();
+    let args = t
+        .args(|n| params.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
+        .unwrap();
+    let (a, b) = (
+        canvas_render::sample::avatar(),
+        canvas_render::sample::avatar2(),
+    );
+    let plan = plan_frames_with(t, &args, &[0], &[0]);
+    let mut frames = Vec::new();
+    render_planned_frames_with(t, &args, &[(&a, 0)], &[(&b, 0)], &plan, None, |f, _| {
+        frames.push(f);
+        Ok(())
+    })
+    .unwrap();
+    frames.swap_remove(frame)
 }
 
 /// A welcome card with the 256 × 256 avatar and `params`, at half size.

@@ -58,6 +58,60 @@ fn concurrent_requests_for_one_url_fetch_it_once() {
     assert_eq!(fetcher.network_fetches(), 1);
 }
 
+/// A body fetched ahead ([`AvatarFetcher::fetch_body`]: every network
+/// rule, no decode) is decoded and cached by `fetch_traced_from`, like a
+/// fetch; once cached, a later body is dropped undecoded; a failed body is
+/// that load's error and is not cached; and the guard holds for a body as
+/// for a fetch.
+#[test]
+fn a_body_fetched_ahead_is_decoded_and_cached_once() {
+    let host = FixtureHost::start();
+    let fetcher = AvatarFetcher::new(FetchConfig {
+        allow_private: true,
+        ..config()
+    });
+    let url = fetcher.parse_url(&host.url("/ok.png")).unwrap();
+    let body = fetcher.fetch_body(&url);
+    assert_eq!(
+        (host.hits("/ok.png"), fetcher.cached_entries()),
+        (1, 0),
+        "fetched, not decoded"
+    );
+    let (first, loaded) = fetcher.fetch_traced_from(&url, body, None);
+    let first = first.unwrap();
+    assert!(loaded);
+    assert_eq!(first.image.dimensions(), (64, 48));
+    assert_eq!(fetcher.cached_entries(), 1);
+    // Cached now: another body (here a failed one) is not even looked at.
+    let (again, loaded) =
+        fetcher.fetch_traced_from(&url, Err(remote_image::FetchError::Unreachable), None);
+    assert!(!loaded);
+    assert!(Arc::ptr_eq(&again.unwrap().image, &first.image));
+    assert_eq!(host.hits("/ok.png"), 1);
+
+    let failed = fetcher.parse_url(&host.url("/status/404")).unwrap();
+    let body = fetcher.fetch_body(&failed);
+    assert!(matches!(
+        body,
+        Err(remote_image::FetchError::UpstreamRejected { status: 404 })
+    ));
+    let (result, loaded) = fetcher.fetch_traced_from(&failed, body, None);
+    assert!(loaded);
+    assert!(matches!(
+        result,
+        Err(remote_image::FetchError::UpstreamRejected { status: 404 })
+    ));
+    assert_eq!(fetcher.cached_entries(), 1, "failures are not cached");
+
+    let strict = AvatarFetcher::new(config());
+    let private = strict.parse_url(&host.url("/avatar512.png")).unwrap();
+    assert!(matches!(
+        strict.fetch_body(&private),
+        Err(remote_image::FetchError::RefusedAddress)
+    ));
+    assert_eq!(host.hits("/avatar512.png"), 0);
+}
+
 #[test]
 fn failures_are_not_cached() {
     let host = FixtureHost::start();

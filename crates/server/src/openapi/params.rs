@@ -193,6 +193,13 @@ fn value_text(kind: ParamKind, value: &Value) -> String {
 /// not 0. Then the document gives no default: none would act as absence.
 fn absent_differs(template: &Template, spec: &ParamSpec) -> bool {
     let name = spec.name;
+    // A parameter the server draws from the pair of pictures when absent
+    // (`ship`'s `percent`) has no fixed default.
+    if catalogue::TEMPLATES.iter().any(|(_, _, k)| {
+        std::ptr::eq(k.template(), template) && catalogue::pair_seeded(*k) == Some(name)
+    }) {
+        return true;
+    }
     // `is_set` reads a 0 as absent: a default of 0 acts as absence.
     let set_differs = !matches!(spec.kind, ParamKind::Int { default: 0, .. });
     let pieces = |list: &[Piece]| -> bool {

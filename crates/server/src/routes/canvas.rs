@@ -244,6 +244,48 @@ async fn premium_welcome(
     respond_with_image(&req, &state, job, &q, Some((param, bg))).await
 }
 
+/// A meme (`/canvas/meme/{name}`). One that draws a second picture (the
+/// two-avatar memes) requires it, `avatar2`, checked and fetched like
+/// `avatar`; a parameter the server draws from the pair
+/// ([`catalogue::pair_seeded`]: `ship`'s `percent`) takes, when absent,
+/// the value the two URLs give.
+async fn meme(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+    q: web::Query<CanvasQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let kind = catalogue::template(catalogue::MEME_GROUP, &name).ok_or_else(|| unknown(&req))?;
+    let template = kind.template();
+    let Some(param) = template.image_source() else {
+        let job = template_args(kind, &q)?;
+        return respond(&req, &state, job, &q).await;
+    };
+    let seeded = catalogue::pair_seeded(kind)
+        .filter(|p| present(q.get(p)).is_none())
+        .and_then(|p| {
+            let a = present(q.get("avatar"))?;
+            let b = present(q.get(param))?;
+            Some((p, canvas_render::template::ship_percent(a, b).to_string()))
+        });
+    let args = template
+        .args_with(
+            |n| match &seeded {
+                Some((p, v)) if *p == n => Some(v.as_str()),
+                _ => q.get(n),
+            },
+            |v| Rgb::parse_hex(v).ok().map(Rgb::to_array),
+        )
+        .map_err(param_error)?;
+    let job = Job::Template(kind.into(), args);
+    let url = q.required(param, AVATAR_EXPECTED)?;
+    let image = state
+        .canvas
+        .parse_avatar(url)
+        .map_err(|source| ApiError::Image { param, source })?;
+    respond_with_image(&req, &state, job, &q, Some((param, image))).await
+}
+
 /// An operator's template (`--templates`), from the set served now.
 async fn custom(
     req: HttpRequest,
@@ -303,17 +345,6 @@ async fn premium(
     q: web::Query<CanvasQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let job = template_job(&req, catalogue::PREMIUM_GROUP, &name, &q)?;
-    respond(&req, &state, job, &q).await
-}
-
-/// A one-avatar meme (`/canvas/meme/{name}`).
-async fn meme(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    name: web::Path<String>,
-    q: web::Query<CanvasQuery>,
-) -> Result<HttpResponse, ApiError> {
-    let job = template_job(&req, catalogue::MEME_GROUP, &name, &q)?;
     respond(&req, &state, job, &q).await
 }
 

@@ -21,6 +21,7 @@ use crate::error::ApiError;
 /// the avatar, the second image, the output and the filters' own.
 pub const OWN_PARAMS: &[&str] = &[
     "avatar",
+    "avatar2",
     "bg",
     "image",
     "format",

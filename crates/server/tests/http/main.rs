@@ -22,6 +22,7 @@ mod metrics;
 mod monitoring;
 mod negotiation;
 mod openapi;
+mod pair_memes;
 mod playground;
 mod previews;
 mod rankcard;

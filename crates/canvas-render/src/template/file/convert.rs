@@ -866,7 +866,9 @@ fn fit(c: &Checker, at: &str, l: &LayerFile, span: Range<usize>, cx: &Ctx) -> R<
 const MAX_FIT_SIDE: u32 = 2048;
 
 /// Conditions, outermost first: `"name"` (the parameter is set), `"!name"`
-/// (it is not) or `"?name"` (it was given, whatever its value).
+/// (it is not), `"?name"` (it was given, whatever its value), or a whole
+/// number parameter compared with a number: `"name>=n"` (at least `n`) or
+/// `"name<n"` (below `n`).
 fn conditions(
     c: &Checker,
     field: &str,
@@ -879,6 +881,32 @@ fn conditions(
     }
     let mut out = Vec::with_capacity(list.len());
     for cond in list {
+        let compared = cond
+            .split_once(">=")
+            .map(|(n, v)| (n, v, When::AtLeast as fn(&'static str, u64) -> When))
+            .or_else(|| cond.split_once('<').map(|(n, v)| (n, v, When::Below as _)));
+        if let Some((name, value, make)) = compared {
+            let (name, value) = (name.trim(), value.trim());
+            let Some(spec) = params.get(name) else {
+                return Err(c.err(when.span(), field, format!("no parameter named `{name}`")));
+            };
+            if !Need::Int.accepts(&spec.kind) {
+                return Err(c.err(
+                    when.span(),
+                    field,
+                    format!("`{name}` is not a {}", Need::Int.name()),
+                ));
+            }
+            let Ok(n) = value.parse::<u64>() else {
+                return Err(c.err(
+                    when.span(),
+                    field,
+                    format!("`{value}` is not a whole number to compare `{name}` with"),
+                ));
+            };
+            out.push(make(spec.name, n));
+            continue;
+        }
         let (name, make): (&str, fn(&'static str) -> When) =
             match (cond.strip_prefix('!'), cond.strip_prefix('?')) {
                 (Some(n), _) => (n, When::Unset),

@@ -1033,6 +1033,42 @@ mod tests {
         assert_eq!(total, 252 * 40);
     }
 
+    /// The two-avatar memes are charged for both pictures as a welcome
+    /// card is for its `bg`, and held within their slots at the caps.
+    #[test]
+    fn the_two_avatar_memes_are_charged_for_both_pictures() {
+        let slot_bytes = 8 << 20;
+        for (_, name, kind) in crate::catalogue::TEMPLATES
+            .into_iter()
+            .filter(|(g, _, _)| *g == crate::catalogue::MEME_GROUP)
+        {
+            let t = kind.template();
+            if t.image_source() != Some(crate::catalogue::SECOND_AVATAR) {
+                continue;
+            }
+            let meme = Job::Template(kind.into(), t.args(|_| None).unwrap());
+            let (still, anim) = (avatar(1, 512), avatar(60, 128));
+            let alone = Plan::new(&meme, Some(&still), Output::Png, 64).slots();
+            let plan = Plan::with_image(&meme, Some(&still), Some(&still), Output::Png, 64);
+            assert!(plan.slots() >= alone.max(2), "{name}: a slot per picture");
+            assert_eq!(
+                Output::choose_with(Requested::Auto, &meme, Some(&still), Some(&anim)),
+                Output::Gif,
+                "{name}: an animated second picture animates the meme"
+            );
+            let (fa, fb) = fit_two_images(Some(fetched(128, 512)), fetched(128, 512), 64);
+            let fa = fa.unwrap();
+            let plan = Plan::with_image(&meme, Some(&fa), Some(&fb), Output::Gif, 64);
+            assert!(!plan.over_the_pool() && plan.slots() <= 32, "{name}");
+            assert!(
+                plan.slots() as u64 * slot_bytes >= bytes_held(&fa, &fb, &plan),
+                "{name}: {} slots for {} MiB",
+                plan.slots(),
+                bytes_held(&fa, &fb, &plan) >> 20
+            );
+        }
+    }
+
     #[test]
     fn a_second_image_is_charged_and_animates_the_card() {
         use canvas_render::template::TemplateKind;

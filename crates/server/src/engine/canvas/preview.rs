@@ -34,6 +34,15 @@ static SAMPLE: LazyLock<Avatar> = LazyLock::new(|| Avatar {
     decode_cost: 0,
 });
 
+/// The second sample picture, for the images that draw two
+/// ([`catalogue::SECOND_AVATAR`](crate::catalogue::SECOND_AVATAR)).
+static SAMPLE2: LazyLock<Avatar> = LazyLock::new(|| Avatar {
+    image: Arc::new(canvas_render::sample::avatar2()),
+    digest: 0,
+    animation: None,
+    decode_cost: 0,
+});
+
 /// Rendered previews by preview path, for the process.
 static RENDERED: LazyLock<Mutex<HashMap<String, (Bytes, &'static str)>>> =
     LazyLock::new(Mutex::default);
@@ -78,8 +87,18 @@ impl CanvasEngine {
             return Ok(done);
         }
         let avatar: &'static Avatar = &SAMPLE;
-        let format = Output::choose(Requested::Auto, &job, Some(avatar));
-        let plan = Plan::new(&job, Some(avatar), format, self.slots.limits().max_jobs);
+        // The two-avatar memes draw the second sample as their second
+        // picture; a welcome card's optional `bg` stays empty.
+        let image: Option<&'static Avatar> =
+            (job.image_source() == Some(crate::catalogue::SECOND_AVATAR)).then_some(&*SAMPLE2);
+        let format = Output::choose_with(Requested::Auto, &job, Some(avatar), image);
+        let plan = Plan::with_image(
+            &job,
+            Some(avatar),
+            image,
+            format,
+            self.slots.limits().max_jobs,
+        );
         let Some(slots) = self.slots.try_acquire_extra(plan.slots()) else {
             self.metrics.job_rejected();
             return Err(ApiError::Busy {
@@ -96,7 +115,7 @@ impl CanvasEngine {
                 if let Some(done) = rendered(&key) {
                     return Ok(done);
                 }
-                let encoded = output::render(&job, Some(avatar), None, format, &plan, budget)?;
+                let encoded = output::render(&job, Some(avatar), image, format, &plan, budget)?;
                 let done = (Bytes::copy_from_slice(&encoded), format.content_type());
                 canvas_render::buffers::recycle(encoded);
                 RENDERED

@@ -1,0 +1,489 @@
+//! The two-avatar memes: `ship`, `kiss`, `slap`, `hug`, `fuse`, `vs` and
+//! `heart-locket`. Each draws the avatar and a second picture, the image
+//! source [`SECOND_AVATAR`] (a [`Layer::Image`]), with art of their own
+//! ([`super::art`]).
+
+use super::art::pairs::{
+    FUSE_SIZE, LOCKET_SIZE, PIP_SIZE, PIPS, SCENE_SIZE, SHIP_HEART, SHIP_SIZE, VS_SIZE,
+};
+use super::{
+    Art, AvatarSlot, Layer, Mask, ParamKind, ParamSpec, Piece, Place, Reveal, Template, TextSlot,
+    Timeline, When,
+};
+use crate::text::{Align, FontFace, VAlign};
+
+/// The name of the second picture's image source in every two-avatar
+/// meme (the caller's query parameter).
+pub const SECOND_AVATAR: &str = "avatar2";
+
+/// `ship`'s parameter: the match percentage, 0 to 100.
+pub const SHIP_PERCENT: &str = "percent";
+
+const STILL: Timeline = Timeline {
+    frames: 1,
+    delay_ms: 0,
+    delay_param: None,
+};
+
+const fn art(art: Art, motion: &'static [Place]) -> Layer {
+    Layer::Art { art, motion }
+}
+
+const fn avatar(motion: &'static [Place], mask: Mask) -> Layer {
+    Layer::Avatar(AvatarSlot {
+        motion,
+        mask,
+        grey: false,
+        tint: None,
+    })
+}
+
+const fn second(motion: &'static [Place], mask: Mask) -> Layer {
+    Layer::Image {
+        source: SECOND_AVATAR,
+        motion,
+        mask,
+    }
+}
+
+const fn full(size: (u32, u32)) -> Place {
+    Place::rect(0.0, 0.0, size.0 as f32, size.1 as f32)
+}
+
+// --- ship ---
+
+/// A lit heart of the meter: heart `i` (0–9) is lit from `i`×10 + 5 %.
+macro_rules! pip {
+    ($i:literal) => {
+        Layer::When {
+            when: When::AtLeast(SHIP_PERCENT, $i * 10 + 5),
+            layer: &Layer::Art {
+                art: Art::HeartPip,
+                motion: &[Place::rect(
+                    PIPS.0 + PIPS.2 * $i as f32 - PIP_SIZE.0 as f32 / 2.0,
+                    PIPS.1 - PIP_SIZE.1 as f32 / 2.0,
+                    PIP_SIZE.0 as f32,
+                    PIP_SIZE.1 as f32,
+                )],
+            },
+        }
+    };
+}
+
+/// The verdict's look: white bold with a plum outline, under the meter.
+const fn verdict_slot(text: &'static [Piece]) -> TextSlot {
+    TextSlot {
+        replaced_by: None,
+        pieces: text,
+        face: FontFace::Bold,
+        size: 40.0,
+        min_size: 16.0,
+        color: [255, 255, 255, 255],
+        outline: Some(([0x5a, 0x1a, 0x4a, 255], 3.0)),
+        align: Align::Center,
+        valign: VAlign::Middle,
+        area: (150.0, 370.0, 600.0, 60.0),
+        reveal: Reveal::All,
+    }
+}
+
+/// The verdict for `percent` in `from..to`.
+macro_rules! verdict {
+    ($from:expr, $to:expr, $text:expr) => {
+        Layer::When {
+            when: When::AtLeast(SHIP_PERCENT, $from),
+            layer: &Layer::When {
+                when: When::Below(SHIP_PERCENT, $to),
+                layer: &Layer::Text(verdict_slot(&[Piece::Lit($text)])),
+            },
+        }
+    };
+}
+
+/// `ship`, 900×440: the two round portraits, a big heart between them
+/// with the percentage, a meter of ten hearts and a verdict.
+pub(super) static SHIP: Template = Template {
+    size: SHIP_SIZE,
+    camera: None,
+    timeline: STILL,
+    layers: &[
+        art(Art::ShipBackdrop, &[full(SHIP_SIZE)]),
+        avatar(&[Place::rect(70.0, 60.0, 240.0, 240.0)], Mask::Circle),
+        second(&[Place::rect(590.0, 60.0, 240.0, 240.0)], Mask::Circle),
+        art(
+            Art::ShipHeart,
+            &[Place::rect(
+                450.0 - SHIP_HEART.0 as f32 / 2.0,
+                76.0,
+                SHIP_HEART.0 as f32,
+                SHIP_HEART.1 as f32,
+            )],
+        ),
+        Layer::Text(TextSlot {
+            replaced_by: None,
+            pieces: &[Piece::Param(SHIP_PERCENT), Piece::Lit("%")],
+            face: FontFace::Bold,
+            size: 56.0,
+            min_size: 20.0,
+            color: [255, 255, 255, 255],
+            outline: Some(([0x80, 0x0f, 0x2e, 255], 3.0)),
+            align: Align::Center,
+            valign: VAlign::Middle,
+            area: (365.0, 118.0, 170.0, 80.0),
+            reveal: Reveal::All,
+        }),
+        pip!(0),
+        pip!(1),
+        pip!(2),
+        pip!(3),
+        pip!(4),
+        pip!(5),
+        pip!(6),
+        pip!(7),
+        pip!(8),
+        pip!(9),
+        verdict!(0, 20, "Not meant to be"),
+        verdict!(20, 40, "Just friends"),
+        verdict!(40, 60, "Worth a try"),
+        verdict!(60, 80, "A lovely match"),
+        verdict!(80, 100, "Made for each other"),
+        verdict!(100, 101, "Soulmates!"),
+    ],
+    params: &[ParamSpec {
+        name: SHIP_PERCENT,
+        kind: ParamKind::Int {
+            min: 0,
+            max: 100,
+            default: 50,
+        },
+        doc: "the match, 0 to 100 (absent: a percentage drawn from the two pictures' URLs, the same for the same pair in either order)",
+        expected: "expected a whole number from 0 to 100",
+    }],
+};
+
+// --- kiss, slap, hug ---
+
+/// `kiss`, 800×450: the two round portraits leaning in, cheek to cheek,
+/// hearts rising where they meet.
+pub(super) static KISS: Template = Template {
+    size: SCENE_SIZE,
+    camera: None,
+    timeline: STILL,
+    layers: &[
+        art(Art::KissScene, &[full(SCENE_SIZE)]),
+        avatar(
+            &[Place::new(150.0, 110.0, 260.0, 260.0, 12.0, 1.0)],
+            Mask::Circle,
+        ),
+        second(
+            &[Place::new(390.0, 110.0, 260.0, 260.0, -12.0, 1.0)],
+            Mask::Circle,
+        ),
+        art(Art::KissFront, &[full(SCENE_SIZE)]),
+    ],
+    params: &[],
+};
+
+/// `slap`, 800×450: the avatar swings an open hand into the second
+/// picture, which reels back under the impact.
+pub(super) static SLAP: Template = Template {
+    size: SCENE_SIZE,
+    camera: None,
+    timeline: STILL,
+    layers: &[
+        art(Art::SlapScene, &[full(SCENE_SIZE)]),
+        avatar(&[Place::rect(40.0, 150.0, 240.0, 240.0)], Mask::Circle),
+        second(
+            &[Place::new(480.0, 70.0, 260.0, 260.0, 22.0, 1.0)],
+            Mask::Circle,
+        ),
+        art(Art::SlapFront, &[full(SCENE_SIZE)]),
+    ],
+    params: &[],
+};
+
+/// `hug`, 800×450: the two round portraits side by side, arms wrapped
+/// around both, hearts above.
+pub(super) static HUG: Template = Template {
+    size: SCENE_SIZE,
+    camera: None,
+    timeline: STILL,
+    layers: &[
+        art(Art::HugScene, &[full(SCENE_SIZE)]),
+        avatar(
+            &[Place::new(130.0, 95.0, 280.0, 280.0, 6.0, 1.0)],
+            Mask::Circle,
+        ),
+        second(
+            &[Place::new(390.0, 95.0, 280.0, 280.0, -6.0, 1.0)],
+            Mask::Circle,
+        ),
+        art(Art::HugFront, &[full(SCENE_SIZE)]),
+    ],
+    params: &[],
+};
+
+// --- fuse, vs ---
+
+/// `fuse`, 512×512: the two pictures blended half and half, under a
+/// violet swirl.
+pub(super) static FUSE: Template = Template {
+    size: FUSE_SIZE,
+    camera: None,
+    timeline: STILL,
+    layers: &[
+        avatar(&[full(FUSE_SIZE)], Mask::Square),
+        second(
+            &[Place::new(
+                0.0,
+                0.0,
+                FUSE_SIZE.0 as f32,
+                FUSE_SIZE.1 as f32,
+                0.0,
+                0.5,
+            )],
+            Mask::Square,
+        ),
+        art(Art::FuseGlow, &[full(FUSE_SIZE)]),
+    ],
+    params: &[],
+};
+
+/// `vs`, 1000×500: "who would win": the two pictures in framed panels,
+/// blue and red, a VS badge between.
+pub(super) static VS: Template = Template {
+    size: VS_SIZE,
+    camera: None,
+    timeline: STILL,
+    layers: &[
+        art(Art::VsScene, &[full(VS_SIZE)]),
+        avatar(
+            &[Place::rect(90.0, 110.0, 300.0, 300.0)],
+            Mask::Rounded(0.08),
+        ),
+        second(
+            &[Place::rect(610.0, 110.0, 300.0, 300.0)],
+            Mask::Rounded(0.08),
+        ),
+        art(Art::VsFront, &[full(VS_SIZE)]),
+    ],
+    params: &[],
+};
+
+// --- heart locket ---
+
+/// `heart-locket`, 600×480, 24 frames of 70 ms (always animated): a gold
+/// heart locket on its chain swings open on the two portraits, then
+/// twinkles.
+pub(super) static HEART_LOCKET: Template = Template {
+    size: LOCKET_SIZE,
+    camera: None,
+    timeline: Timeline {
+        frames: 24,
+        delay_ms: 70,
+        delay_param: None,
+    },
+    layers: &[
+        art(Art::LocketBack, &[full(LOCKET_SIZE)]),
+        avatar(LOCKET_AVATAR, Mask::Circle),
+        art(Art::LocketHalf, LOCKET_LEFT),
+        second(LOCKET_AVATAR2, Mask::Circle),
+        art(Art::LocketHalf, LOCKET_RIGHT),
+        art(Art::LocketLid, LOCKET_LID),
+        art(Art::LocketSparkle, LOCKET_SPARKLE),
+    ],
+    params: &[],
+};
+
+/// The locket's front, swinging open about the hinge (its width the cosine of its angle), the hinge sliding from under the bail (the closed locket hangs centred) to the canvas's middle.
+const LOCKET_LID: &[Place] = &[
+    Place::new(180.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(180.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(180.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(180.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(178.2, 140.0, 231.8, 230.0, 0.0, 1.00),
+    Place::new(192.2, 140.0, 207.8, 230.0, 0.0, 1.00),
+    Place::new(220.3, 140.0, 169.7, 230.0, 0.0, 1.00),
+    Place::new(260.0, 140.0, 120.0, 230.0, 0.0, 1.00),
+    Place::new(307.9, 140.0, 62.1, 230.0, 0.0, 1.00),
+    Place::new(359.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(349.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(339.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(329.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(319.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(309.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(299.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(299.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(299.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(299.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(299.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(299.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(299.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(299.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(299.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+];
+
+/// The left half, moving with the hinge.
+const LOCKET_LEFT: &[Place] = &[
+    Place::new(180.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(180.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(180.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(180.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(170.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(160.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(150.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(140.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(130.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(120.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(110.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(100.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(90.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(80.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(70.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(60.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(60.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(60.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(60.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(60.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(60.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(60.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(60.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(60.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+];
+
+/// The avatar, in the left half's window.
+const LOCKET_AVATAR: &[Place] = &[
+    Place::new(236.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(236.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(236.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(236.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(226.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(216.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(206.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(196.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(186.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(176.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(166.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(156.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(146.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(136.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(126.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(116.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(116.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(116.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(116.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(116.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(116.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(116.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(116.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(116.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+];
+
+/// The right half, unfolding from the hinge once the front has passed edge-on.
+const LOCKET_RIGHT: &[Place] = &[
+    Place::new(420.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(420.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(420.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(420.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(410.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(400.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(390.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(380.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(370.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(360.0, 140.0, 1.0, 230.0, 0.0, 0.00),
+    Place::new(350.0, 140.0, 62.1, 230.0, 0.0, 1.00),
+    Place::new(340.0, 140.0, 120.0, 230.0, 0.0, 1.00),
+    Place::new(330.0, 140.0, 169.7, 230.0, 0.0, 1.00),
+    Place::new(320.0, 140.0, 207.8, 230.0, 0.0, 1.00),
+    Place::new(310.0, 140.0, 231.8, 230.0, 0.0, 1.00),
+    Place::new(300.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(300.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(300.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(300.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(300.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(300.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(300.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(300.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+    Place::new(300.0, 140.0, 240.0, 230.0, 0.0, 1.00),
+];
+
+/// The second picture, in the right half's window, unfolding with it.
+const LOCKET_AVATAR2: &[Place] = &[
+    Place::new(420.0, 186.0, 1.0, 132.0, 0.0, 0.00),
+    Place::new(420.0, 186.0, 1.0, 132.0, 0.0, 0.00),
+    Place::new(420.0, 186.0, 1.0, 132.0, 0.0, 0.00),
+    Place::new(420.0, 186.0, 1.0, 132.0, 0.0, 0.00),
+    Place::new(410.0, 186.0, 1.0, 132.0, 0.0, 0.00),
+    Place::new(400.0, 186.0, 1.0, 132.0, 0.0, 0.00),
+    Place::new(390.0, 186.0, 1.0, 132.0, 0.0, 0.00),
+    Place::new(380.0, 186.0, 1.0, 132.0, 0.0, 0.00),
+    Place::new(370.0, 186.0, 1.0, 132.0, 0.0, 0.00),
+    Place::new(360.0, 186.0, 1.0, 132.0, 0.0, 0.00),
+    Place::new(364.5, 186.0, 34.2, 132.0, 0.0, 1.00),
+    Place::new(368.0, 186.0, 66.0, 132.0, 0.0, 1.00),
+    Place::new(369.6, 186.0, 93.3, 132.0, 0.0, 1.00),
+    Place::new(368.5, 186.0, 114.3, 132.0, 0.0, 1.00),
+    Place::new(364.1, 186.0, 127.5, 132.0, 0.0, 1.00),
+    Place::new(356.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(356.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(356.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(356.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(356.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(356.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(356.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(356.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+    Place::new(356.0, 186.0, 132.0, 132.0, 0.0, 1.00),
+];
+
+/// The twinkles, fading in once the locket is open, then twinkling.
+const LOCKET_SPARKLE: &[Place] = &[
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 0.00),
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 0.00),
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 0.00),
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 0.00),
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 0.00),
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 0.00),
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 0.00),
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 0.00),
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 0.00),
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 0.00),
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 0.00),
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 0.00),
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 0.00),
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 0.00),
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 0.00),
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 0.25),
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 0.50),
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 0.75),
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 1.00),
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 1.00),
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 0.75),
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 1.00),
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 0.75),
+    Place::new(0.0, 0.0, 600.0, 480.0, 0.0, 1.00),
+];
+
+/// `ship`'s percentage for a pair of pictures named by `a` and `b` (their
+/// URLs, as given: surrounding blanks ignored), 0 to 100: the same for the
+/// same pair in either order, and spread evenly over pairs. FNV-1a over
+/// the two names, the smaller first, so it never changes between releases
+/// or machines.
+///
+/// ```
+/// use canvas_render::template::ship_percent;
+///
+/// let p = ship_percent("https://a.example/1.png", "https://b.example/2.png");
+/// assert!(p <= 100);
+/// assert_eq!(p, ship_percent("https://b.example/2.png", " https://a.example/1.png"));
+/// ```
+pub fn ship_percent(a: &str, b: &str) -> u64 {
+    let (a, b) = (a.trim(), b.trim());
+    let (first, second) = if a <= b { (a, b) } else { (b, a) };
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in first.bytes().chain([0]).chain(second.bytes()) {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    // Fold the high bits in: FNV's low bits alone mix poorly.
+    (hash ^ (hash >> 32)) % 101
+}
