@@ -105,6 +105,7 @@ mod social;
 mod welcome;
 
 mod draw;
+mod effects;
 #[cfg(feature = "files")]
 pub mod file;
 mod flow;
@@ -140,6 +141,10 @@ use crate::{RenderError, RgbaImage};
 
 use self::{draw::*, patch::*, slot_text::*};
 pub use draw::bar_fraction;
+pub use effects::{
+    EFFECT_FRAMES, EFFECT_SIZE, EFFECT_SPEED, EFFECT_STRENGTH, EffectSlot, MAX_EFFECT_SIDE, Tone,
+    Warp,
+};
 pub use gif::render_template_gif;
 #[cfg(test)]
 use model::grouped;
@@ -160,6 +165,8 @@ mod bidi_tests;
 mod cards_misc_tests;
 #[cfg(test)]
 mod contrast_tests;
+#[cfg(test)]
+mod effects_tests;
 #[cfg(test)]
 mod memes_tests;
 #[cfg(test)]

@@ -106,11 +106,45 @@ pub enum TemplateKind {
     /// `@username`, the comment (the card grows with it), the likes and
     /// the reply button.
     VideoComment,
+    /// The avatar, cut round, spinning (animated; the effects take `size`, and `strength` and `speed` where they apply: [`EffectSlot`]).
+    Spin,
+    /// The avatar shaking (animated).
+    Shake,
+    /// Zooming into the avatar and back out (animated).
+    Zoom,
+    /// The avatar's hue cycling around the colour wheel (animated).
+    Rainbow,
+    /// The avatar's rows waving sideways (animated).
+    Wave,
+    /// Rings rippling out from the avatar's centre (animated).
+    Ripple,
+    /// The avatar wiggling both ways (animated).
+    Wiggle,
+    /// The avatar twisting around its centre and back (animated).
+    Swirl,
+    /// The avatar melting down and back up (animated).
+    Melt,
+    /// The avatar bouncing and squashing as it lands (animated).
+    Bounce,
+    /// The avatar slanting left and right (animated).
+    Shear,
+    /// The avatar, cut round, rolling across and around (animated).
+    Roll,
+    /// The avatar wobbling everywhere, boiling (animated).
+    Boil,
+    /// Bands of the avatar torn sideways, colour channels split (animated).
+    Glitch,
+    /// The avatar wrapped on a turning, shaded sphere (animated).
+    Globe,
+    /// A liquid distortion of the avatar growing and settling (animated).
+    Magik,
+    /// The avatar deep-fried: over-saturated, blocky, posterised, a red-orange cast (a still).
+    Deepfry,
 }
 
 impl TemplateKind {
     /// Every template, in declaration order.
-    pub const ALL: [TemplateKind; 37] = [
+    pub const ALL: [TemplateKind; 54] = [
         TemplateKind::Comrade,
         TemplateKind::Gay,
         TemplateKind::Glass,
@@ -148,6 +182,23 @@ impl TemplateKind {
         TemplateKind::Lied,
         TemplateKind::Post,
         TemplateKind::VideoComment,
+        TemplateKind::Spin,
+        TemplateKind::Shake,
+        TemplateKind::Zoom,
+        TemplateKind::Rainbow,
+        TemplateKind::Wave,
+        TemplateKind::Ripple,
+        TemplateKind::Wiggle,
+        TemplateKind::Swirl,
+        TemplateKind::Melt,
+        TemplateKind::Bounce,
+        TemplateKind::Shear,
+        TemplateKind::Roll,
+        TemplateKind::Boil,
+        TemplateKind::Glitch,
+        TemplateKind::Globe,
+        TemplateKind::Magik,
+        TemplateKind::Deepfry,
     ];
 
     /// The welcome cards, 1 to 7.
@@ -201,6 +252,23 @@ impl TemplateKind {
             TemplateKind::Lied => &memes::LIED,
             TemplateKind::Post => &social::POST,
             TemplateKind::VideoComment => &social::VIDEO_COMMENT,
+            TemplateKind::Spin => &effects::SPIN,
+            TemplateKind::Shake => &effects::SHAKE,
+            TemplateKind::Zoom => &effects::ZOOM,
+            TemplateKind::Rainbow => &effects::RAINBOW,
+            TemplateKind::Wave => &effects::WAVE,
+            TemplateKind::Ripple => &effects::RIPPLE,
+            TemplateKind::Wiggle => &effects::WIGGLE,
+            TemplateKind::Swirl => &effects::SWIRL,
+            TemplateKind::Melt => &effects::MELT,
+            TemplateKind::Bounce => &effects::BOUNCE,
+            TemplateKind::Shear => &effects::SHEAR,
+            TemplateKind::Roll => &effects::ROLL,
+            TemplateKind::Boil => &effects::BOIL,
+            TemplateKind::Glitch => &effects::GLITCH,
+            TemplateKind::Globe => &effects::GLOBE,
+            TemplateKind::Magik => &effects::MAGIK,
+            TemplateKind::Deepfry => &effects::DEEPFRY,
         }
     }
 }
@@ -502,6 +570,9 @@ pub enum Layer {
     Grow(Grow),
     /// Items on one line, each after the one before ([`Row`]).
     Row(Row),
+    /// The avatar drawn through a per-frame warp and colour operation
+    /// over the whole canvas ([`EffectSlot`]).
+    Effect(EffectSlot),
 }
 
 /// A text that makes the canvas as tall as it needs, within bounds: a
@@ -1005,8 +1076,12 @@ impl Template {
 
     /// The canvas size for these arguments: [`Template::size`], but for a
     /// template with a [`Layer::Grow`], as tall as its text needs (at most
-    /// [`Template::size`]). It lays that text out to know.
+    /// [`Template::size`]). It lays that text out to know. An effect
+    /// ([`Layer::Effect`]) is a square of the side its parameter gives.
     pub fn size_for(&self, args: &Args) -> (u32, u32) {
+        if let Some(side) = super::effects::effect_side(self, args) {
+            return (side.min(self.size.0), side.min(self.size.1));
+        }
         match super::flow::grow_of(self) {
             Some(grow) => (
                 self.size.0,
@@ -1050,7 +1125,9 @@ impl Template {
 
     /// Whether a layer draws the avatar.
     pub fn uses_avatar(&self) -> bool {
-        self.layers.iter().any(|l| matches!(l, Layer::Avatar(_)))
+        self.layers
+            .iter()
+            .any(|l| matches!(l, Layer::Avatar(_) | Layer::Effect(_)))
     }
 
     /// The name of the second image source a [`Layer::Image`] draws, if

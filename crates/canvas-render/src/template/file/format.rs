@@ -157,6 +157,16 @@ pub(super) struct LayerFile {
     pub right: Option<Spanned<f32>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<Spanned<Vec<Spanned<ItemFile>>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warp: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tone: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<Spanned<String>>,
     /// Written last: the writer puts these after the layer's own fields,
     /// as `[[layer.below]]` tables.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -247,6 +257,11 @@ impl Default for LayerFile {
             right: None,
             items: None,
             below: None,
+            warp: None,
+            tone: None,
+            strength: None,
+            speed: None,
+            side: None,
         }
     }
 }
