@@ -28,9 +28,15 @@ fn samples(kind: TemplateKind) -> &'static [(&'static str, &'static str)] {
         Lied => &[("username", "Ada")],
         Post => POST,
         VideoComment => VIDEO_COMMENT,
+        Spin | Shake | Zoom | Rainbow | Wave | Ripple | Wiggle | Swirl | Melt | Bounce | Shear
+        | Roll | Boil | Glitch | Globe | Magik | Deepfry => EFFECT,
         _ => &[],
     }
 }
+
+/// An effect's sample: half the default side, so its preview (16 frames)
+/// stays small.
+const EFFECT: &[(&str, &str)] = &[("size", "128")];
 
 /// A welcome card's sample: a named member joining a named server, with
 /// the member line shown (the background comes from the preview's path).

@@ -3,7 +3,8 @@
 //! `/canvas/overlays/{name}`), the animated `/premium/{name}`, the
 //! welcome cards `/welcome/img/{template}/{background}` (also
 //! `/canvas/welcome/img/...`) and `/premium/welcome/{template}?bg=`, and
-//! the rank cards `/premium/rankcard/{template}`.
+//! the rank cards `/premium/rankcard/{template}`, and the animated effects
+//! `/canvas/effect/{name}` (`/canvas/misc/spin` is the spin effect).
 //!
 //! A handler parses and checks every parameter on the async worker (cheap:
 //! a bad parameter is a 400 before any network or CPU work) into a
@@ -52,6 +53,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .get("/canvas/welcome/img/{template}/{background}", welcome_alias),
         )
         .service(super::group(catalogue::CUSTOM_GROUP).get("/canvas/custom/{name}", custom))
+        .service(super::group(catalogue::EFFECT_GROUP).get("/canvas/effect/{name}", effect))
         .service(
             super::group(catalogue::PREMIUM_GROUP)
                 .get("/premium/welcome/{template}", premium_welcome)
@@ -299,6 +301,16 @@ async fn premium(
     q: web::Query<CanvasQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let job = template_job(&req, catalogue::PREMIUM_GROUP, &name, &q)?;
+    respond(&req, &state, job, &q).await
+}
+
+async fn effect(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+    q: web::Query<CanvasQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let job = template_job(&req, catalogue::EFFECT_GROUP, &name, &q)?;
     respond(&req, &state, job, &q).await
 }
 

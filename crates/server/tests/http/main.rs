@@ -13,6 +13,7 @@ mod content;
 mod creature;
 mod creature_full;
 mod custom;
+mod effects;
 mod errors;
 mod hygiene;
 mod logging;
