@@ -403,11 +403,11 @@ impl ToneFrame {
                 // Grey parts take the rainbow colour as a tint, scaled by
                 // their lightness (a hue turn alone leaves them grey).
                 let spread = r.max(g).max(b) - r.min(g).min(b);
-                let grey = (256 - (spread * 256 / a.max(1)).min(256)) * mix >> 8;
+                let grey = ((256 - (spread * 256 / a.max(1)).min(256)) * mix) >> 8;
                 let luma = (r * 54 + g * 183 + b * 19) >> 8;
                 for k in 0..3 {
                     let tinted = (tint[k] * luma / 255 + luma) >> 1;
-                    out[k] += (tinted - out[k]) * grey >> 8;
+                    out[k] += ((tinted - out[k]) * grey) >> 8;
                     c[k] = out[k].clamp(0, a) as u32;
                 }
             }
