@@ -619,14 +619,20 @@ pub(super) fn draw_phase(
             let a = size * 0.012 * s;
             let scale = 10.0 / size;
             let (sn, cs) = theta.sin_cos();
-            out.run(0.0, 0.0, |x, y| {
+            // Each pixel's two phases (as sines and cosines) depend on the
+            // size only: worked out once and kept.
+            let build = |x: f32, y: f32| {
                 let (nx, ny) = (x * scale, y * scale);
-                let p = noise(nx, ny, 3) * 3.2;
-                let q = noise(nx, ny, 7) * 3.2;
-                // A small circle per pixel, each at its own phase.
-                let (ps, pc) = p.sin_cos();
-                let (qs, qc) = q.sin_cos();
-                Hit::at(x + a * (pc * cs - ps * sn), y + a * (qs * cs + qc * sn))
+                let (ps, pc) = (noise(nx, ny, 3) * 3.2).sin_cos();
+                let (qs, qc) = (noise(nx, ny, 7) * 3.2).sin_cos();
+                [pc, ps, qc, qs]
+            };
+            with_table(Warp::Boil, (w, h), build, |table| {
+                out.run(0.0, 0.0, |x, y| {
+                    // A small circle per pixel, each at its own phase.
+                    let [pc, ps, qc, qs] = table[y as usize * w as usize + x as usize];
+                    Hit::at(x + a * (pc * cs - ps * sn), y + a * (qs * cs + qc * sn))
+                })
             })
         }
         Warp::Glitch => {
@@ -647,32 +653,36 @@ pub(super) fn draw_phase(
             })
         }
         Warp::Globe => {
-            let r = radius - 2.0;
-            let light = [-0.45f32, -0.5, 0.74];
             let spin = (t * speed).fract();
-            let inv_pi = 1.0 / std::f32::consts::PI;
-            let wf = w as f32;
-            out.run(0.0, 0.0, |x, y| {
+            let (wf, hf) = (w as f32, h as f32);
+            // Where each pixel lies on the sphere (longitude at rest,
+            // latitude, light, coverage) depends on the size only.
+            let build = |x: f32, y: f32| {
+                let r = radius - 2.0;
+                let light = [-0.45f32, -0.5, 0.74];
+                let inv_pi = 1.0 / std::f32::consts::PI;
                 let (dx, dy) = ((x - cx) / r, (y - cy) / r);
                 let d2 = dx * dx + dy * dy;
                 let cover = disc(d2.sqrt() * r, r);
-                if cover <= 0.0 {
-                    return None;
-                }
                 let z = (1.0 - d2).max(0.0).sqrt();
                 // Longitude across the visible half, latitude from the
                 // pole: the avatar goes once around the sphere.
-                let lon = dx.atan2(z) * inv_pi * 0.5 + 0.5 + spin;
+                let lon = dx.atan2(z) * inv_pi * 0.5 + 0.5;
                 let lat = dy.clamp(-1.0, 1.0).asin() * inv_pi + 0.5;
                 let lit = dx * light[0] + dy * light[1] + z * light[2];
-                // Kept half a pixel inside the avatar: its edges meet at
-                // the seam and the poles without a transparent line.
-                let hf = h as f32;
-                Some(Hit {
-                    x: (lon.rem_euclid(1.0) * wf).clamp(0.5, wf - 0.5),
-                    y: (lat * hf).clamp(0.5, hf - 0.5),
-                    shade: 0.3 + 0.8 * lit.max(0.0),
-                    cover,
+                [lon, lat, 0.3 + 0.8 * lit.max(0.0), cover]
+            };
+            with_table(Warp::Globe, (w, h), build, |table| {
+                out.run(0.0, 0.0, |x, y| {
+                    let [lon, lat, shade, cover] = table[y as usize * w as usize + x as usize];
+                    // Kept half a pixel inside the avatar: its edges meet
+                    // at the seam and the poles without a transparent line.
+                    (cover > 0.0).then(|| Hit {
+                        x: ((lon + spin).rem_euclid(1.0) * wf).clamp(0.5, wf - 0.5),
+                        y: (lat * hf).clamp(0.5, hf - 0.5),
+                        shade,
+                        cover,
+                    })
                 })
             })
         }
@@ -702,6 +712,38 @@ pub(super) fn draw_phase(
             })
         }
     }
+}
+
+/// Per-pixel values of `warp` on a canvas of `size` that depend on the
+/// size alone (`build` at each pixel centre), handed to `with`: worked out
+/// once per thread and kept for the next frame and render (one table per
+/// thread, at most [`MAX_EFFECT_SIDE`]² × 16 bytes).
+fn with_table<R>(
+    warp: Warp,
+    (w, h): (u32, u32),
+    build: impl Fn(f32, f32) -> [f32; 4],
+    with: impl FnOnce(&[[f32; 4]]) -> R,
+) -> R {
+    type Table = Option<((Warp, u32, u32), Vec<[f32; 4]>)>;
+    thread_local! {
+        static TABLE: std::cell::RefCell<Table> = const { std::cell::RefCell::new(None) };
+    }
+    TABLE.with(|cell| {
+        let mut kept = cell.borrow_mut();
+        let key = (warp, w, h);
+        if kept.as_ref().is_none_or(|(k, _)| *k != key) {
+            let mut table = kept.take().map(|(_, t)| t).unwrap_or_default();
+            table.clear();
+            for y in 0..h {
+                for x in 0..w {
+                    table.push(build(x as f32 + 0.5, y as f32 + 0.5));
+                }
+            }
+            *kept = Some((key, table));
+        }
+        let (_, table) = kept.as_ref().expect("filled above");
+        with(table)
+    })
 }
 
 /// What a warp draws into and samples from.
