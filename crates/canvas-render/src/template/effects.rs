@@ -489,7 +489,6 @@ pub(super) fn draw_phase(
     let radius = size / 2.0;
     let tone = ToneFrame::new(slot.tone, t, speed, s);
     let theta = std::f32::consts::TAU * t * speed;
-    let wave = std::f32::consts::TAU * t;
     let out = Out {
         canvas,
         sampler: &sampler,
@@ -569,12 +568,16 @@ pub(super) fn draw_phase(
         Warp::Melt => {
             let depth = size * 0.3 * s * (std::f32::consts::PI * t).sin().powi(2);
             let cols = 14.0 / size;
+            // Each column slides down by its own amount (narrow drips far
+            // ahead of the rest), stretching towards the bottom.
+            let mut drips = [0f32; MAX_EFFECT_SIDE as usize];
+            for (x, d) in drips.iter_mut().enumerate().take(w as usize) {
+                let n = 0.5 + 0.5 * noise((x as f32 + 0.5) * cols, 0.5, 11);
+                *d = depth * (0.25 + 0.75 * n * n);
+            }
+            let stretch = 0.4 / size;
             out.run(0.0, 0.0, |x, y| {
-                // Each column slides down by its own amount (narrow drips
-                // far ahead of the rest), stretching towards the bottom.
-                let n = 0.5 + 0.5 * noise(x * cols, 0.5, 11);
-                let drip = 0.25 + 0.75 * n * n;
-                let fall = depth * drip * (0.6 + 0.4 * y / size);
+                let fall = drips[(x as usize).min(drips.len() - 1)] * (0.6 + stretch * y);
                 Hit::at(x, y - fall)
             })
         }
@@ -690,12 +693,19 @@ pub(super) fn draw_phase(
             let grow = (std::f32::consts::PI * t).sin().powi(2);
             let a = size * 0.16 * s * grow;
             let scale = 3.0 / size;
-            let drift = 0.6 * wave.sin();
-            out.run(0.0, 0.0, |x, y| {
-                let (nx, ny) = (x * scale + drift, y * scale);
+            // The liquid field (two octaves of noise each way) depends on
+            // the size only; its strength grows and settles with the loop.
+            let build = |x: f32, y: f32| {
+                let (nx, ny) = (x * scale, y * scale);
                 let u = noise(nx, ny, 21) + 0.5 * noise(nx * 2.0, ny * 2.0, 22);
                 let v = noise(nx, ny, 31) + 0.5 * noise(nx * 2.0, ny * 2.0, 32);
-                Hit::at(x + a * u, y + a * v)
+                [u, v, 0.0, 0.0]
+            };
+            with_table(Warp::Magik, (w, h), build, |table| {
+                out.run(0.0, 0.0, |x, y| {
+                    let [u, v, _, _] = table[y as usize * w as usize + x as usize];
+                    Hit::at(x + a * u, y + a * v)
+                })
             })
         }
         Warp::Blocks => {
