@@ -205,3 +205,46 @@ fn a_deepfried_avatar_is_posterised_and_warmer() {
         .collect();
     assert!(colours.len() < 80, "{}", colours.len());
 }
+
+/// A template file's effect: the guide's example reads, spins and closes
+/// its loop; an effect over a canvas larger than 512 px, an unknown warp
+/// and a knob that is not a whole-number parameter are refused, naming
+/// the field.
+#[cfg(feature = "files")]
+#[test]
+fn a_template_file_takes_an_effect_layer_within_bounds() {
+    use std::path::Path;
+    let file = |size: u32, layer: &str| {
+        format!(
+            "format = 1\nname = \"slow-spin\"\nsize = [{size}, {size}]\n\n[timeline]\nframes = 24\ndelay_ms = 50\n\n\
+             [[param]]\nname = \"side\"\ntype = \"int\"\nmin = 64\nmax = 512\ndefault = 256\ndoc = \"Width and height in pixels.\"\n\n\
+             [[param]]\nname = \"caption\"\ntype = \"text\"\nmax_chars = 10\ndoc = \"Text.\"\n\n\
+             [[layer]]\nkind = \"effect\"\n{layer}\n"
+        )
+    };
+    let parse = |text: &str| file::parse(Path::new("t.toml"), text, Path::new("."));
+    let loaded = parse(&file(512, "warp = \"spin\"\nside = \"side\"")).unwrap();
+    let t = loaded.template;
+    let [Layer::Effect(slot)] = t.layers else {
+        panic!("one effect layer")
+    };
+    assert_eq!(
+        (slot.warp, slot.tone, slot.period),
+        (Warp::Spin, Tone::None, 24)
+    );
+    let args = t.args(|_| None).unwrap();
+    assert_eq!(t.size_for(&args), (256, 256));
+    let frames = render_template_frames(t, &args, &[(&avatar(64), 0)], None).unwrap();
+    assert_eq!(frames.len(), 24);
+    assert_eq!(frames[0].0.get_pixel(0, 0)[3], 0);
+    for (text, field) in [
+        (file(513, "warp = \"spin\""), "layer[0].kind"),
+        (file(256, "warp = \"twirl\""), "layer[0].warp"),
+        (file(256, "tone = \"sepia\""), "layer[0].tone"),
+        (file(256, "strength = \"caption\""), "layer[0].strength"),
+        (file(256, "speed = \"nothing\""), "layer[0].speed"),
+    ] {
+        let err = parse(&text).unwrap_err();
+        assert_eq!(err.field, field, "{err}");
+    }
+}

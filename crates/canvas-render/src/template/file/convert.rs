@@ -11,9 +11,9 @@ use super::format::*;
 use super::leak_str;
 use super::{Checker, FileError, MAX_CANVAS_SIDE, MAX_LAYERS};
 use crate::template::{
-    Art, AvatarSlot, BarSlot, BarStyle, Camera, EffectSlot, Layer, MAX_TEMPLATE_FRAMES, Mask,
-    Paint, ParamKind, ParamSpec, Place, Shape, ShapeSlot, Template, Timeline, Tint, Tone, Warp,
-    When,
+    Art, AvatarSlot, BarSlot, BarStyle, Camera, EffectSlot, Layer, MAX_EFFECT_SIDE,
+    MAX_TEMPLATE_FRAMES, Mask, Paint, ParamKind, ParamSpec, Place, Shape, ShapeSlot, Template,
+    Timeline, Tint, Tone, Warp, When,
 };
 
 /// Longest delay of a frame, in ms.
@@ -123,6 +123,7 @@ pub(super) fn template(c: &Checker, doc: &Doc, assets: &Assets) -> R<Template> {
         assets,
         frames: timeline.frames,
         still: timeline.frames == 1 && camera.is_none(),
+        width: w,
         height: h,
         below: false,
     };
@@ -453,6 +454,8 @@ struct Ctx<'a> {
     frames: u32,
     /// One frame and no camera: a text may grow the canvas.
     still: bool,
+    /// The canvas's width.
+    width: u32,
     /// The canvas's height.
     height: u32,
     /// A layer of a `grow`'s `below`.
@@ -781,6 +784,16 @@ fn layer(c: &Checker, at: &str, spanned: &Spanned<LayerFile>, cx: &Ctx) -> R<Lay
         }
         "row" => flow::row(c, at, l, span, cx)?,
         "effect" => {
+            // An effect redraws every pixel of its canvas in each frame.
+            if cx.width.max(cx.height) > MAX_EFFECT_SIDE {
+                return Err(c.err(
+                    l.kind.span(),
+                    &f("kind"),
+                    format!(
+                        "an effect's canvas is at most {MAX_EFFECT_SIDE}×{MAX_EFFECT_SIDE} pixels"
+                    ),
+                ));
+            }
             let warp = match &l.warp {
                 None => Warp::None,
                 Some(w) => Warp::from_name(w.get_ref()).ok_or_else(|| {
