@@ -113,6 +113,7 @@ mod social;
 mod welcome;
 
 mod draw;
+mod effects;
 #[cfg(feature = "files")]
 pub mod file;
 mod fit;
@@ -152,6 +153,10 @@ use crate::{RenderError, RgbaImage};
 
 use self::{draw::*, patch::*, slot_text::*};
 pub use draw::bar_fraction;
+pub use effects::{
+    EFFECT_FRAMES, EFFECT_SIZE, EFFECT_SPEED, EFFECT_STRENGTH, EffectSlot, MAX_EFFECT_SIDE, Tone,
+    Warp,
+};
 pub use fit::fitted_picture_size;
 pub use gif::render_template_gif;
 #[cfg(test)]
@@ -175,6 +180,8 @@ mod captions_tests;
 mod cards_misc_tests;
 #[cfg(test)]
 mod contrast_tests;
+#[cfg(test)]
+mod effects_tests;
 #[cfg(test)]
 mod memes_one_tests;
 #[cfg(test)]

@@ -27,6 +27,11 @@ pub const OVERLAY_ALIAS_GROUP: &str = "/canvas/overlays";
 /// Prefix of the animated template images (`/premium/{name}`; the
 /// original's path, open to everyone here).
 pub const PREMIUM_GROUP: &str = "/premium";
+/// Prefix of the animated effects on an avatar (`/canvas/effect/{name}`).
+pub const EFFECT_GROUP: &str = "/canvas/effect";
+/// Names of `/canvas/misc/{name}` that answer as a template of another
+/// group: the original API's client calls the spin effect a misc image.
+pub const MISC_ALIASES: [(&str, TemplateKind); 1] = [("spin", TemplateKind::Spin)];
 /// The rank cards, numbered (`/premium/rankcard/{template}`), inside
 /// [`PREMIUM_GROUP`].
 pub const RANKCARD_GROUP: &str = "/premium/rankcard";
@@ -77,10 +82,11 @@ pub fn custom_preview(name: &str, animated: bool) -> String {
 pub const SERVER_PARAMS: &[&str] = &["avatar", "format", "quality"];
 
 /// Every canvas image group: the rate limiter's `canvas` class.
-pub const CANVAS_GROUPS: [&str; 10] = [
+pub const CANVAS_GROUPS: [&str; 11] = [
     CUSTOM_GROUP,
     MEME_GROUP,
     CAPTION_GROUP,
+    EFFECT_GROUP,
     MISC_GROUP,
     FILTER_GROUP,
     OVERLAY_GROUP,
@@ -106,8 +112,8 @@ pub fn is_canvas_image(path: &str) -> bool {
 /// custom background), the rank cards under [`RANKCARD_GROUP`], the misc
 /// images drawn as templates under [`MISC_GROUP`] (also in [`Misc::all`]),
 /// the memes under [`MEME_GROUP`], the captions over any picture under
-/// [`CAPTION_GROUP`].
-pub const TEMPLATES: [(&str, &str, TemplateKind); 54] = [
+/// [`CAPTION_GROUP`], the effects under [`EFFECT_GROUP`].
+pub const TEMPLATES: [(&str, &str, TemplateKind); 71] = [
     (OVERLAY_GROUP, "comrade", TemplateKind::Comrade),
     (OVERLAY_GROUP, "gay", TemplateKind::Gay),
     (OVERLAY_GROUP, "glass", TemplateKind::Glass),
@@ -162,6 +168,23 @@ pub const TEMPLATES: [(&str, &str, TemplateKind); 54] = [
     (CAPTION_GROUP, "impact", TemplateKind::Impact),
     (CAPTION_GROUP, "motivate", TemplateKind::Motivate),
     (CAPTION_GROUP, "speechbubble", TemplateKind::SpeechBubble),
+    (EFFECT_GROUP, "spin", TemplateKind::Spin),
+    (EFFECT_GROUP, "shake", TemplateKind::Shake),
+    (EFFECT_GROUP, "zoom", TemplateKind::Zoom),
+    (EFFECT_GROUP, "rainbow", TemplateKind::Rainbow),
+    (EFFECT_GROUP, "wave", TemplateKind::Wave),
+    (EFFECT_GROUP, "ripple", TemplateKind::Ripple),
+    (EFFECT_GROUP, "wiggle", TemplateKind::Wiggle),
+    (EFFECT_GROUP, "swirl", TemplateKind::Swirl),
+    (EFFECT_GROUP, "melt", TemplateKind::Melt),
+    (EFFECT_GROUP, "bounce", TemplateKind::Bounce),
+    (EFFECT_GROUP, "shear", TemplateKind::Shear),
+    (EFFECT_GROUP, "roll", TemplateKind::Roll),
+    (EFFECT_GROUP, "boil", TemplateKind::Boil),
+    (EFFECT_GROUP, "glitch", TemplateKind::Glitch),
+    (EFFECT_GROUP, "globe", TemplateKind::Globe),
+    (EFFECT_GROUP, "magik", TemplateKind::Magik),
+    (EFFECT_GROUP, "deepfry", TemplateKind::Deepfry),
 ];
 
 /// The URL names of the welcome backgrounds (the `{background}` segment),
@@ -213,10 +236,11 @@ pub fn template_query_params(
 /// template of the group when a path parameter picks it
 /// (`/premium/rankcard/{template}`, `/welcome/img/{template}/{background}`).
 pub fn templates_of_operation(path: &str) -> Vec<(&'static str, &'static str, TemplateKind)> {
-    const GROUPS: [&str; 11] = [
+    const GROUPS: [&str; 12] = [
         MISC_GROUP,
         MEME_GROUP,
         CAPTION_GROUP,
+        EFFECT_GROUP,
         OVERLAY_GROUP,
         OVERLAY_ALIAS_GROUP,
         PREMIUM_GROUP,
@@ -292,9 +316,17 @@ impl Misc {
             )
     }
 
-    /// The misc image of that URL name.
+    /// The misc image of that URL name (or of an alias, [`MISC_ALIASES`]).
     pub fn from_name(name: &str) -> Option<Misc> {
-        Misc::all().find(|(n, _)| *n == name).map(|(_, m)| m)
+        Misc::all()
+            .find(|(n, _)| *n == name)
+            .map(|(_, m)| m)
+            .or_else(|| {
+                MISC_ALIASES
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, k)| Misc::Template(*k))
+            })
     }
 }
 

@@ -42,6 +42,7 @@ pub(super) fn scaled(pix: &Pixmap, side: u32) -> Option<Pixmap> {
 impl Prepared {
     pub(super) fn new(
         template: &Template,
+        args: &Args,
         avatar: Option<&RgbaImage>,
     ) -> Result<Prepared, RenderError> {
         crate::limits::check_size(template.size.0, template.size.1)?;
@@ -81,6 +82,16 @@ impl Prepared {
                             scaled(&pix, exact).ok_or(RenderError::EmptyImage)?
                         }
                         _ => pix,
+                    }))
+                }
+                // An effect samples the avatar at the canvas's size.
+                Layer::Effect(_) => {
+                    let side = super::effects::prepared_side(template, args);
+                    let a = Avatar::prepare_tinted(avatar, side, false, None)?;
+                    let pix = a.into_pixmap();
+                    Ok(Some(match (pix.width(), pix.height()) == (side, side) {
+                        true => pix,
+                        false => scaled(&pix, side).ok_or(RenderError::EmptyImage)?,
                     }))
                 }
                 _ => Ok(None),
@@ -415,6 +426,11 @@ pub(super) fn draw_layer_on(
         Layer::Cut(slot) => super::fit::cut_shape(canvas, slot, args),
         // Drawn by the renderer of a canvas that follows its picture.
         Layer::Fit(_) => {}
+        Layer::Effect(slot) => {
+            if let Some(src) = source {
+                super::effects::draw_effect(canvas, slot, src, args, frame);
+            }
+        }
     }
     Ok(())
 }

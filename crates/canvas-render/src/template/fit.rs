@@ -278,7 +278,11 @@ fn draw(
         }
         // Not drawn over a canvas that follows its picture (the checks of
         // built-ins and files refuse them there).
-        Layer::Avatar(_) | Layer::Image { .. } | Layer::Bar(_) | Layer::Row(_) => {}
+        Layer::Avatar(_)
+        | Layer::Image { .. }
+        | Layer::Bar(_)
+        | Layer::Row(_)
+        | Layer::Effect(_) => {}
     }
     Ok(())
 }
@@ -297,7 +301,11 @@ pub(super) fn fits(layer: &Layer) -> bool {
         | Layer::Picture { .. } => true,
         Layer::Grow(grow) => grow.below.iter().all(fits),
         Layer::When { layer, .. } => !matches!(layer, Layer::Fit(_)) && fits(layer),
-        Layer::Avatar(_) | Layer::Image { .. } | Layer::Bar(_) | Layer::Row(_) => false,
+        Layer::Avatar(_)
+        | Layer::Image { .. }
+        | Layer::Bar(_)
+        | Layer::Row(_)
+        | Layer::Effect(_) => false,
     }
 }
 

@@ -155,11 +155,45 @@ pub enum TemplateKind {
     /// `heart-locket`, 600×480 (animated): a gold locket swings open on
     /// the two pictures.
     HeartLocket,
+    /// The avatar, cut round, spinning (animated; the effects take `size`, and `strength` and `speed` where they apply: [`EffectSlot`]).
+    Spin,
+    /// The avatar shaking (animated).
+    Shake,
+    /// Zooming into the avatar and back out (animated).
+    Zoom,
+    /// The avatar's hue cycling around the colour wheel (animated).
+    Rainbow,
+    /// The avatar's rows waving sideways (animated).
+    Wave,
+    /// Rings rippling out from the avatar's centre (animated).
+    Ripple,
+    /// The avatar wiggling both ways (animated).
+    Wiggle,
+    /// The avatar twisting around its centre and back (animated).
+    Swirl,
+    /// The avatar melting down and back up (animated).
+    Melt,
+    /// The avatar bouncing and squashing as it lands (animated).
+    Bounce,
+    /// The avatar slanting left and right (animated).
+    Shear,
+    /// The avatar, cut round, rolling across and around (animated).
+    Roll,
+    /// The avatar wobbling everywhere, boiling (animated).
+    Boil,
+    /// Bands of the avatar torn sideways, colour channels split (animated).
+    Glitch,
+    /// The avatar wrapped on a turning, shaded sphere (animated).
+    Globe,
+    /// A liquid distortion of the avatar growing and settling (animated).
+    Magik,
+    /// The avatar deep-fried: over-saturated, blocky, posterised, a red-orange cast (a still).
+    Deepfry,
 }
 
 impl TemplateKind {
     /// Every template, in declaration order.
-    pub const ALL: [TemplateKind; 54] = [
+    pub const ALL: [TemplateKind; 71] = [
         TemplateKind::Comrade,
         TemplateKind::Gay,
         TemplateKind::Glass,
@@ -214,6 +248,23 @@ impl TemplateKind {
         TemplateKind::Fuse,
         TemplateKind::Vs,
         TemplateKind::HeartLocket,
+        TemplateKind::Spin,
+        TemplateKind::Shake,
+        TemplateKind::Zoom,
+        TemplateKind::Rainbow,
+        TemplateKind::Wave,
+        TemplateKind::Ripple,
+        TemplateKind::Wiggle,
+        TemplateKind::Swirl,
+        TemplateKind::Melt,
+        TemplateKind::Bounce,
+        TemplateKind::Shear,
+        TemplateKind::Roll,
+        TemplateKind::Boil,
+        TemplateKind::Glitch,
+        TemplateKind::Globe,
+        TemplateKind::Magik,
+        TemplateKind::Deepfry,
     ];
 
     /// The welcome cards, 1 to 7.
@@ -284,6 +335,23 @@ impl TemplateKind {
             TemplateKind::Fuse => &pairs::FUSE,
             TemplateKind::Vs => &pairs::VS,
             TemplateKind::HeartLocket => &pairs::HEART_LOCKET,
+            TemplateKind::Spin => &effects::SPIN,
+            TemplateKind::Shake => &effects::SHAKE,
+            TemplateKind::Zoom => &effects::ZOOM,
+            TemplateKind::Rainbow => &effects::RAINBOW,
+            TemplateKind::Wave => &effects::WAVE,
+            TemplateKind::Ripple => &effects::RIPPLE,
+            TemplateKind::Wiggle => &effects::WIGGLE,
+            TemplateKind::Swirl => &effects::SWIRL,
+            TemplateKind::Melt => &effects::MELT,
+            TemplateKind::Bounce => &effects::BOUNCE,
+            TemplateKind::Shear => &effects::SHEAR,
+            TemplateKind::Roll => &effects::ROLL,
+            TemplateKind::Boil => &effects::BOIL,
+            TemplateKind::Glitch => &effects::GLITCH,
+            TemplateKind::Globe => &effects::GLOBE,
+            TemplateKind::Magik => &effects::MAGIK,
+            TemplateKind::Deepfry => &effects::DEEPFRY,
         }
     }
 }
@@ -592,6 +660,9 @@ pub enum Layer {
     /// the canvas is left transparent (partly so where its paint's alpha is
     /// below 255, or at its antialiased edge).
     Cut(ShapeSlot),
+    /// The avatar drawn through a per-frame warp and colour operation
+    /// over the whole canvas ([`EffectSlot`]).
+    Effect(EffectSlot),
 }
 
 /// The main picture of a template whose canvas follows the picture's
@@ -1149,11 +1220,15 @@ impl Template {
 
     /// The canvas size for these arguments: [`Template::size`], but for a
     /// template with a [`Layer::Grow`], as tall as its text needs (at most
-    /// [`Template::size`]). It lays that text out to know.
+    /// [`Template::size`]). It lays that text out to know. An effect
+    /// ([`Layer::Effect`]) is a square of the side its parameter gives.
     pub fn size_for(&self, args: &Args) -> (u32, u32) {
         if let Some(slot) = super::fit::fit_of(self) {
             let side = slot.max_side;
             return self.size_for_picture(args, (side, side));
+        }
+        if let Some(side) = super::effects::effect_side(self, args) {
+            return (side.min(self.size.0), side.min(self.size.1));
         }
         match super::flow::grow_of(self) {
             Some(grow) => (
@@ -1213,7 +1288,7 @@ impl Template {
     pub fn uses_avatar(&self) -> bool {
         self.layers
             .iter()
-            .any(|l| matches!(l, Layer::Avatar(_) | Layer::Fit(_)))
+            .any(|l| matches!(l, Layer::Avatar(_) | Layer::Fit(_) | Layer::Effect(_)))
     }
 
     /// The name of the second image source a [`Layer::Image`] draws, if

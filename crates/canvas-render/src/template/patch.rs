@@ -15,7 +15,13 @@ pub(super) fn patched_layers(
     image: &[(&RgbaImage, u32)],
     plan: &[FramePlan],
 ) -> Option<usize> {
-    if template.camera.is_some() || avatar.len() > 1 || image.len() > 1 || plan.len() < 2 {
+    // An effect redraws the whole canvas in every frame: nothing to patch.
+    let effect = template
+        .layers
+        .iter()
+        .any(|l| matches!(l, Layer::Effect(_)));
+    if effect || template.camera.is_some() || avatar.len() > 1 || image.len() > 1 || plan.len() < 2
+    {
         return None;
     }
     let frames: Vec<u32> = plan.iter().map(|s| s.template_frame).collect();
@@ -149,7 +155,8 @@ pub(super) fn footprint(
         | Layer::Grow(_)
         | Layer::Row(_)
         | Layer::Fit(_)
-        | Layer::Cut(_) => clipped((0, 0, i64::from(size.0), i64::from(size.1)), size),
+        | Layer::Cut(_)
+        | Layer::Effect(_) => clipped((0, 0, i64::from(size.0), i64::from(size.1)), size),
     })
 }
 
@@ -485,6 +492,9 @@ pub(super) fn layer_params(layer: &Layer, out: &mut Vec<&'static str>) {
             layer_params(layer, out);
         }
         Layer::Row(row) => items(row.items, out),
+        Layer::Effect(slot) => {
+            out.extend([slot.strength, slot.speed, slot.side].into_iter().flatten())
+        }
         Layer::Grow(grow) => {
             paint(&grow.paint, out);
             out.extend(grow.slot.replaced_by);

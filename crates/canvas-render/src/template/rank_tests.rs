@@ -269,7 +269,7 @@ fn the_layers_under_the_avatar_are_kept_per_colour_and_give_the_same_pixels() {
         let args = t
             .args(|n| p.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
             .unwrap();
-        let prepared = Prepared::new(t, Some(&avatar())).unwrap();
+        let prepared = Prepared::new(t, &args, Some(&avatar())).unwrap();
         let images = PreparedImages::new(t, None).unwrap();
         let mut texts = TextCache::new(t);
         let direct = draw_frame(t, &args, 0, &prepared, &images, &mut texts)

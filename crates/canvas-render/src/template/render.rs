@@ -44,7 +44,7 @@ pub(super) fn render_picture(
     if let Some(slot) = super::fit::fit_of(template) {
         return super::fit::render_fitted(template, slot, args, avatar);
     }
-    let mut prepared = Prepared::new(template, avatar)?;
+    let mut prepared = Prepared::new(template, args, avatar)?;
     let images = PreparedImages::new(template, image)?;
     let mut texts = TextCache::new(template);
     // Without a second image its layer draws nothing, so the layers under
@@ -211,7 +211,7 @@ pub fn render_planned_frames_with(
         let source = avatar.get(step.avatar_frame).map(|(img, _)| *img);
         let reuse = matches!(&prepared, Some((i, _)) if *i == step.avatar_frame);
         if !reuse {
-            prepared = Some((step.avatar_frame, Prepared::new(template, source)?));
+            prepared = Some((step.avatar_frame, Prepared::new(template, args, source)?));
         }
         let second = image.get(step.image_frame).map(|(img, _)| *img);
         let reuse = matches!(&images, Some((i, _)) if *i == step.image_frame);
@@ -256,10 +256,11 @@ pub fn render_planned_frames_with(
 /// the avatar, the image (each its first frame) and the text layouts.
 pub(super) fn prepare_still(
     template: &Template,
+    args: &Args,
     avatar: &[(&RgbaImage, u32)],
     image: &[(&RgbaImage, u32)],
 ) -> Result<(Prepared, PreparedImages, TextCache), RenderError> {
-    let prepared = Prepared::new(template, avatar.first().map(|(img, _)| *img))?;
+    let prepared = Prepared::new(template, args, avatar.first().map(|(img, _)| *img))?;
     let images = PreparedImages::new(template, image.first().map(|(img, _)| *img))?;
     Ok((prepared, images, TextCache::new(template)))
 }
@@ -294,7 +295,7 @@ pub fn render_placed_frames(
     if let Some(d) = deadline {
         d.check()?;
     }
-    let (prepared, images, mut texts) = prepare_still(template, avatar, image)?;
+    let (prepared, images, mut texts) = prepare_still(template, args, avatar, image)?;
     let picture = draw_frame(
         template,
         args,
@@ -349,8 +350,8 @@ pub fn render_patched_frames(
     if let Some(d) = deadline {
         d.check()?;
     }
-    let (prepared, images, mut texts) = prepare_still(template, avatar, image)?;
-    let size = template.content_size();
+    let (prepared, images, mut texts) = prepare_still(template, args, avatar, image)?;
+    let size = template.content_size_for(args);
     let f0 = plan[0].template_frame;
     // The still layers, started as `draw_frame` starts a frame.
     let (mut canvas, skip, opaque) = match start_from_placed_avatar(template, f0, &prepared) {

@@ -33,6 +33,7 @@ pub(super) fn layer_same(layer: &Layer, f: u32, g: u32) -> bool {
         | Layer::Fit(_)
         | Layer::Cut(_) => true,
         Layer::When { layer, .. } => layer_same(layer, f, g),
+        Layer::Effect(slot) => f % slot.period.max(1) == g % slot.period.max(1),
     }
 }
 

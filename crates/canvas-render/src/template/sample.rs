@@ -42,9 +42,15 @@ fn samples(kind: TemplateKind) -> &'static [(&'static str, &'static str)] {
             ("text", "the build will finish eventually"),
         ],
         Ship => &[("percent", "72")],
+        Spin | Shake | Zoom | Rainbow | Wave | Ripple | Wiggle | Swirl | Melt | Bounce | Shear
+        | Roll | Boil | Glitch | Globe | Magik | Deepfry => EFFECT,
         _ => &[],
     }
 }
+
+/// An effect's sample: half the default side, so its preview (16 frames)
+/// stays small.
+const EFFECT: &[(&str, &str)] = &[("size", "128")];
 
 /// A welcome card's sample: a named member joining a named server, with
 /// the member line shown (the background comes from the preview's path).

@@ -20,7 +20,7 @@ fn avatar() -> RgbaImage {
 /// Every layer drawn in turn over a blank canvas: no kept canvas, no
 /// shortcut.
 fn direct(t: &Template, args: &Args, a: &RgbaImage) -> RgbaImage {
-    let prepared = Prepared::new(t, Some(a)).unwrap();
+    let prepared = Prepared::new(t, args, Some(a)).unwrap();
     let images = PreparedImages::new(t, None).unwrap();
     let mut texts = TextCache::new(t);
     let (w, h) = t.size_for(args);

@@ -125,7 +125,9 @@ fn every_parameter_is_bounded_documented_and_used() {
                 }
                 Layer::ArtChoice { param, .. } => used.push(param),
                 Layer::Shape(slot) => paint_use(&slot.paint, &mut used),
-                inner @ (Layer::Row(_) | Layer::Grow(_)) => layer_params(inner, &mut used),
+                inner @ (Layer::Row(_) | Layer::Grow(_) | Layer::Effect(_)) => {
+                    layer_params(inner, &mut used)
+                }
                 Layer::Bar(slot) => {
                     used.extend([slot.value, slot.max]);
                     paint_use(&slot.track, &mut used);

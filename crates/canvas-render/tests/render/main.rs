@@ -29,6 +29,7 @@
 
 mod animated;
 mod corpus;
+mod effects;
 #[cfg(feature = "files")]
 mod files;
 mod memes_one;
@@ -223,6 +224,8 @@ golden! {
     rank_1_arabic_emoji => rank_card(TemplateKind::Rank1, &[("username", "سارة 🌸✨"), ("rank", "1"), ("level", "99"), ("cxp", "9999"), ("nxp", "10000")]);
     rank_2_hebrew => rank_card(TemplateKind::Rank2, &[("username", "שלום עולם"), ("discriminator", "1234"), ("level", "42"), ("rank", "3"), ("cxp", "12345"), ("nxp", "20000")]);
     rank_4_arabic => rank_card(TemplateKind::Rank4, &[("username", "محمد ✨"), ("discriminator", "0420"), ("level", "7"), ("rank", "18"), ("cxp", "900"), ("nxp", "1500")]);
+    // The effects: every one as a row of three frames, 64 px each.
+    effects_sheet => effects::sheet();
     rank_6_long_cjk => rank_card(TemplateKind::Rank6, &[("username", "✨ユウキ✨ 今日はいい天気 ゲームと猫が好き 🐱 한국어 공부 중"), ("discriminator", "0"), ("cxp", "1250000"), ("nxp", "2000000"), ("level", "250"), ("rank", "12345")]);
     // Two-avatar memes over the two sample pictures (the fox and the cat).
     pair_ship => pair(TemplateKind::Ship, 0, &[("percent", "72")]);

@@ -324,6 +324,21 @@ const fn pair_meme(
     }
 }
 
+/// What every animated effect's description says.
+const EFFECT_DESCRIPTION: &str = "256×256 by default (`size` 64–512), 16 frames looping seamlessly (the frame after the last is the first), always animated: absent `format` gives a GIF (png: the first frame), `format=webp` an animated WebP with true alpha. An animated avatar keeps its own motion, aligned by time (the effect's loop repeats to cover the avatar's, at most 256 frames). Transparency is kept. Out-of-range knobs: 400 naming the knob.";
+
+const fn effect(path: &'static str, summary: &'static str) -> Endpoint {
+    Endpoint {
+        path,
+        tag: "canvas: effects",
+        summary,
+        description: EFFECT_DESCRIPTION,
+        params: &[AVATAR],
+        ok: Success::CanvasImage,
+        errors: CANVAS_ERRORS,
+    }
+}
+
 const fn overlay(path: &'static str, summary: &'static str) -> Endpoint {
     Endpoint {
         path,
@@ -518,6 +533,7 @@ pub const PREVIEW_GROUPS: &[&str] = &[
     "rankcard",
     "meme",
     "caption",
+    "effect",
     "welcome-background",
 ];
 
@@ -533,6 +549,7 @@ pub const PREVIEW_PATH_GROUPS: &[&str] = &[
     "rankcard",
     "meme",
     "caption",
+    "effect",
     "welcome-background",
     crate::catalogue::CUSTOM_PREVIEWS,
 ];
@@ -845,6 +862,77 @@ pub const ENDPOINTS: &[Endpoint] = &[
             "The bubble and its tail are transparent, so a chat shows the picture as a reply bubble (a PNG, WebP or GIF keeps the transparency). "
         ),
     ),
+    // --- animated effects ---
+    effect(
+        "/canvas/effect/spin",
+        "The avatar, cut round, spinning (also at `/canvas/misc/spin`) (animated)",
+    ),
+    effect("/canvas/effect/shake", "The avatar shaking (animated)"),
+    effect(
+        "/canvas/effect/zoom",
+        "Zooming into the avatar and back out (animated)",
+    ),
+    effect(
+        "/canvas/effect/rainbow",
+        "The avatar's colours cycling around the colour wheel (animated)",
+    ),
+    effect(
+        "/canvas/effect/wave",
+        "The avatar's rows waving sideways (animated)",
+    ),
+    effect(
+        "/canvas/effect/ripple",
+        "Rings rippling out from the avatar's centre (animated)",
+    ),
+    effect(
+        "/canvas/effect/wiggle",
+        "The avatar wiggling both ways (animated)",
+    ),
+    effect(
+        "/canvas/effect/swirl",
+        "The avatar twisting around its centre and back (animated)",
+    ),
+    effect(
+        "/canvas/effect/melt",
+        "The avatar melting down and back up (animated)",
+    ),
+    effect(
+        "/canvas/effect/bounce",
+        "The avatar bouncing, squashing as it lands (animated)",
+    ),
+    effect(
+        "/canvas/effect/shear",
+        "The avatar slanting left and right (animated)",
+    ),
+    effect(
+        "/canvas/effect/roll",
+        "The avatar, cut round, rolling across and around (animated)",
+    ),
+    effect(
+        "/canvas/effect/boil",
+        "The avatar wobbling all over, boiling (animated)",
+    ),
+    effect(
+        "/canvas/effect/glitch",
+        "Bands of the avatar torn sideways, colour channels split (animated)",
+    ),
+    effect(
+        "/canvas/effect/globe",
+        "The avatar wrapped on a turning, shaded sphere (animated)",
+    ),
+    effect(
+        "/canvas/effect/magik",
+        "A liquid distortion of the avatar growing and settling (animated)",
+    ),
+    Endpoint {
+        path: "/canvas/effect/deepfry",
+        tag: "canvas: effects",
+        summary: "The avatar deep-fried: over-saturated, blocky, posterised, a red-orange cast",
+        description: "256×256 by default (`size` 64–512), a still: PNG by default. An animated avatar gives an animated image (every frame fried).",
+        params: &[AVATAR],
+        ok: Success::CanvasImage,
+        errors: CANVAS_ERRORS,
+    },
     // --- welcome cards ---
     Endpoint {
         path: "/welcome/img/{template}/{background}",

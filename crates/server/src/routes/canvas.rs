@@ -5,7 +5,8 @@
 //! `/canvas/welcome/img/...`) and `/premium/welcome/{template}?bg=`, and
 //! the rank cards `/premium/rankcard/{template}`, the memes
 //! `/canvas/meme/{name}`, and the captions over any picture
-//! `/canvas/caption/{name}` (on `avatar` or `image`).
+//! `/canvas/caption/{name}` (on `avatar` or `image`), and the animated
+//! effects `/canvas/effect/{name}` (`/canvas/misc/spin` is the spin effect).
 //!
 //! A handler parses and checks every parameter on the async worker (cheap:
 //! a bad parameter is a 400 before any network or CPU work) into a
@@ -56,6 +57,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(super::group(catalogue::CUSTOM_GROUP).get("/canvas/custom/{name}", custom))
         .service(super::group(catalogue::MEME_GROUP).get("/canvas/meme/{name}", meme))
         .service(super::group(catalogue::CAPTION_GROUP).get("/canvas/caption/{name}", caption))
+        .service(super::group(catalogue::EFFECT_GROUP).get("/canvas/effect/{name}", effect))
         .service(
             super::group(catalogue::PREMIUM_GROUP)
                 .get("/premium/welcome/{template}", premium_welcome)
@@ -345,6 +347,16 @@ async fn premium(
     q: web::Query<CanvasQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let job = template_job(&req, catalogue::PREMIUM_GROUP, &name, &q)?;
+    respond(&req, &state, job, &q).await
+}
+
+async fn effect(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+    q: web::Query<CanvasQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let job = template_job(&req, catalogue::EFFECT_GROUP, &name, &q)?;
     respond(&req, &state, job, &q).await
 }
 

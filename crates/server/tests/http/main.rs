@@ -14,6 +14,7 @@ mod content;
 mod creature;
 mod creature_full;
 mod custom;
+mod effects;
 mod errors;
 mod hygiene;
 mod logging;

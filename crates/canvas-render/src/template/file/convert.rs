@@ -11,8 +11,9 @@ use super::format::*;
 use super::leak_str;
 use super::{Checker, FileError, MAX_CANVAS_SIDE, MAX_LAYERS};
 use crate::template::{
-    Art, AvatarSlot, BarSlot, BarStyle, Camera, FitSlot, Layer, MAX_TEMPLATE_FRAMES, Mask, Paint,
-    ParamKind, ParamSpec, Place, Shape, ShapeSlot, Template, Timeline, Tint, When,
+    Art, AvatarSlot, BarSlot, BarStyle, Camera, EffectSlot, FitSlot, Layer, MAX_EFFECT_SIDE,
+    MAX_TEMPLATE_FRAMES, Mask, Paint, ParamKind, ParamSpec, Place, Shape, ShapeSlot, Template,
+    Timeline, Tint, Tone, Warp, When,
 };
 
 /// Longest delay of a frame, in ms.
@@ -122,6 +123,7 @@ pub(super) fn template(c: &Checker, doc: &Doc, assets: &Assets) -> R<Template> {
         assets,
         frames: timeline.frames,
         still: timeline.frames == 1 && camera.is_none(),
+        width: w,
         height: h,
         below: false,
         fitted: doc
@@ -473,6 +475,8 @@ struct Ctx<'a> {
     frames: u32,
     /// One frame and no camera: a text may grow the canvas.
     still: bool,
+    /// The canvas's width.
+    width: u32,
     /// The canvas's height.
     height: u32,
     /// A layer of a `grow`'s `below`.
@@ -531,6 +535,7 @@ pub(super) const LAYER_FIELDS: &[(&str, &[&str])] = &[
     ("row", &["at", "right", "items"]),
     ("fit", &["area", "sides"]),
     ("cut", &["shape", "area", "paint", "stroke"]),
+    ("effect", &["warp", "tone", "strength", "speed", "side"]),
 ];
 
 /// The kinds of layer a `grow`'s `below` may hold: they move with its
@@ -580,6 +585,11 @@ fn present(l: &LayerFile) -> Vec<(&'static str, Range<usize>)> {
         ("items", s(&l.items)),
         ("below", s(&l.below)),
         ("sides", s(&l.sides)),
+        ("warp", s(&l.warp)),
+        ("tone", s(&l.tone)),
+        ("strength", s(&l.strength)),
+        ("speed", s(&l.speed)),
+        ("side", s(&l.side)),
     ];
     all.into_iter().filter_map(|(n, s)| Some((n, s?))).collect()
 }
@@ -804,6 +814,45 @@ fn layer(c: &Checker, at: &str, spanned: &Spanned<LayerFile>, cx: &Ctx) -> R<Lay
             flow::grow(c, at, l, span, cx)?
         }
         "row" => flow::row(c, at, l, span, cx)?,
+        "effect" => {
+            // An effect redraws every pixel of its canvas in each frame.
+            if cx.width.max(cx.height) > MAX_EFFECT_SIDE {
+                return Err(c.err(
+                    l.kind.span(),
+                    &f("kind"),
+                    format!(
+                        "an effect's canvas is at most {MAX_EFFECT_SIDE}×{MAX_EFFECT_SIDE} pixels"
+                    ),
+                ));
+            }
+            let warp = match &l.warp {
+                None => Warp::None,
+                Some(w) => Warp::from_name(w.get_ref()).ok_or_else(|| {
+                    let names: Vec<&str> = Warp::ALL.iter().map(|w| w.name()).collect();
+                    c.err(w.span(), &f("warp"), format!("one of {}", names.join(", ")))
+                })?,
+            };
+            let tone = match &l.tone {
+                None => Tone::None,
+                Some(t) => Tone::from_name(t.get_ref()).ok_or_else(|| {
+                    let names: Vec<&str> = Tone::ALL.iter().map(|t| t.name()).collect();
+                    c.err(t.span(), &f("tone"), format!("one of {}", names.join(", ")))
+                })?,
+            };
+            let int = |name: &str, v: &Option<Spanned<String>>| -> R<Option<&'static str>> {
+                v.as_ref()
+                    .map(|p| param_ref(c, &f(name), p, params, Need::Int))
+                    .transpose()
+            };
+            Layer::Effect(EffectSlot {
+                warp,
+                tone,
+                strength: int("strength", &l.strength)?,
+                speed: int("speed", &l.speed)?,
+                side: int("side", &l.side)?,
+                period: frames,
+            })
+        }
         _ => unreachable!("kinds are checked above"),
     };
     // Conditions wrap the layer, the first outermost.

@@ -159,6 +159,16 @@ pub(super) struct LayerFile {
     pub items: Option<Spanned<Vec<Spanned<ItemFile>>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sides: Option<Spanned<[u32; 2]>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warp: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tone: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<Spanned<String>>,
     /// Written last: the writer puts these after the layer's own fields,
     /// as `[[layer.below]]` tables.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -250,6 +260,11 @@ impl Default for LayerFile {
             items: None,
             sides: None,
             below: None,
+            warp: None,
+            tone: None,
+            strength: None,
+            speed: None,
+            side: None,
         }
     }
 }

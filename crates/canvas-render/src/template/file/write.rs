@@ -7,7 +7,7 @@ use super::convert::{ALIGNS, FACES, VALIGNS, expected_for};
 use super::format::*;
 use crate::template::{
     BarStyle, Layer, Mask, Paint, ParamKind, ParamSpec, Piece, Place, Reveal, RowItem, Shape,
-    Template, TextSlot, When,
+    Template, TextSlot, Tone, Warp, When,
 };
 use crate::text::FontFace;
 
@@ -314,6 +314,15 @@ fn layer(l: &Layer) -> LayerFile {
                 ..t
             }
         }
+        Layer::Effect(e) => LayerFile {
+            kind: kind("effect"),
+            warp: (e.warp != Warp::None).then(|| sp(e.warp.name().to_owned())),
+            tone: (e.tone != Tone::None).then(|| sp(e.tone.name().to_owned())),
+            strength: e.strength.map(|p| sp(p.to_owned())),
+            speed: e.speed.map(|p| sp(p.to_owned())),
+            side: e.side.map(|p| sp(p.to_owned())),
+            ..LayerFile::default()
+        },
         Layer::Row(r) => LayerFile {
             kind: kind("row"),
             at: Some(sp([r.x, r.y])),
