@@ -13,7 +13,10 @@
 //!    microsecond), or else fetched and decoded on the blocking pool with
 //!    `web::block`, where a slow avatar host costs a parked thread, never an
 //!    HTTP worker or a core; a decoded avatar weighs its job by its decode
-//!    cost ([`JobPermit::weigh`]);
+//!    cost ([`JobPermit::weigh`]); a job that draws a second image (a
+//!    welcome card's `bg`, a meme's `avatar2`) fetches its body at the
+//!    same time, and decodes it once charged for it
+//!    ([`CanvasEngine::start_with_image`]);
 //! 2. the [`Ticket`] names the image by a strong entity tag (the job, the
 //!    avatar's content digest and the server version), so the route can
 //!    answer a matching `If-None-Match` or a HEAD without rendering, and
@@ -323,19 +326,30 @@ impl CanvasEngine {
 
     /// [`start`](CanvasEngine::start) for a job that also draws a second
     /// image (`image`: its parameter's name and URL, a welcome card's
-    /// `bg`). The image comes through the same fetcher as the avatar (SSRF
-    /// rules, size and pixel caps, caches, decode gate and budget), and
-    /// costs as much: the job weighs the sum of both images' weights (each
-    /// its decode weight when this job decoded it, else 1) and holds one
-    /// job slot per image at least. Those slots are taken before the image
-    /// is fetched: one for it, and one per started 1 Mi pixels of the
-    /// avatar's frames, so a job never holds an image beyond its slots (a
-    /// job holding a large animation does not wait for them: it is `Busy`
-    /// at once, having fetched and decoded nothing more). Once both are
+    /// `bg`, a two-avatar meme's `avatar2`). The image comes through the
+    /// same fetcher as the avatar (SSRF rules, size and pixel caps, caches,
+    /// decode gate and budget), and costs as much: the job weighs the sum
+    /// of both images' weights (each its decode weight when this job
+    /// decoded it, else 1) and holds one job slot per image at least.
+    ///
+    /// The two pictures are fetched concurrently: once the job has its
+    /// slot, when the cache lacks the image and a second slot is free at
+    /// once, the image's body is fetched on the blocking pool alongside
+    /// the avatar's fetch, holding that slot (the body is at most the
+    /// fetcher's byte cap); it is decoded only after the charge below,
+    /// through the decode gate. Without a free slot the image is fetched
+    /// after the charge, as it is decoded. Either way its slots are taken
+    /// before it is decoded: one for it, and one per started 1 Mi pixels of
+    /// the avatar's frames, so a job never holds a decoded image beyond its
+    /// slots (a job holding a large animation does not wait for them: it is
+    /// `Busy` at once, having decoded nothing more; a body fetched early is
+    /// dropped, its slot held until its fetch ends). Errors name the
+    /// parameter, the avatar's first: when both pictures fail, the answer
+    /// names `avatar`. Once both are
     /// in, an animated card keeps what it holds within half the pool: the
     /// image's frames, then the avatar's, merged by time
     /// ([`output::fit_two_images`]), and its slots cover both images and
-    /// its rendered frames to the byte. Its errors name the parameter.
+    /// its rendered frames to the byte.
     pub async fn start_with_image(
         self: &Arc<Self>,
         client: ClientKey,
@@ -357,6 +371,12 @@ impl CanvasEngine {
             permit,
             engine: Arc::clone(self),
         };
+        // The second image's body is fetched from now on, alongside the
+        // avatar, when the cache lacks it and a slot for it is free.
+        let image = image.map(|(param, url)| {
+            let early = self.fetch_body_early(&url);
+            (param, url, early)
+        });
         let (mut permit, avatar, avatar_weight) = match avatar {
             Some(url) => {
                 let (permit, avatar, weight) = permit.avatar(url, queue_end).await?;
@@ -377,13 +397,15 @@ impl CanvasEngine {
         let mut extra: Option<ExtraSlots> = None;
         let mut held = 1;
         let image = match image {
-            Some((param, url)) => {
-                // Before the second image is fetched and decoded, the job
-                // is charged for what it holds and will hold: the avatar's
-                // decode weight against the client's cap, and a slot per
-                // started 1 Mi pixels of the avatar's frames plus one for
-                // the image's body and pixels. Refused here (503), it has
-                // spent nothing on the image.
+            Some((param, url, early)) => {
+                // Before the second image is decoded (and, when it was not
+                // fetched early, before it is fetched), the job is charged
+                // for what it holds and will hold: the avatar's decode
+                // weight against the client's cap, and a slot per started
+                // 1 Mi pixels of the avatar's frames plus one for the
+                // image's body and pixels (the early fetch's, when it has
+                // one). Refused here (503), it has decoded nothing of the
+                // image, and an early fetch keeps its slot until it ends.
                 if let Some(weight) = avatar_weight {
                     permit.permit.weigh(weight);
                 }
@@ -391,12 +413,26 @@ impl CanvasEngine {
                     .min(self.slots.limits().max_jobs / 2)
                     .max(1);
                 let small = avatar.as_ref().is_none_or(|a| output::source_slots(a) <= 1);
-                if want > 1 {
-                    extra = Some(self.more_slots(want - 1, 1, small, queue_end).await?);
-                    held = want;
+                let have = if early.is_some() { 2 } else { 1 };
+                if want > have {
+                    extra = Some(self.more_slots(want - have, have, small, queue_end).await?);
                 }
-                let (mut permit_back, image, weight) =
-                    permit.avatar(url, queue_end).await.map_err(|e| match e {
+                held = want.max(have);
+                let body = match early {
+                    Some(early) => {
+                        let (slot, body) = early.await.map_err(|_| ApiError::JobFailed)?;
+                        match &mut extra {
+                            Some(e) => e.absorb(slot),
+                            None => extra = Some(slot),
+                        }
+                        Some(body)
+                    }
+                    None => None,
+                };
+                let (mut permit_back, image, weight) = permit
+                    .load(url, body, queue_end)
+                    .await
+                    .map_err(|e| match e {
                         ApiError::Avatar(source) => ApiError::Image { param, source },
                         other => other,
                     })?;
@@ -513,17 +549,41 @@ impl CanvasEngine {
         })
     }
 
+    /// Starts fetching a second image's body on the blocking pool, when the
+    /// avatar cache lacks it and one job slot is free for it now (the
+    /// image's: it covers the body, at most the fetcher's byte cap, and
+    /// moves with the fetch, so a fetch that outlives its job, or its
+    /// client, still holds it until it ends). `None` otherwise: the image
+    /// is then fetched where it is decoded. The body is fetched under every
+    /// network rule of the fetcher and decoded by [`Slot::load`].
+    fn fetch_body_early(self: &Arc<Self>, url: &AvatarUrl) -> Option<EarlyBody> {
+        if self.fetcher.cached(url).is_some() {
+            return None;
+        }
+        let slot = self.slots.try_acquire_extra(1)?;
+        let (engine, url) = (Arc::clone(self), url.clone());
+        Some(tokio::task::spawn_blocking(move || {
+            (slot, engine.fetcher.fetch_body(&url))
+        }))
+    }
+
     /// Gets an avatar through the fetcher's cache on the calling (blocking)
     /// thread, reporting the miss and the fetch outcome when this call went
-    /// to the network, and a hit otherwise. A decode still waiting for its
-    /// turn at `queue_end` gives up ([`FetchError::DecodeQueueTimeout`],
-    /// reported as a refused job, not as a fetch outcome).
+    /// to the network (or decoded `body`, a body fetched early: its failure
+    /// is this fetch's outcome), and a hit otherwise. A decode still
+    /// waiting for its turn at `queue_end` gives up
+    /// ([`FetchError::DecodeQueueTimeout`], reported as a refused job, not
+    /// as a fetch outcome).
     fn fetch_avatar(
         &self,
         url: &AvatarUrl,
+        body: Option<Result<Vec<u8>, FetchError>>,
         queue_end: Instant,
     ) -> (Result<Avatar, FetchError>, bool) {
-        let (result, fetched) = self.fetcher.fetch_traced_until(url, Some(queue_end));
+        let (result, fetched) = match body {
+            Some(body) => self.fetcher.fetch_traced_from(url, body, Some(queue_end)),
+            None => self.fetcher.fetch_traced_until(url, Some(queue_end)),
+        };
         if matches!(result, Err(FetchError::DecodeQueueTimeout)) {
             self.metrics.job_rejected();
         } else if fetched {
@@ -564,12 +624,24 @@ impl Slot {
         url: AvatarUrl,
         queue_end: Instant,
     ) -> Result<(Slot, Avatar, Option<u32>), ApiError> {
+        self.load(url, None, queue_end).await
+    }
+
+    /// [`avatar`](Slot::avatar), decoding `body` when it is given (a body
+    /// fetched early, [`CanvasEngine::fetch_body_early`]) instead of
+    /// fetching; a cached image is taken as it is and `body` dropped.
+    async fn load(
+        self,
+        url: AvatarUrl,
+        body: Option<Result<Vec<u8>, FetchError>>,
+        queue_end: Instant,
+    ) -> Result<(Slot, Avatar, Option<u32>), ApiError> {
         if let Some(avatar) = self.engine.fetcher.cached(&url) {
             self.engine.metrics.avatar_cache_hit();
             return Ok((self, avatar, None));
         }
         let (slot, avatar) = web::block(move || {
-            let avatar = self.engine.fetch_avatar(&url, queue_end);
+            let avatar = self.engine.fetch_avatar(&url, body, queue_end);
             (self, avatar)
         })
         .await
@@ -587,6 +659,9 @@ impl Slot {
         Ok((slot, avatar, weight))
     }
 }
+
+/// A second image's body being fetched early, with the job slot it holds.
+type EarlyBody = tokio::task::JoinHandle<(ExtraSlots, Result<Vec<u8>, FetchError>)>;
 
 /// The weight of a job whose avatar it decoded: one unit per
 /// [`DECODE_BYTES_PER_UNIT`] of decode buffers, at least 1.
@@ -1023,6 +1098,144 @@ mod tests {
         assert_eq!(host.hits("/avatar512.png"), 1);
         assert_eq!(engine.slots.running(), 2);
         drop(ticket);
+    }
+
+    /// An engine whose fetcher refuses private addresses (the production
+    /// default) but trusts `trusted`, as an operator's internal image host
+    /// would be: the loopback fixture host serving the good picture.
+    fn strict_engine(trusted: std::net::IpAddr, jobs: usize) -> Arc<CanvasEngine> {
+        let mut settings = Settings::for_tests("unused");
+        settings.canvas_jobs = jobs;
+        assert!(!settings.allow_private_avatars);
+        let mut engine = CanvasEngine::new(&settings, Arc::new(Metrics::default())).unwrap();
+        engine.fetcher = AvatarFetcher::new(FetchConfig {
+            allowed_addresses: vec![trusted],
+            ..engine.fetcher.config().clone()
+        });
+        Arc::new(engine)
+    }
+
+    fn hug() -> Job {
+        Job::Template(TemplateKind::Hug.into(), TemplateKind::Hug.sample_args())
+    }
+
+    /// Waits (a few seconds at most) until the engine's slots are back to
+    /// `n`: a body fetched early gives its slot back when its fetch ends,
+    /// which may be just after the job's answer.
+    async fn until_running(engine: &CanvasEngine, n: usize) {
+        for _ in 0..500 {
+            if engine.slots.running() == n {
+                return;
+            }
+            actix_rt::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(engine.slots.running(), n);
+    }
+
+    /// The second picture goes through the avatar's address guard: with
+    /// private addresses refused, an `avatar2` (or `bg`) at a loopback or
+    /// private address is a 400 naming it, and the address is never
+    /// contacted, though the avatar came from the trusted host; when both
+    /// are refused the answer names `avatar`, the first parameter.
+    #[actix_rt::test]
+    async fn a_private_second_picture_is_a_400_naming_it() {
+        use actix_web::ResponseError;
+        let trusted = fixture_host::FixtureHost::start();
+        let internal = fixture_host::FixtureHost::start_on("127.0.0.2".parse().unwrap());
+        let engine = strict_engine(trusted.addr().ip(), 8);
+        let client = ClientKey::Ip(std::net::Ipv4Addr::new(10, 0, 0, 1).into());
+        let good = engine.parse_avatar(&trusted.url("/ok.png")).unwrap();
+        let start = |avatar: &AvatarUrl, job: Job, param: &'static str, image: &AvatarUrl| {
+            engine.start_with_image(
+                client.clone(),
+                job,
+                Some(avatar.clone()),
+                Some((param, image.clone())),
+                Requested::Png,
+            )
+        };
+        for private in [
+            internal.url("/ok.png"),
+            "http://10.0.0.1/a.png".to_owned(),
+            "http://[::1]/a.png".to_owned(),
+        ] {
+            let bad = engine.parse_avatar(&private).unwrap();
+            for (job, param) in [(hug(), "avatar2"), (welcome_on(&engine), "bg")] {
+                assert_eq!(job.image_source(), Some(param));
+                let err = start(&good, job.clone(), param, &bad).await.unwrap_err();
+                assert!(
+                    matches!(
+                        err,
+                        ApiError::Image { param: p, source: FetchError::RefusedAddress } if p == param
+                    ),
+                    "{private}: {err:?}"
+                );
+                assert_eq!(err.status_code(), 400);
+                let msg = err.to_string();
+                assert!(msg.contains(param) && msg.contains("private"), "{msg}");
+                // Both refused: the avatar is named.
+                let err = start(&bad, job, param, &bad).await.unwrap_err();
+                assert!(
+                    matches!(err, ApiError::Avatar(FetchError::RefusedAddress)),
+                    "{private}: {err:?}"
+                );
+                assert_eq!(err.status_code(), 400);
+                assert!(!err.to_string().contains(param), "{err}");
+            }
+        }
+        assert_eq!(internal.connections(), 0, "never contacted");
+        // The trusted host served the avatar, and still does for both.
+        let ticket = start(&good, hug(), "avatar2", &good).await.unwrap();
+        assert!(ticket.image.is_some());
+        assert_eq!(trusted.hits("/ok.png"), 1);
+        drop(ticket);
+        until_running(&engine, 0).await;
+    }
+
+    /// A pair meme whose avatar is an animation of two slots' pixels, with
+    /// a slot free for `avatar2` at the start but none for the avatar's
+    /// frames after: `avatar2` was fetched alongside the avatar, yet the
+    /// job is refused (503) at the charge without decoding it (it is not
+    /// in the cache), and its slot comes back when that fetch ends. With
+    /// room, both are fetched at once and the job holds its slots.
+    #[actix_rt::test]
+    async fn a_job_refused_at_the_charge_decodes_no_early_body() {
+        let host = fixture_host::FixtureHost::start();
+        let engine = strict_engine(host.addr().ip(), 8);
+        let other = ClientKey::Ip(std::net::Ipv4Addr::new(10, 0, 0, 9).into());
+        let held = engine.slots.acquire(other).await.unwrap();
+        let held_extra = engine.slots.try_acquire_extra(5).unwrap();
+        let client = ClientKey::Ip(std::net::Ipv4Addr::new(10, 0, 0, 1).into());
+        // 6 frames of 420²: 1.01 Mi pixels, two slots' worth.
+        let a = engine
+            .parse_avatar(&host.url("/anim/420x420x6.gif"))
+            .unwrap();
+        let b = engine.parse_avatar(&host.url("/delayed.png?300")).unwrap();
+        let start = || {
+            engine.start_with_image(
+                client.clone(),
+                hug(),
+                Some(a.clone()),
+                Some(("avatar2", b.clone())),
+                Requested::Auto,
+            )
+        };
+        let refused = start().await;
+        assert!(matches!(refused, Err(ApiError::Busy { .. })), "{refused:?}");
+        until_running(&engine, 6).await;
+        assert_eq!(host.hits("/delayed.png"), 1, "fetched early");
+        assert!(engine.fetcher.cached(&b).is_none(), "and never decoded");
+        assert!(engine.fetcher.cached(&a).is_some());
+
+        drop((held, held_extra));
+        let ticket = start().await.unwrap();
+        assert_eq!(host.hits("/delayed.png"), 2);
+        assert!(engine.fetcher.cached(&b).is_some());
+        let holds = 1 + ticket.extra.as_ref().map_or(0, ExtraSlots::count);
+        assert_eq!(holds, ticket.plan.slots().max(3));
+        assert_eq!(engine.slots.running(), holds);
+        drop(ticket);
+        assert_eq!(engine.slots.running(), 0);
     }
 
     #[test]

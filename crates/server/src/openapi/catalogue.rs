@@ -703,37 +703,37 @@ pub const ENDPOINTS: &[Endpoint] = &[
     pair_meme(
         "/canvas/meme/ship",
         "Ship two pictures: a heart with their match percentage, a meter and a verdict",
-        "900×440: `avatar` and `avatar2` in round frames, a heart with the match percentage, a meter of ten hearts and a one-line verdict (below 20 %: \"Not meant to be\", then \"Just friends\", \"Worth a try\", \"A lovely match\", \"Made for each other\", and at 100 % \"Soulmates!\"). Without `percent` the percentage comes from the two URLs: the same pair gives the same percentage, in either order. Both pictures come through the avatar's fetcher and caches (the second once the job holds a slot for it) and the request costs two images; either animated gives an animated image, aligned by time.",
+        "900×440: `avatar` and `avatar2` in round frames, a heart with the match percentage, a meter of ten hearts and a one-line verdict (below 20 %: \"Not meant to be\", then \"Just friends\", \"Worth a try\", \"A lovely match\", \"Made for each other\", and at 100 % \"Soulmates!\"). Without `percent` the percentage comes from the two URLs: the same pair gives the same percentage, in either order. Both pictures come through the avatar's fetcher and caches, fetched at the same time (the second decoded once the job holds a slot for it) and the request costs two images; either animated gives an animated image, aligned by time.",
     ),
     pair_meme(
         "/canvas/meme/kiss",
         "A kiss: the two pictures cheek to cheek, hearts rising",
-        "800×450, `avatar` on the left, `avatar2` on the right. Both come through the avatar's fetcher and caches (the second once the job holds a slot for it) and the request costs two images; either animated gives an animated image, aligned by time.",
+        "800×450, `avatar` on the left, `avatar2` on the right. Both come through the avatar's fetcher and caches, fetched at the same time (the second decoded once the job holds a slot for it) and the request costs two images; either animated gives an animated image, aligned by time.",
     ),
     pair_meme(
         "/canvas/meme/slap",
         "A slap: the avatar's hand hits the second picture",
-        "800×450, `avatar` slaps `avatar2`, which reels back under the impact. Both come through the avatar's fetcher and caches (the second once the job holds a slot for it) and the request costs two images; either animated gives an animated image, aligned by time.",
+        "800×450, `avatar` slaps `avatar2`, which reels back under the impact. Both come through the avatar's fetcher and caches, fetched at the same time (the second decoded once the job holds a slot for it) and the request costs two images; either animated gives an animated image, aligned by time.",
     ),
     pair_meme(
         "/canvas/meme/hug",
         "A hug: the two pictures with arms wrapped around them",
-        "800×450, `avatar` on the left, `avatar2` on the right. Both come through the avatar's fetcher and caches (the second once the job holds a slot for it) and the request costs two images; either animated gives an animated image, aligned by time.",
+        "800×450, `avatar` on the left, `avatar2` on the right. Both come through the avatar's fetcher and caches, fetched at the same time (the second decoded once the job holds a slot for it) and the request costs two images; either animated gives an animated image, aligned by time.",
     ),
     pair_meme(
         "/canvas/meme/fuse",
         "The two pictures fused: blended half and half",
-        "512×512: `avatar2` at half opacity over `avatar`, each scaled to cover the square, under a violet swirl. Both come through the avatar's fetcher and caches (the second once the job holds a slot for it) and the request costs two images; either animated gives an animated image, aligned by time.",
+        "512×512: `avatar2` at half opacity over `avatar`, each scaled to cover the square, under a violet swirl. Both come through the avatar's fetcher and caches, fetched at the same time (the second decoded once the job holds a slot for it) and the request costs two images; either animated gives an animated image, aligned by time.",
     ),
     pair_meme(
         "/canvas/meme/vs",
         "Who would win: the two pictures in framed panels with a VS badge",
-        "1000×500: `avatar` in the blue panel, `avatar2` in the red one, under \"WHO WOULD WIN?\". Both come through the avatar's fetcher and caches (the second once the job holds a slot for it) and the request costs two images; either animated gives an animated image, aligned by time.",
+        "1000×500: `avatar` in the blue panel, `avatar2` in the red one, under \"WHO WOULD WIN?\". Both come through the avatar's fetcher and caches, fetched at the same time (the second decoded once the job holds a slot for it) and the request costs two images; either animated gives an animated image, aligned by time.",
     ),
     pair_meme(
         "/canvas/meme/heart-locket",
         "A gold heart locket swings open on the two pictures (animated)",
-        "600×480, 24 frames of 70 ms, always animated: absent `format` gives a GIF (png: the first frame, the locket closed). `avatar` is in the left half, `avatar2` in the right one, which unfolds as the front swings open. Both come through the avatar's fetcher and caches (the second once the job holds a slot for it) and the request costs two images; an animated picture keeps its own motion, aligned by time.",
+        "600×480, 24 frames of 70 ms, always animated: absent `format` gives a GIF (png: the first frame, the locket closed). `avatar` is in the left half, `avatar2` in the right one, which unfolds as the front swings open. Both come through the avatar's fetcher and caches, fetched at the same time (the second decoded once the job holds a slot for it) and the request costs two images; an animated picture keeps its own motion, aligned by time.",
     ),
     // --- canvas overlays ---
     overlay(

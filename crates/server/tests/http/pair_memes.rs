@@ -1,7 +1,8 @@
 //! The two-avatar memes over HTTP (`/canvas/meme/{name}?avatar=&avatar2=`):
 //! every one answers with its type and size, a still and an animated
 //! picture give a GIF aligned by time, `avatar2` is required and checked
-//! like `avatar`, and `ship`'s percentage is stable for a pair.
+//! like `avatar` (both bad: the error names `avatar`), both pictures are
+//! fetched at the same time, and `ship`'s percentage is stable for a pair.
 
 use actix_web::test;
 use fixture_host::FixtureHost;
@@ -230,4 +231,59 @@ async fn the_openapi_document_requires_both_pictures_and_names_the_preview() {
     assert_eq!(number["maximum"].as_f64(), Some(100.0), "{percent}");
     assert_eq!(number["minimum"].as_f64(), Some(0.0), "{percent}");
     assert!(percent["schema"].get("default").is_none(), "{percent}");
+}
+
+/// Both pictures are fetched at the same time: with an origin that takes
+/// 400 ms over each picture, it saw the two requests of a pair meme (and of
+/// a welcome card with a custom `bg`) at once, each begun before the other
+/// was answered.
+#[actix_rt::test]
+async fn both_pictures_are_fetched_at_the_same_time() {
+    let app = app!();
+    for path in [
+        "/canvas/meme/hug?avatar={a}&avatar2={b}",
+        "/premium/welcome/6?avatar={a}&bg={b}",
+    ] {
+        let host = FixtureHost::start();
+        let uri = path
+            .replace("{a}", &enc(&host.url("/delayed.png?400")))
+            .replace("{b}", &enc(&host.url("/delayed.png?401")));
+        image_of(&get(&app, &uri).await, "image/png");
+        let spans = host.spans("/delayed.png");
+        assert_eq!(spans.len(), 2, "{path}");
+        let (a, b) = (spans[0], spans[1]);
+        let (last_start, first_end) = (a.0.max(b.0), a.1.min(b.1));
+        assert!(
+            last_start < first_end,
+            "{path}: the second request began {:?} after the first was answered",
+            last_start - first_end
+        );
+    }
+}
+
+/// With private addresses refused (the default), a pair meme whose two
+/// pictures are both on loopback is a 400 naming `avatar`, the first, and
+/// neither is fetched. (A private `avatar2` beside a good avatar is tested
+/// on the engine, whose fetcher can trust one host.)
+#[actix_rt::test]
+async fn both_pictures_private_is_a_400_naming_avatar() {
+    let host = FixtureHost::start();
+    let settings = crate::support::settings();
+    assert!(!settings.allow_private_avatars);
+    let app = test::init_service(create_app(AppState::load(settings).expect("state loads"))).await;
+    let a = enc(&host.url("/ok.png"));
+    let b = enc(&host.url("/ok.webp"));
+    for (name, _) in PAIRS {
+        let r = get(&app, &format!("/canvas/meme/{name}?avatar={a}&avatar2={b}")).await;
+        let msg = r.assert_error(400);
+        assert!(msg.contains("private"), "{name}: {msg}");
+        assert!(
+            msg.contains("avatar") && !msg.contains("avatar2"),
+            "{name}: {msg}"
+        );
+    }
+    let r = get(&app, &format!("/premium/welcome/6?avatar={a}&bg={b}")).await;
+    let msg = r.assert_error(400);
+    assert!(msg.contains("avatar") && !msg.contains("bg"), "{msg}");
+    assert_eq!(host.connections(), 0, "neither was contacted");
 }
