@@ -62,9 +62,12 @@ pub struct BenchCompareArgs {
     /// rankcolours512 (random colours), horny512, namecard512, sage,
     /// post512 (the misc cards), wanted512, rip512, trash512, delete512,
     /// beautiful512, stonks512 (the one-avatar memes), pairs512 (the six
-    /// still two-avatar memes), locket512 (the animated one); with
-    /// circle512 among them, each
-    /// one's throughput is also given as a ratio of circle512's.
+    /// still two-avatar memes), locket512 (the animated one), captions512
+    /// (the four captions); every effect at its defaults as
+    /// `effect-<name>`, all as `effects512`; with circle512 among them,
+    /// each one's throughput is also given as a ratio of circle512's. The
+    /// sharp peer's effects at equal size and frames: spin256, shake256,
+    /// zoom256, all as `effects` (with `--sharp-gif-effort`).
     #[arg(long, value_delimiter = ',')]
     pub scenarios: Vec<String>,
     /// Environment for the base server, `NAME=VALUE` (repeatable): with
@@ -269,6 +272,40 @@ const EFFECT_SCENARIOS: [Scenario; 3] = [
     },
 ];
 
+/// Every effect at its defaults (256 px, 16 frames; `deepfry` a still) on
+/// the 512 px avatar, each a scenario (`effect-<name>`; `effects512`
+/// names them all), to be run beside circle512 for the ratio.
+const EFFECT_CIRCLE_SCENARIOS: [Scenario; 17] = [
+    template("effect-spin", &["/canvas/effect/spin?avatar={A5}"]),
+    template("effect-shake", &["/canvas/effect/shake?avatar={A5}"]),
+    template("effect-bounce", &["/canvas/effect/bounce?avatar={A5}"]),
+    template("effect-zoom", &["/canvas/effect/zoom?avatar={A5}"]),
+    template("effect-wave", &["/canvas/effect/wave?avatar={A5}"]),
+    template("effect-ripple", &["/canvas/effect/ripple?avatar={A5}"]),
+    template("effect-wiggle", &["/canvas/effect/wiggle?avatar={A5}"]),
+    template("effect-swirl", &["/canvas/effect/swirl?avatar={A5}"]),
+    template("effect-melt", &["/canvas/effect/melt?avatar={A5}"]),
+    template("effect-globe", &["/canvas/effect/globe?avatar={A5}"]),
+    template("effect-magik", &["/canvas/effect/magik?avatar={A5}"]),
+    template("effect-boil", &["/canvas/effect/boil?avatar={A5}"]),
+    template("effect-shear", &["/canvas/effect/shear?avatar={A5}"]),
+    template("effect-roll", &["/canvas/effect/roll?avatar={A5}"]),
+    template("effect-glitch", &["/canvas/effect/glitch?avatar={A5}"]),
+    template("effect-rainbow", &["/canvas/effect/rainbow?avatar={A5}"]),
+    template("effect-deepfry", &["/canvas/effect/deepfry?avatar={A5}"]),
+];
+
+/// The captions over the 512 px avatar as `image` (`captions512`).
+const CAPTION_SCENARIOS: [Scenario; 1] = [template(
+    "captions512",
+    &[
+        "/canvas/caption/caption?image={A5}&text=When%20the%20build%20is%20green%20on%20the%20first%20try",
+        "/canvas/caption/impact?image={A5}&top=one%20does%20not%20simply&bottom=ship%20on%20friday",
+        "/canvas/caption/motivate?image={A5}&title=Patience&text=the%20build%20will%20finish%20eventually",
+        "/canvas/caption/speechbubble?image={A5}",
+    ],
+)];
+
 /// A scenario Menagerie alone serves.
 const fn template(name: &'static str, menagerie: &'static [&'static str]) -> Scenario {
     Scenario {
@@ -284,6 +321,8 @@ fn scenario(name: &str) -> Result<&'static Scenario> {
         .iter()
         .chain(&TEMPLATE_SCENARIOS)
         .chain(&EFFECT_SCENARIOS)
+        .chain(&EFFECT_CIRCLE_SCENARIOS)
+        .chain(&CAPTION_SCENARIOS)
         .find(|s| s.name == name)
         .with_context(|| format!("unknown scenario {name}"))
 }
@@ -332,6 +371,8 @@ pub fn run(args: &BenchCompareArgs) -> Result<()> {
                 list.extend(TEMPLATE_SCENARIOS.iter());
             } else if n == "effects" {
                 list.extend(EFFECT_SCENARIOS.iter());
+            } else if n == "effects512" {
+                list.extend(EFFECT_CIRCLE_SCENARIOS.iter());
             } else {
                 list.push(scenario(n)?);
             }

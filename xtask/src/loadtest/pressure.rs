@@ -233,6 +233,11 @@ const TEMPLATE_ABUSE: [(&str, &str); 6] = [
     ("/canvas/overlay/jail?format=webp&", ANIMATED_AVATAR),
 ];
 
+/// A 200-character caption (the captions' cap), query-encoded.
+fn long_caption() -> String {
+    enc(&"When the build is green on the first try ".repeat(5)[..200])
+}
+
 /// An 800-character comment, query-encoded.
 fn long_comment() -> String {
     enc(&"All work and no play makes a card grow tall. ".repeat(18)[..800])
@@ -345,7 +350,7 @@ impl Abuse {
             ),
             Abuse::Captions => {
                 let (path, text) = CAPTIONS[(n % 4) as usize];
-                let text = text.map_or(String::new(), |t| format!("{t}={}&", long_comment()));
+                let text = text.map_or(String::new(), |t| format!("{t}={}&", long_caption()));
                 let picture = if (n / 4).is_multiple_of(2) {
                     "4096-16i.png"
                 } else {

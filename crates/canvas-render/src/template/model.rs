@@ -123,20 +123,6 @@ pub enum TemplateKind {
     /// `stonks`, 800×600: the round avatar before a rising market chart,
     /// captioned `text`.
     Stonks,
-    /// `caption`: a white band above the picture with `text` in black, the
-    /// band as tall as the text. Its canvas follows the picture
-    /// ([`Layer::Fit`], [`Template::size_for_picture`]), as do the three
-    /// below.
-    Caption,
-    /// `impact`: `top` and `bottom` in white outlined capitals over the
-    /// picture.
-    Impact,
-    /// `motivate`: the black poster: the picture in a thin white frame, a
-    /// big serif `title` and a smaller `text`.
-    Motivate,
-    /// `speechbubble`: a speech bubble cut out of the top of the picture
-    /// (transparent there).
-    SpeechBubble,
     /// `ship`, 900×440: the avatar and the second picture (the image
     /// source `avatar2`) in round frames, a heart with a match percentage
     /// (`percent`, 0–100), a meter of ten hearts and a verdict.
@@ -155,6 +141,20 @@ pub enum TemplateKind {
     /// `heart-locket`, 600×480 (animated): a gold locket swings open on
     /// the two pictures.
     HeartLocket,
+    /// `caption`: a white band above the picture with `text` in black, the
+    /// band as tall as the text. Its canvas follows the picture
+    /// ([`Layer::Fit`], [`Template::size_for_picture`]), as do the three
+    /// below.
+    Caption,
+    /// `impact`: `top` and `bottom` in white outlined capitals over the
+    /// picture.
+    Impact,
+    /// `motivate`: the black poster: the picture in a thin white frame, a
+    /// big serif `title` and a smaller `text`.
+    Motivate,
+    /// `speechbubble`: a speech bubble cut out of the top of the picture
+    /// (transparent there).
+    SpeechBubble,
     /// The avatar, cut round, spinning (animated; the effects take `size`, and `strength` and `speed` where they apply: [`EffectSlot`]).
     Spin,
     /// The avatar shaking (animated).
@@ -237,10 +237,6 @@ impl TemplateKind {
         TemplateKind::Delete,
         TemplateKind::Beautiful,
         TemplateKind::Stonks,
-        TemplateKind::Caption,
-        TemplateKind::Impact,
-        TemplateKind::Motivate,
-        TemplateKind::SpeechBubble,
         TemplateKind::Ship,
         TemplateKind::Kiss,
         TemplateKind::Slap,
@@ -248,6 +244,10 @@ impl TemplateKind {
         TemplateKind::Fuse,
         TemplateKind::Vs,
         TemplateKind::HeartLocket,
+        TemplateKind::Caption,
+        TemplateKind::Impact,
+        TemplateKind::Motivate,
+        TemplateKind::SpeechBubble,
         TemplateKind::Spin,
         TemplateKind::Shake,
         TemplateKind::Zoom,
