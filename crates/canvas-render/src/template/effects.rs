@@ -530,26 +530,38 @@ pub(super) fn draw_phase(
         Warp::Wave => {
             let a = size * 0.045 * s;
             let f = std::f32::consts::TAU * 1.5 / size;
-            out.run(0.0, 0.0, |x, y| Hit::at(x + a * (y * f + theta).sin(), y))
+            // Each row's shift, worked out once per row.
+            let shift = per_line(h, |y| a * (y * f + theta).sin());
+            out.run(0.0, 0.0, |x, y| Hit::at(x + shift[line(y)], y))
         }
         Warp::Ripple => {
             let a = size * 0.02 * s;
             let f = std::f32::consts::TAU * 7.0 / size;
-            out.run(0.0, 0.0, |x, y| {
+            let (sn, cs) = theta.sin_cos();
+            // sin(r·f − θ) / r = (sin(r·f)·cos θ − cos(r·f)·sin θ) / r: the
+            // parts of each pixel's offset that depend on the size alone
+            // are worked out once and kept.
+            let build = |x: f32, y: f32| {
                 let (dx, dy) = (x - cx, y - cy);
                 let r = (dx * dx + dy * dy).sqrt().max(1e-3);
-                let off = a * (r * f - theta).sin() / r;
-                Hit::at(x + dx * off, y + dy * off)
+                let (rs, rc) = (r * f).sin_cos();
+                [dx * rs / r, dx * rc / r, dy * rs / r, dy * rc / r]
+            };
+            with_table(Warp::Ripple, (w, h), build, |table| {
+                out.run(0.0, 0.0, |x, y| {
+                    let [xs, xc, ys, yc] = table[line(y) * w as usize + line(x)];
+                    Hit::at(x + a * (xs * cs - xc * sn), y + a * (ys * cs - yc * sn))
+                })
             })
         }
         Warp::Wiggle => {
             let a = size * 0.03 * s;
             let f = std::f32::consts::TAU * 3.0 / size;
+            // Across shifts by row, down by column: each worked out once.
+            let across = per_line(h, |y| a * (y * f + theta).sin());
+            let down = per_line(w, |x| a * (x * f + theta + 1.3).sin());
             out.run(0.0, 0.0, |x, y| {
-                Hit::at(
-                    x + a * (y * f + theta).sin(),
-                    y + a * (x * f + theta + 1.3).sin(),
-                )
+                Hit::at(x + across[line(y)], y + down[line(x)])
             })
         }
         Warp::Swirl => {
@@ -645,15 +657,16 @@ pub(super) fn draw_phase(
             let calm = index % 4 == 3;
             let a = size * 0.09 * s;
             let split = if calm { 0.0 } else { size * 0.012 * s };
-            out.run(split, 0.0, |x, y| {
+            // Each row's shift (its band's), worked out once per row.
+            let shift = per_line(h, |y| {
                 let band = (y / band_h) as u32;
                 let r = hash01(seed, band);
-                let off = match calm || r < 0.45 {
+                match calm || r < 0.45 {
                     true => 0.0,
                     false => (hash01(band, seed * 7) - 0.5) * 2.0 * a,
-                };
-                Hit::at(x + off, y)
-            })
+                }
+            });
+            out.run(split, 0.0, |x, y| Hit::at(x + shift[line(y)], y))
         }
         Warp::Globe => {
             let spin = (t * speed).fract();
@@ -722,6 +735,18 @@ pub(super) fn draw_phase(
             })
         }
     }
+}
+
+/// A value per row (or column) of a canvas `n` pixels long, `f` at each
+/// pixel centre, for warps whose terms depend on one coordinate only.
+fn per_line(n: u32, f: impl Fn(f32) -> f32) -> Vec<f32> {
+    (0..n).map(|i| f(i as f32 + 0.5)).collect()
+}
+
+/// The row (or column) of a pixel centre coordinate as `run` hands them.
+#[inline(always)]
+fn line(c: f32) -> usize {
+    c as usize
 }
 
 /// Per-pixel values of `warp` on a canvas of `size` that depend on the
