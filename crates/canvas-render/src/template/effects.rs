@@ -566,15 +566,37 @@ pub(super) fn draw_phase(
         }
         Warp::Swirl => {
             let amount = 2.2 * s * theta.cos();
-            out.run(0.0, 0.0, |x, y| {
+            // Each pixel's offset from the centre and its share of the
+            // turn, (1 − r)² (negative outside the disc), depend on the
+            // size alone: worked out once and kept.
+            let build = |x: f32, y: f32| {
                 let (dx, dy) = (x - cx, y - cy);
                 let r = (dx * dx + dy * dy).sqrt() / radius;
-                if r >= 1.0 {
-                    return Hit::at(x, y);
-                }
-                let turn = amount * (1.0 - r) * (1.0 - r);
-                let (sn, cs) = turn.sin_cos();
-                Hit::at(cx + cs * dx - sn * dy, cy + sn * dx + cs * dy)
+                let share = if r >= 1.0 {
+                    -1.0
+                } else {
+                    (1.0 - r) * (1.0 - r)
+                };
+                [dx, dy, share, 0.0]
+            };
+            // The turn's sine and cosine by share, in steps interpolated
+            // (off by some 1e-6 of a turn, far below a pixel).
+            let turns: Vec<(f32, f32)> = (0..=SWIRL_STEPS)
+                .map(|i| (amount * i as f32 / SWIRL_STEPS as f32).sin_cos())
+                .collect();
+            with_table(Warp::Swirl, (w, h), build, |table| {
+                out.run(0.0, 0.0, |x, y| {
+                    let [dx, dy, share, _] = table[line(y) * w as usize + line(x)];
+                    if share < 0.0 {
+                        return Hit::at(x, y);
+                    }
+                    let at = share * SWIRL_STEPS as f32;
+                    let i = (at as usize).min(SWIRL_STEPS - 1);
+                    let k = at - i as f32;
+                    let ((s0, c0), (s1, c1)) = (turns[i], turns[i + 1]);
+                    let (sn, cs) = (s0 + (s1 - s0) * k, c0 + (c1 - c0) * k);
+                    Hit::at(cx + cs * dx - sn * dy, cy + sn * dx + cs * dy)
+                })
             })
         }
         Warp::Melt => {
@@ -736,6 +758,9 @@ pub(super) fn draw_phase(
         }
     }
 }
+
+/// Steps of swirl's table of turns (interpolated between).
+const SWIRL_STEPS: usize = 1024;
 
 /// A value per row (or column) of a canvas `n` pixels long, `f` at each
 /// pixel centre, for warps whose terms depend on one coordinate only.
