@@ -18,8 +18,8 @@ use crate::gif_encode::{encode_gif, encode_gif_effect, encode_gif_patched, encod
 ///    changed rectangle;
 /// 3. otherwise every frame composed and encoded with
 ///    [`crate::encode_gif`], or, for a template of effect layers only
-///    ([`shows_effects_only`]: every frame the avatar's colours drawn
-///    anew), with a palette trained on a smaller sample of the frames.
+///    (every frame the avatar's colours drawn anew), with a palette
+///    trained on a smaller sample of the frames.
 ///
 /// Image-sized buffers go back to [`crate::buffers`] when it is done.
 pub fn render_template_gif(
