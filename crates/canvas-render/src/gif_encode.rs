@@ -80,7 +80,25 @@ pub fn encode_gif(
 ) -> Result<Vec<u8>, AnimationError> {
     let (w, h) = check_frames(frames, delays_ms)?;
     gif_size(w, h)?;
-    let indexed = index_frames(frames, deadline)?;
+    let indexed = index_frames(frames, None, deadline)?;
+    write_gif((w, h), indexed, delays_ms, loops, deadline)
+}
+
+/// [`encode_gif`] of frames that all show one picture's colours drawn
+/// anew (an effect warping and toning an avatar): the palette is trained
+/// on [`EFFECT_SAMPLE`] pixels taken evenly from all the frames, a third of
+/// the sample of frames that change everywhere, since their colours
+/// repeat from frame to frame. The training is most of the encoder's time
+/// there.
+pub(crate) fn encode_gif_effect(
+    frames: &[RgbaImage],
+    delays_ms: &[u32],
+    loops: Loops,
+    deadline: &Deadline,
+) -> Result<Vec<u8>, AnimationError> {
+    let (w, h) = check_frames(frames, delays_ms)?;
+    gif_size(w, h)?;
+    let indexed = index_frames(frames, Some(EFFECT_SAMPLE), deadline)?;
     write_gif((w, h), indexed, delays_ms, loops, deadline)
 }
 

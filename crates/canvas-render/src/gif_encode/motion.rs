@@ -128,6 +128,7 @@ pub(super) type Indexed = (Vec<[u8; 3]>, IndexedFrames, Vec<Shows>);
 /// ([`pictures`]) as palette indices, each mapped once.
 pub(super) fn index_frames(
     frames: &[RgbaImage],
+    sample_size: Option<usize>,
     deadline: &Deadline,
 ) -> Result<Indexed, AnimationError> {
     let (cut, sources, shows) = pictures(frames);
@@ -153,17 +154,20 @@ pub(super) fn index_frames(
             (prev.dimensions() == picture.dimensions()).then(|| changed_spans(picture, prev))
         })
         .collect();
-    let sample = match shows.iter().any(|s| s.placed.is_some()) {
-        false
-            if pictures.len() < frames.len()
-                && pictures.iter().map(|p| p.as_raw().len() / 4).sum::<usize>()
-                    >= PALETTE_SAMPLE
-                && changes_everywhere(frames, &spans) =>
-        {
-            repeated_sample(frames, &pictures)
-        }
-        false => palette_sample(frames, &spans),
-        true => placed_sample(frames, &pictures, &shows),
+    let sample = match sample_size {
+        Some(size) => sample_all(frames, size),
+        None => match shows.iter().any(|s| s.placed.is_some()) {
+            false
+                if pictures.len() < frames.len()
+                    && pictures.iter().map(|p| p.as_raw().len() / 4).sum::<usize>()
+                        >= PALETTE_SAMPLE
+                    && changes_everywhere(frames, &spans) =>
+            {
+                repeated_sample(frames, &pictures)
+            }
+            false => palette_sample(frames, &spans),
+            true => placed_sample(frames, &pictures, &shows),
+        },
     };
     let mut q = Quantised::train_on(&sample);
     deadline.check()?;

@@ -14,6 +14,10 @@ pub(super) const STILL_SAMPLE: usize = 16 * 1024;
 /// pixels, gives about 17 Ki, which `gif_quality` puts 0.06 level of block
 /// mean behind a sample of 59 Ki, at a third of the training's time.
 pub(super) const PLACED_SAMPLE: usize = 16 * 1024;
+/// Pixels sampled from all frames when they show one picture's colours
+/// drawn anew (an effect on an avatar: [`super::encode_gif_effect`]): as
+/// many as a placed picture's.
+pub(super) const EFFECT_SAMPLE: usize = PLACED_SAMPLE;
 /// Pixels of that sample the palette's k-means steps look at.
 pub(super) const REFINE_SAMPLE: usize = 12 * 1024;
 

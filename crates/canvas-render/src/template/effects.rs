@@ -530,39 +530,73 @@ pub(super) fn draw_phase(
         Warp::Wave => {
             let a = size * 0.045 * s;
             let f = std::f32::consts::TAU * 1.5 / size;
-            out.run(0.0, 0.0, |x, y| Hit::at(x + a * (y * f + theta).sin(), y))
+            // Each row's shift, worked out once per row.
+            let shift = per_line(h, |y| a * (y * f + theta).sin());
+            out.run(0.0, 0.0, |x, y| Hit::at(x + shift[line(y)], y))
         }
         Warp::Ripple => {
             let a = size * 0.02 * s;
             let f = std::f32::consts::TAU * 7.0 / size;
-            out.run(0.0, 0.0, |x, y| {
+            let (sn, cs) = theta.sin_cos();
+            // sin(r·f − θ) / r = (sin(r·f)·cos θ − cos(r·f)·sin θ) / r: the
+            // parts of each pixel's offset that depend on the size alone
+            // are worked out once and kept.
+            let build = |x: f32, y: f32| {
                 let (dx, dy) = (x - cx, y - cy);
                 let r = (dx * dx + dy * dy).sqrt().max(1e-3);
-                let off = a * (r * f - theta).sin() / r;
-                Hit::at(x + dx * off, y + dy * off)
+                let (rs, rc) = (r * f).sin_cos();
+                [dx * rs / r, dx * rc / r, dy * rs / r, dy * rc / r]
+            };
+            with_table(Warp::Ripple, (w, h), build, |table| {
+                out.run(0.0, 0.0, |x, y| {
+                    let [xs, xc, ys, yc] = table[line(y) * w as usize + line(x)];
+                    Hit::at(x + a * (xs * cs - xc * sn), y + a * (ys * cs - yc * sn))
+                })
             })
         }
         Warp::Wiggle => {
             let a = size * 0.03 * s;
             let f = std::f32::consts::TAU * 3.0 / size;
+            // Across shifts by row, down by column: each worked out once.
+            let across = per_line(h, |y| a * (y * f + theta).sin());
+            let down = per_line(w, |x| a * (x * f + theta + 1.3).sin());
             out.run(0.0, 0.0, |x, y| {
-                Hit::at(
-                    x + a * (y * f + theta).sin(),
-                    y + a * (x * f + theta + 1.3).sin(),
-                )
+                Hit::at(x + across[line(y)], y + down[line(x)])
             })
         }
         Warp::Swirl => {
             let amount = 2.2 * s * theta.cos();
-            out.run(0.0, 0.0, |x, y| {
+            // Each pixel's offset from the centre and its share of the
+            // turn, (1 − r)² (negative outside the disc), depend on the
+            // size alone: worked out once and kept.
+            let build = |x: f32, y: f32| {
                 let (dx, dy) = (x - cx, y - cy);
                 let r = (dx * dx + dy * dy).sqrt() / radius;
-                if r >= 1.0 {
-                    return Hit::at(x, y);
-                }
-                let turn = amount * (1.0 - r) * (1.0 - r);
-                let (sn, cs) = turn.sin_cos();
-                Hit::at(cx + cs * dx - sn * dy, cy + sn * dx + cs * dy)
+                let share = if r >= 1.0 {
+                    -1.0
+                } else {
+                    (1.0 - r) * (1.0 - r)
+                };
+                [dx, dy, share, 0.0]
+            };
+            // The turn's sine and cosine by share, in steps interpolated
+            // (off by some 1e-6 of a turn, far below a pixel).
+            let turns: Vec<(f32, f32)> = (0..=SWIRL_STEPS)
+                .map(|i| (amount * i as f32 / SWIRL_STEPS as f32).sin_cos())
+                .collect();
+            with_table(Warp::Swirl, (w, h), build, |table| {
+                out.run(0.0, 0.0, |x, y| {
+                    let [dx, dy, share, _] = table[line(y) * w as usize + line(x)];
+                    if share < 0.0 {
+                        return Hit::at(x, y);
+                    }
+                    let at = share * SWIRL_STEPS as f32;
+                    let i = (at as usize).min(SWIRL_STEPS - 1);
+                    let k = at - i as f32;
+                    let ((s0, c0), (s1, c1)) = (turns[i], turns[i + 1]);
+                    let (sn, cs) = (s0 + (s1 - s0) * k, c0 + (c1 - c0) * k);
+                    Hit::at(cx + cs * dx - sn * dy, cy + sn * dx + cs * dy)
+                })
             })
         }
         Warp::Melt => {
@@ -645,15 +679,16 @@ pub(super) fn draw_phase(
             let calm = index % 4 == 3;
             let a = size * 0.09 * s;
             let split = if calm { 0.0 } else { size * 0.012 * s };
-            out.run(split, 0.0, |x, y| {
+            // Each row's shift (its band's), worked out once per row.
+            let shift = per_line(h, |y| {
                 let band = (y / band_h) as u32;
                 let r = hash01(seed, band);
-                let off = match calm || r < 0.45 {
+                match calm || r < 0.45 {
                     true => 0.0,
                     false => (hash01(band, seed * 7) - 0.5) * 2.0 * a,
-                };
-                Hit::at(x + off, y)
-            })
+                }
+            });
+            out.run(split, 0.0, |x, y| Hit::at(x + shift[line(y)], y))
         }
         Warp::Globe => {
             let spin = (t * speed).fract();
@@ -722,6 +757,21 @@ pub(super) fn draw_phase(
             })
         }
     }
+}
+
+/// Steps of swirl's table of turns (interpolated between).
+const SWIRL_STEPS: usize = 1024;
+
+/// A value per row (or column) of a canvas `n` pixels long, `f` at each
+/// pixel centre, for warps whose terms depend on one coordinate only.
+fn per_line(n: u32, f: impl Fn(f32) -> f32) -> Vec<f32> {
+    (0..n).map(|i| f(i as f32 + 0.5)).collect()
+}
+
+/// The row (or column) of a pixel centre coordinate as `run` hands them.
+#[inline(always)]
+fn line(c: f32) -> usize {
+    c as usize
 }
 
 /// Per-pixel values of `warp` on a canvas of `size` that depend on the

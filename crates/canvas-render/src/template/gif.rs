@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::frames::Loops;
-use crate::gif_encode::{encode_gif, encode_gif_patched, encode_gif_placed};
+use crate::gif_encode::{encode_gif, encode_gif_effect, encode_gif_patched, encode_gif_placed};
 
 /// Renders the output frames `plan` lists (as [`render_planned_frames_with`]
 /// draws them) and encodes them as an animated GIF played `loops` times,
@@ -17,7 +17,9 @@ use crate::gif_encode::{encode_gif, encode_gif_patched, encode_gif_placed};
 ///    ([`render_patched_frames`]): the first frame and each later frame's
 ///    changed rectangle;
 /// 3. otherwise every frame composed and encoded with
-///    [`crate::encode_gif`].
+///    [`crate::encode_gif`], or, for a template of effect layers only
+///    (every frame the avatar's colours drawn anew), with a palette
+///    trained on a smaller sample of the frames.
 ///
 /// Image-sized buffers go back to [`crate::buffers`] when it is done.
 pub fn render_template_gif(
@@ -58,9 +60,21 @@ pub fn render_template_gif(
         },
     )?;
     deadline.check()?;
-    let encoded = encode_gif(&frames, &delays, loops, deadline);
+    let encoded = match shows_effects_only(template) {
+        true => encode_gif_effect(&frames, &delays, loops, deadline),
+        false => encode_gif(&frames, &delays, loops, deadline),
+    };
     frames.into_iter().for_each(crate::buffers::recycle_image);
     encoded
+}
+
+/// Whether every layer of `template` is an effect ([`Layer::Effect`]).
+fn shows_effects_only(template: &Template) -> bool {
+    !template.layers.is_empty()
+        && template
+            .layers
+            .iter()
+            .all(|l| matches!(l, Layer::Effect(_)))
 }
 
 #[cfg(test)]
@@ -108,7 +122,11 @@ mod tests {
                 Ok(())
             })
             .unwrap();
-            let whole = encode_gif(&frames, &delays, Loops::Infinite, &deadline).unwrap();
+            let whole = match shows_effects_only(t) {
+                true => encode_gif_effect(&frames, &delays, Loops::Infinite, &deadline),
+                false => encode_gif(&frames, &delays, Loops::Infinite, &deadline),
+            }
+            .unwrap();
             assert!(
                 gif == whole,
                 "{kind:?}: {} bytes, {} drawn",
