@@ -288,6 +288,7 @@ fn draw(
 }
 
 /// Whether a layer may be part of a template with a [`Layer::Fit`].
+#[cfg(any(test, feature = "files"))]
 pub(super) fn fits(layer: &Layer) -> bool {
     match layer {
         Layer::Fit(_)
