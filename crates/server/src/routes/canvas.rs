@@ -237,13 +237,23 @@ async fn premium_welcome(
     q: web::Query<CanvasQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let job = welcome_job(&req, catalogue::PREMIUM_WELCOME, &template, None, &q)?;
-    let param = job.image_source().unwrap_or("bg");
+    let bg = second_image(&state, &q, job.image_source().unwrap_or("bg"))?;
+    respond_with_image(&req, &state, job, &q, Some(bg)).await
+}
+
+/// The required second picture `param` (a card's `bg`, a meme's `avatar2`):
+/// its URL parsed like `avatar`'s, errors naming `param`.
+fn second_image(
+    state: &AppState,
+    q: &CanvasQuery,
+    param: &'static str,
+) -> Result<(&'static str, remote_image::AvatarUrl), ApiError> {
     let url = q.required(param, AVATAR_EXPECTED)?;
-    let bg = state
+    let image = state
         .canvas
         .parse_avatar(url)
         .map_err(|source| ApiError::Image { param, source })?;
-    respond_with_image(&req, &state, job, &q, Some((param, bg))).await
+    Ok((param, image))
 }
 
 /// A meme (`/canvas/meme/{name}`). One that draws a second picture (the
@@ -280,12 +290,8 @@ async fn meme(
         )
         .map_err(param_error)?;
     let job = Job::Template(kind.into(), args);
-    let url = q.required(param, AVATAR_EXPECTED)?;
-    let image = state
-        .canvas
-        .parse_avatar(url)
-        .map_err(|source| ApiError::Image { param, source })?;
-    respond_with_image(&req, &state, job, &q, Some((param, image))).await
+    let image = second_image(&state, &q, param)?;
+    respond_with_image(&req, &state, job, &q, Some(image)).await
 }
 
 /// An operator's template (`--templates`), from the set served now.
@@ -309,12 +315,8 @@ async fn custom(
     let job = Job::Template(TemplateRef::File(Arc::clone(t)), args);
     match job.image_source() {
         Some(param) => {
-            let url = q.required(param, AVATAR_EXPECTED)?;
-            let image = state
-                .canvas
-                .parse_avatar(url)
-                .map_err(|source| ApiError::Image { param, source })?;
-            respond_with_image(&req, &state, job, &q, Some((param, image))).await
+            let image = second_image(&state, &q, param)?;
+            respond_with_image(&req, &state, job, &q, Some(image)).await
         }
         None => respond(&req, &state, job, &q).await,
     }
