@@ -112,7 +112,7 @@ pub(super) static WANTED: Template = Template {
             )],
         ),
         Layer::When {
-            when: When::Unset("name"),
+            when: When::Absent("name"),
             layer: &art(
                 Art::WantedRule,
                 &[Place::rect(

@@ -132,3 +132,34 @@ fn wanted_tones_its_portrait_sepia() {
     // Warm, not blue: red over green over blue.
     assert!(p[0] > p[1] && p[1] > p[2], "{p:?}");
 }
+
+#[test]
+fn wanted_draws_its_ornament_only_where_no_name_was_given() {
+    let t = TemplateKind::Wanted.template();
+    let ornament = t
+        .layers
+        .iter()
+        .find_map(|l| match l {
+            Layer::When { when, layer } if matches!(layer, Layer::Art { .. }) => Some(*when),
+            _ => None,
+        })
+        .expect("wanted's ornament is conditional");
+    for (name, drawn) in [
+        (None, true),
+        (Some(""), true),
+        (Some("  "), true),
+        (Some("0"), false),
+        (Some("Jo"), false),
+    ] {
+        let values: Vec<(&str, &str)> = name.map(|n| ("name", n)).into_iter().collect();
+        let a = args(t, &values).unwrap();
+        assert_eq!(ornament.holds(&a), drawn, "name {name:?}");
+    }
+    // A name of "0" is drawn as the name, with nothing over it.
+    let (zero, blank) = (args(t, &[("name", "0")]).unwrap(), args(t, &[]).unwrap());
+    let a = avatar();
+    assert_ne!(
+        render_template(t, &zero, Some(&a)).unwrap(),
+        render_template(t, &blank, Some(&a)).unwrap()
+    );
+}

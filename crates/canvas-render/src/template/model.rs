@@ -1006,6 +1006,9 @@ pub enum When {
     /// The parameter was given, whatever its value (0 included:
     /// [`Args::given`]).
     Given(&'static str),
+    /// The parameter was not given (absent or blank): what stands in for
+    /// a value that was left out, and for nothing that was given.
+    Absent(&'static str),
     /// The [`ParamKind::Int`] parameter's value is at least this (a
     /// default counts).
     AtLeast(&'static str, u64),
@@ -1021,6 +1024,7 @@ impl When {
             When::Set(p) => args.is_set(p),
             When::Unset(p) => !args.is_set(p),
             When::Given(p) => args.given(p),
+            When::Absent(p) => !args.given(p),
             When::AtLeast(p, n) => args.int(p) >= n,
             When::Below(p, n) => args.int(p) < n,
         }
@@ -1032,6 +1036,7 @@ impl When {
             When::Set(p)
             | When::Unset(p)
             | When::Given(p)
+            | When::Absent(p)
             | When::AtLeast(p, _)
             | When::Below(p, _) => p,
         }

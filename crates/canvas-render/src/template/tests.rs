@@ -102,7 +102,7 @@ fn every_parameter_is_bounded_documented_and_used() {
         let mut used: Vec<&str> = t.timeline.delay_param.into_iter().collect();
         for layer in t.layers {
             if let Layer::When {
-                when: When::Set(p) | When::Unset(p),
+                when: When::Set(p) | When::Unset(p) | When::Given(p) | When::Absent(p),
                 ..
             } = layer
             {

@@ -958,6 +958,7 @@ fn conditions(
         }
         let (name, make): (&str, fn(&'static str) -> When) =
             match (cond.strip_prefix('!'), cond.strip_prefix('?')) {
+                (Some(n), _) if n.starts_with('?') => (&n[1..], When::Absent),
                 (Some(n), _) => (n, When::Unset),
                 (_, Some(n)) => (n, When::Given),
                 _ => (cond.as_str(), When::Set),

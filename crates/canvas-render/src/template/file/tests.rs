@@ -468,7 +468,7 @@ fn flow_errors_name_their_line_and_field() {
 #[test]
 fn given_conditions_and_groups_read_as_the_model_has_them() {
     let text = format!(
-        "{HEAD}{FLOW_PARAMS}\n[[layer]]\nkind = \"row\"\nat = [1, 2]\nitems = [{{ kind = \"group\", when = [\"?n\", \"!m\"], items = [{{ kind = \"art\", art = \"hand\", advance = 5 }}] }}]\n"
+        "{HEAD}{FLOW_PARAMS}\n[[layer]]\nkind = \"row\"\nat = [1, 2]\nitems = [{{ kind = \"group\", when = [\"?n\", \"!m\", \"!?m\"], items = [{{ kind = \"art\", art = \"hand\", advance = 5 }}] }}]\n"
     );
     let t = parse_str(&text).unwrap().template;
     let Layer::Row(row) = &t.layers[0] else {
@@ -482,7 +482,10 @@ fn given_conditions_and_groups_read_as_the_model_has_them() {
         inner,
         [RowItem::When(
             When::Unset("m"),
-            [RowItem::Art { advance: 5.0, .. }]
+            [RowItem::When(
+                When::Absent("m"),
+                [RowItem::Art { advance: 5.0, .. }]
+            )]
         )]
     ));
 }

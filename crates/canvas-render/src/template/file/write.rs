@@ -392,6 +392,7 @@ fn condition(w: When) -> String {
         When::Set(p) => p.to_owned(),
         When::Unset(p) => format!("!{p}"),
         When::Given(p) => format!("?{p}"),
+        When::Absent(p) => format!("!?{p}"),
         When::AtLeast(p, n) => format!("{p}>={n}"),
         When::Below(p, n) => format!("{p}<{n}"),
     }
