@@ -112,7 +112,7 @@ pub struct LoadtestArgs {
     #[arg(long, conflicts_with_all = ["abuse", "animated"])]
     pub render_kinds: bool,
     /// Hostile-memory: the worst-case memory stated in the book's Limits page.
-    #[arg(long, default_value_t = 1419)]
+    #[arg(long, default_value_t = 1484)]
     pub memory_bound_mib: u64,
     /// Run the burst, fairness and hostile-memory modes against this server
     /// binary instead of building one (to compare builds).
