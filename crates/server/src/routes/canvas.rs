@@ -39,30 +39,49 @@ use crate::ratelimit;
 
 /// Registers the canvas image routes.
 pub fn configure(cfg: &mut web::ServiceConfig) {
+    use catalogue::{
+        EFFECT_GROUP, OVERLAY_ALIAS_GROUP, OVERLAY_GROUP, PREMIUM_GROUP, RANKCARD_GROUP,
+        WELCOME_ALIAS_GROUP, WELCOME_GROUP,
+    };
     cfg.service(super::group(catalogue::FILTER_GROUP).get("/canvas/filter/{name}", filter))
         .service(super::group(catalogue::MISC_GROUP).get("/canvas/misc/{name}", misc))
-        .service(super::group(catalogue::OVERLAY_GROUP).get("/canvas/overlay/{name}", overlay))
         .service(
-            super::group(catalogue::OVERLAY_ALIAS_GROUP)
-                .get("/canvas/overlays/{name}", overlay_alias),
+            super::group(OVERLAY_GROUP).get("/canvas/overlay/{name}", |r, s, n, q| {
+                in_group(OVERLAY_GROUP, r, s, n, q)
+            }),
         )
         .service(
-            super::group(catalogue::WELCOME_GROUP)
-                .get("/welcome/img/{template}/{background}", welcome),
+            super::group(OVERLAY_ALIAS_GROUP).get("/canvas/overlays/{name}", |r, s, n, q| {
+                in_group(OVERLAY_ALIAS_GROUP, r, s, n, q)
+            }),
         )
         .service(
-            super::group(catalogue::WELCOME_ALIAS_GROUP)
-                .get("/canvas/welcome/img/{template}/{background}", welcome_alias),
+            super::group(WELCOME_GROUP)
+                .get("/welcome/img/{template}/{background}", |r, s, p, q| {
+                    welcome_in(WELCOME_GROUP, r, s, p, q)
+                }),
         )
+        .service(super::group(WELCOME_ALIAS_GROUP).get(
+            "/canvas/welcome/img/{template}/{background}",
+            |r, s, p, q| welcome_in(WELCOME_ALIAS_GROUP, r, s, p, q),
+        ))
         .service(super::group(catalogue::CUSTOM_GROUP).get("/canvas/custom/{name}", custom))
         .service(super::group(catalogue::MEME_GROUP).get("/canvas/meme/{name}", meme))
         .service(super::group(catalogue::CAPTION_GROUP).get("/canvas/caption/{name}", caption))
-        .service(super::group(catalogue::EFFECT_GROUP).get("/canvas/effect/{name}", effect))
         .service(
-            super::group(catalogue::PREMIUM_GROUP)
+            super::group(EFFECT_GROUP).get("/canvas/effect/{name}", |r, s, n, q| {
+                in_group(EFFECT_GROUP, r, s, n, q)
+            }),
+        )
+        .service(
+            super::group(PREMIUM_GROUP)
                 .get("/premium/welcome/{template}", premium_welcome)
-                .get("/premium/rankcard/{template}", rankcard)
-                .get("/premium/{name}", premium),
+                .get("/premium/rankcard/{template}", |r, s, n, q| {
+                    in_group(RANKCARD_GROUP, r, s, n, q)
+                })
+                .get("/premium/{name}", |r, s, n, q| {
+                    in_group(PREMIUM_GROUP, r, s, n, q)
+                }),
         );
 }
 
@@ -196,37 +215,30 @@ fn welcome_job(
     Ok(Job::Template(kind.into(), args))
 }
 
-async fn welcome(
+/// A template of `group` named by the path (an overlay, an effect, a rank
+/// card...), every parameter from the query: the handler of every route
+/// that needs nothing more.
+async fn in_group(
+    group: &'static str,
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(String, String)>,
+    name: web::Path<String>,
     q: web::Query<CanvasQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let (template, background) = path.into_inner();
-    let job = welcome_job(
-        &req,
-        catalogue::WELCOME_GROUP,
-        &template,
-        Some(&background),
-        &q,
-    )?;
+    let job = template_job(&req, group, &name, &q)?;
     respond(&req, &state, job, &q).await
 }
 
-async fn welcome_alias(
+/// A welcome card of `group` by template and background from the path.
+async fn welcome_in(
+    group: &'static str,
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<(String, String)>,
     q: web::Query<CanvasQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (template, background) = path.into_inner();
-    let job = welcome_job(
-        &req,
-        catalogue::WELCOME_ALIAS_GROUP,
-        &template,
-        Some(&background),
-        &q,
-    )?;
+    let job = welcome_job(&req, group, &template, Some(&background), &q)?;
     respond(&req, &state, job, &q).await
 }
 
@@ -320,56 +332,6 @@ async fn custom(
         }
         None => respond(&req, &state, job, &q).await,
     }
-}
-
-async fn overlay(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    name: web::Path<String>,
-    q: web::Query<CanvasQuery>,
-) -> Result<HttpResponse, ApiError> {
-    let job = template_job(&req, catalogue::OVERLAY_GROUP, &name, &q)?;
-    respond(&req, &state, job, &q).await
-}
-
-async fn overlay_alias(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    name: web::Path<String>,
-    q: web::Query<CanvasQuery>,
-) -> Result<HttpResponse, ApiError> {
-    let job = template_job(&req, catalogue::OVERLAY_ALIAS_GROUP, &name, &q)?;
-    respond(&req, &state, job, &q).await
-}
-
-async fn premium(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    name: web::Path<String>,
-    q: web::Query<CanvasQuery>,
-) -> Result<HttpResponse, ApiError> {
-    let job = template_job(&req, catalogue::PREMIUM_GROUP, &name, &q)?;
-    respond(&req, &state, job, &q).await
-}
-
-async fn effect(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    name: web::Path<String>,
-    q: web::Query<CanvasQuery>,
-) -> Result<HttpResponse, ApiError> {
-    let job = template_job(&req, catalogue::EFFECT_GROUP, &name, &q)?;
-    respond(&req, &state, job, &q).await
-}
-
-async fn rankcard(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    template: web::Path<String>,
-    q: web::Query<CanvasQuery>,
-) -> Result<HttpResponse, ApiError> {
-    let job = template_job(&req, catalogue::RANKCARD_GROUP, &template, &q)?;
-    respond(&req, &state, job, &q).await
 }
 
 async fn filter(
