@@ -195,4 +195,6 @@ mod social_tests;
 #[cfg(test)]
 mod still_tests;
 #[cfg(test)]
+mod test_support;
+#[cfg(test)]
 mod tests;

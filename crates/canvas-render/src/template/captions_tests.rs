@@ -12,9 +12,8 @@ const CAPTIONS: [TemplateKind; 4] = [
     TemplateKind::SpeechBubble,
 ];
 
-fn with<'a>(t: &Template, params: &'a [(&'a str, &'a str)]) -> Args {
-    t.args(|n| params.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
-        .unwrap()
+fn with(t: &Template, params: &[(&str, &str)]) -> Args {
+    super::test_support::args_from(t, params).unwrap()
 }
 
 fn picture(w: u32, h: u32) -> RgbaImage {

@@ -1,5 +1,6 @@
 //! The one-avatar memes: sizes, parameters, caps and what they draw.
 
+use super::test_support::{args_from as args, gradient_avatar as avatar};
 use super::*;
 
 const MEMES: [(TemplateKind, (u32, u32)); 6] = [
@@ -10,16 +11,6 @@ const MEMES: [(TemplateKind, (u32, u32)); 6] = [
     (TemplateKind::Beautiful, (800, 800)),
     (TemplateKind::Stonks, (800, 600)),
 ];
-
-fn avatar() -> RgbaImage {
-    RgbaImage::from_fn(300, 200, |x, y| {
-        image::Rgba([(x % 256) as u8, (y % 256) as u8, 160, 255])
-    })
-}
-
-fn args<'a>(t: &Template, values: &'a [(&'a str, &'a str)]) -> Result<Args, RenderError> {
-    t.args(|n| values.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
-}
 
 #[test]
 fn each_meme_is_a_still_of_its_size_that_draws_the_avatar() {
@@ -140,7 +131,10 @@ fn wanted_draws_its_ornament_only_where_no_name_was_given() {
         .layers
         .iter()
         .find_map(|l| match l {
-            Layer::When { when, layer } if matches!(layer, Layer::Art { .. }) => Some(*when),
+            Layer::When {
+                when,
+                layer: Layer::Art { .. },
+            } => Some(*when),
             _ => None,
         })
         .expect("wanted's ornament is conditional");

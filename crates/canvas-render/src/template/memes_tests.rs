@@ -1,5 +1,6 @@
 //! The meme templates: their parameters, sizes and what they draw.
 
+use super::test_support::{args_from as args, gradient_avatar as avatar};
 use super::*;
 
 const MEMES: [(TemplateKind, (u32, u32)); 5] = [
@@ -9,16 +10,6 @@ const MEMES: [(TemplateKind, (u32, u32)); 5] = [
     (TemplateKind::Series, (700, 800)),
     (TemplateKind::Lied, (600, 600)),
 ];
-
-fn avatar() -> RgbaImage {
-    RgbaImage::from_fn(300, 200, |x, y| {
-        image::Rgba([(x % 256) as u8, (y % 256) as u8, 160, 255])
-    })
-}
-
-fn args<'a>(t: &Template, values: &'a [(&'a str, &'a str)]) -> Result<Args, RenderError> {
-    t.args(|n| values.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
-}
 
 #[test]
 fn each_meme_has_its_size_and_draws_the_avatar_or_not() {

@@ -1,6 +1,7 @@
 //! The social cards: canvases that grow with their text, their parameters
 //! and errors, and the rules of [`Layer::Grow`] and [`Layer::Row`].
 
+use super::test_support::args_from as with;
 use super::*;
 
 fn post() -> &'static Template {
@@ -9,10 +10,6 @@ fn post() -> &'static Template {
 
 fn video() -> &'static Template {
     TemplateKind::VideoComment.template()
-}
-
-fn with<'a>(t: &Template, params: &'a [(&'a str, &'a str)]) -> Result<Args, RenderError> {
-    t.args(|n| params.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
 }
 
 fn height(t: &Template, comment: &str) -> u32 {

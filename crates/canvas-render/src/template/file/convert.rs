@@ -594,6 +594,7 @@ fn present(l: &LayerFile) -> Vec<(&'static str, Range<usize>)> {
     all.into_iter().filter_map(|(n, s)| Some((n, s?))).collect()
 }
 
+/// The field `name` of the layer at `at`, or the error that it needs it.
 fn required<'a, T>(
     c: &Checker,
     at: &str,
@@ -601,11 +602,23 @@ fn required<'a, T>(
     v: &'a Option<Spanned<T>>,
     layer_span: &Range<usize>,
 ) -> R<&'a Spanned<T>> {
+    needed(c, (at, "layer"), name, v, layer_span)
+}
+
+/// The field `name` of the `owner` (a layer, a row item) at `at`, or the
+/// error, at the owner's span, that it needs it.
+fn needed<'a, T>(
+    c: &Checker,
+    (at, owner): (&str, &str),
+    name: &str,
+    v: &'a Option<Spanned<T>>,
+    span: &Range<usize>,
+) -> R<&'a Spanned<T>> {
     v.as_ref().ok_or_else(|| {
         c.err(
-            layer_span.clone(),
+            span.clone(),
             &format!("{at}.{name}"),
-            format!("this layer needs `{name}`"),
+            format!("this {owner} needs `{name}`"),
         )
     })
 }

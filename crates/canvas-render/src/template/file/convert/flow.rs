@@ -299,13 +299,7 @@ fn item(
         v: &'a Option<Spanned<T>>,
         span: &Range<usize>,
     ) -> R<&'a Spanned<T>> {
-        v.as_ref().ok_or_else(|| {
-            c.err(
-                span.clone(),
-                &format!("{at}.{name}"),
-                format!("this row item needs `{name}`"),
-            )
-        })
+        super::needed(c, (at, "row item"), name, v, span)
     }
     let advance = |c: &Checker| -> R<f32> {
         coord(
