@@ -118,6 +118,21 @@ pub(super) fn percentile_10(ink: Ink, size: f32, under: &[[u8; 3]]) -> Option<f6
     Some(*ratios.select_nth_unstable_by(k, f64::total_cmp).1)
 }
 
+/// Whether `ink` reads over any pixels at all, so that none need be
+/// looked at: an opaque fill in an opaque outline that counts. Over a
+/// background of luminance between theirs, the better of the two ratios is
+/// least where both are equal, at the square root of the fill's ratio to
+/// the outline (elsewhere one of them is at least that ratio itself); white
+/// in black, √21 ≈ 4.58, reads at every size.
+pub(super) fn reads_over_anything(ink: Ink, size: f32) -> bool {
+    let (color, outline) = ink;
+    let Some((oc, _)) = outline.filter(|&o| outline_counts(o, size)) else {
+        return false;
+    };
+    let rgb = |c: [u8; 4]| [c[0], c[1], c[2]];
+    color[3] == 255 && oc[3] == 255 && ratio(rgb(color), rgb(oc)).sqrt() >= floor(size)
+}
+
 /// The text slots of the built-in still templates drawn only over fixed
 /// art: every layer before them is art placed once (no other text, no
 /// avatar), so the pixels under their box are the same in every render.
@@ -259,7 +274,7 @@ fn pixels_under(canvas: &Pixmap, slot: &TextSlot, layout: &TextLayout) -> Vec<[u
 /// outline, the colour in a wider, firmer outline of black or white,
 /// whichever stands out; for one without, black or white, whichever reads.
 pub(super) fn readable_ink(canvas: &Pixmap, slot: &TextSlot, ink: Ink, layout: &TextLayout) -> Ink {
-    if reads_over_fixed_art(canvas, slot, ink) {
+    if reads_over_anything(ink, slot.size) || reads_over_fixed_art(canvas, slot, ink) {
         return ink;
     }
     let under = pixels_under(canvas, slot, layout);

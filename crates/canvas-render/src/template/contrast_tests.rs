@@ -229,3 +229,67 @@ fn a_bar_colour_given_alone_colours_the_progress_and_quiets_the_track() {
         assert_eq!(fill, [0xff, 0, 0, 255], "{kind:?}");
     }
 }
+
+#[test]
+fn an_ink_said_to_read_over_anything_reads_over_every_background() {
+    use super::contrast::reads_over_anything;
+    // Every grey, and colours across the cube: the luminances between any
+    // fill and outline are all met closely.
+    let mut backgrounds: Vec<[u8; 3]> = (0..=255).map(|v| [v, v, v]).collect();
+    for r in (0..=255).step_by(17) {
+        for g in (0..=255).step_by(17) {
+            for b in (0..=255).step_by(51) {
+                backgrounds.push([r, g, b]);
+            }
+        }
+    }
+    let colours = [
+        [255, 255, 255, 255],
+        [0, 0, 0, 255],
+        [255, 230, 0, 255],
+        [128, 128, 128, 255],
+        [88, 101, 242, 255],
+        [255, 255, 255, 200],
+    ];
+    let mut said = 0;
+    for size in [20.0, 60.0] {
+        for fill in colours {
+            for outline in colours {
+                let ink = (fill, Some((outline, 0.1 * size)));
+                if !reads_over_anything(ink, size) {
+                    continue;
+                }
+                said += 1;
+                let worst = backgrounds
+                    .iter()
+                    .map(|&u| ratio(over(fill, u), u).max(ratio(over(outline, u), u)))
+                    .fold(f64::INFINITY, f64::min);
+                assert!(worst >= floor(size), "{ink:?} at {size}: {worst}");
+            }
+        }
+    }
+    // White in black reads at every size; white in grey, a translucent
+    // fill and no outline are measured instead.
+    assert!(said >= 4, "{said}");
+    for size in [20.0, 60.0] {
+        let white = [255, 255, 255, 255];
+        assert!(reads_over_anything(
+            (white, Some(([0, 0, 0, 255], 0.1 * size))),
+            size
+        ));
+        assert!(!reads_over_anything(
+            (white, Some(([128, 128, 128, 255], 0.1 * size))),
+            size
+        ));
+        assert!(!reads_over_anything(
+            ([255, 255, 255, 200], Some(([0, 0, 0, 255], 0.1 * size))),
+            size
+        ));
+        assert!(!reads_over_anything((white, None), size));
+        // An outline too thin to carry the glyph does not count.
+        assert!(!reads_over_anything(
+            (white, Some(([0, 0, 0, 255], 0.001 * size))),
+            size
+        ));
+    }
+}
