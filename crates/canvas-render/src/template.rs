@@ -104,6 +104,7 @@ mod catalog;
 mod contrast;
 mod memes;
 mod memes_one;
+mod message;
 mod pairs;
 mod rank;
 mod reuse;
@@ -119,11 +120,13 @@ pub mod file;
 mod fit;
 mod flow;
 mod gif;
+mod markup;
 mod model;
 mod patch;
 mod plan;
 mod render;
 mod slot_text;
+mod time;
 
 use std::sync::{Arc, Mutex};
 
@@ -162,10 +165,13 @@ pub use gif::render_template_gif;
 #[cfg(test)]
 use model::grouped;
 pub use model::{
-    Args, AvatarSlot, BarSlot, BarStyle, Camera, FitSlot, Grow, Layer, MAX_TEMPLATE_FRAMES, Mask,
-    Paint, Palette, ParamKind, ParamSpec, Picture, Piece, Place, Reveal, Row, RowItem, Shape,
+    Args, AvatarSlot, BarSlot, BarStyle, Camera, FitSlot, Grow, Layer, Lead, MAX_TEMPLATE_FRAMES,
+    Markup, Mask, Paint, Palette, ParamKind, ParamSpec, Picture, Piece, Place, Reveal, Row, RowItem, Shape,
     ShapeSlot, Template, TemplateKind, TextSlot, Timeline, Tint, Value, When,
 };
+pub use markup::{Marks, parse_markup};
+pub use message::{MAX_MESSAGE_CHARS, MESSAGE_MAX_HEIGHT, MESSAGE_WIDTH};
+pub use time::{MAX_TIMESTAMP_CHARS, format_timestamp};
 pub use plan::{FramePlan, plan_frames, plan_frames_with};
 pub use render::{
     render_patched_frames, render_placed_frames, render_planned_frames, render_planned_frames_with,
@@ -186,6 +192,8 @@ mod effects_tests;
 mod memes_one_tests;
 #[cfg(test)]
 mod memes_tests;
+#[cfg(test)]
+mod message_tests;
 #[cfg(test)]
 mod pairs_tests;
 #[cfg(test)]

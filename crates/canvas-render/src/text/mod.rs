@@ -203,16 +203,98 @@ pub fn fit_text(
     area: TextBox,
     min_size: f32,
 ) -> Result<TextLayout, RenderError> {
+    fit_spans(sanitize(text), &[], style, area, min_size)
+}
+
+/// How a span of a rich text ([`fit_rich`]) differs from its style: its
+/// weight, slant, family, colour, a line through it and a rounded chip
+/// behind it. The default is the style itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct SpanLook {
+    /// Drawn in the bold face.
+    pub bold: bool,
+    /// Slanted (12°, a synthetic italic: every bundled face is upright).
+    pub italic: bool,
+    /// Drawn in the bundled monospaced family (DejaVu Sans Mono); `bold`
+    /// is then ignored.
+    pub mono: bool,
+    /// Struck through, in the span's colour.
+    pub strike: bool,
+    /// Its colour instead of the style's, straight RGBA.
+    pub color: Option<[u8; 4]>,
+    /// A rounded chip in this colour behind the span (inline code, a
+    /// mention), straight RGBA.
+    pub chip: Option<[u8; 4]>,
+}
+
+/// Something drawn with a rich text's glyphs ([`TextLayout::decorations`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Decoration {
+    /// Its box, `(x, y, width, height)`, in the drawing's pixels.
+    pub area: (f32, f32, f32, f32),
+    /// Its colour, straight RGBA.
+    pub color: [u8; 4],
+    /// A chip behind the glyphs (rounded, drawn before them); else a line
+    /// through them (drawn after them).
+    pub chip: bool,
+}
+
+/// [`fit_text`] for a rich text: `text` with the looks of `spans`, byte
+/// ranges of it in order (a span that overlaps the one before, is empty or
+/// does not fall on character boundaries is drawn in the style's look).
+/// Every script, emoji and fallback font shapes as in plain text; a text
+/// cut with "…" keeps its spans up to the cut. The text is sanitised piece
+/// by piece, the spans following it.
+pub fn fit_rich(
+    text: &str,
+    spans: &[(std::ops::Range<usize>, SpanLook)],
+    style: &TextStyle,
+    area: TextBox,
+    min_size: f32,
+) -> Result<TextLayout, RenderError> {
+    // Sanitised between span boundaries, so the ranges follow the text.
+    let mut clean = String::with_capacity(text.len());
+    let mut kept = Vec::with_capacity(spans.len());
+    let mut at = 0;
+    for (range, look) in spans {
+        let ok = range.start >= at
+            && range.start < range.end
+            && range.end <= text.len()
+            && text.is_char_boundary(range.start)
+            && text.is_char_boundary(range.end);
+        if !ok {
+            // Keeps the indices of the looks: an empty span draws nothing.
+            kept.push((clean.len()..clean.len(), *look));
+            continue;
+        }
+        clean.push_str(&sanitize(&text[at..range.start]));
+        let start = clean.len();
+        clean.push_str(&sanitize(&text[range.clone()]));
+        kept.push((start..clean.len(), *look));
+        at = range.end;
+    }
+    clean.push_str(&sanitize(&text[at..]));
+    let mut layout = fit_spans(clean, &kept, style, area, min_size)?;
+    layout.looks = kept.iter().map(|(_, l)| *l).collect();
+    Ok(layout)
+}
+
+fn fit_spans(
+    clean: String,
+    spans: &[layout::Span],
+    style: &TextStyle,
+    area: TextBox,
+    min_size: f32,
+) -> Result<TextLayout, RenderError> {
     style.validate()?;
     area.validate()?;
     check_font_size(min_size)?;
     let min_size = min_size.min(style.size);
-    let clean = sanitize(text);
     check_length("text", &clean, MAX_LAYOUT_CHARS)?;
     let width = (area.width - style.outline_extent() * 2.0).max(1.0);
     fonts::with_engine(|engine| {
         // Shaped once; each size only re-breaks the lines.
-        let mut shaped = layout::Shaped::new(engine, &clean, style.face);
+        let mut shaped = layout::Shaped::rich(engine, &clean, style.face, spans);
         let mut fits = |size: f32| {
             let lines = shaped.lines(engine, size, width);
             let l = layout::finish(style, size, lines, false);
@@ -243,7 +325,7 @@ pub fn fit_text(
         let max_lines = layout::max_lines_for(style, min_size, area.height);
         let lines = shaped.lines(engine, min_size, width);
         let (lines, truncated) = layout::cut_to(
-            engine, &clean, style.face, min_size, width, max_lines, lines,
+            engine, &clean, spans, style.face, min_size, width, max_lines, lines,
         );
         layout::finish(style, min_size, lines, truncated)
     })
@@ -262,7 +344,7 @@ pub(crate) fn fit_single_line(
     let (lines, truncated) = fonts::with_engine(|engine| {
         let lines =
             layout::Shaped::new(engine, &clean, style.face).lines(engine, style.size, width);
-        layout::cut_to(engine, &clean, style.face, style.size, width, 1, lines)
+        layout::cut_to(engine, &clean, &[], style.face, style.size, width, 1, lines)
     })?;
     Ok(layout::finish(style, style.size, lines, truncated))
 }
