@@ -127,7 +127,7 @@ pub fn template_params(group: &str, drawn: &[Drawn]) -> Vec<ParamDoc> {
             ParamDoc {
                 name: spec.name,
                 location: In::Query,
-                required: false,
+                required: catalogue::is_required(first.template, spec.name),
                 kind: kind_of(spec.kind),
                 description,
                 example: Cow::Owned(
@@ -157,6 +157,9 @@ fn kind_of(kind: ParamKind) -> Kind {
         ParamKind::Int { min, max, .. } => Kind::Integer(min as f64, max as f64),
         ParamKind::Colour { .. } => Kind::Hex,
         ParamKind::Choice { options, .. } => Kind::Enum(options),
+        ParamKind::Time => Kind::Text(
+            u32::try_from(canvas_render::template::MAX_TIMESTAMP_CHARS).unwrap_or(u32::MAX),
+        ),
     }
 }
 
@@ -168,6 +171,7 @@ fn default_of(kind: ParamKind) -> Option<String> {
         ParamKind::Int { default, .. } => Some(default.to_string()),
         ParamKind::Colour { default } => Some(format!("{default:06X}")),
         ParamKind::Choice { options, default } => options.get(default).map(|o| (*o).to_owned()),
+        ParamKind::Time => None,
     }
 }
 

@@ -19,6 +19,7 @@ mod errors;
 mod hygiene;
 mod logging;
 mod memes_one;
+mod message;
 mod metrics;
 mod monitoring;
 mod negotiation;
