@@ -162,21 +162,21 @@ pub use effects::{
 };
 pub use fit::fitted_picture_size;
 pub use gif::render_template_gif;
+pub use markup::{Marks, parse_markup};
+pub use message::{MAX_MESSAGE_CHARS, MESSAGE_MAX_HEIGHT, MESSAGE_WIDTH};
 #[cfg(test)]
 use model::grouped;
 pub use model::{
     Args, AvatarSlot, BarSlot, BarStyle, Camera, FitSlot, Grow, Layer, Lead, MAX_TEMPLATE_FRAMES,
-    Markup, Mask, Paint, Palette, ParamKind, ParamSpec, Picture, Piece, Place, Reveal, Row, RowItem, Shape,
-    ShapeSlot, Template, TemplateKind, TextSlot, Timeline, Tint, Value, When,
+    Markup, Mask, Paint, Palette, ParamKind, ParamSpec, Picture, Piece, Place, Reveal, Row,
+    RowItem, Shape, ShapeSlot, Template, TemplateKind, TextSlot, Timeline, Tint, Value, When,
 };
-pub use markup::{Marks, parse_markup};
-pub use message::{MAX_MESSAGE_CHARS, MESSAGE_MAX_HEIGHT, MESSAGE_WIDTH};
-pub use time::{MAX_TIMESTAMP_CHARS, format_timestamp};
 pub use plan::{FramePlan, plan_frames, plan_frames_with};
 pub use render::{
     render_patched_frames, render_placed_frames, render_planned_frames, render_planned_frames_with,
     render_template, render_template_frames, render_template_with,
 };
+pub use time::{MAX_TIMESTAMP_CHARS, format_timestamp};
 
 #[cfg(test)]
 mod bidi_tests;

@@ -767,7 +767,10 @@ mod tests {
             preview_of("/canvas/message"),
             Some("/previews/canvas/message.png")
         );
-        assert_eq!(template(CANVAS_ROOT, "message"), Some(TemplateKind::Message));
+        assert_eq!(
+            template(CANVAS_ROOT, "message"),
+            Some(TemplateKind::Message)
+        );
         assert!(is_required(TemplateKind::Message.template(), "text"));
         assert!(!is_required(TemplateKind::Message.template(), "username"));
         assert!(!is_required(TemplateKind::Post.template(), "text"));

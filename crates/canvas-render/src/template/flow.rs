@@ -52,7 +52,11 @@ thread_local! {
 fn grow_layout(grow: &Grow, args: &Args) -> Result<(TextLayout, f32), RenderError> {
     let text = slot_text(&grow.slot, args);
     let colours = grow.markup.map_or([[0; 4]; 3], |m| {
-        [m.mention.rgba(args), m.mention_chip.rgba(args), m.code_chip.rgba(args)]
+        [
+            m.mention.rgba(args),
+            m.mention_chip.rgba(args),
+            m.code_chip.rgba(args),
+        ]
     });
     let key = (
         std::ptr::from_ref(grow) as usize,

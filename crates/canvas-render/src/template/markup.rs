@@ -89,7 +89,15 @@ pub fn parse_markup(src: &str) -> (String, Vec<(Range<usize>, Marks)>) {
                 code: true,
                 ..Marks::default()
             };
-            push(&mut out, &mut spans, code, Marks { strike: marks.strike, ..m });
+            push(
+                &mut out,
+                &mut spans,
+                code,
+                Marks {
+                    strike: marks.strike,
+                    ..m
+                },
+            );
             i += 1 + code.chars().count() + 1;
             continue;
         }
@@ -110,12 +118,11 @@ pub fn parse_markup(src: &str) -> (String, Vec<(Range<usize>, Marks)>) {
         }
         // Italic: single markers (`_` at a word's edge only).
         if c == '*' && next != Some('*') || c == '_' {
-            let edge_ok = c == '*'
-                || (marks.italic && !word(next))
-                || (!marks.italic && !word(prev));
-            let closes_later = rest(i + 1)
-                .char_indices()
-                .any(|(k, d)| k > 0 && d == c && (c == '*' || !word(src[chars[i].0 + 1 + k + 1..].chars().next())));
+            let edge_ok =
+                c == '*' || (marks.italic && !word(next)) || (!marks.italic && !word(prev));
+            let closes_later = rest(i + 1).char_indices().any(|(k, d)| {
+                k > 0 && d == c && (c == '*' || !word(src[chars[i].0 + 1 + k + 1..].chars().next()))
+            });
             if edge_ok && (marks.italic || closes_later) {
                 marks.italic = !marks.italic;
                 i += 1;

@@ -15,8 +15,8 @@
 //! #313338) and `light` (#ffffff).
 
 use super::{
-    AvatarSlot, Grow, Layer, Lead, Markup, Mask, Paint, ParamKind, ParamSpec, Piece, Place,
-    Reveal, Row, RowItem, Shape, ShapeSlot, Template, TextSlot, Timeline, When,
+    AvatarSlot, Grow, Layer, Lead, Markup, Mask, Paint, ParamKind, ParamSpec, Piece, Place, Reveal,
+    Row, RowItem, Shape, ShapeSlot, Template, TextSlot, Timeline, When,
 };
 use crate::text::{Align, FontFace, VAlign};
 
@@ -155,15 +155,9 @@ const HEADER: &[RowItem] = &[
                 Paint::Fixed(rgb(0xffffff)),
                 60.0,
                 10.0,
-                0.0,
+                // To the pill's end (the word is about 42 px), then room.
+                28.0,
             ),
-            // The tag's width: the pill less what the word took.
-            RowItem::Shape {
-                shape: Shape::Rect,
-                area: (0.0, 0.0, 0.0, 0.0),
-                paint: Paint::Fixed([0, 0, 0, 0]),
-                advance: 24.0,
-            },
         ],
     ),
     text_item(

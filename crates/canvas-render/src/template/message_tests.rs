@@ -39,9 +39,28 @@ fn markup_reads_each_mark_and_nests() {
         ("b ", B),
         ("c", i),
         (" d", B),
-        ("e", Marks { bold: false, strike: true, ..Marks::default() }),
-        ("f *g*", Marks { code: true, ..Marks::default() }),
-        ("@h", Marks { mention: true, ..Marks::default() }),
+        (
+            "e",
+            Marks {
+                bold: false,
+                strike: true,
+                ..Marks::default()
+            },
+        ),
+        (
+            "f *g*",
+            Marks {
+                code: true,
+                ..Marks::default()
+            },
+        ),
+        (
+            "@h",
+            Marks {
+                mention: true,
+                ..Marks::default()
+            },
+        ),
     ];
     let got: Vec<(&str, Marks)> = spans.iter().map(|(t, m)| (t.as_str(), *m)).collect();
     assert_eq!(got, expect);
@@ -49,13 +68,21 @@ fn markup_reads_each_mark_and_nests() {
     assert_eq!(marked("snake_case_name").1, []);
     assert_eq!(
         marked("an _aside_, then").1,
-        [("aside".to_owned(), Marks { italic: true, ..Marks::default() })]
+        [(
+            "aside".to_owned(),
+            Marks {
+                italic: true,
+                ..Marks::default()
+            }
+        )]
     );
 }
 
 #[test]
 fn unclosed_markers_and_escapes_are_literal() {
-    for src in ["**open", "*open", "~~open", "`open", "a ** b", "_x", "**", "``"] {
+    for src in [
+        "**open", "*open", "~~open", "`open", "a ** b", "_x", "**", "``",
+    ] {
         let (text, spans) = parse_markup(src);
         assert_eq!(text, src, "{src}");
         assert!(spans.is_empty(), "{src}: {spans:?}");
@@ -121,7 +148,10 @@ fn rich_text_draws_its_looks() {
     };
     assert!(width("a bold run of words", bold) > width("a bold run of words", plain) * 1.03);
     // Monospace: every letter as wide.
-    let mono = SpanLook { mono: true, ..plain };
+    let mono = SpanLook {
+        mono: true,
+        ..plain
+    };
     assert!((width("iiii", mono) - width("MMMM", mono)).abs() < 0.5);
     assert!(width("iiii", plain) < width("MMMM", plain) * 0.6);
     // A chip under code, a line through struck text, in their colours.
@@ -130,8 +160,21 @@ fn rich_text_draws_its_looks() {
     let text = "run code now, not later";
     let chip = [30, 31, 34, 255];
     let spans = [
-        (4..8, SpanLook { mono: true, chip: Some(chip), ..plain }),
-        (14..17, SpanLook { strike: true, ..plain }),
+        (
+            4..8,
+            SpanLook {
+                mono: true,
+                chip: Some(chip),
+                ..plain
+            },
+        ),
+        (
+            14..17,
+            SpanLook {
+                strike: true,
+                ..plain
+            },
+        ),
     ];
     let layout = fit_rich(text, &spans, &style, area, 16.0).unwrap();
     let d = layout.decorations(&style, area);
@@ -141,7 +184,10 @@ fn rich_text_draws_its_looks() {
     assert!(!s.chip && s.color == style.color);
     // The chip sits after "run " and before the struck word, which is
     // right of it; the line runs through the middle of the letters.
-    assert!(c.area.0 > 10.0 + 40.0 && c.area.0 + c.area.2 < s.area.0, "{d:?}");
+    assert!(
+        c.area.0 > 10.0 + 40.0 && c.area.0 + c.area.2 < s.area.0,
+        "{d:?}"
+    );
     assert!(s.area.1 > 10.0 && s.area.1 < 10.0 + 40.0 && s.area.3 >= 1.0);
     // Plain text has none.
     assert!(
@@ -165,12 +211,7 @@ fn a_cut_rich_text_keeps_its_spans() {
     assert!(layout.is_truncated());
     assert_eq!(layout.decorations(&style, area).len(), 1);
     // Spans that overlap or cut a character are drawn plain, never a panic.
-    let odd = [
-        (0..1, look),
-        (0..3, look),
-        (5..400, look),
-        (2..1, look),
-    ];
+    let odd = [(0..1, look), (0..3, look), (5..400, look), (2..1, look)];
     fit_rich("é word", &odd, &style, area, 32.0).unwrap();
     fit_rich("é word", &[(1..2, look)], &style, area, 32.0).unwrap();
 }
@@ -207,10 +248,16 @@ fn timestamps_are_read_and_drawn_in_one_form() {
     }
     // As a parameter: its drawn form, or an error naming it.
     let args = with(&[("timestamp", "2026-11-29T08:15:00Z")]).unwrap();
-    assert_eq!(args.get("timestamp"), Some(&Value::Text("11/29/2026 8:15 AM".into())));
+    assert_eq!(
+        args.get("timestamp"),
+        Some(&Value::Text("11/29/2026 8:15 AM".into()))
+    );
     assert!(matches!(
         with(&[("timestamp", "soon")]),
-        Err(RenderError::InvalidParameter { field: "timestamp", .. })
+        Err(RenderError::InvalidParameter {
+            field: "timestamp",
+            ..
+        })
     ));
 }
 
@@ -225,7 +272,10 @@ fn height(params: &[(&str, &str)]) -> u32 {
 fn the_card_grows_with_its_text_and_its_reply() {
     let one = height(&[("text", "hi")]);
     assert_eq!(one, 152);
-    assert_eq!(height(&[("text", "hi"), ("reply_username", "ana")]), one + 44);
+    assert_eq!(
+        height(&[("text", "hi"), ("reply_username", "ana")]),
+        one + 44
+    );
     let step = height(&[("text", "a\nb")]) - one;
     assert!((42..=46).contains(&step), "{step}");
     let mut last = 0;
@@ -275,7 +325,10 @@ fn the_card_draws_its_parts() {
             ("text", text),
             ("theme", "light"),
             ("reply_username", "ana"),
-            ("reply_text", "did you see **this**? it is a very long reply that goes on and on past the edge of the card"),
+            (
+                "reply_text",
+                "did you see **this**? it is a very long reply that goes on and on past the edge of the card",
+            ),
         ],
     );
     assert_eq!(dark.get_pixel(5, 5).0, [0x31, 0x33, 0x38, 255]);

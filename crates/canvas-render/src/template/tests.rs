@@ -145,7 +145,11 @@ fn every_parameter_is_bounded_documented_and_used() {
             assert!(used.contains(&spec.name), "{kind:?}: {} unused", spec.name);
             match spec.kind {
                 ParamKind::Text { max_chars, default } => {
-                    assert!((1..=MAX_MESSAGE_CHARS).contains(&max_chars), "{}", spec.name);
+                    assert!(
+                        (1..=MAX_MESSAGE_CHARS).contains(&max_chars),
+                        "{}",
+                        spec.name
+                    );
                     assert!(default.chars().count() <= max_chars);
                     let long = "x".repeat(max_chars + 1);
                     let err = t.args(|n| (n == spec.name).then_some(long.as_str()));

@@ -86,9 +86,8 @@ fn render(font: u8, id: u16, size: f32, slant: bool) -> Bitmap {
     let image = SCALER.with(|ctx| {
         let mut ctx = ctx.borrow_mut();
         let mut scaler = ctx.builder(font_ref).size(size).hint(false).build();
-        let lean = slant.then(|| {
-            Transform::skew(Angle::from_degrees(SLANT_DEGREES), Angle::from_degrees(0.0))
-        });
+        let lean = slant
+            .then(|| Transform::skew(Angle::from_degrees(SLANT_DEGREES), Angle::from_degrees(0.0)));
         Render::new(&[
             Source::ColorOutline(0),
             Source::ColorBitmap(StrikeWith::BestFit),
@@ -345,13 +344,16 @@ impl TextLayout {
                     continue;
                 };
                 let left = run.iter().map(|g| g.x).fold(f32::INFINITY, f32::min);
-                let right = run.iter().map(|g| g.x + g.w).fold(f32::NEG_INFINITY, f32::max);
+                let right = run
+                    .iter()
+                    .map(|g| g.x + g.w)
+                    .fold(f32::NEG_INFINITY, f32::max);
                 if !(right > left) {
                     continue;
                 }
                 let (left, right) = (x0 + left, x0 + right);
                 if let Some(chip) = look.chip {
-                    let pad = size * 0.12;
+                    let pad = size * 0.06;
                     out.push(Decoration {
                         area: (
                             left - pad,
@@ -366,7 +368,12 @@ impl TextLayout {
                 if look.strike {
                     let thick = (size * 0.07).max(1.0);
                     out.push(Decoration {
-                        area: (left, baseline - size * 0.3 - thick / 2.0, right - left, thick),
+                        area: (
+                            left,
+                            baseline - size * 0.3 - thick / 2.0,
+                            right - left,
+                            thick,
+                        ),
                         color: look.color.unwrap_or(style.color),
                         chip: false,
                     });
@@ -410,7 +417,12 @@ fn placed_glyphs<'a>(
                     .and_then(|n| layout.looks.get(n));
                 let slant = look.is_some_and(|l| l.italic);
                 let color = match look.and_then(|l| l.color) {
-                    Some(own) if !is_outline => [own[0], own[1], own[2], (own[3] as u32 * color[3] as u32 / 255) as u8],
+                    Some(own) if !is_outline => [
+                        own[0],
+                        own[1],
+                        own[2],
+                        (own[3] as u32 * color[3] as u32 / 255) as u8,
+                    ],
                     _ => color,
                 };
                 let bmp = glyph_bitmap(g.font, g.id, layout.size, width, slant);

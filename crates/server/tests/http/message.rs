@@ -62,7 +62,11 @@ async fn the_card_answers_a_still_a_webp_and_an_animated_avatar() {
     assert_eq!(r.header("content-type"), Some("image/gif"));
     let frames = gif_frames(&r);
     assert_eq!(frames.len(), 6);
-    assert!(frames.iter().all(|(f, d)| f.dimensions() == size && *d == 70));
+    assert!(
+        frames
+            .iter()
+            .all(|(f, d)| f.dimensions() == size && *d == 70)
+    );
     assert_ne!(frames[0].0, frames[3].0, "the avatar moves");
     let r = get(
         &app,
@@ -74,7 +78,9 @@ async fn the_card_answers_a_still_a_webp_and_an_animated_avatar() {
     // A reply line takes 44 px more, in the light theme too.
     let r = get(
         &app,
-        &format!("/canvas/message?avatar={still}&{query}&reply_username=ana&reply_text=yes&theme=light"),
+        &format!(
+            "/canvas/message?avatar={still}&{query}&reply_username=ana&reply_text=yes&theme=light"
+        ),
     )
     .await;
     assert_eq!(image_of(&r, "image/png").dimensions(), (1000, 196));
@@ -88,7 +94,11 @@ async fn the_card_grows_with_its_text_within_its_bounds() {
     let mut last = 0;
     for words in [1, 40, 120, 399] {
         let text = "word%20".repeat(words);
-        let r = get(&app, &format!("/canvas/message?avatar={avatar}&text={text}")).await;
+        let r = get(
+            &app,
+            &format!("/canvas/message?avatar={avatar}&text={text}"),
+        )
+        .await;
         let (w, h) = image_of(&r, "image/png").dimensions();
         assert_eq!(w, 1000);
         assert!(h > last || h == 1156, "{words}: {h}");
@@ -119,7 +129,10 @@ async fn every_bad_value_is_a_400_naming_it() {
         ),
         (format!("{m}&timestamp=yesterday"), "timestamp"),
         (format!("{m}&timestamp=2026-02-30T08:15:00Z"), "timestamp"),
-        (format!("{m}&timestamp=2026-11-29T08:15:00%2B24:00"), "timestamp"),
+        (
+            format!("{m}&timestamp=2026-11-29T08:15:00%2B24:00"),
+            "timestamp",
+        ),
         (format!("{m}&color=orange"), "color"),
         (format!("{m}&color=12345"), "color"),
         (format!("{m}&reply_color=zz0000"), "reply_color"),

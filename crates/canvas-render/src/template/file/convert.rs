@@ -64,7 +64,10 @@ impl Need {
         matches!(
             (self, kind),
             (Need::Any, _)
-                | (Need::Text | Need::TextOrInt, ParamKind::Text { .. } | ParamKind::Time)
+                | (
+                    Need::Text | Need::TextOrInt,
+                    ParamKind::Text { .. } | ParamKind::Time
+                )
                 | (Need::Int | Need::TextOrInt, ParamKind::Int { .. })
                 | (Need::Bool, ParamKind::Bool { .. })
                 | (Need::Colour, ParamKind::Colour { .. })

@@ -154,7 +154,12 @@ pub(super) fn grow(c: &Checker, at: &str, l: &LayerFile, span: Range<usize>, cx:
             let m = v.get_ref();
             Some(Markup {
                 mention: super::paint(c, &f("markup.mention"), &m.mention, cx.params)?,
-                mention_chip: super::paint(c, &f("markup.mention_chip"), &m.mention_chip, cx.params)?,
+                mention_chip: super::paint(
+                    c,
+                    &f("markup.mention_chip"),
+                    &m.mention_chip,
+                    cx.params,
+                )?,
                 code_chip: super::paint(c, &f("markup.code_chip"), &m.code_chip, cx.params)?,
             })
         }

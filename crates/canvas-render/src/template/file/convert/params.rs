@@ -232,7 +232,12 @@ fn param(c: &Checker, at: &str, p: &ParamFile) -> R<ParamSpec> {
                 "options",
                 "time",
             )?;
-            refuse(default.is_some(), default.map(|d| d.span()), "default", "time")?;
+            refuse(
+                default.is_some(),
+                default.map(|d| d.span()),
+                "default",
+                "time",
+            )?;
             ParamKind::Time
         }
         "choice" => {
