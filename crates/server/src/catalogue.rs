@@ -484,17 +484,25 @@ pub fn image_endpoints() -> &'static [ImageEndpoint] {
         };
         let welcome_animated = template(WELCOME_GROUP, WELCOME_PREVIEW_TEMPLATE)
             .is_some_and(|k| k.template().is_animated());
+        // The templates right under `/canvas` come with the colour square:
+        // their previews share its group.
+        let root = TEMPLATES
+            .iter()
+            .filter(|(g, _, _)| *g == CANVAS_ROOT)
+            .map(|(g, n, k)| entry(g, n, k.template().is_animated()));
         std::iter::once(entry(COLORVIEWER, "colorviewer", false))
+            .chain(root)
             .chain(Misc::all().map(|(n, m)| {
                 let animated = matches!(m, Misc::Template(k) if k.template().is_animated());
                 entry(MISC_GROUP, n, animated)
             }))
             .chain(filter_names().map(|n| entry(FILTER_GROUP, n, false)))
-            // The misc templates are among the misc images above.
+            // The misc templates are among the misc images above, the
+            // ones under `/canvas` after the colour square.
             .chain(
                 TEMPLATES
                     .iter()
-                    .filter(|(g, _, _)| *g != MISC_GROUP)
+                    .filter(|(g, _, _)| *g != MISC_GROUP && *g != CANVAS_ROOT)
                     .map(|(g, n, k)| {
                         let animated = k.template().is_animated();
                         if *g == WELCOME_GROUP {

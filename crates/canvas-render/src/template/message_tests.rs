@@ -338,3 +338,60 @@ fn the_card_draws_its_parts() {
     assert!(dark.pixels().any(|p| p.0 == [0x58, 0x65, 0xf2, 255]));
     assert!(!light.pixels().any(|p| p.0 == [0x58, 0x65, 0xf2, 255]));
 }
+
+#[test]
+fn spans_leave_the_bidi_order_as_it_is() {
+    let style = crate::text::TextStyle::new(FontFace::Regular, 32.0);
+    let area = crate::text::TextBox::new(0.0, 0.0, 4000.0, 100.0);
+    for src in ["النص 🌙 @سارة", "hi @سارة there"] {
+        let (text, marks) = parse_markup(src);
+        let markup = Markup {
+            mention: Paint::Fixed([1, 2, 3, 255]),
+            mention_chip: Paint::Fixed([1, 2, 3, 255]),
+            code_chip: Paint::Fixed([1, 2, 3, 255]),
+        };
+        let args = with(&[]).unwrap();
+        let spans = super::markup::looks(&markup, &args, marks);
+        let rich = fit_rich(&text, &spans, &style, area, 16.0).unwrap();
+        let plain = crate::text::fit_text(&text, &style, area, 16.0).unwrap();
+        assert_eq!(rich.visual_graphemes(), plain.visual_graphemes(), "{src}");
+    }
+    // Two looks inside a right-to-left word keep its order: the "!" after
+    // the bold word ends the line, on its left.
+    let (text, marks) = parse_markup("مرحبا **بالعالم**!");
+    let spans: Vec<_> = marks
+        .into_iter()
+        .map(|(r, _)| {
+            (
+                r,
+                SpanLook {
+                    bold: true,
+                    ..SpanLook::default()
+                },
+            )
+        })
+        .collect();
+    let rich = fit_rich(&text, &spans, &style, area, 16.0).unwrap();
+    let order = rich.visual_graphemes().remove(0);
+    assert_eq!(order.first(), order.iter().max(), "{order:?}");
+    assert_eq!(order.last(), Some(&0), "{order:?}");
+}
+
+proptest::proptest! {
+    /// Any text reads without a panic into spans in order, inside the
+    /// text, on character boundaries, and draws.
+    #[test]
+    fn any_markup_reads_into_valid_spans(src in "[*_~`@\\\\a é🎉م\n]{0,40}|\\PC{0,40}") {
+        let (text, spans) = parse_markup(&src);
+        let mut at = 0;
+        for (r, _) in &spans {
+            proptest::prop_assert!(r.start >= at && r.start < r.end && r.end <= text.len());
+            proptest::prop_assert!(text.is_char_boundary(r.start) && text.is_char_boundary(r.end));
+            at = r.end;
+        }
+        let args = with(&[("text", src.as_str())]);
+        if let Ok(args) = args {
+            message().size_for(&args);
+        }
+    }
+}

@@ -253,8 +253,7 @@ pub fn fit_rich(
     min_size: f32,
 ) -> Result<TextLayout, RenderError> {
     // Sanitised between span boundaries, so the ranges follow the text.
-    let mut clean = String::with_capacity(text.len());
-    let mut kept = Vec::with_capacity(spans.len());
+    let mut parts: Vec<(String, Option<SpanLook>)> = Vec::with_capacity(spans.len() * 2 + 1);
     let mut at = 0;
     for (range, look) in spans {
         let ok = range.start >= at
@@ -263,20 +262,49 @@ pub fn fit_rich(
             && text.is_char_boundary(range.start)
             && text.is_char_boundary(range.end);
         if !ok {
-            // Keeps the indices of the looks: an empty span draws nothing.
-            kept.push((clean.len()..clean.len(), *look));
             continue;
         }
-        clean.push_str(&sanitize(&text[at..range.start]));
-        let start = clean.len();
-        clean.push_str(&sanitize(&text[range.clone()]));
-        kept.push((start..clean.len(), *look));
+        parts.push((sanitize(&text[at..range.start]), None));
+        parts.push((sanitize(&text[range.clone()]), Some(*look)));
         at = range.end;
     }
-    clean.push_str(&sanitize(&text[at..]));
+    parts.push((sanitize(&text[at..]), None));
+    // The shaper keeps the runs of one word in their logical order, which
+    // a right-to-left word with two looks (a bold word and its "!") would
+    // show the wrong way round: in a text with right-to-left letters, a
+    // zero-width space parts two looks that meet inside a word.
+    let rtl = text.chars().any(is_rtl);
+    let mut clean = String::with_capacity(text.len() + 3 * parts.len());
+    let mut kept = Vec::with_capacity(spans.len());
+    for (part, look) in parts.iter().filter(|(p, _)| !p.is_empty()) {
+        let inside_word = clean
+            .chars()
+            .next_back()
+            .is_some_and(|c| !c.is_whitespace())
+            && part.chars().next().is_some_and(|c| !c.is_whitespace());
+        if rtl && inside_word {
+            clean.push('\u{200B}');
+        }
+        let start = clean.len();
+        clean.push_str(part);
+        if let Some(look) = look {
+            kept.push((start..clean.len(), *look));
+        }
+    }
     let mut layout = fit_spans(clean, &kept, style, area, min_size)?;
     layout.looks = kept.iter().map(|(_, l)| *l).collect();
     Ok(layout)
+}
+
+/// Whether `c` is a letter of a right-to-left script (Hebrew, Arabic,
+/// Syriac, Thaana, N'Ko and their presentation forms, the historic ones).
+fn is_rtl(c: char) -> bool {
+    matches!(c,
+        '\u{0590}'..='\u{08FF}'
+        | '\u{FB1D}'..='\u{FDFF}'
+        | '\u{FE70}'..='\u{FEFF}'
+        | '\u{10800}'..='\u{10FFF}'
+        | '\u{1E800}'..='\u{1EFFF}')
 }
 
 fn fit_spans(

@@ -348,7 +348,7 @@ impl TextLayout {
                     .iter()
                     .map(|g| g.x + g.w)
                     .fold(f32::NEG_INFINITY, f32::max);
-                if !(right > left) {
+                if right <= left {
                     continue;
                 }
                 let (left, right) = (x0 + left, x0 + right);

@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 
 use canvas_render::template::{
-    Args, Layer, Paint, ParamKind, ParamSpec, Piece, Template, Value, When,
+    Args, Layer, Paint, ParamKind, ParamSpec, Piece, RowItem, Template, Value, When,
 };
 
 use super::catalogue::{Endpoint, FORMAT, In, Kind, Param, QUALITY, Success};
@@ -233,8 +233,21 @@ fn absent_differs(template: &Template, spec: &ParamSpec) -> bool {
             Layer::Bar(bar) => [bar.track, bar.fill]
                 .iter()
                 .any(|p| matches!(p, Paint::Param { param, .. } if *param == name)),
+            Layer::Row(row) => items(row.items, name, set_differs),
             _ => false,
         }
+    }
+    /// Whether a row item is drawn by whether `name` was given or set (a
+    /// name in its colour when given, the theme's when not).
+    fn items(list: &[RowItem], name: &str, set_differs: bool) -> bool {
+        list.iter().any(|i| match i {
+            RowItem::When(when, inner) => {
+                matches!(when, When::Given(p) if *p == name)
+                    || matches!(when, When::Set(p) | When::Unset(p) if *p == name && set_differs)
+                    || items(inner, name, set_differs)
+            }
+            _ => false,
+        })
     }
     template
         .layers
