@@ -199,7 +199,7 @@ const REPLY: &[RowItem] = &[
         )],
     ),
     text_item(
-        &[Piece::Param("reply_text")],
+        &[Piece::Plain("reply_text")],
         FontFace::Regular,
         26.0,
         MUTED,

@@ -490,6 +490,10 @@ pub enum Piece {
     /// The value of a [`ParamKind::Text`] parameter in upper case (a meme
     /// caption).
     Upper(&'static str),
+    /// The value of a [`ParamKind::Text`] parameter written in chat markup
+    /// ([`Markup`]), as plain text: its markers left out (a quoted
+    /// message's one-line preview).
+    Plain(&'static str),
     /// The value of a [`ParamKind::Int`] parameter, written compactly:
     /// `987`, `1,234`, `12.3K`, `4.5M`, `1.2B` (cut, never rounded up).
     Compact(&'static str),

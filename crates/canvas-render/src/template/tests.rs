@@ -76,6 +76,7 @@ fn pieces_use<'a>(pieces: &'a [Piece], used: &mut Vec<&'a str>) {
         match piece {
             Piece::Param(p)
             | Piece::Upper(p)
+            | Piece::Plain(p)
             | Piece::Compact(p)
             | Piece::Handle(p)
             | Piece::Flag { param: p, .. }

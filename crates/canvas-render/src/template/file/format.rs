@@ -408,6 +408,8 @@ pub(super) struct PieceFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upper: Option<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plain: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handle: Option<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compact: Option<Spanned<String>>,

@@ -564,6 +564,10 @@ fn piece(p: &Piece) -> PieceFile {
             upper: s(n),
             ..PieceFile::default()
         },
+        Piece::Plain(n) => PieceFile {
+            plain: s(n),
+            ..PieceFile::default()
+        },
         Piece::Compact(n) => PieceFile {
             compact: s(n),
             ..PieceFile::default()
