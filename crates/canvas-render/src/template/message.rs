@@ -11,8 +11,10 @@
 //! adds about 44 px up to [`MESSAGE_MAX_HEIGHT`], where a longer text
 //! shrinks (down to 16 px) and is then cut with "…". A reply line
 //! (`reply_username`, `reply_text`) sits above, joined to the avatar by
-//! the curved reply spine. Themes: `dark` (the default, a chat client's
-//! #313338) and `light` (#ffffff).
+//! the curved reply spine: the name and one line of the quoted text
+//! without its markers, and no small avatar (the picture given is the
+//! author's, not the quoted person's). Themes: `dark` (the default, a chat
+//! client's #313338) and `light` (#ffffff). No mark is drawn on the card.
 
 use super::{
     AvatarSlot, Grow, Layer, Lead, Markup, Mask, Paint, ParamKind, ParamSpec, Piece, Place, Reveal,

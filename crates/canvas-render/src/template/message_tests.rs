@@ -212,7 +212,12 @@ fn a_cut_rich_text_keeps_its_spans() {
     assert_eq!(layout.decorations(&style, area).len(), 1);
     // Spans that overlap or cut a character are drawn plain, never a panic.
     let backwards = std::ops::Range { start: 2, end: 1 };
-    let odd = [(0..1, look), (0..3, look), (5..400, look), (backwards, look)];
+    let odd = [
+        (0..1, look),
+        (0..3, look),
+        (5..400, look),
+        (backwards, look),
+    ];
     fit_rich("é word", &odd, &style, area, 32.0).unwrap();
     fit_rich("é word", &[(1..2, look)], &style, area, 32.0).unwrap();
 }
