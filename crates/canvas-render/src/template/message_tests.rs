@@ -340,8 +340,10 @@ fn the_card_draws_its_parts() {
     assert_eq!(dark.get_pixel(5, 5).0, [0x31, 0x33, 0x38, 255]);
     assert_eq!(light.get_pixel(5, 5).0, [255, 255, 255, 255]);
     assert_eq!(light.height(), dark.height() + 44);
-    // The bot tag's blurple.
+    // The bot tag's blurple, the code chip under `code`.
     assert!(dark.pixels().any(|p| p.0 == [0x58, 0x65, 0xf2, 255]));
+    assert!(dark.pixels().any(|p| p.0 == [0x2b, 0x2d, 0x31, 255]));
+    assert!(light.pixels().any(|p| p.0 == [0xf2, 0xf3, 0xf5, 255]));
     assert!(!light.pixels().any(|p| p.0 == [0x58, 0x65, 0xf2, 255]));
 }
 
