@@ -62,7 +62,8 @@ pub struct BenchCompareArgs {
     /// rankcolours512 (random colours), horny512, namecard512, sage,
     /// post512 (the misc cards), wanted512, rip512, trash512, delete512,
     /// beautiful512, stonks512 (the one-avatar memes), pairs512 (the six
-    /// still two-avatar memes), locket512 (the animated one), captions512
+    /// still two-avatar memes), locket512 (the animated one), message512
+    /// (the chat message card, a bot tag and markup), captions512
     /// (the four captions); every effect at its defaults as
     /// `effect-<name>`, all as `effects512`; with circle512 among them,
     /// each one's throughput is also given as a ratio of circle512's. The
