@@ -62,7 +62,8 @@ pub struct BenchCompareArgs {
     /// rankcolours512 (random colours), horny512, namecard512, sage,
     /// post512 (the misc cards), wanted512, rip512, trash512, delete512,
     /// beautiful512, stonks512 (the one-avatar memes), pairs512 (the six
-    /// still two-avatar memes), locket512 (the animated one), captions512
+    /// still two-avatar memes), locket512 (the animated one), message512
+    /// (the chat message card, a bot tag and markup), captions512
     /// (the four captions); every effect at its defaults as
     /// `effect-<name>`, all as `effects512`; with circle512 among them,
     /// each one's throughput is also given as a ratio of circle512's. The
@@ -149,7 +150,7 @@ const SCENARIOS: [Scenario; 5] = [
 /// throughput on the same 512 px avatar), run only when named with
 /// `--scenarios` (`templates` names them all); the sharp peer has no
 /// counterpart, so it sits them out.
-const TEMPLATE_SCENARIOS: [Scenario; 25] = [
+const TEMPLATE_SCENARIOS: [Scenario; 26] = [
     template("circle512", &["/canvas/misc/circle?avatar={A5}"]),
     template("comrade512", &["/canvas/overlay/comrade?avatar={A5}"]),
     template("gay512", &["/canvas/overlay/gay?avatar={A5}"]),
@@ -248,6 +249,12 @@ const TEMPLATE_SCENARIOS: [Scenario; 25] = [
     template(
         "locket512",
         &["/canvas/meme/heart-locket?avatar={A5}&avatar2={A5}"],
+    ),
+    template(
+        "message512",
+        &[
+            "/canvas/message?avatar={A5}&username=Ferris&color=e67e22&bot=true&timestamp=2026-11-29T08:15:00Z&text=Fearless%20**concurrency**%20is%20not%20a%20%60slogan%60%2C%20%40ferris%20%F0%9F%A6%80",
+        ],
     ),
 ];
 

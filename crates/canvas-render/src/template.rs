@@ -104,6 +104,7 @@ mod catalog;
 mod contrast;
 mod memes;
 mod memes_one;
+mod message;
 mod pairs;
 mod rank;
 mod reuse;
@@ -119,11 +120,13 @@ pub mod file;
 mod fit;
 mod flow;
 mod gif;
+mod markup;
 mod model;
 mod patch;
 mod plan;
 mod render;
 mod slot_text;
+mod time;
 
 use std::sync::{Arc, Mutex};
 
@@ -159,18 +162,21 @@ pub use effects::{
 };
 pub use fit::fitted_picture_size;
 pub use gif::render_template_gif;
+pub use markup::{Marks, parse_markup};
+pub use message::{MAX_MESSAGE_CHARS, MESSAGE_MAX_HEIGHT, MESSAGE_WIDTH};
 #[cfg(test)]
 use model::grouped;
 pub use model::{
-    Args, AvatarSlot, BarSlot, BarStyle, Camera, FitSlot, Grow, Layer, MAX_TEMPLATE_FRAMES, Mask,
-    Paint, Palette, ParamKind, ParamSpec, Picture, Piece, Place, Reveal, Row, RowItem, Shape,
-    ShapeSlot, Template, TemplateKind, TextSlot, Timeline, Tint, Value, When,
+    Args, AvatarSlot, BarSlot, BarStyle, Camera, FitSlot, Grow, Layer, Lead, MAX_TEMPLATE_FRAMES,
+    Markup, Mask, Paint, Palette, ParamKind, ParamSpec, Picture, Piece, Place, Reveal, Row,
+    RowItem, Shape, ShapeSlot, Template, TemplateKind, TextSlot, Timeline, Tint, Value, When,
 };
 pub use plan::{FramePlan, plan_frames, plan_frames_with};
 pub use render::{
     render_patched_frames, render_placed_frames, render_planned_frames, render_planned_frames_with,
     render_template, render_template_frames, render_template_with,
 };
+pub use time::{MAX_TIMESTAMP_CHARS, format_timestamp};
 
 #[cfg(test)]
 mod bidi_tests;
@@ -186,6 +192,8 @@ mod effects_tests;
 mod memes_one_tests;
 #[cfg(test)]
 mod memes_tests;
+#[cfg(test)]
+mod message_tests;
 #[cfg(test)]
 mod pairs_tests;
 #[cfg(test)]

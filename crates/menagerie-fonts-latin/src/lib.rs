@@ -31,12 +31,16 @@ pub static DEJAVU_SANS: &[u8] = include_bytes!("../fonts/DejaVuSans.ttf");
 pub static DEJAVU_SANS_CONDENSED_BOLD: &[u8] =
     include_bytes!("../fonts/DejaVuSansCondensed-Bold.ttf");
 
+/// DejaVu Sans Mono: monospace (canvas-render's inline code) (`fonts/DejaVuSansMono.ttf`).
+pub static DEJAVU_SANS_MONO: &[u8] = include_bytes!("../fonts/DejaVuSansMono.ttf");
+
 /// Every font of the crate as (file name, bytes), in the order canvas-render
 /// adds them to its font database.
-pub static FONTS: [(&str, &[u8]); 5] = [
+pub static FONTS: [(&str, &[u8]); 6] = [
     ("NotoSans-Regular.ttf", NOTO_SANS_REGULAR),
     ("NotoSans-Bold.ttf", NOTO_SANS_BOLD),
     ("NotoSerif-Italic.ttf", NOTO_SERIF_ITALIC),
     ("DejaVuSans.ttf", DEJAVU_SANS),
     ("DejaVuSansCondensed-Bold.ttf", DEJAVU_SANS_CONDENSED_BOLD),
+    ("DejaVuSansMono.ttf", DEJAVU_SANS_MONO),
 ];

@@ -77,6 +77,26 @@ pub fn custom_preview(name: &str, animated: bool) -> String {
     format!("{PREVIEW_GROUP}/{CUSTOM_PREVIEWS}/{name}.{ext}")
 }
 
+/// The group of the templates served right under `/canvas` (its path
+/// the group and the name: [`MESSAGE`]). Not a prefix of its own: the
+/// rate limiter classes those paths one by one ([`is_canvas_image`]).
+pub const CANVAS_ROOT: &str = "/canvas";
+/// The chat message card (`/canvas/message`), the template `message` of
+/// [`CANVAS_ROOT`].
+pub const MESSAGE: &str = "/canvas/message";
+
+/// Template parameters a request must give (absent or blank: a 400
+/// naming it), by template: a message's `text`.
+pub const REQUIRED_PARAMS: [(TemplateKind, &str); 1] = [(TemplateKind::Message, "text")];
+
+/// Whether the parameter `name` of `template` is one a request must give
+/// ([`REQUIRED_PARAMS`]).
+pub fn is_required(template: &Template, name: &str) -> bool {
+    REQUIRED_PARAMS
+        .iter()
+        .any(|(k, n)| *n == name && std::ptr::eq(k.template(), template))
+}
+
 /// Query parameters of every canvas image, which no template's parameter
 /// may be named as.
 pub const SERVER_PARAMS: &[&str] = &["avatar", "format", "quality"];
@@ -103,6 +123,7 @@ pub fn is_canvas_image(path: &str) -> bool {
         .iter()
         .any(|g| path.strip_prefix(g).is_some_and(|r| r.starts_with('/')))
         || path == COLORVIEWER
+        || path == MESSAGE
 }
 
 /// The group and URL name of every template, in [`TemplateKind::ALL`]
@@ -112,8 +133,9 @@ pub fn is_canvas_image(path: &str) -> bool {
 /// custom background), the rank cards under [`RANKCARD_GROUP`], the misc
 /// images drawn as templates under [`MISC_GROUP`] (also in [`Misc::all`]),
 /// the memes under [`MEME_GROUP`], the captions over any picture under
-/// [`CAPTION_GROUP`], the effects under [`EFFECT_GROUP`].
-pub const TEMPLATES: [(&str, &str, TemplateKind); 71] = [
+/// [`CAPTION_GROUP`], the effects under [`EFFECT_GROUP`], the chat
+/// message card under [`CANVAS_ROOT`] ([`MESSAGE`]).
+pub const TEMPLATES: [(&str, &str, TemplateKind); 72] = [
     (OVERLAY_GROUP, "comrade", TemplateKind::Comrade),
     (OVERLAY_GROUP, "gay", TemplateKind::Gay),
     (OVERLAY_GROUP, "glass", TemplateKind::Glass),
@@ -185,6 +207,7 @@ pub const TEMPLATES: [(&str, &str, TemplateKind); 71] = [
     (EFFECT_GROUP, "globe", TemplateKind::Globe),
     (EFFECT_GROUP, "magik", TemplateKind::Magik),
     (EFFECT_GROUP, "deepfry", TemplateKind::Deepfry),
+    (CANVAS_ROOT, "message", TemplateKind::Message),
 ];
 
 /// The URL names of the welcome backgrounds (the `{background}` segment),
@@ -236,7 +259,7 @@ pub fn template_query_params(
 /// template of the group when a path parameter picks it
 /// (`/premium/rankcard/{template}`, `/welcome/img/{template}/{background}`).
 pub fn templates_of_operation(path: &str) -> Vec<(&'static str, &'static str, TemplateKind)> {
-    const GROUPS: [&str; 12] = [
+    const GROUPS: [&str; 13] = [
         MISC_GROUP,
         MEME_GROUP,
         CAPTION_GROUP,
@@ -249,6 +272,7 @@ pub fn templates_of_operation(path: &str) -> Vec<(&'static str, &'static str, Te
         WELCOME_GROUP,
         WELCOME_ALIAS_GROUP,
         FILTER_GROUP,
+        CANVAS_ROOT,
     ];
     // The longest group the path is below (`/premium/rankcard`, not `/premium`).
     let Some((group, rest)) = GROUPS
@@ -460,17 +484,25 @@ pub fn image_endpoints() -> &'static [ImageEndpoint] {
         };
         let welcome_animated = template(WELCOME_GROUP, WELCOME_PREVIEW_TEMPLATE)
             .is_some_and(|k| k.template().is_animated());
+        // The templates right under `/canvas` come with the colour square:
+        // their previews share its group.
+        let root = TEMPLATES
+            .iter()
+            .filter(|(g, _, _)| *g == CANVAS_ROOT)
+            .map(|(g, n, k)| entry(g, n, k.template().is_animated()));
         std::iter::once(entry(COLORVIEWER, "colorviewer", false))
+            .chain(root)
             .chain(Misc::all().map(|(n, m)| {
                 let animated = matches!(m, Misc::Template(k) if k.template().is_animated());
                 entry(MISC_GROUP, n, animated)
             }))
             .chain(filter_names().map(|n| entry(FILTER_GROUP, n, false)))
-            // The misc templates are among the misc images above.
+            // The misc templates are among the misc images above, the
+            // ones under `/canvas` after the colour square.
             .chain(
                 TEMPLATES
                     .iter()
-                    .filter(|(g, _, _)| *g != MISC_GROUP)
+                    .filter(|(g, _, _)| *g != MISC_GROUP && *g != CANVAS_ROOT)
                     .map(|(g, n, k)| {
                         let animated = k.template().is_animated();
                         if *g == WELCOME_GROUP {
@@ -624,6 +656,7 @@ mod tests {
             "/canvas/meme/wanted",
             "/canvas/caption/impact",
             "/canvas/meme/ship",
+            "/canvas/message",
         ] {
             assert!(is_canvas_image(canvas), "{canvas}");
         }
@@ -633,6 +666,7 @@ mod tests {
             "/canvas/rgb",
             "/canvas/hex",
             "/canvas/colorviewer/x",
+            "/canvas/message/x",
             "/canvas/overlay",
             "/premiumx/a",
             "/welcome/img",
@@ -737,6 +771,17 @@ mod tests {
             preview_of("/canvas/colorviewer"),
             Some("/previews/canvas/colorviewer.png")
         );
+        assert_eq!(
+            preview_of("/canvas/message"),
+            Some("/previews/canvas/message.png")
+        );
+        assert_eq!(
+            template(CANVAS_ROOT, "message"),
+            Some(TemplateKind::Message)
+        );
+        assert!(is_required(TemplateKind::Message.template(), "text"));
+        assert!(!is_required(TemplateKind::Message.template(), "username"));
+        assert!(!is_required(TemplateKind::Post.template(), "text"));
         assert_eq!(preview_of("/canvas/hex"), None);
         assert!(preview("/previews/misc/circle.gif").is_none());
     }

@@ -29,7 +29,7 @@ fn slots<'a>(layers: &'a [Layer], out: &mut Vec<&'a TextSlot>) {
 /// Whether `pieces` hold a text parameter (at any depth).
 fn has_text_param(pieces: &[Piece], t: &Template) -> bool {
     pieces.iter().any(|p| match p {
-        Piece::Param(name) | Piece::Upper(name) => t
+        Piece::Param(name) | Piece::Upper(name) | Piece::Plain(name) => t
             .params
             .iter()
             .any(|s| s.name == *name && matches!(s.kind, ParamKind::Text { .. })),

@@ -107,6 +107,8 @@ pub(super) static CAPTION: Template = Template {
             line_spacing: 1.0,
             paint: Paint::Fixed(BLACK),
             margin: BAND_PAD,
+            lead: None,
+            markup: None,
             below: &[],
         }),
         picture(0.0, BAND),

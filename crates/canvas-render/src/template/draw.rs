@@ -52,10 +52,18 @@ impl Prepared {
         // Art draws its fixed text once per process, with the fonts there
         // then: none yet is an error, never art kept without its text.
         crate::text::check_fonts()?;
+        // An avatar under a condition that holds is prepared as one at the
+        // top level (the condition is checked again when it is drawn).
+        fn shown<'l>(layer: &'l Layer, args: &Args) -> &'l Layer {
+            match layer {
+                Layer::When { when, layer } if when.holds(args) => shown(layer, args),
+                other => other,
+            }
+        }
         let slots = template
             .layers
             .iter()
-            .map(|layer| match layer {
+            .map(|layer| match shown(layer, args) {
                 Layer::Avatar(slot) => {
                     let side = slot
                         .motion

@@ -23,10 +23,24 @@ pub(super) fn grow_style(grow: &Grow, args: &Args) -> TextStyle {
 }
 
 /// A growing text's last layout on this thread, by the address of its
-/// [`Grow`], the font set's generation and its text: the size asked
-/// before a render ([`Template::size_for`]) and the render itself lay it
-/// out once.
-type LastLayout = Option<((usize, u64), String, TextLayout, f32)>;
+/// [`Grow`], the font set's generation, its markup's colours and its
+/// text: the size asked before a render ([`Template::size_for`]) and the
+/// render itself lay it out once.
+type LastLayout = Option<((usize, u64, [[u8; 4]; 3]), String, TextLayout, f32)>;
+
+/// The room a growing text's [`Lead`] takes for these arguments (0 when
+/// its condition does not hold, or without one).
+pub(super) fn lead(grow: &Grow, args: &Args) -> f32 {
+    grow.lead
+        .filter(|l| l.when.holds(args))
+        .map_or(0.0, |l| l.by)
+}
+
+/// The growing text's box for these arguments: moved down by its lead.
+fn grow_area(grow: &Grow, args: &Args) -> (f32, f32, f32, f32) {
+    let (x, y, w, h) = grow.slot.area;
+    (x, y + lead(grow, args), w, h)
+}
 
 thread_local! {
     static LAST_LAYOUT: std::cell::RefCell<LastLayout> = const { std::cell::RefCell::new(None) };
@@ -37,7 +51,18 @@ thread_local! {
 /// was cut).
 fn grow_layout(grow: &Grow, args: &Args) -> Result<(TextLayout, f32), RenderError> {
     let text = slot_text(&grow.slot, args);
-    let key = (std::ptr::from_ref(grow) as usize, text::font_generation());
+    let colours = grow.markup.map_or([[0; 4]; 3], |m| {
+        [
+            m.mention.rgba(args),
+            m.mention_chip.rgba(args),
+            m.code_chip.rgba(args),
+        ]
+    });
+    let key = (
+        std::ptr::from_ref(grow) as usize,
+        text::font_generation(),
+        colours,
+    );
     let kept = LAST_LAYOUT.with_borrow(|last| match last {
         Some((k, t, layout, h)) if *k == key && *t == text => Some((layout.clone(), *h)),
         _ => None,
@@ -48,16 +73,32 @@ fn grow_layout(grow: &Grow, args: &Args) -> Result<(TextLayout, f32), RenderErro
     // The colour does not change the layout: any theme's will do.
     let style = grow_style(grow, args);
     let (x, y, w, h) = grow.slot.area;
-    let layout = text::fit_text(&text, &style, TextBox::new(x, y, w, h), grow.slot.min_size)?;
+    let area = TextBox::new(x, y, w, h);
+    let layout = match &grow.markup {
+        Some(markup) => {
+            let (plain, marks) = super::markup::parse_markup(&text);
+            let spans = super::markup::looks(markup, args, marks);
+            text::fit_rich(&plain, &spans, &style, area, grow.slot.min_size)?
+        }
+        None => text::fit_text(&text, &style, area, grow.slot.min_size)?,
+    };
     let natural = layout.font_size() == grow.slot.size && !layout.is_truncated();
     let height = if natural { layout.height() } else { h };
     LAST_LAYOUT.set(Some((key, text, layout.clone(), height)));
     Ok((layout, height))
 }
 
-/// The height of the tallest canvas: the text taking its whole box.
+/// The height of the tallest canvas: the text taking its whole box (and
+/// its lead, when it has one).
 pub(super) fn tallest(grow: &Grow) -> f32 {
     let (_, y, _, h) = grow.slot.area;
+    (y + grow.lead.map_or(0.0, |l| l.by) + h + grow.margin).ceil()
+}
+
+/// The height of the tallest canvas for these arguments (the lead taken
+/// only when its condition holds).
+fn tallest_for(grow: &Grow, args: &Args) -> f32 {
+    let (_, y, _, h) = grow_area(grow, args);
     (y + h + grow.margin).ceil()
 }
 
@@ -65,8 +106,8 @@ pub(super) fn tallest(grow: &Grow) -> f32 {
 /// cannot be laid out: the render then says why).
 pub(super) fn grow_height(grow: &Grow, args: &Args) -> u32 {
     match grow_layout(grow, args) {
-        Ok((_, h)) => (grow.slot.area.1 + h + grow.margin).ceil() as u32,
-        Err(_) => tallest(grow) as u32,
+        Ok((_, h)) => (grow_area(grow, args).1 + h + grow.margin).ceil() as u32,
+        Err(_) => tallest_for(grow, args) as u32,
     }
 }
 
@@ -74,13 +115,72 @@ pub(super) fn grow_height(grow: &Grow, args: &Args) -> u32 {
 /// whole pixels as the canvas is shorter than the tallest.
 pub(super) fn draw_grow(canvas: &mut Canvas, grow: &Grow, args: &Args) -> Result<(), RenderError> {
     let (layout, h) = grow_layout(grow, args)?;
-    let (x, y, w, _) = grow.slot.area;
-    canvas.draw_layout(&layout, &grow_style(grow, args), TextBox::new(x, y, w, h));
-    let dy = canvas.pixmap.height() as f32 - tallest(grow);
+    let (x, y, w, _) = grow_area(grow, args);
+    let style = grow_style(grow, args);
+    let area = TextBox::new(x, y, w, h);
+    let decorations = layout.decorations(&style, area);
+    for d in decorations.iter().filter(|d| d.chip) {
+        let (dx, dy, dw, dh) = d.area;
+        let path = rrect_path(dx, dy, dw, dh, dh * 0.18);
+        canvas.color(&path, colour(d.color));
+    }
+    canvas.draw_layout(&layout, &style, area);
+    for d in decorations.iter().filter(|d| !d.chip) {
+        let (dx, dy, dw, dh) = d.area;
+        canvas.color(&rect_path(dx, dy, dw, dh), colour(d.color));
+    }
+    let dy = canvas.pixmap.height() as f32 - tallest_for(grow, args);
     for layer in grow.below {
         draw_moved(canvas, layer, args, dy)?;
     }
     Ok(())
+}
+
+/// Draws one line of text as [`Canvas::line`] does, in an ink that reads
+/// over what is under it ([`super::contrast::readable_ink`]; bold text of
+/// 18.66 px and up is held to the titles' floor, as WCAG's large text);
+/// gives its width.
+fn readable_line(
+    canvas: &mut Canvas,
+    text: &str,
+    style: TextStyle,
+    (x, y): (f32, f32),
+    max_width: f32,
+) -> Result<f32, RenderError> {
+    let width = max_width.max(1.0);
+    let layout = text::fit_single_line(text, &style, width)?;
+    let slot = TextSlot {
+        replaced_by: None,
+        pieces: &[],
+        face: style.face,
+        size: style.size,
+        min_size: style.size,
+        color: style.color,
+        outline: None,
+        align: Align::Left,
+        valign: VAlign::Top,
+        area: (x, y, width, style.size * 2.0),
+        reveal: Reveal::All,
+    };
+    // Bold text of 14 pt (18.66 px) and up is large text (WCAG), held
+    // to the titles' floor.
+    let large = style.face == FontFace::Bold && style.size >= 18.66;
+    let judged = TextSlot {
+        size: match large {
+            true => style.size.max(super::contrast::TITLE_SIZE),
+            false => style.size,
+        },
+        ..slot
+    };
+    let ink = super::contrast::readable_ink(&canvas.pixmap, &judged, (style.color, None), &layout);
+    let (area, style) = text_box_style(&slot, ink);
+    canvas.draw_layout(&layout, &style, area);
+    Ok(layout.width())
+}
+
+/// A straight RGBA colour for the canvas.
+fn colour([r, g, b, a]: [u8; 4]) -> tiny_skia::Color {
+    tiny_skia::Color::from_rgba8(r, g, b, a)
 }
 
 /// Whether a layer may sit below a growing text ([`Grow::below`]): art,
@@ -202,7 +302,14 @@ fn draw_items(
                     Some(right) => max_width.min(right - *x).max(40.0),
                     None => max_width,
                 };
-                *x += canvas.line(&text, &style, *x, top + dy, width)? + gap;
+                *x += match paint {
+                    // A colour the caller chose is held to the contrast
+                    // rule over what is under it (a name's colour).
+                    Paint::Param { .. } => {
+                        readable_line(canvas, &text, style, (*x, top + dy), width)?
+                    }
+                    _ => canvas.line(&text, &style, *x, top + dy, width)?,
+                } + gap;
             }
             RowItem::Art { art, at, advance } => {
                 art_at(canvas, art, *x + at.0, at.1);

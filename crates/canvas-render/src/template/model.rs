@@ -189,11 +189,16 @@ pub enum TemplateKind {
     Magik,
     /// The avatar deep-fried: over-saturated, blocky, posterised, a red-orange cast (a still).
     Deepfry,
+    /// A chat message card, 1000 × 152–1200: the round avatar, the name in
+    /// its colour, a bot tag, the timestamp, an optional reply line above
+    /// and the text in chat markup (the card grows with it, [`Layer::Grow`]);
+    /// `theme` dark or light.
+    Message,
 }
 
 impl TemplateKind {
     /// Every template, in declaration order.
-    pub const ALL: [TemplateKind; 71] = [
+    pub const ALL: [TemplateKind; 72] = [
         TemplateKind::Comrade,
         TemplateKind::Gay,
         TemplateKind::Glass,
@@ -265,6 +270,7 @@ impl TemplateKind {
         TemplateKind::Globe,
         TemplateKind::Magik,
         TemplateKind::Deepfry,
+        TemplateKind::Message,
     ];
 
     /// The welcome cards, 1 to 7.
@@ -352,6 +358,7 @@ impl TemplateKind {
             TemplateKind::Globe => &effects::GLOBE,
             TemplateKind::Magik => &effects::MAGIK,
             TemplateKind::Deepfry => &effects::DEEPFRY,
+            TemplateKind::Message => &message::MESSAGE,
         }
     }
 }
@@ -483,6 +490,10 @@ pub enum Piece {
     /// The value of a [`ParamKind::Text`] parameter in upper case (a meme
     /// caption).
     Upper(&'static str),
+    /// The value of a [`ParamKind::Text`] parameter written in chat markup
+    /// ([`Markup`]), as plain text: its markers left out (a quoted
+    /// message's one-line preview).
+    Plain(&'static str),
     /// The value of a [`ParamKind::Int`] parameter, written compactly:
     /// `987`, `1,234`, `12.3K`, `4.5M`, `1.2B` (cut, never rounded up).
     Compact(&'static str),
@@ -727,6 +738,41 @@ pub struct Grow {
     /// The layers under the text, back to front, placed as on the tallest
     /// canvas.
     pub below: &'static [Layer],
+    /// Room above the text that only some arguments take (a reply line
+    /// over a chat message), if any.
+    pub lead: Option<Lead>,
+    /// The chat markup the text is read in (bold, italic, strike-through,
+    /// inline code, mentions), if any; else it is plain text.
+    pub markup: Option<Markup>,
+}
+
+/// Room above a growing text that only some arguments take: when `when`
+/// holds, the text's box starts `by` pixels lower and the canvas is as
+/// much taller (the layers of [`Grow::below`] follow). [`Template::size`]
+/// is the tallest canvas, the lead taken. The layers above the text that
+/// move with it are given twice, each under its condition ([`When`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Lead {
+    /// When the room is taken.
+    pub when: When,
+    /// Its height, pixels.
+    pub by: f32,
+}
+
+/// A growing text read as chat markup ([`Grow::markup`]): `**bold**`,
+/// `*italic*` and `_italic_` (slanted), `~~strike-through~~`,
+/// `` `inline code` `` (monospaced on a chip) and `@mentions` (on a
+/// chip, in their own colour). A marker without its closing one is
+/// literal text, `\` before a marker makes it literal, and code holds no
+/// other markup ([`super::parse_markup`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Markup {
+    /// The colour of a mention's text.
+    pub mention: Paint,
+    /// The chip behind a mention.
+    pub mention_chip: Paint,
+    /// The chip behind inline code.
+    pub code_chip: Paint,
 }
 
 /// Items drawn left to right on one line from `(x, y)`, each starting
@@ -1088,6 +1134,12 @@ pub enum ParamKind {
         /// The value when absent or blank, `0xRRGGBB`.
         default: u32,
     },
+    /// A moment in ISO 8601 (`2026-11-29T08:15:00Z`, an offset such as
+    /// `+05:30` instead of `Z`, seconds and fractions optional), at most
+    /// 40 characters; its value is the text it is drawn as, in UTC:
+    /// `11/29/2026 8:15 AM` ([`super::format_timestamp`]). Absent or blank
+    /// is empty text.
+    Time,
     /// One of a list of names, in any case; absent or blank is option
     /// `default`. The value is the option's index, which [`Piece::Pick`],
     /// [`Palette`] and [`Layer::ArtChoice`] read.
@@ -1289,11 +1341,16 @@ impl Template {
         self.layers.iter().filter_map(slot)
     }
 
-    /// Whether a layer draws the avatar.
+    /// Whether a layer draws the avatar (one under a condition counts).
     pub fn uses_avatar(&self) -> bool {
-        self.layers
-            .iter()
-            .any(|l| matches!(l, Layer::Avatar(_) | Layer::Fit(_) | Layer::Effect(_)))
+        fn draws(layer: &Layer) -> bool {
+            match layer {
+                Layer::Avatar(_) | Layer::Fit(_) | Layer::Effect(_) => true,
+                Layer::When { layer, .. } => draws(layer),
+                _ => false,
+            }
+        }
+        self.layers.iter().any(draws)
     }
 
     /// The name of the second image source a [`Layer::Image`] draws, if
@@ -1368,6 +1425,10 @@ impl Template {
                         Value::Colour([(default >> 16) as u8, (default >> 8) as u8, default as u8])
                     }
                     Some(v) => Value::Colour(colour(v).ok_or_else(bad)?),
+                },
+                ParamKind::Time => match given {
+                    None => Value::Text(String::new()),
+                    Some(v) => Value::Text(super::time::format_timestamp(v).ok_or_else(bad)?),
                 },
                 ParamKind::Choice { options, default } => match given {
                     None => Value::Choice(default),

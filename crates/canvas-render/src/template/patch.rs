@@ -413,6 +413,7 @@ pub(super) fn layer_params(layer: &Layer, out: &mut Vec<&'static str>) {
                 Piece::Lit(_) => {}
                 Piece::Param(p)
                 | Piece::Upper(p)
+                | Piece::Plain(p)
                 | Piece::Compact(p)
                 | Piece::Handle(p)
                 | Piece::Flag { param: p, .. } => out.push(p),

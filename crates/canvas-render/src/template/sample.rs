@@ -42,6 +42,7 @@ fn samples(kind: TemplateKind) -> &'static [(&'static str, &'static str)] {
             ("text", "the build will finish eventually"),
         ],
         Ship => &[("percent", "72")],
+        Message => MESSAGE,
         Spin | Shake | Zoom | Rainbow | Wave | Ripple | Wiggle | Swirl | Melt | Bounce | Shear
         | Roll | Boil | Glitch | Globe | Magik | Deepfry => EFFECT,
         _ => &[],
@@ -51,6 +52,16 @@ fn samples(kind: TemplateKind) -> &'static [(&'static str, &'static str)] {
 /// An effect's sample: half the default side, so its preview (16 frames)
 /// stays small.
 const EFFECT: &[(&str, &str)] = &[("size", "128")];
+
+const MESSAGE: &[(&str, &str)] = &[
+    ("username", "Ada"),
+    (
+        "text",
+        "The engine **weaves** *algebraic* patterns, as the `loom` weaves ~~leaves~~ flowers. @Charles 🌸",
+    ),
+    ("timestamp", "1843-09-05T10:30:00Z"),
+    ("color", "e67e22"),
+];
 
 /// A welcome card's sample: a named member joining a named server, with
 /// the member line shown (the background comes from the preview's path).

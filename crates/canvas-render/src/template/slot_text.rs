@@ -18,6 +18,10 @@ pub(super) fn push_pieces(out: &mut String, pieces: &[Piece], args: &Args, isola
                 out.push_str(&crate::text::isolate(&args.text(p).to_uppercase()));
             }
             Piece::Upper(p) => out.push_str(&args.text(p).to_uppercase()),
+            Piece::Plain(p) if isolate => {
+                out.push_str(&crate::text::isolate(&super::parse_markup(args.text(p)).0));
+            }
+            Piece::Plain(p) => out.push_str(&super::parse_markup(args.text(p)).0),
             Piece::Compact(p) => out.push_str(&crate::text::format_count(args.int(p))),
             Piece::CompactWith { param, with } => {
                 let (n, other) = (args.int(param), args.int(with));

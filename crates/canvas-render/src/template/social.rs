@@ -246,6 +246,8 @@ pub(super) static POST: Template = Template {
             line_spacing: 1.12,
             paint: TEXT,
             margin: POST_FOOTER,
+            lead: None,
+            markup: None,
             below: &[
                 row(
                     PAD,
@@ -447,6 +449,8 @@ pub(super) static VIDEO_COMMENT: Template = Template {
             line_spacing: 1.1,
             paint: Paint::Fixed(VC_TEXT),
             margin: VC_FOOTER,
+            lead: None,
+            markup: None,
             below: &[row(
                 VC_TEXT_X,
                 VC_BODY_END + 20.0,

@@ -76,6 +76,7 @@ fn pieces_use<'a>(pieces: &'a [Piece], used: &mut Vec<&'a str>) {
         match piece {
             Piece::Param(p)
             | Piece::Upper(p)
+            | Piece::Plain(p)
             | Piece::Compact(p)
             | Piece::Handle(p)
             | Piece::Flag { param: p, .. }
@@ -145,7 +146,11 @@ fn every_parameter_is_bounded_documented_and_used() {
             assert!(used.contains(&spec.name), "{kind:?}: {} unused", spec.name);
             match spec.kind {
                 ParamKind::Text { max_chars, default } => {
-                    assert!((1..=1000).contains(&max_chars), "{}", spec.name);
+                    assert!(
+                        (1..=MAX_MESSAGE_CHARS).contains(&max_chars),
+                        "{}",
+                        spec.name
+                    );
                     assert!(default.chars().count() <= max_chars);
                     let long = "x".repeat(max_chars + 1);
                     let err = t.args(|n| (n == spec.name).then_some(long.as_str()));
@@ -173,6 +178,18 @@ fn every_parameter_is_bounded_documented_and_used() {
                 ParamKind::Bool { .. } => {
                     let err = t.args(|n| (n == spec.name).then_some("maybe"));
                     assert!(err.is_err());
+                }
+                ParamKind::Time => {
+                    for bad in ["soon", "2026-11-29", "2026-11-29T25:00Z"] {
+                        let err = t.args(|n| (n == spec.name).then_some(bad));
+                        assert_eq!(
+                            err,
+                            Err(RenderError::InvalidParameter {
+                                field: spec.name,
+                                reason: spec.expected
+                            })
+                        );
+                    }
                 }
                 ParamKind::Colour { default } => {
                     assert!(default <= 0xff_ffff, "{}", spec.name);

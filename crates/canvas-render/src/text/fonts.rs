@@ -36,7 +36,7 @@ use cosmic_text::fontdb::{self, Database, Query, Source};
 use cosmic_text::{Attrs, Fallback, Family, FontSystem, Stretch, Style, Weight};
 use unicode_script::Script;
 
-use super::FontFace;
+use super::{FontFace, SpanLook};
 use crate::RenderError;
 
 /// The most font faces the database holds, bundled ones included (a laid-out
@@ -544,7 +544,25 @@ impl Engine {
         }
         attrs_with(face, self.families[face_slot(face)])
     }
+
+    /// The shaping attributes of a rich text's span over `face`: the
+    /// bundled monospace family for code, the bold face for bold (italic
+    /// is slanted when drawn, [`SpanLook::italic`]).
+    pub fn look_attrs(&self, face: FontFace, look: &SpanLook) -> Attrs<'static> {
+        if look.mono {
+            Attrs::new().family(Family::Name(MONO_FAMILY))
+        } else if look.bold && !matches!(face, FontFace::Family(_)) {
+            self.attrs(FontFace::Bold)
+        } else if look.bold {
+            self.attrs(face).weight(Weight::BOLD)
+        } else {
+            self.attrs(face)
+        }
+    }
 }
+
+/// The family of monospaced spans ([`SpanLook::mono`]).
+const MONO_FAMILY: &str = "DejaVu Sans Mono";
 
 thread_local! {
     static ENGINE: RefCell<Option<Engine>> = const { RefCell::new(None) };

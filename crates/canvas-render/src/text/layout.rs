@@ -3,11 +3,14 @@
 //! this module fits the result into boxes (shrink-to-fit, truncation with
 //! "…" at a grapheme-cluster boundary) and keeps what drawing needs.
 
+use std::ops::Range;
+use std::sync::Arc;
+
 use cosmic_text::{Buffer, Metrics, Shaping, Wrap};
 use unicode_segmentation::UnicodeSegmentation;
 
 use super::fonts::{self, Engine};
-use super::{FontFace, TextStyle};
+use super::{FontFace, SpanLook, TextStyle};
 
 /// One glyph placed on a line.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -22,6 +25,11 @@ pub(super) struct Glyph {
     pub y: f32,
     /// The grapheme cluster of the laid-out text it draws (its index).
     pub grapheme: u32,
+    /// Its advance, pixels.
+    pub w: f32,
+    /// Its look: 0 the style's, `n` the rich text's look `n - 1`
+    /// ([`TextLayout::looks`]).
+    pub look: u16,
 }
 
 /// One laid-out line, in visual (left-to-right drawing) order.
@@ -42,6 +50,9 @@ pub struct TextLayout {
     pub(super) line_height: f32,
     pub(super) block_height: f32,
     truncated: bool,
+    /// The looks of a rich text's spans ([`super::fit_rich`]), by
+    /// [`Glyph::look`] − 1; empty for plain text.
+    pub(super) looks: Arc<[SpanLook]>,
 }
 
 impl TextLayout {
@@ -133,9 +144,42 @@ pub(super) struct Shaped {
 impl Shaped {
     /// Shapes `text` (already sanitised: `\n` is the only line separator).
     pub fn new(engine: &Engine, text: &str, face: FontFace) -> Shaped {
+        Shaped::rich(engine, text, face, &[])
+    }
+
+    /// Shapes `text` with the looks of `spans` (byte ranges, in order, not
+    /// overlapping, on character boundaries; others are left out) over
+    /// `face`: a span's glyphs carry its index + 1 ([`Glyph::look`]).
+    pub fn rich(engine: &Engine, text: &str, face: FontFace, spans: &[Span]) -> Shaped {
         let mut buffer = Buffer::new_empty(Metrics::new(16.0, 16.0));
         buffer.set_wrap(Wrap::WordOrGlyph);
-        buffer.set_text(text, &engine.attrs(face), Shaping::Advanced, None);
+        let base = engine.attrs(face);
+        if spans.is_empty() {
+            buffer.set_text(text, &base, Shaping::Advanced, None);
+        } else {
+            let mut pieces = Vec::with_capacity(spans.len() * 2 + 1);
+            let mut at = 0;
+            for (i, (range, look)) in spans.iter().enumerate() {
+                let ok = range.start >= at
+                    && range.start < range.end
+                    && range.end <= text.len()
+                    && text.is_char_boundary(range.start)
+                    && text.is_char_boundary(range.end);
+                if !ok {
+                    continue;
+                }
+                if range.start > at {
+                    pieces.push((&text[at..range.start], base.clone()));
+                }
+                let attrs = engine.look_attrs(face, look).metadata(i + 1);
+                pieces.push((&text[range.clone()], attrs));
+                at = range.end;
+            }
+            if at < text.len() {
+                pieces.push((&text[at..], base.clone()));
+            }
+            buffer.set_rich_text(pieces, &base, Shaping::Advanced, None);
+        }
         let mut paragraphs = vec![0];
         paragraphs.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         let graphemes = text.grapheme_indices(true).map(|(i, _)| i).collect();
@@ -199,6 +243,8 @@ impl Shaped {
                     x: x + g.font_size * g.x_offset,
                     y: g.y - g.font_size * g.y_offset,
                     grapheme: grapheme as u32,
+                    w: g.w,
+                    look: u16::try_from(g.metadata).unwrap_or(0),
                 });
             }
             if glyphs.is_empty() {
@@ -253,6 +299,7 @@ pub(super) fn finish(
         line_height,
         block_height: (n - 1.0) * line_height + natural,
         truncated,
+        looks: Arc::from([]),
     }
 }
 
@@ -278,12 +325,26 @@ fn prev_grapheme(text: &str, at: usize) -> usize {
         .unwrap_or(0)
 }
 
+/// A byte range of a rich text and its look.
+pub(super) type Span = (Range<usize>, SpanLook);
+
+/// The spans of `spans` cut to the first `len` bytes.
+fn spans_before(spans: &[Span], len: usize) -> Vec<Span> {
+    spans
+        .iter()
+        .filter(|(r, _)| r.start < len)
+        .map(|(r, l)| (r.start..r.end.min(len), *l))
+        .collect()
+}
+
 /// Cuts laid-out `lines` of `text` to at most `max_lines`: when there are
 /// more, the text is cut at a grapheme-cluster boundary and ends with "…"
-/// (the second value is `true`).
+/// (the second value is `true`). `spans` are the text's looks, if rich.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn cut_to(
     engine: &mut Engine,
     text: &str,
+    spans: &[Span],
     face: FontFace,
     size: f32,
     width: f32,
@@ -299,7 +360,7 @@ pub(super) fn cut_to(
     for _ in 0..64 {
         let kept = text[..cut].trim_end();
         let candidate = format!("{kept}…");
-        let mut shaped = Shaped::new(engine, &candidate, face);
+        let mut shaped = Shaped::rich(engine, &candidate, face, &spans_before(spans, kept.len()));
         let mut got = shaped.lines(engine, size, width);
         if got.len() <= max_lines {
             for l in &mut got {

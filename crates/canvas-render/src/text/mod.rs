@@ -203,16 +203,126 @@ pub fn fit_text(
     area: TextBox,
     min_size: f32,
 ) -> Result<TextLayout, RenderError> {
+    fit_spans(sanitize(text), &[], style, area, min_size)
+}
+
+/// How a span of a rich text ([`fit_rich`]) differs from its style: its
+/// weight, slant, family, colour, a line through it and a rounded chip
+/// behind it. The default is the style itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct SpanLook {
+    /// Drawn in the bold face.
+    pub bold: bool,
+    /// Slanted (12°, a synthetic italic: every bundled face is upright).
+    pub italic: bool,
+    /// Drawn in the bundled monospaced family (DejaVu Sans Mono); `bold`
+    /// is then ignored.
+    pub mono: bool,
+    /// Struck through, in the span's colour.
+    pub strike: bool,
+    /// Its colour instead of the style's, straight RGBA.
+    pub color: Option<[u8; 4]>,
+    /// A rounded chip in this colour behind the span (inline code, a
+    /// mention), straight RGBA.
+    pub chip: Option<[u8; 4]>,
+}
+
+/// Something drawn with a rich text's glyphs ([`TextLayout::decorations`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Decoration {
+    /// Its box, `(x, y, width, height)`, in the drawing's pixels.
+    pub area: (f32, f32, f32, f32),
+    /// Its colour, straight RGBA.
+    pub color: [u8; 4],
+    /// A chip behind the glyphs (rounded, drawn before them); else a line
+    /// through them (drawn after them).
+    pub chip: bool,
+}
+
+/// [`fit_text`] for a rich text: `text` with the looks of `spans`, byte
+/// ranges of it in order (a span that overlaps the one before, is empty or
+/// does not fall on character boundaries is drawn in the style's look).
+/// Every script, emoji and fallback font shapes as in plain text; a text
+/// cut with "…" keeps its spans up to the cut. The text is sanitised piece
+/// by piece, the spans following it.
+pub fn fit_rich(
+    text: &str,
+    spans: &[(std::ops::Range<usize>, SpanLook)],
+    style: &TextStyle,
+    area: TextBox,
+    min_size: f32,
+) -> Result<TextLayout, RenderError> {
+    // Sanitised between span boundaries, so the ranges follow the text.
+    let mut parts: Vec<(String, Option<SpanLook>)> = Vec::with_capacity(spans.len() * 2 + 1);
+    let mut at = 0;
+    for (range, look) in spans {
+        let ok = range.start >= at
+            && range.start < range.end
+            && range.end <= text.len()
+            && text.is_char_boundary(range.start)
+            && text.is_char_boundary(range.end);
+        if !ok {
+            continue;
+        }
+        parts.push((sanitize(&text[at..range.start]), None));
+        parts.push((sanitize(&text[range.clone()]), Some(*look)));
+        at = range.end;
+    }
+    parts.push((sanitize(&text[at..]), None));
+    // The shaper keeps the runs of one word in their logical order, which
+    // a right-to-left word with two looks (a bold word and its "!") would
+    // show the wrong way round: in a text with right-to-left letters, a
+    // zero-width space parts two looks that meet inside a word.
+    let rtl = text.chars().any(is_rtl);
+    let mut clean = String::with_capacity(text.len() + 3 * parts.len());
+    let mut kept = Vec::with_capacity(spans.len());
+    for (part, look) in parts.iter().filter(|(p, _)| !p.is_empty()) {
+        let inside_word = clean
+            .chars()
+            .next_back()
+            .is_some_and(|c| !c.is_whitespace())
+            && part.chars().next().is_some_and(|c| !c.is_whitespace());
+        if rtl && inside_word {
+            clean.push('\u{200B}');
+        }
+        let start = clean.len();
+        clean.push_str(part);
+        if let Some(look) = look {
+            kept.push((start..clean.len(), *look));
+        }
+    }
+    let mut layout = fit_spans(clean, &kept, style, area, min_size)?;
+    layout.looks = kept.iter().map(|(_, l)| *l).collect();
+    Ok(layout)
+}
+
+/// Whether `c` is a letter of a right-to-left script (Hebrew, Arabic,
+/// Syriac, Thaana, N'Ko and their presentation forms, the historic ones).
+fn is_rtl(c: char) -> bool {
+    matches!(c,
+        '\u{0590}'..='\u{08FF}'
+        | '\u{FB1D}'..='\u{FDFF}'
+        | '\u{FE70}'..='\u{FEFF}'
+        | '\u{10800}'..='\u{10FFF}'
+        | '\u{1E800}'..='\u{1EFFF}')
+}
+
+fn fit_spans(
+    clean: String,
+    spans: &[layout::Span],
+    style: &TextStyle,
+    area: TextBox,
+    min_size: f32,
+) -> Result<TextLayout, RenderError> {
     style.validate()?;
     area.validate()?;
     check_font_size(min_size)?;
     let min_size = min_size.min(style.size);
-    let clean = sanitize(text);
     check_length("text", &clean, MAX_LAYOUT_CHARS)?;
     let width = (area.width - style.outline_extent() * 2.0).max(1.0);
     fonts::with_engine(|engine| {
         // Shaped once; each size only re-breaks the lines.
-        let mut shaped = layout::Shaped::new(engine, &clean, style.face);
+        let mut shaped = layout::Shaped::rich(engine, &clean, style.face, spans);
         let mut fits = |size: f32| {
             let lines = shaped.lines(engine, size, width);
             let l = layout::finish(style, size, lines, false);
@@ -243,7 +353,7 @@ pub fn fit_text(
         let max_lines = layout::max_lines_for(style, min_size, area.height);
         let lines = shaped.lines(engine, min_size, width);
         let (lines, truncated) = layout::cut_to(
-            engine, &clean, style.face, min_size, width, max_lines, lines,
+            engine, &clean, spans, style.face, min_size, width, max_lines, lines,
         );
         layout::finish(style, min_size, lines, truncated)
     })
@@ -262,7 +372,7 @@ pub(crate) fn fit_single_line(
     let (lines, truncated) = fonts::with_engine(|engine| {
         let lines =
             layout::Shaped::new(engine, &clean, style.face).lines(engine, style.size, width);
-        layout::cut_to(engine, &clean, style.face, style.size, width, 1, lines)
+        layout::cut_to(engine, &clean, &[], style.face, style.size, width, 1, lines)
     })?;
     Ok(layout::finish(style, style.size, lines, truncated))
 }

@@ -7,10 +7,10 @@ use std::sync::{Arc, LazyLock, Mutex};
 
 use swash::scale::image::Content;
 use swash::scale::{Render, ScaleContext, Source, StrikeWith};
-use swash::zeno::Format;
+use swash::zeno::{Angle, Format, Transform};
 
 use super::fonts;
-use super::{Align, TextBox, TextLayout, TextStyle, VAlign};
+use super::{Align, Decoration, TextBox, TextLayout, TextStyle, VAlign};
 
 /// Upper limit on the number of cached glyph bitmaps before the cache is reset.
 const GLYPH_CACHE_LIMIT: usize = 8192;
@@ -50,6 +50,7 @@ struct GlyphKey {
     id: u16,
     size_bits: u32,
     outline_bits: u32,
+    slant: bool,
 }
 
 #[derive(Default)]
@@ -65,9 +66,13 @@ thread_local! {
     static SCALER: RefCell<ScaleContext> = RefCell::new(ScaleContext::new());
 }
 
+/// The slant of a synthetic italic, degrees.
+const SLANT_DEGREES: f32 = 12.0;
+
 /// Renders a glyph with swash: colour outlines (COLR), then colour bitmaps
-/// (CBDT, scaled to `size`), then the plain outline.
-fn render(font: u8, id: u16, size: f32) -> Bitmap {
+/// (CBDT, scaled to `size`), then the plain outline; `slant` leans its
+/// outline by [`SLANT_DEGREES`] (a synthetic italic).
+fn render(font: u8, id: u16, size: f32, slant: bool) -> Bitmap {
     let empty = || Bitmap {
         left: 0,
         top: 0,
@@ -81,12 +86,15 @@ fn render(font: u8, id: u16, size: f32) -> Bitmap {
     let image = SCALER.with(|ctx| {
         let mut ctx = ctx.borrow_mut();
         let mut scaler = ctx.builder(font_ref).size(size).hint(false).build();
+        let lean = slant
+            .then(|| Transform::skew(Angle::from_degrees(SLANT_DEGREES), Angle::from_degrees(0.0)));
         Render::new(&[
             Source::ColorOutline(0),
             Source::ColorBitmap(StrikeWith::BestFit),
             Source::Outline,
         ])
         .format(Format::Alpha)
+        .transform(lean)
         .render(&mut scaler, id)
     });
     let Some(image) = image else {
@@ -118,12 +126,13 @@ fn coverage(bmp: &Bitmap) -> Vec<u8> {
     }
 }
 
-fn glyph_bitmap(font: u8, id: u16, size: f32, outline: f32) -> Arc<Bitmap> {
+fn glyph_bitmap(font: u8, id: u16, size: f32, outline: f32, slant: bool) -> Arc<Bitmap> {
     let key = GlyphKey {
         font,
         id,
         size_bits: size.to_bits(),
         outline_bits: outline.to_bits(),
+        slant,
     };
     if let Some(b) = GLYPH_CACHE
         .lock()
@@ -133,7 +142,7 @@ fn glyph_bitmap(font: u8, id: u16, size: f32, outline: f32) -> Arc<Bitmap> {
     {
         return b.clone();
     }
-    let mut bmp = render(font, id, size);
+    let mut bmp = render(font, id, size, slant);
     if outline > 0.0 {
         let mask = Bitmap {
             pixels: Pixels::Mask(coverage(&bmp)),
@@ -285,19 +294,106 @@ impl Target<'_> {
     }
 }
 
+/// The top of a layout's block of lines in `area`.
+fn block_top(layout: &TextLayout, style: &TextStyle, area: TextBox) -> f32 {
+    match style.valign {
+        VAlign::Top => area.y,
+        VAlign::Middle => area.y + (area.height - layout.block_height) / 2.0,
+        VAlign::Bottom => area.y + area.height - layout.block_height,
+    }
+}
+
+/// The left edge of a line `width` wide in `area`.
+fn line_left(style: &TextStyle, area: TextBox, width: f32) -> f32 {
+    match style.align {
+        Align::Left => area.x,
+        Align::Center => area.x + (area.width - width) / 2.0,
+        Align::Right => area.x + area.width - width,
+    }
+}
+
+impl TextLayout {
+    /// The chips and strike-through lines of a rich text ([`super::fit_rich`])
+    /// drawn in `area` with `style`, in the drawing's pixels: one per run
+    /// of a span's glyphs on a line (a span broken over lines, or split by
+    /// the bidi algorithm, gives several). Chips go under the glyphs
+    /// ([`Decoration::chip`]), lines over them. Empty for plain text.
+    pub fn decorations(&self, style: &TextStyle, area: TextBox) -> Vec<Decoration> {
+        let mut out = Vec::new();
+        if self.looks.is_empty() {
+            return out;
+        }
+        let top = block_top(self, style, area);
+        let size = self.size;
+        for (i, line) in self.lines.iter().enumerate() {
+            let baseline = top + self.ascent + i as f32 * self.line_height;
+            let x0 = line_left(style, area, line.width);
+            let mut k = 0;
+            while k < line.glyphs.len() {
+                let look_at = line.glyphs[k].look;
+                let mut end = k + 1;
+                while end < line.glyphs.len() && line.glyphs[end].look == look_at {
+                    end += 1;
+                }
+                let run = &line.glyphs[k..end];
+                k = end;
+                let Some(look) = (look_at as usize)
+                    .checked_sub(1)
+                    .and_then(|n| self.looks.get(n))
+                else {
+                    continue;
+                };
+                let left = run.iter().map(|g| g.x).fold(f32::INFINITY, f32::min);
+                let right = run
+                    .iter()
+                    .map(|g| g.x + g.w)
+                    .fold(f32::NEG_INFINITY, f32::max);
+                if right <= left {
+                    continue;
+                }
+                let (left, right) = (x0 + left, x0 + right);
+                if let Some(chip) = look.chip {
+                    let pad = size * 0.06;
+                    out.push(Decoration {
+                        area: (
+                            left - pad,
+                            baseline - size * 0.98,
+                            right - left + 2.0 * pad,
+                            size * 1.3,
+                        ),
+                        color: chip,
+                        chip: true,
+                    });
+                }
+                if look.strike {
+                    let thick = (size * 0.07).max(1.0);
+                    out.push(Decoration {
+                        area: (
+                            left,
+                            baseline - size * 0.3 - thick / 2.0,
+                            right - left,
+                            thick,
+                        ),
+                        color: look.color.unwrap_or(style.color),
+                        chip: false,
+                    });
+                }
+            }
+        }
+        out
+    }
+}
+
 /// Each glyph bitmap [`Target::draw`] blits, in order: the bitmap, its
 /// top-left pixel, its colour and the grapheme cluster it draws (outlines
-/// first, then the fills).
+/// first, then the fills). A rich text's span draws in its own colour and
+/// slant.
 fn placed_glyphs<'a>(
     layout: &'a TextLayout,
     style: &'a TextStyle,
     area: TextBox,
 ) -> impl Iterator<Item = (Arc<Bitmap>, i32, i32, [u8; 4], u32)> + 'a {
-    let block_y = match style.valign {
-        VAlign::Top => area.y,
-        VAlign::Middle => area.y + (area.height - layout.block_height) / 2.0,
-        VAlign::Bottom => area.y + area.height - layout.block_height,
-    };
+    let block_y = block_top(layout, style, area);
     let scale = layout.size / style.size;
     let outline = style.outline.map(|o| ((o.width * scale).max(0.5), o.color));
     let passes: &[bool] = if outline.is_some() {
@@ -312,15 +408,24 @@ fn placed_glyphs<'a>(
         };
         layout.lines.iter().enumerate().flat_map(move |(i, line)| {
             let baseline = block_y + layout.ascent + i as f32 * layout.line_height;
-            let x0 = match style.align {
-                Align::Left => area.x,
-                Align::Center => area.x + (area.width - line.width) / 2.0,
-                Align::Right => area.x + area.width - line.width,
-            };
+            let x0 = line_left(style, area, line.width);
             line.glyphs.iter().map(move |g| {
                 let pen = (x0 + g.x).round() as i32;
                 let base = (baseline + g.y).round() as i32;
-                let bmp = glyph_bitmap(g.font, g.id, layout.size, width);
+                let look = (g.look as usize)
+                    .checked_sub(1)
+                    .and_then(|n| layout.looks.get(n));
+                let slant = look.is_some_and(|l| l.italic);
+                let color = match look.and_then(|l| l.color) {
+                    Some(own) if !is_outline => [
+                        own[0],
+                        own[1],
+                        own[2],
+                        (own[3] as u32 * color[3] as u32 / 255) as u8,
+                    ],
+                    _ => color,
+                };
+                let bmp = glyph_bitmap(g.font, g.id, layout.size, width, slant);
                 let (x, y) = (pen + bmp.left, base + bmp.top);
                 (bmp, x, y, color, g.grapheme)
             })

@@ -33,6 +33,7 @@ mod effects;
 #[cfg(feature = "files")]
 mod files;
 mod memes_one;
+mod message;
 mod properties;
 #[path = "../../src/template/rank_args.rs"]
 mod rank_args;
@@ -572,6 +573,7 @@ fn references_match_cases() {
         assert!(
             CASES.contains(&stem)
                 || memes_one::CASES.contains(&stem)
+                || message::CASES.contains(&stem)
                 || captions::CASES.contains(&stem),
             "tests/reference/{name} has no golden case"
         );

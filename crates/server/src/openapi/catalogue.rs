@@ -602,6 +602,15 @@ pub const ENDPOINTS: &[Endpoint] = &[
         ok: Success::Png,
         errors: &[ErrorKind::BadRequest],
     },
+    Endpoint {
+        path: "/canvas/message",
+        tag: "canvas: misc",
+        summary: "A chat message card: avatar, name, tag, time, reply line and text in chat markup",
+        description: "One message as a chat client shows it (a quote of someone's message in a bot's reply), 1000 px wide and 152 px tall for one line of text (196 with a reply line), growing about 44 px a line up to 1200 px, past which the text shrinks (down to 16 px) and is then cut with \"…\". `text` is required (1–2000 characters). Chat markup: `**bold**`, `*italic*` or `_italic_`, `~~strike~~`, `` `code` `` (monospace on a chip) and `@mentions` (highlighted); a marker without its closing one is literal, `\\` before a marker keeps it literal. `timestamp` (ISO 8601) is drawn in UTC as `11/29/2026 8:15 AM`, never read from a clock. `reply_text` needs `reply_username`. An animated avatar gives an animated GIF (or WebP), aligned by time.",
+        params: &[AVATAR],
+        ok: Success::CanvasImage,
+        errors: CANVAS_ERRORS,
+    },
     // --- canvas misc ---
     misc(
         "/canvas/misc/bisexual",

@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 
 use canvas_render::template::{
-    Args, Layer, Paint, ParamKind, ParamSpec, Piece, Template, Value, When,
+    Args, Layer, Paint, ParamKind, ParamSpec, Piece, RowItem, Template, Value, When,
 };
 
 use super::catalogue::{Endpoint, FORMAT, In, Kind, Param, QUALITY, Success};
@@ -127,7 +127,7 @@ pub fn template_params(group: &str, drawn: &[Drawn]) -> Vec<ParamDoc> {
             ParamDoc {
                 name: spec.name,
                 location: In::Query,
-                required: false,
+                required: catalogue::is_required(first.template, spec.name),
                 kind: kind_of(spec.kind),
                 description,
                 example: Cow::Owned(
@@ -157,6 +157,9 @@ fn kind_of(kind: ParamKind) -> Kind {
         ParamKind::Int { min, max, .. } => Kind::Integer(min as f64, max as f64),
         ParamKind::Colour { .. } => Kind::Hex,
         ParamKind::Choice { options, .. } => Kind::Enum(options),
+        ParamKind::Time => Kind::Text(
+            u32::try_from(canvas_render::template::MAX_TIMESTAMP_CHARS).unwrap_or(u32::MAX),
+        ),
     }
 }
 
@@ -168,6 +171,7 @@ fn default_of(kind: ParamKind) -> Option<String> {
         ParamKind::Int { default, .. } => Some(default.to_string()),
         ParamKind::Colour { default } => Some(format!("{default:06X}")),
         ParamKind::Choice { options, default } => options.get(default).map(|o| (*o).to_owned()),
+        ParamKind::Time => None,
     }
 }
 
@@ -229,8 +233,21 @@ fn absent_differs(template: &Template, spec: &ParamSpec) -> bool {
             Layer::Bar(bar) => [bar.track, bar.fill]
                 .iter()
                 .any(|p| matches!(p, Paint::Param { param, .. } if *param == name)),
+            Layer::Row(row) => items(row.items, name, set_differs),
             _ => false,
         }
+    }
+    /// Whether a row item is drawn by whether `name` was given or set (a
+    /// name in its colour when given, the theme's when not).
+    fn items(list: &[RowItem], name: &str, set_differs: bool) -> bool {
+        list.iter().any(|i| match i {
+            RowItem::When(when, inner) => {
+                matches!(when, When::Given(p) if *p == name)
+                    || matches!(when, When::Set(p) | When::Unset(p) if *p == name && set_differs)
+                    || items(inner, name, set_differs)
+            }
+            _ => false,
+        })
     }
     template
         .layers

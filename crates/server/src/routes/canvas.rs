@@ -68,6 +68,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(super::group(catalogue::CUSTOM_GROUP).get("/canvas/custom/{name}", custom))
         .service(super::group(catalogue::MEME_GROUP).get("/canvas/meme/{name}", meme))
         .service(super::group(catalogue::CAPTION_GROUP).get("/canvas/caption/{name}", caption))
+        .service(super::get(catalogue::MESSAGE, message))
         .service(
             super::group(EFFECT_GROUP).get("/canvas/effect/{name}", |r, s, n, q| {
                 in_group(EFFECT_GROUP, r, s, n, q)
@@ -383,6 +384,29 @@ const CAPTION_PICTURE_BOTH: &str =
     "give the picture as exactly one of `avatar` or `image`, not both";
 const CAPTION_PICTURE_NONE: &str =
     "a caption needs a picture: exactly one of `avatar` or `image` (an image URL)";
+
+/// The chat message card: `text` is required, and `reply_text` needs
+/// `reply_username` (the line shows whose message it quotes).
+async fn message(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    q: web::Query<CanvasQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let template = TemplateKind::Message.template();
+    for spec in template.params {
+        if catalogue::is_required(template, spec.name) {
+            q.required(spec.name, spec.expected)?;
+        }
+    }
+    if present(q.get("reply_text")).is_some() && present(q.get("reply_username")).is_none() {
+        return Err(ApiError::MissingParam {
+            name: "reply_username",
+            expected: "the name of the message replied to, given with reply_text",
+        });
+    }
+    let job = template_job(&req, catalogue::CANVAS_ROOT, "message", &q)?;
+    respond(&req, &state, job, &q).await
+}
 
 /// An error about the avatar, named after the parameter its URL came in.
 fn named(e: ApiError, param: &'static str) -> ApiError {

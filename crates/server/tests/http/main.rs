@@ -20,6 +20,7 @@ mod hygiene;
 mod logging;
 mod memes_one;
 mod memory_bound;
+mod message;
 mod metrics;
 mod monitoring;
 mod negotiation;

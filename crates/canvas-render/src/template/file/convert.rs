@@ -64,7 +64,10 @@ impl Need {
         matches!(
             (self, kind),
             (Need::Any, _)
-                | (Need::Text | Need::TextOrInt, ParamKind::Text { .. })
+                | (
+                    Need::Text | Need::TextOrInt,
+                    ParamKind::Text { .. } | ParamKind::Time
+                )
                 | (Need::Int | Need::TextOrInt, ParamKind::Int { .. })
                 | (Need::Bool, ParamKind::Bool { .. })
                 | (Need::Colour, ParamKind::Colour { .. })
@@ -529,6 +532,8 @@ pub(super) const LAYER_FIELDS: &[(&str, &[&str])] = &[
             "paint",
             "line_spacing",
             "margin",
+            "lead",
+            "markup",
             "below",
         ],
     ),
@@ -580,6 +585,8 @@ fn present(l: &LayerFile) -> Vec<(&'static str, Range<usize>)> {
         ("fill", s(&l.fill)),
         ("line_spacing", s(&l.line_spacing)),
         ("margin", s(&l.margin)),
+        ("lead", s(&l.lead)),
+        ("markup", s(&l.markup)),
         ("at", s(&l.at)),
         ("right", s(&l.right)),
         ("items", s(&l.items)),

@@ -152,6 +152,10 @@ pub(super) struct LayerFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub margin: Option<Spanned<f32>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lead: Option<Spanned<LeadFile>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub markup: Option<Spanned<MarkupFile>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<Spanned<[f32; 2]>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub right: Option<Spanned<f32>>,
@@ -255,6 +259,8 @@ impl Default for LayerFile {
             fill: None,
             line_spacing: None,
             margin: None,
+            lead: None,
+            markup: None,
             at: None,
             right: None,
             items: None,
@@ -372,6 +378,25 @@ pub(super) struct PaintFile {
     pub colors: Option<Spanned<Vec<String>>>,
 }
 
+/// A growing text's lead: the room above it taken when a condition holds.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct LeadFile {
+    /// The condition, as a layer's `when` writes one.
+    pub when: Spanned<String>,
+    /// The room, pixels.
+    pub by: Spanned<f32>,
+}
+
+/// A growing text's chat markup: the colours of mentions and chips.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct MarkupFile {
+    pub mention: Spanned<PaintFile>,
+    pub mention_chip: Spanned<PaintFile>,
+    pub code_chip: Spanned<PaintFile>,
+}
+
 /// One piece of a text slot's text: which key it has says what it is.
 #[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -382,6 +407,8 @@ pub(super) struct PieceFile {
     pub param: Option<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upper: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plain: Option<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handle: Option<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -180,6 +180,7 @@ fn param(p: &ParamSpec) -> ParamFile {
             )
         }
         ParamKind::Colour { default } => ("colour", Some(toml::Value::String(rgb(default)))),
+        ParamKind::Time => ("time", None),
         ParamKind::Choice { options, default } => {
             out.options = Some(sp(options.iter().map(|o| (*o).to_owned()).collect()));
             (
@@ -306,6 +307,19 @@ fn layer(l: &Layer) -> LayerFile {
                 paint: Some(paint(g.paint)),
                 line_spacing: (g.line_spacing != 1.0).then(|| sp(g.line_spacing)),
                 margin: (g.margin != 0.0).then(|| sp(g.margin)),
+                lead: g.lead.map(|l| {
+                    sp(LeadFile {
+                        when: sp(condition(l.when)),
+                        by: sp(l.by),
+                    })
+                }),
+                markup: g.markup.map(|m| {
+                    sp(MarkupFile {
+                        mention: paint(m.mention),
+                        mention_chip: paint(m.mention_chip),
+                        code_chip: paint(m.code_chip),
+                    })
+                }),
                 below: (!g.below.is_empty())
                     .then(|| sp(g.below.iter().map(|l| sp(layer(l))).collect())),
                 // The model ignores a growing text's own colour and reveal.
@@ -549,6 +563,10 @@ fn piece(p: &Piece) -> PieceFile {
         },
         Piece::Upper(n) => PieceFile {
             upper: s(n),
+            ..PieceFile::default()
+        },
+        Piece::Plain(n) => PieceFile {
+            plain: s(n),
             ..PieceFile::default()
         },
         Piece::Compact(n) => PieceFile {

@@ -11,7 +11,7 @@ use super::{
     Ctx, MAX_LIST, Need, R, art_name, check_options_len, conditions, layer, leak, paint, param_ref,
     shape, text,
 };
-use crate::template::{Art, Grow, Layer, Row, RowItem, TextSlot};
+use crate::template::{Art, Grow, Layer, Lead, Markup, Row, RowItem, TextSlot};
 use crate::text::{MAX_FONT_SIZE, MIN_FONT_SIZE};
 
 /// Deepest nesting of `group` items in a row.
@@ -130,12 +130,47 @@ pub(super) fn grow(c: &Checker, at: &str, l: &LayerFile, span: Range<usize>, cx:
             &format!("0 to {MAX_CANVAS_SIDE} pixels"),
         )?,
     };
+    let lead = match &l.lead {
+        None => None,
+        Some(v) => {
+            let file = v.get_ref();
+            let when = Spanned::new(file.when.span(), vec![file.when.get_ref().clone()]);
+            let Some(when) = conditions(c, &f("lead.when"), &when, cx.params)?.pop() else {
+                return Err(c.err(file.when.span(), &f("lead.when"), "one condition"));
+            };
+            let by = number(
+                c,
+                &f("lead.by"),
+                &file.by,
+                |n| n > 0.0 && n <= MAX_CANVAS_SIDE as f32,
+                &format!("more than 0, at most {MAX_CANVAS_SIDE} pixels"),
+            )?;
+            Some(Lead { when, by })
+        }
+    };
+    let markup = match &l.markup {
+        None => None,
+        Some(v) => {
+            let m = v.get_ref();
+            Some(Markup {
+                mention: super::paint(c, &f("markup.mention"), &m.mention, cx.params)?,
+                mention_chip: super::paint(
+                    c,
+                    &f("markup.mention_chip"),
+                    &m.mention_chip,
+                    cx.params,
+                )?,
+                code_chip: super::paint(c, &f("markup.code_chip"), &m.code_chip, cx.params)?,
+            })
+        }
+    };
     // The canvas runs from one line of text (the smallest) to the text
-    // taking its whole box (the largest: the template's `size`); over a
-    // main picture (`fit`), the picture and what is below it follow.
+    // taking its whole box (the largest: the template's `size`, the lead
+    // taken); over a main picture (`fit`), the picture and what is below
+    // it follow.
     let (_, y, _, h) = slot.area;
     let area_span = l.area.as_ref().map_or(span.clone(), |a| a.span());
-    let tallest = (y + h + margin).ceil();
+    let tallest = (y + lead.map_or(0.0, |l| l.by) + h + margin).ceil();
     let fits = match cx.fitted {
         true => tallest <= cx.height as f32,
         false => tallest == cx.height as f32,
@@ -184,6 +219,8 @@ pub(super) fn grow(c: &Checker, at: &str, l: &LayerFile, span: Range<usize>, cx:
         paint,
         margin,
         below,
+        lead,
+        markup,
     }))
 }
 

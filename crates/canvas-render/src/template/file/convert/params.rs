@@ -217,6 +217,29 @@ fn param(c: &Checker, at: &str, p: &ParamFile) -> R<ParamSpec> {
             };
             ParamKind::Colour { default }
         }
+        "time" => {
+            refuse(p.min.is_some(), span_of(&p.min), "min", "time")?;
+            refuse(p.max.is_some(), span_of(&p.max), "max", "time")?;
+            refuse(
+                p.max_chars.is_some(),
+                span_of(&p.max_chars),
+                "max_chars",
+                "time",
+            )?;
+            refuse(
+                p.options.is_some(),
+                p.options.as_ref().map(|o| o.span()),
+                "options",
+                "time",
+            )?;
+            refuse(
+                default.is_some(),
+                default.map(|d| d.span()),
+                "default",
+                "time",
+            )?;
+            ParamKind::Time
+        }
         "choice" => {
             refuse(p.min.is_some(), span_of(&p.min), "min", "choice")?;
             refuse(p.max.is_some(), span_of(&p.max), "max", "choice")?;
@@ -276,7 +299,7 @@ fn param(c: &Checker, at: &str, p: &ParamFile) -> R<ParamSpec> {
             return Err(c.err(
                 p.kind.span(),
                 &field("type"),
-                format!("`{other}` is not a type: text, bool, int, colour or choice"),
+                format!("`{other}` is not a type: text, bool, int, colour, time or choice"),
             ));
         }
     };
@@ -300,5 +323,9 @@ pub(in super::super) fn expected_for(kind: &ParamKind) -> String {
         ParamKind::Int { min, max, .. } => format!("a whole number from {min} to {max}"),
         ParamKind::Colour { .. } => "a colour, six hexadecimal digits RRGGBB".to_owned(),
         ParamKind::Choice { options, .. } => format!("one of {}", options.join(", ")),
+        ParamKind::Time => {
+            "an ISO 8601 timestamp such as 2026-11-29T08:15:00Z (an offset such as +05:30 instead of Z)"
+                .to_owned()
+        }
     }
 }

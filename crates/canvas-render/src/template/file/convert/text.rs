@@ -221,6 +221,7 @@ fn piece(
         ("lit", p.lit.is_some()),
         ("param", p.param.is_some()),
         ("upper", p.upper.is_some()),
+        ("plain", p.plain.is_some()),
         ("handle", p.handle.is_some()),
         ("compact", p.compact.is_some()),
         ("if_set", p.if_set.is_some()),
@@ -240,7 +241,7 @@ fn piece(
         return Err(c.err(
             sp.span(),
             field,
-            "a piece has exactly one of lit, param, upper, handle, compact, if_set, if_given, flag, pick",
+            "a piece has exactly one of lit, param, upper, plain, handle, compact, if_set, if_given, flag, pick",
         ));
     };
     for (name, on, owner) in companions {
@@ -274,6 +275,13 @@ fn piece(
             c,
             &sub("upper"),
             p.upper.as_ref().expect("head"),
+            params,
+            Need::Text,
+        )?),
+        "plain" => Piece::Plain(param_ref(
+            c,
+            &sub("plain"),
+            p.plain.as_ref().expect("head"),
             params,
             Need::Text,
         )?),
