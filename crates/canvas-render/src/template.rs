@@ -196,3 +196,5 @@ mod social_tests;
 mod still_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod overlay_tests;

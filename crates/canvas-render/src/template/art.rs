@@ -33,11 +33,13 @@ pub enum Art {
     GlassCracks,
     /// 512×512: steel bars and a cross bar.
     JailBars,
-    /// 512×512: a dimming vignette and a gold "PASSED" banner.
+    /// 512×512: a dimming vignette and a dark band with "MISSION PASSED"
+    /// in gold and "RESPECT +" beneath, in a heavy serif.
     PassedBanner,
     /// 488×112: the red "TRIGGERED" banner.
     TriggeredBanner,
-    /// 512×512: a dimming vignette and a red "WASTED" banner.
+    /// 512×512: a dimming vignette and a dark band with "WASTED" in red,
+    /// in a heavy serif.
     WastedBanner,
     /// 160×150: a cartoon hand, palm down, reaching from the upper left.
     Hand,
@@ -775,56 +777,88 @@ enum Banner {
     Wasted,
 }
 
+/// The family of the banners' lettering: a heavy serif display face, as
+/// the game's screens letter "wasted" and "mission passed".
+const BANNER_FACE: FontFace = FontFace::Family("Roboto Slab");
+
+/// The game's end-of-mission screens: the picture dimmed towards the
+/// edges, a dark band across the middle whose light rims keep it visible
+/// on a dark picture too, and the heavy lettering in the band.
 fn banner(c: &mut Canvas, kind: Banner) {
     c.fill_all(radial(
         256.0,
         256.0,
-        370.0,
-        &[(0.35, rgba(0x000000, 40)), (1.0, rgba(0x000000, 150))],
+        380.0,
+        &[(0.4, rgba(0x000000, 20)), (1.0, rgba(0x000000, 130))],
     ));
-    let (y, h) = (196.0, 120.0);
+    let (y, h, rim) = match kind {
+        Banner::Wasted => (198.0, 116.0, 0xd0d0d0),
+        Banner::Passed => (172.0, 168.0, 0xf2c14e),
+    };
+    // The band: darkest in the middle, lighter towards the ends.
     c.fill(
         &rect_path(0.0, y, 512.0, h),
         &shader_paint(linear(
             0.0,
-            y,
             0.0,
-            y + h,
+            512.0,
+            0.0,
             &[
-                (0.0, rgba(0x000000, 0)),
-                (0.22, rgba(0x000000, 170)),
-                (0.78, rgba(0x000000, 170)),
-                (1.0, rgba(0x000000, 0)),
+                (0.0, rgba(0x000000, 150)),
+                (0.25, rgba(0x000000, 205)),
+                (0.75, rgba(0x000000, 205)),
+                (1.0, rgba(0x000000, 150)),
             ],
         )),
     );
-    let (word, fill, size) = match kind {
-        Banner::Passed => ("PASSED", [0xf5, 0xc2, 0x30, 255], 84.0),
-        Banner::Wasted => ("WASTED", [0xd9, 0x2b, 0x2b, 255], 92.0),
+    for edge in [y - 1.0, y + h - 2.0] {
+        c.fill(
+            &rect_path(0.0, edge, 512.0, 3.0),
+            &shader_paint(linear(
+                0.0,
+                0.0,
+                512.0,
+                0.0,
+                &[
+                    (0.0, rgba(rim, 40)),
+                    (0.5, rgba(rim, 200)),
+                    (1.0, rgba(rim, 40)),
+                ],
+            )),
+        );
+    }
+    let (word, fill, size, top, box_h) = match kind {
+        Banner::Wasted => ("WASTED", [0xc8, 0x1f, 0x26, 255], 104.0, y + 4.0, h - 8.0),
+        Banner::Passed => ("MISSION PASSED", [0xf5, 0xb8, 0x24, 255], 56.0, y + 14.0, 84.0),
     };
-    let style = TextStyle::new(FontFace::Meme, size)
+    heavy_word(c, word, fill, size, TextBox::new(14.0, top, 484.0, box_h));
+    if kind == Banner::Passed {
+        heavy_word(
+            c,
+            "RESPECT +",
+            [0xff, 0xff, 0xff, 255],
+            34.0,
+            TextBox::new(14.0, y + 96.0, 484.0, 56.0),
+        );
+    }
+}
+
+/// A word in the banner face, made heavier than the font (its own colour
+/// stroked round it) inside a black edge.
+fn heavy_word(c: &mut Canvas, word: &str, fill: [u8; 4], size: f32, area: TextBox) {
+    let edge = TextStyle::new(BANNER_FACE, size)
+        .color([0x08, 0x08, 0x08, 255])
+        .align(Align::Center)
+        .valign(VAlign::Middle)
+        .outline([0x08, 0x08, 0x08, 255], size / 11.0);
+    let layout = c.text(word, &edge, area, 12.0).expect("fixed banner text");
+    // The fill over the same glyphs, its own stroke making them heavier.
+    let face = TextStyle::new(BANNER_FACE, size)
         .color(fill)
         .align(Align::Center)
         .valign(VAlign::Middle)
-        .outline([0x0b, 0x0b, 0x0b, 255], size / 14.0);
-    let top = if kind == Banner::Passed { y + 2.0 } else { y };
-    let box_h = if kind == Banner::Passed { 88.0 } else { h };
-    c.text(word, &style, TextBox::new(16.0, top, 480.0, box_h), 24.0)
-        .expect("fixed banner text");
-    if kind == Banner::Passed {
-        let sub = TextStyle::new(FontFace::Bold, 26.0)
-            .color([0xff, 0xff, 0xff, 255])
-            .align(Align::Center)
-            .valign(VAlign::Middle)
-            .outline([0x0b, 0x0b, 0x0b, 255], 2.0);
-        c.text(
-            "respect +",
-            &sub,
-            TextBox::new(16.0, y + 80.0, 480.0, 36.0),
-            12.0,
-        )
-        .expect("fixed banner text");
-    }
+        .outline(fill, size / 30.0);
+    c.draw_layout(&layout, &face, area);
 }
 
 /// The width of the TRIGGERED banner: that of the picture it crosses.

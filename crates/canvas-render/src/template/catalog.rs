@@ -66,11 +66,12 @@ overlay!(
     JAIL, grey: true, Art::JailBars
 );
 overlay!(
-    /// `passed`: grey and dimmed, a gold banner.
+    /// `passed`: grey and dimmed, "MISSION PASSED" and "RESPECT +" on a
+    /// dark band.
     PASSED, grey: true, Art::PassedBanner
 );
 overlay!(
-    /// `wasted`: grey and dimmed, a red banner.
+    /// `wasted`: grey and dimmed, "WASTED" in red on a dark band.
     WASTED, grey: true, Art::WastedBanner
 );
 

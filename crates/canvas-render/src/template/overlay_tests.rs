@@ -1,0 +1,87 @@
+//! The game-quoting overlays: what a viewer must see in them.
+
+use super::*;
+
+fn solid(v: u8) -> RgbaImage {
+    RgbaImage::from_pixel(256, 256, image::Rgba([v, v, v, 255]))
+}
+
+fn render(kind: TemplateKind, avatar: &RgbaImage) -> RgbaImage {
+    let t = kind.template();
+    let args = t.args(|_| None).unwrap();
+    render_template(t, &args, Some(avatar)).unwrap()
+}
+
+fn luma(p: &image::Rgba<u8>) -> f32 {
+    0.2126 * p[0] as f32 + 0.7152 * p[1] as f32 + 0.0722 * p[2] as f32
+}
+
+/// The mean luma of the rows `y0..y1` across the middle half.
+fn rows_luma(img: &RgbaImage, y0: u32, y1: u32) -> f32 {
+    let mut sum = 0.0;
+    let mut n = 0.0;
+    for y in y0..y1 {
+        for x in 128..384 {
+            sum += luma(img.get_pixel(x, y));
+            n += 1.0;
+        }
+    }
+    sum / n
+}
+
+fn count(img: &RgbaImage, f: impl Fn(&image::Rgba<u8>) -> bool) -> usize {
+    img.pixels().filter(|p| f(p)).count()
+}
+
+#[test]
+fn the_banners_band_shows_on_dark_and_light_pictures() {
+    // (template, band top, band bottom)
+    for (kind, top, bottom) in [
+        (TemplateKind::Wasted, 198, 314),
+        (TemplateKind::Passed, 172, 340),
+    ] {
+        for v in [0u8, 40, 128, 255] {
+            let img = render(kind, &solid(v));
+            let above = rows_luma(&img, top - 12, top - 4);
+            let rim = rows_luma(&img, top - 1, top + 2);
+            let inside = rows_luma(&img, top + 4, top + 8);
+            let below = rows_luma(&img, bottom + 4, bottom + 12);
+            // The band stands out from the picture above and below it: on
+            // a dark picture by its light rims, on a lighter one by its
+            // dark body.
+            if v <= 40 {
+                assert!(
+                    rim - above > 30.0 && rim - inside > 60.0,
+                    "{kind:?} on {v}: rim {rim}, above {above}, inside {inside}"
+                );
+            } else {
+                assert!(above - inside > 60.0, "{kind:?} on {v}: {above} {inside}");
+                assert!(below - inside > 60.0, "{kind:?} on {v}: {below} {inside}");
+            }
+        }
+    }
+}
+
+#[test]
+fn wasted_is_red_and_passed_is_gold_over_respect_in_white() {
+    let img = render(TemplateKind::Wasted, &solid(255));
+    let red = count(&img, |p| p[0] > 170 && p[1] < 60 && p[2] < 60);
+    assert!(red > 6000, "{red} red pixels");
+    let img = render(TemplateKind::Passed, &solid(0));
+    let gold = count(&img, |p| p[0] > 200 && p[1] > 150 && p[1] < 215 && p[2] < 80);
+    assert!(gold > 5000, "{gold} gold pixels");
+    // "RESPECT +" in white, beneath "MISSION PASSED".
+    let white_rows: Vec<u32> = (0..512)
+        .filter(|&y| (0..512).any(|x| img.get_pixel(x, y)[2] > 240))
+        .collect();
+    let gold_rows: Vec<u32> = (0..512)
+        .filter(|&y| {
+            (0..512).any(|x| {
+                let p = img.get_pixel(x, y);
+                p[0] > 200 && p[1] > 150 && p[1] < 215 && p[2] < 80
+            })
+        })
+        .collect();
+    let (w0, g1) = (white_rows[0], *gold_rows.last().unwrap());
+    assert!(w0 > g1, "white from row {w0}, gold to row {g1}");
+}
