@@ -12,7 +12,7 @@ use super::memes;
 use super::rng::Lcg;
 use super::social;
 use crate::paint::{
-    Canvas, base_layer, circle_path, linear, poly, radial, rect_path, rgba, rrect_path,
+    Canvas, base_layer, circle_path, linear, parse_svg, poly, radial, rect_path, rgba, rrect_path,
     shader_paint,
 };
 use crate::text::{Align, FontFace, TextBox, TextStyle, VAlign};
@@ -25,7 +25,8 @@ static ART_CACHE: [OnceLock<Pixmap>; Art::COUNT] = [const { OnceLock::new() }; A
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Art {
-    /// 512×512: a red wash, darker at the edges, with a gold star.
+    /// 512×512: a Soviet red wash, darker at the edges, under a large gold
+    /// hammer and sickle.
     ComradeWash,
     /// 512×512: six translucent rainbow stripes.
     Rainbow,
@@ -608,35 +609,26 @@ fn star_path(cx: f32, cy: f32, r: f32, inner: f32) -> tiny_skia::Path {
     poly(&pts)
 }
 
+/// The comrade overlay: the picture washed in Soviet red, darker at the
+/// edges, under a large gold hammer and sickle (a public-domain symbol,
+/// drawn as our own art in `assets/art/hammer-sickle.svg`).
 fn comrade(c: &mut Canvas) {
     c.fill_all(linear(
         0.0,
         0.0,
         512.0,
         512.0,
-        &[(0.0, rgba(0xd1121d, 150)), (1.0, rgba(0x9e0b12, 140))],
+        &[(0.0, rgba(0xd8141e, 182)), (1.0, rgba(0xb00c14, 186))],
     ));
     c.fill_all(radial(
         256.0,
         256.0,
         380.0,
-        &[(0.55, rgba(0x000000, 0)), (1.0, rgba(0x3a0004, 110))],
+        &[(0.5, rgba(0x000000, 0)), (1.0, rgba(0x3a0004, 120))],
     ));
-    // A gold star with a soft glow and a darker rim.
-    c.glow(92.0, 92.0, 96.0, 0xffd54a, 90);
-    let star = star_path(92.0, 96.0, 58.0, 0.42);
-    c.shadow(&star, 3.0, 4.0, 70);
-    c.fill(
-        &star,
-        &shader_paint(linear(
-            40.0,
-            40.0,
-            140.0,
-            150.0,
-            &[(0.0, rgba(0xffe98a, 255)), (1.0, rgba(0xf0a800, 255))],
-        )),
-    );
-    c.stroke(&star, rgba(0xa86a00, 255), 2.5);
+    c.glow(256.0, 250.0, 250.0, 0xffc21a, 40);
+    let emblem = parse_svg(include_bytes!("../../assets/art/hammer-sickle.svg"));
+    c.svg(&emblem, Transform::identity());
 }
 
 fn rainbow(c: &mut Canvas) {

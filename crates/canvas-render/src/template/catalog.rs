@@ -50,7 +50,7 @@ macro_rules! overlay {
 }
 
 overlay!(
-    /// `comrade`: a red wash and a gold star.
+    /// `comrade`: a Soviet red wash and a large gold hammer and sickle.
     COMRADE, grey: false, Art::ComradeWash
 );
 overlay!(

@@ -1,4 +1,5 @@
-//! The game-quoting overlays: what a viewer must see in them.
+//! The game-quoting overlays (`wasted`, `passed`, `comrade`): what a
+//! viewer must see in them.
 
 use super::*;
 
@@ -84,4 +85,29 @@ fn wasted_is_red_and_passed_is_gold_over_respect_in_white() {
         .collect();
     let (w0, g1) = (white_rows[0], *gold_rows.last().unwrap());
     assert!(w0 > g1, "white from row {w0}, gold to row {g1}");
+}
+
+#[test]
+fn comrade_washes_the_picture_red_under_a_large_gold_emblem() {
+    let gold = |p: &image::Rgba<u8>| p[0] > 200 && p[1] > 140 && p[2] < 90;
+    for v in [0u8, 255] {
+        let img = render(TemplateKind::Comrade, &solid(v));
+        // The corners and the middle's empty spots: red, whatever the
+        // picture's own colour.
+        for (x, y) in [(20, 20), (490, 20), (20, 490), (490, 490), (256, 470)] {
+            let p = img.get_pixel(x, y);
+            assert!(
+                p[0] > 70 && u16::from(p[0]) > 2 * u16::from(p[1]).max(u16::from(p[2])),
+                "on {v} at ({x}, {y}): {p:?}"
+            );
+        }
+        // The emblem spans most of the picture.
+        let n = count(&img, gold);
+        assert!(n > 15_000, "on {v}: {n} gold pixels");
+        let xs: Vec<u32> = (0..512)
+            .filter(|&x| (0..512).any(|y| gold(img.get_pixel(x, y))))
+            .collect();
+        let span = xs.last().unwrap() - xs[0];
+        assert!(span > 280, "on {v}: the emblem spans {span} px");
+    }
 }
