@@ -42,7 +42,8 @@ pub enum Art {
     /// 512×512: a dimming vignette and a dark band with "WASTED" in red,
     /// in a heavy serif.
     WastedBanner,
-    /// 160×150: a cartoon hand, palm down, reaching from the upper left.
+    /// 208×260: a cartoon hand patting, palm down, its sleeve coming down
+    /// from the top edge.
     Hand,
     /// 600×300: deep space with stars, a nebula and a far planet.
     Space,
@@ -428,7 +429,7 @@ impl Art {
         }
         match self {
             Art::TriggeredBanner => (TRIGGERED_WIDTH as u32, 112),
-            Art::Hand => (160, 150),
+            Art::Hand => (208, 260),
             Art::Space => (600, 300),
             Art::LiedBackdrop | Art::LiedVignette => (600, 600),
             Art::NoBitchesFace | Art::StupidComic => (800, 800),
@@ -890,81 +891,14 @@ fn triggered(c: &mut Canvas) {
     .expect("fixed banner text");
 }
 
-/// The hand: palm seen from above, four fingers reaching down-right, a
-/// sleeve cuff at the upper left. Ink outline, warm skin shading.
+/// The patting hand (`assets/art/hand.svg`): the sleeve comes down from
+/// the top edge, so that no placement shows where it ends, to the cuff on
+/// the wrist; the back of the hand, four fingers and the thumb are one
+/// outlined shape.
 fn hand(c: &mut Canvas) {
-    const SKIN: u32 = 0xf7c59f;
-    const SKIN_SHADE: u32 = 0xe0a27a;
-    const INK: u32 = 0x3b2418;
-    let t = Transform::identity();
-    let skin = |x0: f32, y0: f32, x1: f32, y1: f32| {
-        shader_paint(linear(
-            x0,
-            y0,
-            x1,
-            y1,
-            &[(0.0, rgba(SKIN, 255)), (1.0, rgba(SKIN_SHADE, 255))],
-        ))
-    };
-    // Fingers: capsules fanning out below the palm, drawn first.
-    let fingers: [(f32, f32, f32, f32); 4] = [
-        (62.0, 78.0, 22.0, 64.0),
-        (86.0, 84.0, 22.0, 62.0),
-        (110.0, 82.0, 21.0, 56.0),
-        (132.0, 74.0, 19.0, 46.0),
-    ];
-    for (i, (x, y, w, h)) in fingers.into_iter().enumerate() {
-        let angle = -14.0 + i as f32 * 9.0;
-        let finger = rrect_path(x, y, w, h, w / 2.0);
-        let rot = t.pre_rotate_at(angle, x + w / 2.0, y);
-        c.fill_t(&finger, &skin(x, y, x + w, y + h), rot);
-        c.stroke_t(&finger, rgba(INK, 255), 3.0, rot);
-        // A knuckle crease.
-        let mut pb = PathBuilder::new();
-        pb.move_to(x + 5.0, y + h * 0.55);
-        pb.quad_to(x + w / 2.0, y + h * 0.62, x + w - 5.0, y + h * 0.55);
-        if let Some(crease) = pb.finish() {
-            c.stroke_t(&crease, rgba(SKIN_SHADE, 255), 2.0, rot);
-        }
-    }
-    // Thumb, tucked on the left.
-    let thumb = rrect_path(34.0, 64.0, 22.0, 50.0, 11.0);
-    let rot = t.pre_rotate_at(28.0, 45.0, 64.0);
-    c.fill_t(&thumb, &skin(34.0, 64.0, 56.0, 114.0), rot);
-    c.stroke_t(&thumb, rgba(INK, 255), 3.0, rot);
-    // Palm.
-    let mut pb = PathBuilder::new();
-    pb.move_to(40.0, 44.0);
-    pb.cubic_to(70.0, 26.0, 130.0, 30.0, 152.0, 58.0);
-    pb.cubic_to(160.0, 72.0, 154.0, 92.0, 136.0, 96.0);
-    pb.cubic_to(110.0, 104.0, 72.0, 104.0, 52.0, 96.0);
-    pb.cubic_to(34.0, 88.0, 28.0, 60.0, 40.0, 44.0);
-    pb.close();
-    let palm = pb.finish().expect("palm");
-    c.fill(&palm, &skin(40.0, 30.0, 150.0, 104.0));
-    c.stroke(&palm, rgba(INK, 255), 3.0);
-    // A highlight on the back of the hand.
-    let mut pb = PathBuilder::new();
-    pb.move_to(70.0, 48.0);
-    pb.quad_to(100.0, 40.0, 128.0, 52.0);
-    if let Some(hl) = pb.finish() {
-        c.stroke(&hl, rgba(0xffffff, 120), 4.0);
-    }
-    // Sleeve cuff.
-    let cuff = rrect_path(-6.0, 14.0, 62.0, 46.0, 12.0);
-    let rot = t.pre_rotate_at(-28.0, 24.0, 36.0);
-    c.fill_t(
-        &cuff,
-        &shader_paint(linear(
-            0.0,
-            14.0,
-            0.0,
-            60.0,
-            &[(0.0, rgba(0x5b8def, 255)), (1.0, rgba(0x3360c4, 255))],
-        )),
-        rot,
-    );
-    c.stroke_t(&cuff, rgba(INK, 255), 3.0, rot);
+    let hand = parse_svg(include_bytes!("../../assets/art/hand.svg"));
+    // Drawn at 1.3 times the drawing's 160×200 units.
+    c.svg(&hand, Transform::from_scale(1.3, 1.3));
 }
 
 fn space(c: &mut Canvas) {

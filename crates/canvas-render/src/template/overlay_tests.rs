@@ -1,5 +1,5 @@
-//! The game-quoting overlays (`wasted`, `passed`, `comrade`): what a
-//! viewer must see in them.
+//! The game-quoting overlays (`wasted`, `passed`, `comrade`) and petpet's
+//! hand: what a viewer must see in them.
 
 use super::*;
 
@@ -109,5 +109,75 @@ fn comrade_washes_the_picture_red_under_a_large_gold_emblem() {
             .collect();
         let span = xs.last().unwrap() - xs[0];
         assert!(span > 280, "on {v}: the emblem spans {span} px");
+    }
+}
+
+/// The pixels of `pixmap` whose alpha is above half, and how many of them
+/// a flood from the first one reaches (4-connected).
+fn solid_and_reached(pixmap: &Pixmap) -> (usize, usize) {
+    let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
+    let solid: Vec<bool> = pixmap.pixels().iter().map(|p| p.alpha() > 128).collect();
+    let total = solid.iter().filter(|&&s| s).count();
+    let Some(start) = solid.iter().position(|&s| s) else {
+        return (0, 0);
+    };
+    let mut seen = vec![false; w * h];
+    let mut stack = vec![start];
+    seen[start] = true;
+    let mut reached = 0;
+    while let Some(i) = stack.pop() {
+        reached += 1;
+        let (x, y) = (i % w, i / w);
+        let mut next = Vec::with_capacity(4);
+        if x > 0 {
+            next.push(i - 1);
+        }
+        if x + 1 < w {
+            next.push(i + 1);
+        }
+        if y > 0 {
+            next.push(i - w);
+        }
+        if y + 1 < h {
+            next.push(i + w);
+        }
+        for j in next {
+            if solid[j] && !seen[j] {
+                seen[j] = true;
+                stack.push(j);
+            }
+        }
+    }
+    (total, reached)
+}
+
+#[test]
+fn petpets_hand_is_one_piece_with_its_sleeve_out_of_the_picture() {
+    let hand = art::cached(Art::Hand);
+    // Sleeve, cuff, hand, thumb and fingers: one shape, nothing floating.
+    let (total, reached) = solid_and_reached(hand);
+    assert!(total > 8000, "{total} solid pixels");
+    assert_eq!(reached, total, "parts of the hand stand apart");
+    // The sleeve runs to the art's top edge, and every frame places that
+    // edge above the picture, so its end never shows.
+    let w = hand.width() as usize;
+    let top: Vec<usize> = (0..w)
+        .filter(|&x| hand.pixels()[x].alpha() > 128)
+        .collect();
+    assert!(top.len() > 40, "the sleeve is {} px wide at the top", top.len());
+    let Some(Layer::Art { motion, .. }) = TemplateKind::Petpet.template().layers.get(1) else {
+        panic!("petpet's second layer is the hand");
+    };
+    let (aw, _) = Art::Hand.size();
+    for place in *motion {
+        // The top corners of the sleeve, rotated around the box's centre.
+        let sx = place.w / aw as f32;
+        let (cx, cy) = (place.x + place.w / 2.0, place.y + place.h / 2.0);
+        let (sin, cos) = place.rotation.to_radians().sin_cos();
+        for x in [top[0], *top.last().unwrap()] {
+            let (dx, dy) = (place.x + x as f32 * sx - cx, place.y - cy);
+            let y = cy + dx * sin + dy * cos;
+            assert!(y < -1.0, "{place:?}: the sleeve ends at y = {y}");
+        }
     }
 }
