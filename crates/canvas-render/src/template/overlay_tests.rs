@@ -1,5 +1,5 @@
-//! The game-quoting overlays (`wasted`, `passed`, `comrade`) and petpet's
-//! hand: what a viewer must see in them.
+//! The game-quoting overlays (`wasted`, `passed`, `comrade`), petpet's
+//! hand and welcome card 6's panel: what a viewer must see in them.
 
 use super::*;
 
@@ -180,4 +180,43 @@ fn petpets_hand_is_one_piece_with_its_sleeve_out_of_the_picture() {
             assert!(y < -1.0, "{place:?}: the sleeve ends at y = {y}");
         }
     }
+}
+
+#[test]
+fn welcome_6_leaves_the_rainbows_clouds_as_they_are() {
+    let t = TemplateKind::Welcome6.template();
+    let args = t
+        .args(|n| (n == "background").then_some("rainbow"))
+        .unwrap();
+    let avatar = solid(128);
+    let img = render_template(t, &args, Some(&avatar)).unwrap();
+    let bg = art::cached(Art::BgRainbow);
+    let bg_at = |x: u32, y: u32| {
+        let p = bg.pixels()[(y * bg.width() + x) as usize];
+        [p.red(), p.green(), p.blue()]
+    };
+    // The lower clouds at both corners, outside the text's card and the
+    // avatar's ring: the background's own pixels.
+    let mut checked = 0;
+    for y in 440..600 {
+        for x in (0..1200).step_by(3) {
+            let left = x < 50 && y > 545;
+            let right = x >= 1186;
+            let below = y >= 592;
+            if !(left || right || below) {
+                continue;
+            }
+            let got = img.get_pixel(x, y);
+            let want = bg_at(x, y);
+            for c in 0..3 {
+                assert!(
+                    got[c].abs_diff(want[c]) <= 1,
+                    "({x}, {y}): {:?} over {want:?}",
+                    got.0
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000, "{checked}");
 }
