@@ -42,7 +42,7 @@ pub enum Art {
     /// 512×512: a dimming vignette and a dark band with "WASTED" in red,
     /// in a heavy serif.
     WastedBanner,
-    /// 208×260: a cartoon hand patting, palm down, its sleeve coming down
+    /// 148×239: a cartoon hand patting, palm down, its sleeve coming down
     /// from the top edge.
     Hand,
     /// 600×300: deep space with stars, a nebula and a far planet.
@@ -104,7 +104,7 @@ pub enum Art {
     Welcome4,
     /// Welcome card 5's instant photo and text panel.
     Welcome5,
-    /// Welcome card 6's bottom bar and ring.
+    /// Welcome card 6's card under the text and the avatar's ring.
     Welcome6,
     /// Welcome card 7's badge, confetti and gold ring.
     Welcome7,
@@ -429,7 +429,7 @@ impl Art {
         }
         match self {
             Art::TriggeredBanner => (TRIGGERED_WIDTH as u32, 112),
-            Art::Hand => (208, 260),
+            Art::Hand => (148, 239),
             Art::Space => (600, 300),
             Art::LiedBackdrop | Art::LiedVignette => (600, 600),
             Art::NoBitchesFace | Art::StupidComic => (800, 800),
@@ -897,7 +897,7 @@ fn triggered(c: &mut Canvas) {
 /// outlined shape.
 fn hand(c: &mut Canvas) {
     let hand = parse_svg(include_bytes!("../../assets/art/hand.svg"));
-    // Drawn at 1.3 times the drawing's 160×200 units.
+    // Drawn at 1.3 times the drawing's units (114×184).
     c.svg(&hand, Transform::from_scale(1.3, 1.3));
 }
 
