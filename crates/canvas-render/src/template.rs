@@ -187,6 +187,8 @@ mod memes_one_tests;
 #[cfg(test)]
 mod memes_tests;
 #[cfg(test)]
+mod overlay_tests;
+#[cfg(test)]
 mod pairs_tests;
 #[cfg(test)]
 mod rank_tests;
@@ -196,5 +198,3 @@ mod social_tests;
 mod still_tests;
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod overlay_tests;

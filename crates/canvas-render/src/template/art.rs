@@ -822,7 +822,13 @@ fn banner(c: &mut Canvas, kind: Banner) {
     }
     let (word, fill, size, top, box_h) = match kind {
         Banner::Wasted => ("WASTED", [0xc8, 0x1f, 0x26, 255], 104.0, y + 4.0, h - 8.0),
-        Banner::Passed => ("MISSION PASSED", [0xf5, 0xb8, 0x24, 255], 56.0, y + 14.0, 84.0),
+        Banner::Passed => (
+            "MISSION PASSED",
+            [0xf5, 0xb8, 0x24, 255],
+            56.0,
+            y + 14.0,
+            84.0,
+        ),
     };
     heavy_word(c, word, fill, size, TextBox::new(14.0, top, 484.0, box_h));
     if kind == Banner::Passed {

@@ -69,7 +69,9 @@ fn wasted_is_red_and_passed_is_gold_over_respect_in_white() {
     let red = count(&img, |p| p[0] > 170 && p[1] < 60 && p[2] < 60);
     assert!(red > 6000, "{red} red pixels");
     let img = render(TemplateKind::Passed, &solid(0));
-    let gold = count(&img, |p| p[0] > 200 && p[1] > 150 && p[1] < 215 && p[2] < 80);
+    let gold = count(&img, |p| {
+        p[0] > 200 && p[1] > 150 && p[1] < 215 && p[2] < 80
+    });
     assert!(gold > 5000, "{gold} gold pixels");
     // "RESPECT +" in white, beneath "MISSION PASSED".
     let white_rows: Vec<u32> = (0..512)
@@ -161,10 +163,12 @@ fn petpets_hand_is_one_piece_with_its_sleeve_out_of_the_picture() {
     // The sleeve runs to the art's top edge, and every frame places that
     // edge above the picture, so its end never shows.
     let w = hand.width() as usize;
-    let top: Vec<usize> = (0..w)
-        .filter(|&x| hand.pixels()[x].alpha() > 128)
-        .collect();
-    assert!(top.len() > 40, "the sleeve is {} px wide at the top", top.len());
+    let top: Vec<usize> = (0..w).filter(|&x| hand.pixels()[x].alpha() > 128).collect();
+    assert!(
+        top.len() > 40,
+        "the sleeve is {} px wide at the top",
+        top.len()
+    );
     let Some(Layer::Art { motion, .. }) = TemplateKind::Petpet.template().layers.get(1) else {
         panic!("petpet's second layer is the hand");
     };
