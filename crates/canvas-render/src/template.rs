@@ -195,6 +195,8 @@ mod memes_tests;
 #[cfg(test)]
 mod message_tests;
 #[cfg(test)]
+mod overlay_tests;
+#[cfg(test)]
 mod pairs_tests;
 #[cfg(test)]
 mod rank_tests;

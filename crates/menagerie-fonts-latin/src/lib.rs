@@ -6,10 +6,13 @@
 //! Every font keeps its own licence, shipped beside it in `fonts/`:
 //! - LICENSE-Noto-OFL.txt (SIL Open Font License 1.1: the Noto faces)
 //! - LICENSE-DejaVu.txt (the Bitstream Vera licence; DejaVu changes are in the public domain)
+//! - LICENSE-RobotoSlab-Apache-2.0.txt (Apache License 2.0: Roboto Slab)
 //!
 //! ```
 //! for (file, bytes) in menagerie_fonts_latin::FONTS {
-//!     assert!(file.ends_with(".ttf") && bytes.starts_with(&[0, 1, 0, 0]));
+//!     let sfnt = file.ends_with(".ttf") && bytes.starts_with(&[0, 1, 0, 0]);
+//!     let cff = file.ends_with(".otf") && bytes.starts_with(b"OTTO");
+//!     assert!(sfnt || cff);
 //! }
 //! ```
 
@@ -33,14 +36,18 @@ pub static DEJAVU_SANS_CONDENSED_BOLD: &[u8] =
 
 /// DejaVu Sans Mono: monospace (canvas-render's inline code) (`fonts/DejaVuSansMono.ttf`).
 pub static DEJAVU_SANS_MONO: &[u8] = include_bytes!("../fonts/DejaVuSansMono.ttf");
+/// Roboto Slab, bold (700): a heavy slab serif (canvas-render's game-style
+/// banner lettering) (`fonts/RobotoSlab-Bold.otf`).
+pub static ROBOTO_SLAB_BOLD: &[u8] = include_bytes!("../fonts/RobotoSlab-Bold.otf");
 
 /// Every font of the crate as (file name, bytes), in the order canvas-render
 /// adds them to its font database.
-pub static FONTS: [(&str, &[u8]); 6] = [
+pub static FONTS: [(&str, &[u8]); 7] = [
     ("NotoSans-Regular.ttf", NOTO_SANS_REGULAR),
     ("NotoSans-Bold.ttf", NOTO_SANS_BOLD),
     ("NotoSerif-Italic.ttf", NOTO_SERIF_ITALIC),
     ("DejaVuSans.ttf", DEJAVU_SANS),
     ("DejaVuSansCondensed-Bold.ttf", DEJAVU_SANS_CONDENSED_BOLD),
     ("DejaVuSansMono.ttf", DEJAVU_SANS_MONO),
+    ("RobotoSlab-Bold.otf", ROBOTO_SLAB_BOLD),
 ];

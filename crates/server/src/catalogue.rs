@@ -424,7 +424,7 @@ impl ImageEndpoint {
 /// (each background also has a preview of its own, under [`WELCOME_PREVIEW_TEMPLATE`]).
 pub const WELCOME_PREVIEW_BACKGROUND: &str = "space";
 /// The welcome template the backgrounds' previews are drawn with: the
-/// bottom bar, which leaves the most of the background in view.
+/// bottom card, which leaves the most of the background in view.
 pub const WELCOME_PREVIEW_TEMPLATE: &str = "6";
 /// The preview group of the welcome templates.
 pub const WELCOME_PREVIEWS: &str = "welcome";

@@ -12,7 +12,7 @@ use super::memes;
 use super::rng::Lcg;
 use super::social;
 use crate::paint::{
-    Canvas, base_layer, circle_path, linear, poly, radial, rect_path, rgba, rrect_path,
+    Canvas, base_layer, circle_path, linear, parse_svg, poly, radial, rect_path, rgba, rrect_path,
     shader_paint,
 };
 use crate::text::{Align, FontFace, TextBox, TextStyle, VAlign};
@@ -25,7 +25,8 @@ static ART_CACHE: [OnceLock<Pixmap>; Art::COUNT] = [const { OnceLock::new() }; A
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Art {
-    /// 512×512: a red wash, darker at the edges, with a gold star.
+    /// 512×512: a Soviet red wash, darker at the edges, under a large gold
+    /// hammer and sickle.
     ComradeWash,
     /// 512×512: six translucent rainbow stripes.
     Rainbow,
@@ -33,13 +34,16 @@ pub enum Art {
     GlassCracks,
     /// 512×512: steel bars and a cross bar.
     JailBars,
-    /// 512×512: a dimming vignette and a gold "PASSED" banner.
+    /// 512×512: a dimming vignette and a dark band with "MISSION PASSED"
+    /// in gold and "RESPECT +" beneath, in a heavy serif.
     PassedBanner,
     /// 488×112: the red "TRIGGERED" banner.
     TriggeredBanner,
-    /// 512×512: a dimming vignette and a red "WASTED" banner.
+    /// 512×512: a dimming vignette and a dark band with "WASTED" in red,
+    /// in a heavy serif.
     WastedBanner,
-    /// 160×150: a cartoon hand, palm down, reaching from the upper left.
+    /// 148×239: a cartoon hand patting, palm down, its sleeve coming down
+    /// from the top edge.
     Hand,
     /// 600×300: deep space with stars, a nebula and a far planet.
     Space,
@@ -100,7 +104,7 @@ pub enum Art {
     Welcome4,
     /// Welcome card 5's instant photo and text panel.
     Welcome5,
-    /// Welcome card 6's bottom bar and ring.
+    /// Welcome card 6's card under the text and the avatar's ring.
     Welcome6,
     /// Welcome card 7's badge, confetti and gold ring.
     Welcome7,
@@ -425,7 +429,7 @@ impl Art {
         }
         match self {
             Art::TriggeredBanner => (TRIGGERED_WIDTH as u32, 112),
-            Art::Hand => (160, 150),
+            Art::Hand => (148, 239),
             Art::Space => (600, 300),
             Art::LiedBackdrop | Art::LiedVignette => (600, 600),
             Art::NoBitchesFace | Art::StupidComic => (800, 800),
@@ -606,35 +610,26 @@ fn star_path(cx: f32, cy: f32, r: f32, inner: f32) -> tiny_skia::Path {
     poly(&pts)
 }
 
+/// The comrade overlay: the picture washed in Soviet red, darker at the
+/// edges, under a large gold hammer and sickle (a public-domain symbol,
+/// drawn as our own art in `assets/art/hammer-sickle.svg`).
 fn comrade(c: &mut Canvas) {
     c.fill_all(linear(
         0.0,
         0.0,
         512.0,
         512.0,
-        &[(0.0, rgba(0xd1121d, 150)), (1.0, rgba(0x9e0b12, 140))],
+        &[(0.0, rgba(0xd8141e, 182)), (1.0, rgba(0xb00c14, 186))],
     ));
     c.fill_all(radial(
         256.0,
         256.0,
         380.0,
-        &[(0.55, rgba(0x000000, 0)), (1.0, rgba(0x3a0004, 110))],
+        &[(0.5, rgba(0x000000, 0)), (1.0, rgba(0x3a0004, 120))],
     ));
-    // A gold star with a soft glow and a darker rim.
-    c.glow(92.0, 92.0, 96.0, 0xffd54a, 90);
-    let star = star_path(92.0, 96.0, 58.0, 0.42);
-    c.shadow(&star, 3.0, 4.0, 70);
-    c.fill(
-        &star,
-        &shader_paint(linear(
-            40.0,
-            40.0,
-            140.0,
-            150.0,
-            &[(0.0, rgba(0xffe98a, 255)), (1.0, rgba(0xf0a800, 255))],
-        )),
-    );
-    c.stroke(&star, rgba(0xa86a00, 255), 2.5);
+    c.glow(256.0, 250.0, 250.0, 0xffc21a, 40);
+    let emblem = parse_svg(include_bytes!("../../assets/art/hammer-sickle.svg"));
+    c.svg(&emblem, Transform::identity());
 }
 
 fn rainbow(c: &mut Canvas) {
@@ -775,56 +770,94 @@ enum Banner {
     Wasted,
 }
 
+/// The family of the banners' lettering: a heavy serif display face, as
+/// the game's screens letter "wasted" and "mission passed".
+const BANNER_FACE: FontFace = FontFace::Family("Roboto Slab");
+
+/// The game's end-of-mission screens: the picture dimmed towards the
+/// edges, a dark band across the middle whose light rims keep it visible
+/// on a dark picture too, and the heavy lettering in the band.
 fn banner(c: &mut Canvas, kind: Banner) {
     c.fill_all(radial(
         256.0,
         256.0,
-        370.0,
-        &[(0.35, rgba(0x000000, 40)), (1.0, rgba(0x000000, 150))],
+        380.0,
+        &[(0.4, rgba(0x000000, 20)), (1.0, rgba(0x000000, 130))],
     ));
-    let (y, h) = (196.0, 120.0);
+    let (y, h, rim) = match kind {
+        Banner::Wasted => (198.0, 116.0, 0xd0d0d0),
+        Banner::Passed => (172.0, 168.0, 0xf2c14e),
+    };
+    // The band: darkest in the middle, lighter towards the ends.
     c.fill(
         &rect_path(0.0, y, 512.0, h),
         &shader_paint(linear(
             0.0,
-            y,
             0.0,
-            y + h,
+            512.0,
+            0.0,
             &[
-                (0.0, rgba(0x000000, 0)),
-                (0.22, rgba(0x000000, 170)),
-                (0.78, rgba(0x000000, 170)),
-                (1.0, rgba(0x000000, 0)),
+                (0.0, rgba(0x000000, 150)),
+                (0.25, rgba(0x000000, 205)),
+                (0.75, rgba(0x000000, 205)),
+                (1.0, rgba(0x000000, 150)),
             ],
         )),
     );
-    let (word, fill, size) = match kind {
-        Banner::Passed => ("PASSED", [0xf5, 0xc2, 0x30, 255], 84.0),
-        Banner::Wasted => ("WASTED", [0xd9, 0x2b, 0x2b, 255], 92.0),
+    for edge in [y - 1.0, y + h - 2.0] {
+        c.fill(
+            &rect_path(0.0, edge, 512.0, 3.0),
+            &shader_paint(linear(
+                0.0,
+                0.0,
+                512.0,
+                0.0,
+                &[
+                    (0.0, rgba(rim, 40)),
+                    (0.5, rgba(rim, 200)),
+                    (1.0, rgba(rim, 40)),
+                ],
+            )),
+        );
+    }
+    let (word, fill, size, top, box_h) = match kind {
+        Banner::Wasted => ("WASTED", [0xc8, 0x1f, 0x26, 255], 104.0, y + 4.0, h - 8.0),
+        Banner::Passed => (
+            "MISSION PASSED",
+            [0xf5, 0xb8, 0x24, 255],
+            56.0,
+            y + 14.0,
+            84.0,
+        ),
     };
-    let style = TextStyle::new(FontFace::Meme, size)
+    heavy_word(c, word, fill, size, TextBox::new(14.0, top, 484.0, box_h));
+    if kind == Banner::Passed {
+        heavy_word(
+            c,
+            "RESPECT +",
+            [0xff, 0xff, 0xff, 255],
+            34.0,
+            TextBox::new(14.0, y + 96.0, 484.0, 56.0),
+        );
+    }
+}
+
+/// A word in the banner face, made heavier than the font (its own colour
+/// stroked round it) inside a black edge.
+fn heavy_word(c: &mut Canvas, word: &str, fill: [u8; 4], size: f32, area: TextBox) {
+    let edge = TextStyle::new(BANNER_FACE, size)
+        .color([0x08, 0x08, 0x08, 255])
+        .align(Align::Center)
+        .valign(VAlign::Middle)
+        .outline([0x08, 0x08, 0x08, 255], size / 11.0);
+    let layout = c.text(word, &edge, area, 12.0).expect("fixed banner text");
+    // The fill over the same glyphs, its own stroke making them heavier.
+    let face = TextStyle::new(BANNER_FACE, size)
         .color(fill)
         .align(Align::Center)
         .valign(VAlign::Middle)
-        .outline([0x0b, 0x0b, 0x0b, 255], size / 14.0);
-    let top = if kind == Banner::Passed { y + 2.0 } else { y };
-    let box_h = if kind == Banner::Passed { 88.0 } else { h };
-    c.text(word, &style, TextBox::new(16.0, top, 480.0, box_h), 24.0)
-        .expect("fixed banner text");
-    if kind == Banner::Passed {
-        let sub = TextStyle::new(FontFace::Bold, 26.0)
-            .color([0xff, 0xff, 0xff, 255])
-            .align(Align::Center)
-            .valign(VAlign::Middle)
-            .outline([0x0b, 0x0b, 0x0b, 255], 2.0);
-        c.text(
-            "respect +",
-            &sub,
-            TextBox::new(16.0, y + 80.0, 480.0, 36.0),
-            12.0,
-        )
-        .expect("fixed banner text");
-    }
+        .outline(fill, size / 30.0);
+    c.draw_layout(&layout, &face, area);
 }
 
 /// The width of the TRIGGERED banner: that of the picture it crosses.
@@ -864,81 +897,14 @@ fn triggered(c: &mut Canvas) {
     .expect("fixed banner text");
 }
 
-/// The hand: palm seen from above, four fingers reaching down-right, a
-/// sleeve cuff at the upper left. Ink outline, warm skin shading.
+/// The patting hand (`assets/art/hand.svg`): the sleeve comes down from
+/// the top edge, so that no placement shows where it ends, to the cuff on
+/// the wrist; the back of the hand, four fingers and the thumb are one
+/// outlined shape.
 fn hand(c: &mut Canvas) {
-    const SKIN: u32 = 0xf7c59f;
-    const SKIN_SHADE: u32 = 0xe0a27a;
-    const INK: u32 = 0x3b2418;
-    let t = Transform::identity();
-    let skin = |x0: f32, y0: f32, x1: f32, y1: f32| {
-        shader_paint(linear(
-            x0,
-            y0,
-            x1,
-            y1,
-            &[(0.0, rgba(SKIN, 255)), (1.0, rgba(SKIN_SHADE, 255))],
-        ))
-    };
-    // Fingers: capsules fanning out below the palm, drawn first.
-    let fingers: [(f32, f32, f32, f32); 4] = [
-        (62.0, 78.0, 22.0, 64.0),
-        (86.0, 84.0, 22.0, 62.0),
-        (110.0, 82.0, 21.0, 56.0),
-        (132.0, 74.0, 19.0, 46.0),
-    ];
-    for (i, (x, y, w, h)) in fingers.into_iter().enumerate() {
-        let angle = -14.0 + i as f32 * 9.0;
-        let finger = rrect_path(x, y, w, h, w / 2.0);
-        let rot = t.pre_rotate_at(angle, x + w / 2.0, y);
-        c.fill_t(&finger, &skin(x, y, x + w, y + h), rot);
-        c.stroke_t(&finger, rgba(INK, 255), 3.0, rot);
-        // A knuckle crease.
-        let mut pb = PathBuilder::new();
-        pb.move_to(x + 5.0, y + h * 0.55);
-        pb.quad_to(x + w / 2.0, y + h * 0.62, x + w - 5.0, y + h * 0.55);
-        if let Some(crease) = pb.finish() {
-            c.stroke_t(&crease, rgba(SKIN_SHADE, 255), 2.0, rot);
-        }
-    }
-    // Thumb, tucked on the left.
-    let thumb = rrect_path(34.0, 64.0, 22.0, 50.0, 11.0);
-    let rot = t.pre_rotate_at(28.0, 45.0, 64.0);
-    c.fill_t(&thumb, &skin(34.0, 64.0, 56.0, 114.0), rot);
-    c.stroke_t(&thumb, rgba(INK, 255), 3.0, rot);
-    // Palm.
-    let mut pb = PathBuilder::new();
-    pb.move_to(40.0, 44.0);
-    pb.cubic_to(70.0, 26.0, 130.0, 30.0, 152.0, 58.0);
-    pb.cubic_to(160.0, 72.0, 154.0, 92.0, 136.0, 96.0);
-    pb.cubic_to(110.0, 104.0, 72.0, 104.0, 52.0, 96.0);
-    pb.cubic_to(34.0, 88.0, 28.0, 60.0, 40.0, 44.0);
-    pb.close();
-    let palm = pb.finish().expect("palm");
-    c.fill(&palm, &skin(40.0, 30.0, 150.0, 104.0));
-    c.stroke(&palm, rgba(INK, 255), 3.0);
-    // A highlight on the back of the hand.
-    let mut pb = PathBuilder::new();
-    pb.move_to(70.0, 48.0);
-    pb.quad_to(100.0, 40.0, 128.0, 52.0);
-    if let Some(hl) = pb.finish() {
-        c.stroke(&hl, rgba(0xffffff, 120), 4.0);
-    }
-    // Sleeve cuff.
-    let cuff = rrect_path(-6.0, 14.0, 62.0, 46.0, 12.0);
-    let rot = t.pre_rotate_at(-28.0, 24.0, 36.0);
-    c.fill_t(
-        &cuff,
-        &shader_paint(linear(
-            0.0,
-            14.0,
-            0.0,
-            60.0,
-            &[(0.0, rgba(0x5b8def, 255)), (1.0, rgba(0x3360c4, 255))],
-        )),
-        rot,
-    );
-    c.stroke_t(&cuff, rgba(INK, 255), 3.0, rot);
+    let hand = parse_svg(include_bytes!("../../assets/art/hand.svg"));
+    // Drawn at 1.3 times the drawing's units (114×184).
+    c.svg(&hand, Transform::from_scale(1.3, 1.3));
 }
 
 fn space(c: &mut Canvas) {

@@ -279,29 +279,24 @@ fn polaroid(p: &mut Piece) {
     p.stroke(&panel, rgba(0xf0e6d2, 60), 1.5);
 }
 
-/// 6: a bar along the bottom that fades in from above; the avatar in a
-/// ring on its edge.
+/// 6: a rounded dark card along the bottom under the lines of text, the
+/// avatar in a ring at its left end.
 fn bottom_bar(p: &mut Piece) {
+    // A dark glass card only under the name, server and count: the rest
+    // of the background keeps its own colours.
+    let card = rrect_path(322.0, 398.0, 846.0, 168.0, 30.0);
+    p.shadow(&card, 8.0, 12.0, 45);
     p.fill(
-        &rect_path(0.0, 330.0, 1200.0, 270.0),
+        &card,
         linear(
             0.0,
-            330.0,
+            398.0,
             0.0,
-            420.0,
-            &[(0.0, rgba(0x000000, 0)), (1.0, rgba(0x05060c, 215))],
+            566.0,
+            &[(0.0, rgba(0x10142a, 200)), (1.0, rgba(0x05060c, 215))],
         ),
     );
-    p.fill(
-        &rect_path(0.0, 402.0, 1200.0, 3.0),
-        linear(
-            0.0,
-            0.0,
-            1200.0,
-            0.0,
-            &[(0.0, rgba(0xffffff, 200)), (1.0, rgba(0xffffff, 0))],
-        ),
-    );
+    p.stroke(&card, rgba(0xffffff, 70), 1.5);
     p.ring((190.0, 410.0, 120.0), 9.0, 0xffffff, 0xdfe3ea);
     p.color(&rect_path(350.0, 498.0, 790.0, 1.5), rgba(0xffffff, 50));
 }

@@ -50,7 +50,7 @@ macro_rules! overlay {
 }
 
 overlay!(
-    /// `comrade`: a red wash and a gold star.
+    /// `comrade`: a Soviet red wash and a large gold hammer and sickle.
     COMRADE, grey: false, Art::ComradeWash
 );
 overlay!(
@@ -66,11 +66,12 @@ overlay!(
     JAIL, grey: true, Art::JailBars
 );
 overlay!(
-    /// `passed`: grey and dimmed, a gold banner.
+    /// `passed`: grey and dimmed, "MISSION PASSED" and "RESPECT +" on a
+    /// dark band.
     PASSED, grey: true, Art::PassedBanner
 );
 overlay!(
-    /// `wasted`: grey and dimmed, a red banner.
+    /// `wasted`: grey and dimmed, "WASTED" in red on a dark band.
     WASTED, grey: true, Art::WastedBanner
 );
 
@@ -182,16 +183,16 @@ const PET_AVATAR: &[Place] = &[
 ];
 
 const PET_HAND: &[Place] = &[
-    Place::new(58.0, -28.0, 160.0, 150.0, -6.0, 1.0),
-    Place::new(58.8, -23.4, 160.0, 149.1, -5.5, 1.0),
-    Place::new(60.8, -11.4, 160.0, 146.9, -4.3, 1.0),
-    Place::new(63.2, 3.5, 160.0, 144.1, -2.7, 1.0),
-    Place::new(65.2, 15.6, 160.0, 141.9, -1.5, 1.0),
-    Place::new(66.0, 20.2, 160.0, 141.0, -1.0, 1.0),
-    Place::new(65.2, 15.6, 160.0, 141.9, -1.5, 1.0),
-    Place::new(63.2, 3.5, 160.0, 144.1, -2.7, 1.0),
-    Place::new(60.8, -11.4, 160.0, 146.9, -4.3, 1.0),
-    Place::new(58.8, -23.4, 160.0, 149.1, -5.5, 1.0),
+    Place::new(74.9, -108.8, 148.0, 239.0, -6.0, 1.0),
+    Place::new(75.8, -103.5, 148.0, 237.5, -5.5, 1.0),
+    Place::new(78.1, -89.8, 148.0, 234.1, -4.3, 1.0),
+    Place::new(80.8, -72.5, 148.0, 229.5, -2.7, 1.0),
+    Place::new(83.0, -58.8, 148.0, 226.1, -1.5, 1.0),
+    Place::new(83.9, -53.4, 148.0, 224.7, -1.0, 1.0),
+    Place::new(83.0, -58.8, 148.0, 226.1, -1.5, 1.0),
+    Place::new(80.8, -72.5, 148.0, 229.5, -2.7, 1.0),
+    Place::new(78.1, -89.8, 148.0, 234.1, -4.3, 1.0),
+    Place::new(75.8, -103.5, 148.0, 237.5, -5.5, 1.0),
 ];
 
 /// Cap on `username` (amongus), in characters.

@@ -11,7 +11,7 @@ pub const MAX_TEMPLATE_FRAMES: usize = 256;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum TemplateKind {
-    /// A red banner wash with a gold star over the avatar.
+    /// A Soviet red wash and a large gold hammer and sickle over the avatar.
     Comrade,
     /// Six translucent rainbow stripes over the avatar.
     Gay,
@@ -19,12 +19,13 @@ pub enum TemplateKind {
     Glass,
     /// The avatar, greyed, behind steel bars.
     Jail,
-    /// The avatar, dimmed, under a gold "PASSED" banner.
+    /// The avatar, dimmed, under a dark band with a gold "MISSION PASSED"
+    /// and "RESPECT +" beneath.
     Passed,
     /// The avatar shaking under a red tint with a "TRIGGERED" banner
     /// (always animated).
     Triggered,
-    /// The avatar, greyed, under a red "WASTED" banner.
+    /// The avatar, greyed, under a dark band with a red "WASTED".
     Wasted,
     /// A hand pats the avatar, which squashes under it (animated).
     Petpet,
@@ -43,7 +44,8 @@ pub enum TemplateKind {
     Welcome4,
     /// Welcome card 5: the avatar in a tilted instant photo.
     Welcome5,
-    /// Welcome card 6: a big title and a bottom bar with the avatar.
+    /// Welcome card 6: a big title and a dark card along the bottom under
+    /// the lines of text, the avatar at its left end.
     Welcome6,
     /// Welcome card 7: a gold-bordered badge among confetti.
     Welcome7,

@@ -506,9 +506,9 @@ pub(super) static WELCOME_5: Template = Template {
     params: PARAMS,
 };
 
-/// 6, bottom bar: a big title high on the background, a bar along the
-/// bottom with the avatar ringed on its edge, name and server in the bar,
-/// the member count on its right.
+/// 6, bottom bar: a big title high on the background, a dark card along
+/// the bottom under the name, server and member count (on its right), the
+/// avatar ringed at its left end.
 pub(super) static WELCOME_6: Template = Template {
     size: SIZE,
     camera: None,

@@ -747,7 +747,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
     // --- canvas overlays ---
     overlay(
         "/canvas/overlay/comrade",
-        "The avatar under a red wash with a gold star",
+        "The avatar under a Soviet red wash with a large gold hammer and sickle",
     ),
     overlay("/canvas/overlay/gay", "The avatar under rainbow stripes"),
     overlay("/canvas/overlay/glass", "The avatar behind cracked glass"),
@@ -757,7 +757,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
     ),
     overlay(
         "/canvas/overlay/passed",
-        "The avatar, grey and dimmed, under a gold PASSED banner",
+        "The avatar, grey and dimmed, under a dark band with MISSION PASSED and RESPECT +",
     ),
     Endpoint {
         path: "/canvas/overlay/triggered",
@@ -770,7 +770,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
     },
     overlay(
         "/canvas/overlay/wasted",
-        "The avatar, grey and dimmed, under a red WASTED banner",
+        "The avatar, grey and dimmed, under a dark band with a red WASTED",
     ),
     Endpoint {
         path: "/canvas/overlays/{name}",
