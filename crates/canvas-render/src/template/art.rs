@@ -25,8 +25,8 @@ static ART_CACHE: [OnceLock<Pixmap>; Art::COUNT] = [const { OnceLock::new() }; A
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Art {
-    /// 512×512: a Soviet red wash, darker at the edges, under a large gold
-    /// hammer and sickle.
+    /// 512×512: a Soviet red wash, darker at the edges, the gold hammer
+    /// and sickle in its upper corner as on the flag.
     ComradeWash,
     /// 512×512: six translucent rainbow stripes.
     Rainbow,
@@ -610,9 +610,14 @@ fn star_path(cx: f32, cy: f32, r: f32, inner: f32) -> tiny_skia::Path {
     poly(&pts)
 }
 
+/// Where comrade's emblem goes: its centre and its scale (of the 512 px
+/// drawing).
+pub(super) const COMRADE_EMBLEM: (f32, f32, f32) = (148.0, 146.0, 0.55);
+
 /// The comrade overlay: the picture washed in Soviet red, darker at the
-/// edges, under a large gold hammer and sickle (a public-domain symbol,
-/// drawn as our own art in `assets/art/hammer-sickle.svg`).
+/// edges, the gold hammer and sickle in its upper corner as on the flag (a
+/// public-domain symbol, drawn as our own art in
+/// `assets/art/hammer-sickle.svg`).
 fn comrade(c: &mut Canvas) {
     c.fill_all(linear(
         0.0,
@@ -627,9 +632,15 @@ fn comrade(c: &mut Canvas) {
         380.0,
         &[(0.5, rgba(0x000000, 0)), (1.0, rgba(0x3a0004, 120))],
     ));
-    c.glow(256.0, 250.0, 250.0, 0xffc21a, 40);
+    // The emblem in the upper corner at the hoist, as on the flag, so the
+    // face stays in view under the wash.
+    let (cx, cy, k) = (COMRADE_EMBLEM.0, COMRADE_EMBLEM.1, COMRADE_EMBLEM.2);
+    c.glow(cx, cy, 150.0 * k / 0.55, 0xffc21a, 40);
     let emblem = parse_svg(include_bytes!("../../assets/art/hammer-sickle.svg"));
-    c.svg(&emblem, Transform::identity());
+    c.svg(
+        &emblem,
+        Transform::from_scale(k, k).post_translate(cx - 256.0 * k, cy - 256.0 * k),
+    );
 }
 
 fn rainbow(c: &mut Canvas) {

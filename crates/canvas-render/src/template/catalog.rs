@@ -50,7 +50,8 @@ macro_rules! overlay {
 }
 
 overlay!(
-    /// `comrade`: a Soviet red wash and a large gold hammer and sickle.
+    /// `comrade`: a Soviet red wash, the gold hammer and sickle in its upper
+    /// corner as on the flag.
     COMRADE, grey: false, Art::ComradeWash
 );
 overlay!(

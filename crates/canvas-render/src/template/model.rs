@@ -11,7 +11,8 @@ pub const MAX_TEMPLATE_FRAMES: usize = 256;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum TemplateKind {
-    /// A Soviet red wash and a large gold hammer and sickle over the avatar.
+    /// A Soviet red wash over the avatar, the gold hammer and sickle in its
+    /// upper corner as on the flag.
     Comrade,
     /// Six translucent rainbow stripes over the avatar.
     Gay,

@@ -90,27 +90,41 @@ fn wasted_is_red_and_passed_is_gold_over_respect_in_white() {
 }
 
 #[test]
-fn comrade_washes_the_picture_red_under_a_large_gold_emblem() {
+fn comrade_washes_the_picture_red_with_the_gold_emblem_in_its_upper_corner() {
     let gold = |p: &image::Rgba<u8>| p[0] > 200 && p[1] > 140 && p[2] < 90;
     for v in [0u8, 255] {
         let img = render(TemplateKind::Comrade, &solid(v));
-        // The corners and the middle's empty spots: red, whatever the
-        // picture's own colour.
-        for (x, y) in [(20, 20), (490, 20), (20, 490), (490, 490), (256, 470)] {
+        // The corners and the middle: red, whatever the picture's own
+        // colour; the face stays in view.
+        for (x, y) in [
+            (490, 20),
+            (20, 490),
+            (490, 490),
+            (256, 300),
+            (256, 470),
+            (330, 256),
+        ] {
             let p = img.get_pixel(x, y);
             assert!(
                 p[0] > 70 && u16::from(p[0]) > 2 * u16::from(p[1]).max(u16::from(p[2])),
                 "on {v} at ({x}, {y}): {p:?}"
             );
         }
-        // The emblem spans most of the picture.
+        // The emblem: a good size, in the upper left quarter and a bit
+        // beyond, as on the flag.
         let n = count(&img, gold);
-        assert!(n > 15_000, "on {v}: {n} gold pixels");
-        let xs: Vec<u32> = (0..512)
-            .filter(|&x| (0..512).any(|y| gold(img.get_pixel(x, y))))
-            .collect();
-        let span = xs.last().unwrap() - xs[0];
-        assert!(span > 280, "on {v}: the emblem spans {span} px");
+        assert!(n > 4_000, "on {v}: {n} gold pixels");
+        let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
+        for (x, y, p) in img.enumerate_pixels() {
+            if gold(p) {
+                (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+            }
+        }
+        assert!(
+            x1 - x0 > 140 && y1 - y0 > 140,
+            "on {v}: {x0}..{x1} × {y0}..{y1}"
+        );
+        assert!(x1 < 300 && y1 < 300, "on {v}: {x0}..{x1} × {y0}..{y1}");
     }
 }
 

@@ -747,7 +747,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
     // --- canvas overlays ---
     overlay(
         "/canvas/overlay/comrade",
-        "The avatar under a Soviet red wash with a large gold hammer and sickle",
+        "The avatar under a Soviet red wash with the gold hammer and sickle in its upper corner, as on the flag",
     ),
     overlay("/canvas/overlay/gay", "The avatar under rainbow stripes"),
     overlay("/canvas/overlay/glass", "The avatar behind cracked glass"),
