@@ -196,6 +196,10 @@ pub enum Abuse {
     /// The captions in turn on `image` at the caps: the 16-bit interlaced
     /// 4096² PNG and the 128-frame 512² GIF, with long text.
     Captions,
+    /// The chat message card of the 128-frame 512² GIF with a
+    /// 2000-character text in markup (its tallest card) and a reply line,
+    /// as GIF and as WebP in turn.
+    Message,
 }
 
 /// The animated effects of [`Abuse::Effects`], in turn.
@@ -238,6 +242,17 @@ fn long_caption() -> String {
     enc(&"When the build is green on the first try ".repeat(5)[..200])
 }
 
+/// A 2000-character message (the card's cap) in chat markup, with a
+/// mention and an emoji, query-encoded.
+fn long_message() -> String {
+    let text: String = "**Build** passed on *main*: `cargo xtask test` ~~red~~ @here 🎉 "
+        .repeat(40)
+        .chars()
+        .take(2000)
+        .collect();
+    enc(&text)
+}
+
 /// An 800-character comment, query-encoded.
 fn long_comment() -> String {
     enc(&"All work and no play makes a card grow tall. ".repeat(18)[..800])
@@ -273,6 +288,9 @@ impl Abuse {
             }
             Abuse::Captions => {
                 "every caption of a 16-bit interlaced 4096² PNG or a 128-frame 512² GIF"
+            }
+            Abuse::Message => {
+                "the message card (2000 characters of markup, a reply line) of a 128-frame 512² GIF, GIF and WebP"
             }
         }
     }
@@ -358,6 +376,12 @@ impl Abuse {
                 };
                 format!("/canvas/caption/{path}{text}image={}", url(picture))
             }
+            Abuse::Message => format!(
+                "/canvas/message?username=abuser&reply_username=bot&reply_text=hi&format={}&text={}&avatar={}",
+                if n.is_multiple_of(2) { "gif" } else { "webp" },
+                long_message(),
+                url(ANIMATED_AVATAR)
+            ),
             // One more than the table: the custom-background card, which
             // fetches two animated images (both fresh).
             Abuse::AnimatedTemplates => match TEMPLATE_ABUSE.get((n % 7) as usize) {
