@@ -10,11 +10,7 @@ use super::{
 };
 use crate::text::{Align, FontFace, VAlign};
 
-const STILL: Timeline = Timeline {
-    frames: 1,
-    delay_ms: 0,
-    delay_param: None,
-};
+const STILL: Timeline = Timeline::STILL;
 
 /// The shortest and longest a caption's picture is drawn on its long
 /// side, in pixels.

@@ -24,11 +24,7 @@ pub const MAX_BIRTHDAY_CHARS: usize = 64;
 /// Cap on the namecard's `description`, in characters.
 pub const MAX_DESCRIPTION_CHARS: usize = 500;
 
-const STILL: Timeline = Timeline {
-    frames: 1,
-    delay_ms: 0,
-    delay_param: None,
-};
+const STILL: Timeline = Timeline::STILL;
 
 /// A backdrop at its placement (the whole canvas).
 const fn backdrop(art: Art, motion: &'static [Place]) -> Layer {

@@ -15,11 +15,7 @@ const SIDE: f32 = 512.0;
 /// The whole canvas, upright and opaque.
 const FULL: &[Place] = &[Place::rect(0.0, 0.0, SIDE, SIDE)];
 
-const STILL: Timeline = Timeline {
-    frames: 1,
-    delay_ms: 0,
-    delay_param: None,
-};
+const STILL: Timeline = Timeline::STILL;
 
 const fn avatar(motion: &'static [Place], grey: bool, tint: Option<Tint>) -> Layer {
     Layer::Avatar(AvatarSlot {

@@ -17,11 +17,7 @@ use crate::text::{Align, FontFace, TextBox, TextStyle, VAlign};
 /// Cap on meme captions (`dog`, `no`, `bottomtext`), in characters.
 pub const MAX_CAPTION_CHARS: usize = 200;
 
-const STILL: Timeline = Timeline {
-    frames: 1,
-    delay_ms: 0,
-    delay_param: None,
-};
+const STILL: Timeline = Timeline::STILL;
 
 const fn art(art: Art, motion: &'static [Place]) -> Layer {
     Layer::Art { art, motion }

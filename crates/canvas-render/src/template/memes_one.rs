@@ -18,11 +18,7 @@ pub const MAX_EPITAPH_CHARS: usize = 120;
 /// Cap on `rip`'s `years` (free text such as "1999 – 2024"), in characters.
 pub const MAX_YEARS_CHARS: usize = 40;
 
-const STILL: Timeline = Timeline {
-    frames: 1,
-    delay_ms: 0,
-    delay_param: None,
-};
+const STILL: Timeline = Timeline::STILL;
 
 const fn art(art: Art, motion: &'static [Place]) -> Layer {
     Layer::Art { art, motion }

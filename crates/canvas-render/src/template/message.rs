@@ -33,11 +33,7 @@ pub const MAX_MESSAGE_CHARS: usize = 2000;
 /// drawn).
 const MAX_REPLY_CHARS: usize = 2000;
 
-const STILL: Timeline = Timeline {
-    frames: 1,
-    delay_ms: 0,
-    delay_param: None,
-};
+const STILL: Timeline = Timeline::STILL;
 
 const fn rgb(hex: u32) -> [u8; 4] {
     [(hex >> 16) as u8, (hex >> 8) as u8, hex as u8, 255]

@@ -394,6 +394,15 @@ pub struct Timeline {
     pub delay_param: Option<&'static str>,
 }
 
+impl Timeline {
+    /// One frame: a still template.
+    pub const STILL: Timeline = Timeline {
+        frames: 1,
+        delay_ms: 0,
+        delay_param: None,
+    };
+}
+
 /// The whole picture moving on the canvas: the layers draw a picture of
 /// `content` pixels (their placements are in its coordinates), and each
 /// frame shows it with its top-left corner at that frame's entry of

@@ -19,11 +19,7 @@ pub const SECOND_AVATAR: &str = "avatar2";
 /// `ship`'s parameter: the match percentage, 0 to 100.
 pub const SHIP_PERCENT: &str = "percent";
 
-const STILL: Timeline = Timeline {
-    frames: 1,
-    delay_ms: 0,
-    delay_param: None,
-};
+const STILL: Timeline = Timeline::STILL;
 
 const fn art(art: Art, motion: &'static [Place]) -> Layer {
     Layer::Art { art, motion }

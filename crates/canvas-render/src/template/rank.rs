@@ -24,11 +24,7 @@ pub const MAX_DISCRIMINATOR_CHARS: usize = 8;
 /// Largest `cxp`, `nxp`, `level` and `rank`.
 pub const MAX_RANK_NUMBER: u32 = 1_000_000_000;
 
-const STILL: Timeline = Timeline {
-    frames: 1,
-    delay_ms: 0,
-    delay_param: None,
-};
+const STILL: Timeline = Timeline::STILL;
 
 const W: f32 = 900.0;
 const H: f32 = 300.0;

@@ -34,11 +34,7 @@ pub const MAX_COMMENT_CHARS: usize = 1000;
 /// Largest counter `post` draws (`replies`, `likes`, `retweets`).
 pub const MAX_COUNTER: u64 = 999_999_999_999;
 
-const STILL: Timeline = Timeline {
-    frames: 1,
-    delay_ms: 0,
-    delay_param: None,
-};
+const STILL: Timeline = Timeline::STILL;
 
 const fn rgb(hex: u32) -> [u8; 4] {
     [(hex >> 16) as u8, (hex >> 8) as u8, hex as u8, 255]

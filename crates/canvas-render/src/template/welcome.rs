@@ -128,11 +128,7 @@ pub const PARAMS: &[ParamSpec] = &[
     },
 ];
 
-const STILL: Timeline = Timeline {
-    frames: 1,
-    delay_ms: 0,
-    delay_param: None,
-};
+const STILL: Timeline = Timeline::STILL;
 
 const FULL: &[Place] = &[Place::rect(0.0, 0.0, 1200.0, 600.0)];
 

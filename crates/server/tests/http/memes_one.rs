@@ -6,7 +6,7 @@ use actix_web::test;
 use fixture_host::FixtureHost;
 use server::{AppState, create_app};
 
-use crate::support::cards::{self, enc, get, image_of};
+use crate::support::cards::{self, enc, get, image_of, pct};
 use crate::support::gif_frames;
 
 macro_rules! app {
@@ -67,18 +67,6 @@ async fn every_meme_answers_a_still_a_webp_and_an_animated_avatar() {
         assert_eq!(r.status, 200, "{name}");
         assert_eq!(r.header("content-type"), Some("image/webp"), "{name}");
     }
-}
-
-/// `text` percent-encoded as a query value, byte by byte.
-fn pct(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => {
-                char::from(b).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 #[actix_rt::test]

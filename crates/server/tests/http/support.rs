@@ -235,6 +235,18 @@ pub mod cards {
             .replace('=', "%3D")
     }
 
+    /// `text` percent-encoded as a query value, byte by byte.
+    pub fn pct(text: &str) -> String {
+        text.bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => {
+                    char::from(b).to_string()
+                }
+                _ => format!("%{b:02X}"),
+            })
+            .collect()
+    }
+
     /// The fixture settings, with private avatar hosts allowed (the fixture
     /// host is on loopback) and room for slow debug-build animations.
     pub fn settings() -> Settings {
