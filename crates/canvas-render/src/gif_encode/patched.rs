@@ -104,7 +104,7 @@ pub(super) fn index_patched(
     let sample = match pictures < frames && distinct >= PALETTE_SAMPLE && everywhere {
         // Each picture once: the pictures composed again.
         true => {
-            let count = (PALETTE_SAMPLE * distinct).div_ceil(frames * per_frame);
+            let count = repeated_sample_size(distinct, frames * per_frame);
             let step = (distinct / count).max(1);
             let mut sample = Vec::with_capacity(count + 1);
             let mut seen = 0;

@@ -56,7 +56,10 @@ fn still_scenes_take_the_smaller_sample() {
 /// the frames were sampled: fewer pixels, none of them a repeat.
 #[test]
 fn repeated_poses_are_sampled_once() {
-    use super::{changed_spans, changes_everywhere, repeated_sample, sample_all};
+    use super::{
+        REPEATED_SAMPLE, changed_spans, changes_everywhere, repeated_sample, repeated_sample_size,
+        sample_all,
+    };
     let poses: Vec<RgbaImage> = (0..6).map(|k| shaken(200, 150, k * 3, k * 2)).collect();
     let order = [0usize, 1, 2, 3, 4, 5, 4, 3, 2, 1];
     let frames: Vec<RgbaImage> = order.iter().map(|&k| poses[k].clone()).collect();
@@ -66,7 +69,8 @@ fn repeated_poses_are_sampled_once() {
         .collect();
     assert!(changes_everywhere(&frames, &spans));
     let sample = repeated_sample(&frames, &pictures);
-    let want = (PALETTE_SAMPLE * 6).div_ceil(10);
+    let want = (PALETTE_SAMPLE * 6).div_ceil(10).min(REPEATED_SAMPLE);
+    assert_eq!(want, repeated_sample_size(6 * 200 * 150, 10 * 200 * 150));
     assert!(sample == sample_all(&pictures, want));
     assert!((want..want * 2).contains(&sample.len()));
     // Mostly still pictures keep the smaller sample's rule.
