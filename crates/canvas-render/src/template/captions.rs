@@ -3,10 +3,9 @@
 //! canvas following its aspect ([`Layer::Fit`]): the layers are placed
 //! here for a square picture 1000 units wide.
 
-use super::memes::MAX_CAPTION_CHARS;
+use super::memes::caption;
 use super::{
-    FitSlot, Grow, Layer, Paint, ParamKind, ParamSpec, Piece, Reveal, Shape, ShapeSlot, Template,
-    TextSlot, Timeline,
+    FitSlot, Grow, Layer, Paint, Piece, Reveal, Shape, ShapeSlot, Template, TextSlot, Timeline,
 };
 use crate::text::{Align, FontFace, VAlign};
 
@@ -34,19 +33,6 @@ const fn fill(area: (f32, f32, f32, f32), color: [u8; 4]) -> Layer {
         paint: Paint::Fixed(color),
         stroke: None,
     })
-}
-
-/// A caption of at most [`MAX_CAPTION_CHARS`], empty by default.
-const fn caption(name: &'static str, doc: &'static str) -> ParamSpec {
-    ParamSpec {
-        name,
-        kind: ParamKind::Text {
-            max_chars: MAX_CAPTION_CHARS,
-            default: "",
-        },
-        doc,
-        expected: "expected at most 200 characters",
-    }
 }
 
 #[allow(clippy::too_many_arguments)]

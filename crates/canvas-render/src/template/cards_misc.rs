@@ -26,11 +26,6 @@ pub const MAX_DESCRIPTION_CHARS: usize = 500;
 
 const STILL: Timeline = Timeline::STILL;
 
-/// A backdrop at its placement (the whole canvas).
-const fn backdrop(art: Art, motion: &'static [Place]) -> Layer {
-    Layer::Art { art, motion }
-}
-
 /// The quote of `sage` and `sage2`, drawn whole, without outline.
 const fn quote_slot(
     (size, min_size): (f32, f32),
@@ -71,7 +66,7 @@ pub(super) static SAGE: Template = Template {
     camera: None,
     timeline: STILL,
     layers: &[
-        backdrop(Art::SageCard, &[Place::rect(0.0, 0.0, 1200.0, 630.0)]),
+        Layer::art(Art::SageCard, &[Place::rect(0.0, 0.0, 1200.0, 630.0)]),
         quote_slot(
             (54.0, 18.0),
             [0x3b, 0x25, 0x10, 255],
@@ -89,7 +84,7 @@ pub(super) static SAGE2: Template = Template {
     camera: None,
     timeline: STILL,
     layers: &[
-        backdrop(Art::Sage2Night, &[Place::rect(0.0, 0.0, 800.0, 800.0)]),
+        Layer::art(Art::Sage2Night, &[Place::rect(0.0, 0.0, 800.0, 800.0)]),
         quote_slot(
             (56.0, 16.0),
             [0x1e, 0x29, 0x3b, 255],
@@ -118,7 +113,7 @@ pub(super) static HORNY: Template = Template {
     camera: None,
     timeline: STILL,
     layers: &[
-        backdrop(Art::HornyLicence, &[Place::rect(0.0, 0.0, 900.0, 560.0)]),
+        Layer::art(Art::HornyLicence, &[Place::rect(0.0, 0.0, 900.0, 560.0)]),
         LICENCE_PHOTO,
     ],
     params: &[],
@@ -131,7 +126,7 @@ pub(super) static SIMPCARD: Template = Template {
     camera: None,
     timeline: STILL,
     layers: &[
-        backdrop(Art::SimpCard, &[Place::rect(0.0, 0.0, 900.0, 560.0)]),
+        Layer::art(Art::SimpCard, &[Place::rect(0.0, 0.0, 900.0, 560.0)]),
         LICENCE_PHOTO,
     ],
     params: &[],
@@ -149,7 +144,7 @@ pub(super) static NAMECARD: Template = Template {
     camera: None,
     timeline: STILL,
     layers: &[
-        backdrop(Art::NamecardGlass, &[Place::rect(0.0, 0.0, 1680.0, 800.0)]),
+        Layer::art(Art::NamecardGlass, &[Place::rect(0.0, 0.0, 1680.0, 800.0)]),
         Layer::Avatar(AvatarSlot {
             motion: &[Place::rect(
                 NAMECARD_AVATAR.0 - NAMECARD_AVATAR.2,

@@ -26,10 +26,6 @@ const fn avatar(motion: &'static [Place], grey: bool, tint: Option<Tint>) -> Lay
     })
 }
 
-const fn art(art: Art, motion: &'static [Place]) -> Layer {
-    Layer::Art { art, motion }
-}
-
 /// A still 512×512 overlay: the avatar (grey or in colour) under one
 /// full-size piece of art.
 macro_rules! overlay {
@@ -39,7 +35,7 @@ macro_rules! overlay {
             size: (512, 512),
             camera: None,
             timeline: STILL,
-            layers: &[avatar(FULL, $grey, None), art($art, FULL)],
+            layers: &[avatar(FULL, $grey, None), Layer::art($art, FULL)],
             params: &[],
         };
     };
@@ -100,7 +96,7 @@ pub(super) static TRIGGERED: Template = Template {
                 strength: 0.42,
             }),
         ),
-        art(
+        Layer::art(
             Art::TriggeredBanner,
             &[Place::rect(
                 0.0,
@@ -152,7 +148,7 @@ pub(super) static PETPET: Template = Template {
             grey: false,
             tint: None,
         }),
-        art(Art::Hand, PET_HAND),
+        Layer::art(Art::Hand, PET_HAND),
     ],
     params: &[ParamSpec {
         name: "delay",
@@ -209,7 +205,7 @@ pub(super) static AMONGUS: Template = Template {
         delay_param: None,
     },
     layers: &[
-        art(Art::Space, &[Place::rect(0.0, 0.0, 600.0, 300.0)]),
+        Layer::art(Art::Space, &[Place::rect(0.0, 0.0, 600.0, 300.0)]),
         Layer::Avatar(AvatarSlot {
             motion: DRIFT,
             mask: Mask::Circle,

@@ -19,10 +19,6 @@ pub const MAX_CAPTION_CHARS: usize = 200;
 
 const STILL: Timeline = Timeline::STILL;
 
-const fn art(art: Art, motion: &'static [Place]) -> Layer {
-    Layer::Art { art, motion }
-}
-
 const fn avatar(motion: &'static [Place], mask: Mask, grey: bool) -> Layer {
     Layer::Avatar(AvatarSlot {
         motion,
@@ -32,8 +28,9 @@ const fn avatar(motion: &'static [Place], mask: Mask, grey: bool) -> Layer {
     })
 }
 
-/// A caption of at most [`MAX_CAPTION_CHARS`], empty by default.
-const fn caption(name: &'static str, doc: &'static str) -> ParamSpec {
+/// A caption of at most [`MAX_CAPTION_CHARS`], empty by default (the
+/// memes' and the captions').
+pub(super) const fn caption(name: &'static str, doc: &'static str) -> ParamSpec {
     ParamSpec {
         name,
         kind: ParamKind::Text {
@@ -77,7 +74,7 @@ pub(super) static NOBITCHES: Template = Template {
     camera: None,
     timeline: STILL,
     layers: &[
-        art(Art::NoBitchesFace, &[Place::rect(0.0, 0.0, 800.0, 800.0)]),
+        Layer::art(Art::NoBitchesFace, &[Place::rect(0.0, 0.0, 800.0, 800.0)]),
         meme_text(
             &[Piece::Upper("no")],
             104.0,
@@ -125,7 +122,7 @@ pub(super) static ITS_SO_STUPID: Template = Template {
     camera: None,
     timeline: STILL,
     layers: &[
-        art(Art::StupidComic, &[Place::rect(0.0, 0.0, 800.0, 800.0)]),
+        Layer::art(Art::StupidComic, &[Place::rect(0.0, 0.0, 800.0, 800.0)]),
         avatar(
             &[Place::new(
                 STUPID_SIGN.0,
@@ -138,7 +135,7 @@ pub(super) static ITS_SO_STUPID: Template = Template {
             Mask::Square,
             false,
         ),
-        art(
+        Layer::art(
             Art::StupidHands,
             &[Place::rect(
                 STUPID_HANDS.0,
@@ -173,7 +170,7 @@ pub(super) static LIED: Template = Template {
     camera: None,
     timeline: STILL,
     layers: &[
-        art(Art::LiedBackdrop, &[Place::rect(0.0, 0.0, 600.0, 600.0)]),
+        Layer::art(Art::LiedBackdrop, &[Place::rect(0.0, 0.0, 600.0, 600.0)]),
         avatar(
             &[Place::rect(
                 LIED_PHOTO.0,
@@ -184,7 +181,7 @@ pub(super) static LIED: Template = Template {
             Mask::Rounded(10.0 / LIED_PHOTO.2),
             true,
         ),
-        art(Art::LiedVignette, &[Place::rect(0.0, 0.0, 600.0, 600.0)]),
+        Layer::art(Art::LiedVignette, &[Place::rect(0.0, 0.0, 600.0, 600.0)]),
         Layer::Text(TextSlot {
             replaced_by: None,
             pieces: &[Piece::Param("username"), Piece::Lit(" lied.")],
@@ -220,7 +217,7 @@ pub(super) static LOLICE: Template = Template {
     camera: None,
     timeline: STILL,
     layers: &[
-        art(Art::LoliceScene, &[Place::rect(0.0, 0.0, 900.0, 600.0)]),
+        Layer::art(Art::LoliceScene, &[Place::rect(0.0, 0.0, 900.0, 600.0)]),
         avatar(
             &[Place::rect(
                 LOLICE_PHOTO.0,
@@ -249,7 +246,7 @@ pub(super) static SERIES: Template = Template {
     camera: None,
     timeline: STILL,
     layers: &[
-        art(Art::SeriesBackdrop, &[Place::rect(0.0, 0.0, 700.0, 800.0)]),
+        Layer::art(Art::SeriesBackdrop, &[Place::rect(0.0, 0.0, 700.0, 800.0)]),
         avatar(
             &[Place::rect(
                 SERIES_COVER.0 - (SERIES_COVER.3 - SERIES_COVER.2) / 2.0,
@@ -260,7 +257,7 @@ pub(super) static SERIES: Template = Template {
             Mask::Square,
             false,
         ),
-        art(Art::SeriesCase, &[Place::rect(0.0, 0.0, 700.0, 800.0)]),
+        Layer::art(Art::SeriesCase, &[Place::rect(0.0, 0.0, 700.0, 800.0)]),
     ],
     params: &[],
 };

@@ -20,10 +20,6 @@ pub const MAX_YEARS_CHARS: usize = 40;
 
 const STILL: Timeline = Timeline::STILL;
 
-const fn art(art: Art, motion: &'static [Place]) -> Layer {
-    Layer::Art { art, motion }
-}
-
 /// Text in one face and colour, without outline, whole in every frame.
 const fn text(
     pieces: &'static [Piece],
@@ -83,7 +79,7 @@ pub(super) static WANTED: Template = Template {
     camera: None,
     timeline: STILL,
     layers: &[
-        art(Art::WantedPoster, &[Place::rect(0.0, 0.0, 600.0, 800.0)]),
+        Layer::art(Art::WantedPoster, &[Place::rect(0.0, 0.0, 600.0, 800.0)]),
         Layer::Avatar(AvatarSlot {
             motion: &[Place::rect(
                 WANTED_PHOTO.0,
@@ -98,7 +94,7 @@ pub(super) static WANTED: Template = Template {
                 strength: 0.32,
             }),
         }),
-        art(
+        Layer::art(
             Art::WantedPhotoAge,
             &[Place::rect(
                 WANTED_PHOTO.0,
@@ -109,7 +105,7 @@ pub(super) static WANTED: Template = Template {
         ),
         Layer::When {
             when: When::Absent("name"),
-            layer: &art(
+            layer: &Layer::art(
                 Art::WantedRule,
                 &[Place::rect(
                     WANTED_NAME.0 + 64.0,
@@ -179,7 +175,7 @@ pub(super) static RIP: Template = Template {
     camera: None,
     timeline: STILL,
     layers: &[
-        art(Art::RipScene, &[Place::rect(0.0, 0.0, 700.0, 800.0)]),
+        Layer::art(Art::RipScene, &[Place::rect(0.0, 0.0, 700.0, 800.0)]),
         Layer::Avatar(AvatarSlot {
             motion: &[Place::rect(
                 RIP_PHOTO.0,
@@ -191,7 +187,7 @@ pub(super) static RIP: Template = Template {
             grey: true,
             tint: None,
         }),
-        art(
+        Layer::art(
             Art::RipOval,
             &[Place::rect(
                 RIP_PHOTO.0,
@@ -253,14 +249,14 @@ pub(super) static TRASH: Template = Template {
     camera: None,
     timeline: STILL,
     layers: &[
-        art(Art::TrashAlley, &[Place::rect(0.0, 0.0, 800.0, 800.0)]),
+        Layer::art(Art::TrashAlley, &[Place::rect(0.0, 0.0, 800.0, 800.0)]),
         Layer::Avatar(AvatarSlot {
             motion: &[Place::new(248.0, 176.0, 300.0, 300.0, -11.0, 1.0)],
             mask: Mask::Rounded(0.06),
             grey: false,
             tint: None,
         }),
-        art(
+        Layer::art(
             Art::TrashBin,
             &[Place::rect(
                 TRASH_FRONT.0,
@@ -290,7 +286,7 @@ pub(super) static DELETE: Template = Template {
     camera: None,
     timeline: STILL,
     layers: &[
-        art(Art::DeleteDialog, &[Place::rect(0.0, 0.0, 800.0, 480.0)]),
+        Layer::art(Art::DeleteDialog, &[Place::rect(0.0, 0.0, 800.0, 480.0)]),
         Layer::Avatar(AvatarSlot {
             motion: &[Place::rect(
                 DELETE_ICON.0,
@@ -337,7 +333,7 @@ pub(super) static BEAUTIFUL: Template = Template {
     camera: None,
     timeline: STILL,
     layers: &[
-        art(
+        Layer::art(
             Art::BeautifulGallery,
             &[Place::rect(0.0, 0.0, 800.0, 800.0)],
         ),
@@ -352,7 +348,7 @@ pub(super) static BEAUTIFUL: Template = Template {
             grey: false,
             tint: None,
         }),
-        art(
+        Layer::art(
             Art::BeautifulVarnish,
             &[Place::rect(
                 BEAUTIFUL_PAINTING.0,
@@ -399,7 +395,7 @@ pub(super) static STONKS: Template = Template {
     camera: None,
     timeline: STILL,
     layers: &[
-        art(Art::StonksChart, &[Place::rect(0.0, 0.0, 800.0, 600.0)]),
+        Layer::art(Art::StonksChart, &[Place::rect(0.0, 0.0, 800.0, 600.0)]),
         Layer::Avatar(AvatarSlot {
             motion: &[Place::rect(
                 STONKS_AVATAR.0,

@@ -16,6 +16,7 @@
 //! author's, not the quoted person's). Themes: `dark` (the default, a chat
 //! client's #313338) and `light` (#ffffff). No mark is drawn on the card.
 
+use super::social::rgb;
 use super::{
     AvatarSlot, Grow, Layer, Lead, Markup, Mask, Paint, ParamKind, ParamSpec, Piece, Place, Reveal,
     Row, RowItem, Shape, ShapeSlot, Template, TextSlot, Timeline, When,
@@ -34,10 +35,6 @@ pub const MAX_MESSAGE_CHARS: usize = 2000;
 const MAX_REPLY_CHARS: usize = 2000;
 
 const STILL: Timeline = Timeline::STILL;
-
-const fn rgb(hex: u32) -> [u8; 4] {
-    [(hex >> 16) as u8, (hex >> 8) as u8, hex as u8, 255]
-}
 
 /// The themes, in the order of every colour list below.
 const THEMES: &[&str] = &["dark", "light"];

@@ -688,6 +688,13 @@ pub enum Layer {
     Effect(EffectSlot),
 }
 
+impl Layer {
+    /// A piece of art at its placement in each frame ([`Layer::Art`]).
+    pub const fn art(art: Art, motion: &'static [Place]) -> Layer {
+        Layer::Art { art, motion }
+    }
+}
+
 /// The main picture of a template whose canvas follows the picture's
 /// aspect (a caption over any picture): [`Layer::Fit`].
 ///

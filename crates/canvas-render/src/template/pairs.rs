@@ -21,10 +21,6 @@ pub const SHIP_PERCENT: &str = "percent";
 
 const STILL: Timeline = Timeline::STILL;
 
-const fn art(art: Art, motion: &'static [Place]) -> Layer {
-    Layer::Art { art, motion }
-}
-
 const fn avatar(motion: &'static [Place], mask: Mask) -> Layer {
     Layer::Avatar(AvatarSlot {
         motion,
@@ -103,10 +99,10 @@ pub(super) static SHIP: Template = Template {
     camera: None,
     timeline: STILL,
     layers: &[
-        art(Art::ShipBackdrop, &[full(SHIP_SIZE)]),
+        Layer::art(Art::ShipBackdrop, &[full(SHIP_SIZE)]),
         avatar(&[Place::rect(70.0, 60.0, 240.0, 240.0)], Mask::Circle),
         second(&[Place::rect(590.0, 60.0, 240.0, 240.0)], Mask::Circle),
-        art(
+        Layer::art(
             Art::ShipHeart,
             &[Place::rect(
                 450.0 - SHIP_HEART.0 as f32 / 2.0,
@@ -166,7 +162,7 @@ pub(super) static KISS: Template = Template {
     camera: None,
     timeline: STILL,
     layers: &[
-        art(Art::KissScene, &[full(SCENE_SIZE)]),
+        Layer::art(Art::KissScene, &[full(SCENE_SIZE)]),
         avatar(
             &[Place::new(150.0, 110.0, 260.0, 260.0, 12.0, 1.0)],
             Mask::Circle,
@@ -175,7 +171,7 @@ pub(super) static KISS: Template = Template {
             &[Place::new(390.0, 110.0, 260.0, 260.0, -12.0, 1.0)],
             Mask::Circle,
         ),
-        art(Art::KissFront, &[full(SCENE_SIZE)]),
+        Layer::art(Art::KissFront, &[full(SCENE_SIZE)]),
     ],
     params: &[],
 };
@@ -187,13 +183,13 @@ pub(super) static SLAP: Template = Template {
     camera: None,
     timeline: STILL,
     layers: &[
-        art(Art::SlapScene, &[full(SCENE_SIZE)]),
+        Layer::art(Art::SlapScene, &[full(SCENE_SIZE)]),
         avatar(&[Place::rect(40.0, 150.0, 240.0, 240.0)], Mask::Circle),
         second(
             &[Place::new(480.0, 70.0, 260.0, 260.0, 22.0, 1.0)],
             Mask::Circle,
         ),
-        art(Art::SlapFront, &[full(SCENE_SIZE)]),
+        Layer::art(Art::SlapFront, &[full(SCENE_SIZE)]),
     ],
     params: &[],
 };
@@ -205,7 +201,7 @@ pub(super) static HUG: Template = Template {
     camera: None,
     timeline: STILL,
     layers: &[
-        art(Art::HugScene, &[full(SCENE_SIZE)]),
+        Layer::art(Art::HugScene, &[full(SCENE_SIZE)]),
         avatar(
             &[Place::new(130.0, 95.0, 280.0, 280.0, 6.0, 1.0)],
             Mask::Circle,
@@ -214,7 +210,7 @@ pub(super) static HUG: Template = Template {
             &[Place::new(390.0, 95.0, 280.0, 280.0, -6.0, 1.0)],
             Mask::Circle,
         ),
-        art(Art::HugFront, &[full(SCENE_SIZE)]),
+        Layer::art(Art::HugFront, &[full(SCENE_SIZE)]),
     ],
     params: &[],
 };
@@ -240,7 +236,7 @@ pub(super) static FUSE: Template = Template {
             )],
             Mask::Square,
         ),
-        art(Art::FuseGlow, &[full(FUSE_SIZE)]),
+        Layer::art(Art::FuseGlow, &[full(FUSE_SIZE)]),
     ],
     params: &[],
 };
@@ -252,7 +248,7 @@ pub(super) static VS: Template = Template {
     camera: None,
     timeline: STILL,
     layers: &[
-        art(Art::VsScene, &[full(VS_SIZE)]),
+        Layer::art(Art::VsScene, &[full(VS_SIZE)]),
         avatar(
             &[Place::rect(90.0, 110.0, 300.0, 300.0)],
             Mask::Rounded(0.08),
@@ -261,7 +257,7 @@ pub(super) static VS: Template = Template {
             &[Place::rect(610.0, 110.0, 300.0, 300.0)],
             Mask::Rounded(0.08),
         ),
-        art(Art::VsFront, &[full(VS_SIZE)]),
+        Layer::art(Art::VsFront, &[full(VS_SIZE)]),
     ],
     params: &[],
 };
@@ -280,13 +276,13 @@ pub(super) static HEART_LOCKET: Template = Template {
         delay_param: None,
     },
     layers: &[
-        art(Art::LocketBack, &[full(LOCKET_SIZE)]),
+        Layer::art(Art::LocketBack, &[full(LOCKET_SIZE)]),
         avatar(LOCKET_AVATAR, Mask::Circle),
-        art(Art::LocketHalf, LOCKET_LEFT),
+        Layer::art(Art::LocketHalf, LOCKET_LEFT),
         second(LOCKET_AVATAR2, Mask::Circle),
-        art(Art::LocketHalf, LOCKET_RIGHT),
-        art(Art::LocketLid, LOCKET_LID),
-        art(Art::LocketSparkle, LOCKET_SPARKLE),
+        Layer::art(Art::LocketHalf, LOCKET_RIGHT),
+        Layer::art(Art::LocketLid, LOCKET_LID),
+        Layer::art(Art::LocketSparkle, LOCKET_SPARKLE),
     ],
     params: &[],
 };

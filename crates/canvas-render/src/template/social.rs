@@ -36,7 +36,8 @@ pub const MAX_COUNTER: u64 = 999_999_999_999;
 
 const STILL: Timeline = Timeline::STILL;
 
-const fn rgb(hex: u32) -> [u8; 4] {
+/// An opaque colour from `0xRRGGBB`.
+pub(super) const fn rgb(hex: u32) -> [u8; 4] {
     [(hex >> 16) as u8, (hex >> 8) as u8, hex as u8, 255]
 }
 
