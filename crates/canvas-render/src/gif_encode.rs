@@ -78,10 +78,7 @@ pub fn encode_gif(
     loops: Loops,
     deadline: &Deadline,
 ) -> Result<Vec<u8>, AnimationError> {
-    let (w, h) = check_frames(frames, delays_ms)?;
-    gif_size(w, h)?;
-    let indexed = index_frames(frames, None, deadline)?;
-    write_gif((w, h), indexed, delays_ms, loops, deadline)
+    encode_gif_sampled(frames, delays_ms, loops, deadline, None)
 }
 
 /// [`encode_gif`] of frames that all show one picture's colours drawn
@@ -96,9 +93,21 @@ pub(crate) fn encode_gif_effect(
     loops: Loops,
     deadline: &Deadline,
 ) -> Result<Vec<u8>, AnimationError> {
+    encode_gif_sampled(frames, delays_ms, loops, deadline, Some(EFFECT_SAMPLE))
+}
+
+/// [`encode_gif`] with its palette trained on `sample` pixels of the
+/// frames (`None`: as many as the frames' changes call for).
+fn encode_gif_sampled(
+    frames: &[RgbaImage],
+    delays_ms: &[u32],
+    loops: Loops,
+    deadline: &Deadline,
+    sample: Option<usize>,
+) -> Result<Vec<u8>, AnimationError> {
     let (w, h) = check_frames(frames, delays_ms)?;
     gif_size(w, h)?;
-    let indexed = index_frames(frames, Some(EFFECT_SAMPLE), deadline)?;
+    let indexed = index_frames(frames, sample, deadline)?;
     write_gif((w, h), indexed, delays_ms, loops, deadline)
 }
 
