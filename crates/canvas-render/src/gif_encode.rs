@@ -20,7 +20,10 @@
 //!   background (frames disposed to the background). A caller that knows
 //!   its frames are one picture at several places (a template's camera)
 //!   hands over the picture and its places instead ([`encode_gif_placed`]):
-//!   the same file, with no frame composed, scanned or compared.
+//!   the same file, with no frame composed, scanned or compared. Over a
+//!   backdrop (every frame full), the first frame is stored whole and each
+//!   later one is the picture at its place, disposed by restoring the
+//!   first.
 //! - A frame with the pixels of an earlier one takes that one's indices; a
 //!   frame that shows the one before moved (found by a probe,
 //!   `find_shift`) copies the indices of the pixels that moved unchanged,
@@ -139,11 +142,18 @@ pub fn encode_gif_placed(
     }
     crate::limits::check_size(w, h)?;
     gif_size(w, h)?;
-    if !placed.fits() || pw == 0 || ph == 0 {
+    let backdrop_fits = placed
+        .backdrop
+        .as_ref()
+        .is_none_or(|b| b.dimensions() == (w, h));
+    if !placed.fits() || pw == 0 || ph == 0 || !backdrop_fits {
         let (frames, delays): (Vec<RgbaImage>, Vec<u32>) = placed.composed().into_iter().unzip();
         let encoded = encode_gif(&frames, &delays, loops, deadline);
         frames.into_iter().for_each(crate::buffers::recycle_image);
         return encoded;
+    }
+    if placed.backdrop.is_some() {
+        return encode_placed_over_backdrop(placed, loops, deadline);
     }
     let shows: Vec<Shows> = placed
         .frames
@@ -169,6 +179,105 @@ pub fn encode_gif_placed(
     deadline.check()?;
     let delays: Vec<u32> = placed.frames.iter().map(|&(_, d)| d).collect();
     write_gif((w, h), (colours, indexed, shows), &delays, loops, deadline)
+}
+
+/// [`encode_gif_placed`] over a backdrop: the first frame composed and
+/// stored whole, then the picture, mapped and LZW-encoded once, written at
+/// each later frame's place with transparency where it is clear, each
+/// frame disposed by restoring the first ("restore to previous"), so that
+/// every frame shows the first one around the picture as
+/// [`PlacedFrames::frame`] composes it. Consecutive frames that show the
+/// picture at one place merge, their delays added.
+fn encode_placed_over_backdrop(
+    placed: &PlacedFrames,
+    loops: Loops,
+    deadline: &Deadline,
+) -> Result<Vec<u8>, AnimationError> {
+    let (w, h) = placed.canvas;
+    let (pw, ph) = placed.picture.dimensions();
+    let first = placed.frame(0);
+    let pictures = [&first, &placed.picture];
+    let (colours, indexed) = match ExactColours::index(&pictures, deadline)? {
+        Some((exact, indexed)) => (exact.colours, indexed),
+        None => {
+            let mut q = Quantised::train_on(&sample_all(&pictures, BACKDROP_SAMPLE));
+            deadline.check()?;
+            let mut indexed = Vec::with_capacity(2);
+            for picture in pictures {
+                let mut out = Vec::with_capacity(picture.as_raw().len() / 4);
+                q.index_frame_spans(picture, None, &mut out);
+                indexed.push(out);
+                deadline.check()?;
+            }
+            (q.colours, indexed)
+        }
+    };
+    crate::buffers::recycle_image(first);
+    // Each shown frame: the picture's place (`None`: the first frame, whole)
+    // and its delay, consecutive frames at one place merged.
+    struct Shown {
+        picture_at: Option<(u32, u32)>,
+        at: (u32, u32),
+        delay: u64,
+    }
+    let mut shown: Vec<Shown> = Vec::with_capacity(placed.frames.len());
+    for (i, &(at, delay)) in placed.frames.iter().enumerate() {
+        match shown.last_mut() {
+            Some(last) if last.at == at => last.delay += u64::from(delay),
+            _ => shown.push(Shown {
+                picture_at: (i > 0).then_some(at),
+                at,
+                delay: u64::from(delay),
+            }),
+        }
+    }
+    let (gw, gh) = gif_size(w, h)?;
+    let mut palette: Vec<u8> = colours.iter().flatten().copied().collect();
+    palette.resize(256 * 3, 0);
+    let mut out = Vec::new();
+    {
+        let mut enc = gif_codec::Encoder::new(&mut out, gw, gh, &palette).map_err(encode_error)?;
+        if let Some(r) = repeat_of(loops) {
+            enc.set_repeat(r).map_err(encode_error)?;
+        }
+        let mut lzw = Lzw::new();
+        let (mut whole, mut picture) = (Vec::new(), Vec::new());
+        lzw.encode(&indexed[0], &mut whole);
+        for frame in shown {
+            let delay = u16::try_from((frame.delay + 5) / 10).unwrap_or(u16::MAX);
+            let frame = match frame.picture_at {
+                None => gif_codec::Frame {
+                    width: gw,
+                    height: gh,
+                    delay,
+                    dispose: gif_codec::DisposalMethod::Keep,
+                    transparent: Some(TRANSPARENT),
+                    buffer: Cow::Borrowed(&whole),
+                    ..gif_codec::Frame::default()
+                },
+                Some((x, y)) => {
+                    if picture.is_empty() {
+                        lzw.encode(&indexed[1], &mut picture);
+                    }
+                    gif_codec::Frame {
+                        left: x as u16,
+                        top: y as u16,
+                        width: pw as u16,
+                        height: ph as u16,
+                        delay,
+                        dispose: gif_codec::DisposalMethod::Previous,
+                        transparent: Some(TRANSPARENT),
+                        buffer: Cow::Borrowed(&picture),
+                        ..gif_codec::Frame::default()
+                    }
+                }
+            };
+            enc.write_lzw_pre_encoded_frame(&frame)
+                .map_err(encode_error)?;
+            deadline.check()?;
+        }
+    }
+    Ok(out)
 }
 
 /// Encodes an animation given as its first frame and each later frame's

@@ -187,7 +187,24 @@ impl Avatar {
             Pixmap::from_vec(crate::buffers::take(len), size).ok_or(RenderError::EmptyImage)?;
         let width = sw as usize * 4;
         for (out, row) in pixmap.data_mut().chunks_exact_mut(width).zip(rows) {
-            for (dst, src) in out.chunks_exact_mut(4).zip(row[..width].chunks_exact(4)) {
+            let row = &row[..width];
+            // An opaque row in colour (the usual avatar) is its own
+            // premultiplied form: copied, or looked up in the tint's table.
+            if !grey && row.chunks_exact(4).all(|p| p[3] == 255) {
+                match &tint {
+                    None => out.copy_from_slice(row),
+                    Some(t) => {
+                        for (dst, src) in out.chunks_exact_mut(4).zip(row.chunks_exact(4)) {
+                            dst[0] = t.opaque[0][usize::from(src[0])];
+                            dst[1] = t.opaque[1][usize::from(src[1])];
+                            dst[2] = t.opaque[2][usize::from(src[2])];
+                            dst[3] = 255;
+                        }
+                    }
+                }
+                continue;
+            }
+            for (dst, src) in out.chunks_exact_mut(4).zip(row.chunks_exact(4)) {
                 let a = src[3] as u32;
                 let (mut r, mut g, mut b) = (src[0] as u32, src[1] as u32, src[2] as u32);
                 if grey {

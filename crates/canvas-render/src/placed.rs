@@ -1,13 +1,13 @@
 //! An animation whose every frame shows one picture at a place of its own
-//! on a transparent canvas (a template with a camera over a still avatar:
-//! triggered's shake), given as the picture and its places rather than as
-//! whole frames.
+//! (a template with a camera over a still avatar: triggered's shake), given
+//! as the picture and its places rather than as whole frames: on a
+//! transparent canvas, or over a backdrop that fills it.
 //!
 //! The GIF encoder takes it as it is ([`crate::animation::encode_gif_placed`]):
 //! the picture is stored once and written at each frame's place, with no
-//! canvas-sized frame composed, scanned or compared. Any other consumer
-//! (the WebP encoder, a still of the first frame) composes the frames it
-//! needs ([`PlacedFrames::frame`]).
+//! canvas-sized frame composed, scanned or compared but, over a backdrop,
+//! the first. Any other consumer (the WebP encoder, a still of the first
+//! frame) composes the frames it needs ([`PlacedFrames::frame`]).
 
 use image::RgbaImage;
 
@@ -22,6 +22,14 @@ pub struct PlacedFrames {
     /// Each frame in order: the picture's top-left corner on the canvas
     /// and the frame's delay in ms.
     pub frames: Vec<((u32, u32), u32)>,
+    /// What the canvas shows under the picture (straight alpha, the
+    /// canvas's size), if anything. With a backdrop each frame is the
+    /// backdrop, the picture at the first frame's place and the picture at
+    /// the frame's own place over both ([`PlacedFrames::frame`]): around a
+    /// picture that moved, the first frame shows, as a GIF whose later
+    /// frames each restore the first one draws it. `None`: a transparent
+    /// canvas.
+    pub backdrop: Option<RgbaImage>,
 }
 
 impl PlacedFrames {
@@ -36,10 +44,19 @@ impl PlacedFrames {
     }
 
     /// Frame `i` as shown: the picture at its place on a transparent
-    /// canvas, clipped to it (a transparent canvas past the last frame).
+    /// canvas, clipped to it (a transparent canvas past the last frame);
+    /// over a backdrop, the backdrop with the picture at the first frame's
+    /// place and at frame `i`'s over it (the backdrop and the first place
+    /// past the last frame).
     pub fn frame(&self, i: usize) -> RgbaImage {
         let at = self.frames.get(i).map_or(self.canvas, |&(at, _)| at);
-        on_canvas(self.canvas, &self.picture, at)
+        match &self.backdrop {
+            None => on_canvas(self.canvas, &self.picture, at),
+            Some(backdrop) => {
+                let first = self.frames.first().map_or(self.canvas, |&(at, _)| at);
+                over_backdrop(backdrop, &self.picture, first, at)
+            }
+        }
     }
 
     /// Every frame composed ([`PlacedFrames::frame`]), with its delay.
@@ -72,6 +89,58 @@ pub(crate) fn on_canvas(canvas: (u32, u32), picture: &RgbaImage, (x, y): (u32, u
     RgbaImage::from_raw(w as u32, h as u32, data).expect("the canvas's own size")
 }
 
+/// `backdrop` with `picture` drawn over it (source-over, straight alpha)
+/// with its top-left corner at `first`, and again at `at` (once when they
+/// are one), clipped to it, in a buffer from the store ([`crate::buffers`]).
+pub(crate) fn over_backdrop(
+    backdrop: &RgbaImage,
+    picture: &RgbaImage,
+    first: (u32, u32),
+    at: (u32, u32),
+) -> RgbaImage {
+    let data = crate::buffers::copy_of(backdrop.as_raw());
+    let mut canvas = RgbaImage::from_raw(backdrop.width(), backdrop.height(), data)
+        .expect("the backdrop's size");
+    draw_over(&mut canvas, picture, first);
+    if at != first {
+        draw_over(&mut canvas, picture, at);
+    }
+    canvas
+}
+
+/// Draws `picture` over `canvas` (source-over, straight alpha) with its
+/// top-left corner at `(x, y)`, clipped to it.
+fn draw_over(canvas: &mut RgbaImage, picture: &RgbaImage, (x, y): (u32, u32)) {
+    let (w, h) = (canvas.width() as usize, canvas.height() as usize);
+    let (x, y) = ((x as usize).min(w), (y as usize).min(h));
+    let (pw, ph) = (picture.width() as usize, picture.height() as usize);
+    let (cols, rows) = (pw.min(w - x), ph.min(h - y));
+    if cols == 0 {
+        return;
+    }
+    let dst = canvas.as_mut();
+    for (r, src_row) in picture.as_raw().chunks_exact(pw * 4).take(rows).enumerate() {
+        let start = ((y + r) * w + x) * 4;
+        let dst_row = &mut dst[start..start + cols * 4];
+        for (d, s) in dst_row.chunks_exact_mut(4).zip(src_row.chunks_exact(4)) {
+            match s[3] {
+                255 => d.copy_from_slice(s),
+                0 => {}
+                sa => {
+                    let (sa, da) = (u32::from(sa), u32::from(d[3]));
+                    // Alpha out, times 255: sa·255 + da·(255 − sa).
+                    let out = sa * 255 + da * (255 - sa);
+                    for c in 0..3 {
+                        let v = u32::from(s[c]) * sa * 255 + u32::from(d[c]) * da * (255 - sa);
+                        d[c] = ((v + out / 2) / out) as u8;
+                    }
+                    d[3] = ((out + 127) / 255) as u8;
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use image::{Rgba, RgbaImage};
@@ -85,6 +154,7 @@ mod tests {
             canvas: (5, 4),
             picture: picture.clone(),
             frames: vec![((1, 2), 40), ((3, 3), 60)],
+            backdrop: None,
         };
         assert!(!placed.fits());
         let first = placed.frame(0);
@@ -110,5 +180,37 @@ mod tests {
             ..placed
         };
         assert!(inside.fits());
+    }
+
+    #[test]
+    fn over_a_backdrop_every_frame_is_full_and_keeps_the_first_place() {
+        let backdrop = RgbaImage::from_pixel(6, 5, Rgba([10, 20, 30, 255]));
+        // Opaque but for one half-transparent and one clear pixel.
+        let mut picture = RgbaImage::from_pixel(3, 2, Rgba([200, 100, 0, 255]));
+        picture.put_pixel(1, 0, Rgba([0, 0, 250, 128]));
+        picture.put_pixel(2, 1, Rgba([9, 9, 9, 0]));
+        let placed = PlacedFrames {
+            canvas: (6, 5),
+            picture: picture.clone(),
+            frames: vec![((0, 0), 40), ((3, 3), 40)],
+            backdrop: Some(backdrop.clone()),
+        };
+        let first = placed.frame(0);
+        assert!(first.pixels().all(|p| p[3] == 255));
+        assert_eq!(*first.get_pixel(0, 0), Rgba([200, 100, 0, 255]));
+        // Half of the blue over the backdrop.
+        let half = first.get_pixel(1, 0);
+        assert!((i32::from(half[2]) - (250 + 30) / 2).abs() <= 1, "{half:?}");
+        assert_eq!(*first.get_pixel(2, 1), Rgba([10, 20, 30, 255]));
+        assert_eq!(*first.get_pixel(5, 4), Rgba([10, 20, 30, 255]));
+        // The second frame: the picture at its place, and at the first
+        // place still, clipped at the canvas's edge.
+        let second = placed.frame(1);
+        assert!(second.pixels().all(|p| p[3] == 255));
+        assert_eq!(*second.get_pixel(0, 0), Rgba([200, 100, 0, 255]));
+        assert_eq!(*second.get_pixel(3, 3), Rgba([200, 100, 0, 255]));
+        assert_eq!(*second.get_pixel(5, 4), Rgba([10, 20, 30, 255]));
+        assert_eq!(*second.get_pixel(3, 4), Rgba([200, 100, 0, 255]));
+        assert_eq!(*second.get_pixel(4, 3), *half);
     }
 }

@@ -40,8 +40,9 @@
 //!
 //! A template may also have a [`Camera`]: the layers then draw a picture
 //! smaller than the canvas, which each frame shows at a place of its own,
-//! transparent around it (triggered's shake is the whole picture jumping
-//! between 12 places); the picture is drawn once when it does not change.
+//! transparent around it or over a backdrop drawn once (triggered's shake
+//! is the avatar jumping between 12 places above a steady banner); the
+//! picture is drawn once when it does not change.
 //!
 //! Templates are data rather than code so that a new one is a table, not a
 //! new function: the interpreter ([`render_template`],

@@ -303,10 +303,10 @@ pub(super) fn last_seen(pixels: &[u8]) -> Option<usize> {
 }
 
 /// The most bytes of pictures cut out of an animation's frames
-/// ([`pictures`]), kept while it is encoded: two 1024² pictures (a
-/// triggered shake cuts one of 488²). Contents past it stay in their whole
-/// frames, so a crafted animation of many moving pictures costs no more
-/// memory than the stated bound allows for it.
+/// ([`pictures`]), kept while it is encoded: two 1024² pictures (a picture
+/// shaking on a transparent canvas cuts one). Contents past it stay in
+/// their whole frames, so a crafted animation of many moving pictures costs
+/// no more memory than the stated bound allows for it.
 pub(super) const MAX_CUT_BYTES: usize = 8 << 20;
 
 /// For each frame whose content (the pixels in its [`opaque_bounds`],

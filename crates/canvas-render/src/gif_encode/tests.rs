@@ -570,11 +570,18 @@ fn shown_screens(gif: &[u8], width: usize, height: usize) -> Vec<(Vec<u8>, u16)>
     let mut decoder = options.read_info(gif).unwrap();
     let mut screen = vec![0u8; width * height * 4];
     let (mut shown, mut disposed) = (Vec::new(), false);
+    let mut restore: Option<Vec<u8>> = None;
     while let Some(frame) = decoder.read_next_frame().unwrap() {
         if disposed {
             screen.fill(0);
         }
+        if let Some(saved) = restore.take() {
+            screen = saved;
+        }
         disposed = frame.dispose == gif_codec::DisposalMethod::Background;
+        if frame.dispose == gif_codec::DisposalMethod::Previous {
+            restore = Some(screen.clone());
+        }
         let (left, top, fw) = (
             usize::from(frame.left),
             usize::from(frame.top),
@@ -694,6 +701,7 @@ fn a_placed_picture_is_the_gif_of_its_composed_frames() {
                 .enumerate()
                 .map(|(k, &at)| (at, 30 + k as u32 * 10))
                 .collect(),
+            backdrop: None,
         };
         let frames: Vec<RgbaImage> = places
             .iter()
@@ -719,6 +727,7 @@ fn a_placed_picture_is_the_gif_of_its_composed_frames() {
         canvas: (50, 40),
         picture: picture.clone(),
         frames: vec![((0, 0), 40), ((20, 15), 40)],
+        backdrop: None,
     };
     assert!(!off.fits());
     let gif = super::encode_gif_placed(&off, crate::Loops::Infinite, &deadline).unwrap();
@@ -732,6 +741,62 @@ fn a_placed_picture_is_the_gif_of_its_composed_frames() {
         ..off
     };
     assert!(super::encode_gif_placed(&empty, crate::Loops::Infinite, &deadline).is_err());
+}
+
+/// Over a backdrop, the first frame is stored whole and every later one
+/// is the picture, compressed once, at its place over the first restored
+/// ("restore to previous"): every frame shows full, as composed, and
+/// frames at one place merge.
+#[test]
+fn a_picture_moving_over_a_backdrop_is_stored_once_over_the_first_frame() {
+    use crate::placed::PlacedFrames;
+    let mut picture = shaken(40, 30, 0, 0);
+    picture.put_pixel(5, 5, Rgba([0, 0, 0, 0]));
+    picture.put_pixel(30, 20, Rgba([0, 0, 0, 0]));
+    let backdrop = RgbaImage::from_fn(60, 50, |x, y| Rgba([(x * 4) as u8, 90, (y * 5) as u8, 255]));
+    let places = [(10, 10), (0, 4), (0, 4), (20, 20), (10, 10), (16, 0)];
+    let handed = PlacedFrames {
+        canvas: (60, 50),
+        picture: picture.clone(),
+        frames: places.iter().map(|&at| (at, 40)).collect(),
+        backdrop: Some(backdrop),
+    };
+    let deadline = no_deadline();
+    let gif = super::encode_gif_placed(&handed, crate::Loops::Infinite, &deadline).unwrap();
+    let shown = shown_screens(&gif, 60, 50);
+    // (0, 4) twice is one frame of 80 ms.
+    assert_eq!(shown.len(), 5);
+    assert_eq!(shown[1].1, 8);
+    for (screen, k) in shown.iter().zip([0, 1, 3, 4, 5]) {
+        assert!(screen.0.chunks_exact(4).all(|p| p[3] == 255), "frame {k}");
+        assert_shows(&handed.frame(k), &screen.0, k);
+    }
+    // The later frames are the picture's rectangle, disposed by restoring
+    // the first, one stream for all.
+    let mut decoder = gif_codec::DecodeOptions::new().read_info(&gif[..]).unwrap();
+    let mut streams = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        streams.push((
+            frame.width,
+            frame.height,
+            frame.dispose,
+            frame.buffer.to_vec(),
+        ));
+    }
+    assert_eq!((streams[0].0, streams[0].1), (60, 50));
+    for later in &streams[1..] {
+        assert_eq!((later.0, later.1), (40, 30));
+        assert_eq!(later.2, gif_codec::DisposalMethod::Previous);
+        assert_eq!(later.3, streams[1].3);
+    }
+    let composed: Vec<RgbaImage> = (0..places.len()).map(|k| handed.frame(k)).collect();
+    let whole = super::encode_gif(&composed, &[40; 6], crate::Loops::Infinite, &deadline).unwrap();
+    assert!(
+        gif.len() < whole.len(),
+        "{} over {}",
+        gif.len(),
+        whole.len()
+    );
 }
 
 /// Frames given as the first and each later frame's changed rectangle

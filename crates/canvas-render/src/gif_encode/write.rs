@@ -28,6 +28,17 @@ pub(super) fn encode_whole(
     }
 }
 
+/// The GIF's loop count for `loops` (`None`: played once, no extension).
+pub(super) fn repeat_of(loops: Loops) -> Option<gif_codec::Repeat> {
+    match loops {
+        Loops::Infinite => Some(gif_codec::Repeat::Infinite),
+        Loops::Times(n) if n > 1 => Some(gif_codec::Repeat::Finite(
+            u16::try_from(n - 1).unwrap_or(u16::MAX),
+        )),
+        Loops::Times(_) => None,
+    }
+}
+
 /// Writes the GIF of frames indexed by [`index_frames`] (or laid out as
 /// it does), each shown for its `delays_ms`, on a `w` × `h` canvas.
 pub(super) fn write_gif(
@@ -89,14 +100,7 @@ pub(super) fn write_gif_known(
     let mut out = Vec::new();
     {
         let mut enc = gif_codec::Encoder::new(&mut out, gw, gh, &palette).map_err(encode_error)?;
-        let repeat = match loops {
-            Loops::Infinite => Some(gif_codec::Repeat::Infinite),
-            Loops::Times(n) if n > 1 => Some(gif_codec::Repeat::Finite(
-                u16::try_from(n - 1).unwrap_or(u16::MAX),
-            )),
-            Loops::Times(_) => None,
-        };
-        if let Some(r) = repeat {
+        if let Some(r) = repeat_of(loops) {
             enc.set_repeat(r).map_err(encode_error)?;
         }
         let width = w as usize;

@@ -37,7 +37,7 @@ pub enum Art {
     /// 512×512: a dimming vignette and a dark band with "MISSION PASSED"
     /// in gold and "RESPECT +" beneath, in a heavy serif.
     PassedBanner,
-    /// 488×112: the red "TRIGGERED" banner.
+    /// 512×112: the red "TRIGGERED" banner.
     TriggeredBanner,
     /// 512×512: a dimming vignette and a dark band with "WASTED" in red,
     /// in a heavy serif.
@@ -871,8 +871,8 @@ fn heavy_word(c: &mut Canvas, word: &str, fill: [u8; 4], size: f32, area: TextBo
     c.draw_layout(&layout, &face, area);
 }
 
-/// The width of the TRIGGERED banner: that of the picture it crosses.
-const TRIGGERED_WIDTH: f32 = 488.0;
+/// The width of the TRIGGERED banner: the canvas's.
+const TRIGGERED_WIDTH: f32 = 512.0;
 
 fn triggered(c: &mut Canvas) {
     let path = rect_path(0.0, 8.0, TRIGGERED_WIDTH, 104.0);

@@ -4,8 +4,8 @@
 //! written out, so that each template is plain data.
 
 use super::{
-    Art, AvatarSlot, Camera, Layer, Mask, ParamKind, ParamSpec, Piece, Place, Reveal, Template,
-    TextSlot, Timeline, Tint,
+    Art, AvatarSlot, Camera, Layer, Mask, Paint, ParamKind, ParamSpec, Piece, Place, Reveal, Shape,
+    ShapeSlot, Template, TextSlot, Timeline, Tint,
 };
 use crate::text::{Align, FontFace, VAlign};
 
@@ -68,19 +68,40 @@ overlay!(
     WASTED, grey: true, Art::WastedBanner
 );
 
-/// `triggered`: 12 frames of 40 ms; the avatar under a red tint fills a
-/// 488 px square with the TRIGGERED banner across its foot, and that whole
-/// picture shakes as one on the 512 px canvas: each frame shows it at
-/// another of 12 offsets (up to 12 px either way from the centre, even, so
-/// that WebP frame offsets are exact), transparent around it, in an order
-/// where every step (the loop's too) jumps 16 to 27 px in a direction of
-/// its own, so it reads as random. The picture is the same in every frame:
-/// the interpreter draws it once and the GIF encoder stores it once.
+/// `triggered`: 12 frames of 40 ms, every one full, the TRIGGERED banner
+/// steady across the foot. The avatar under a red tint, at the canvas's
+/// size, its middle 488 px across in a thin dark edge, shakes as one
+/// picture above the banner: each frame shows it at another
+/// of 12 places (up to 12 px either way from the centre, even, so that
+/// WebP frame offsets are exact), in an order where every step (the loop's
+/// too) jumps 16 to 27 px in a direction of its own, so it reads as random.
+/// Under it, the backdrop: the avatar across the whole canvas in a shade
+/// deeper red, over dark red (a transparent avatar still fills the frame), and
+/// the banner. Around the picture each frame shows the first one (the
+/// [`Camera`]'s backdrop). The picture is the same in every frame: the
+/// interpreter draws it once and the GIF encoder stores it once.
 pub(super) static TRIGGERED: Template = Template {
     size: (512, 512),
     camera: Some(Camera {
-        content: (SHAKEN, SHAKEN),
+        content: (SHAKEN, SHAKEN_HEIGHT),
         offsets: &SHAKE,
+        backdrop: &[
+            Layer::Shape(ShapeSlot {
+                shape: Shape::Rect,
+                area: (0.0, 0.0, 512.0, 512.0),
+                paint: Paint::Fixed([0x2a, 0x00, 0x00, 255]),
+                stroke: None,
+            }),
+            avatar(
+                &[Place::rect(0.0, 0.0, 512.0, 512.0)],
+                false,
+                Some(TRIGGERED_BACKDROP_TINT),
+            ),
+            Layer::art(
+                Art::TriggeredBanner,
+                &[Place::rect(0.0, BANNER_TOP as f32, 512.0, 112.0)],
+            ),
+        ],
     }),
     timeline: Timeline {
         frames: 12,
@@ -88,34 +109,55 @@ pub(super) static TRIGGERED: Template = Template {
         delay_param: None,
     },
     layers: &[
+        // The avatar at the canvas's size, its middle 488 px across: the
+        // backdrop's avatar, moved.
         avatar(
-            &[Place::rect(0.0, 0.0, SHAKEN as f32, SHAKEN as f32)],
+            &[Place::rect(-12.0, -12.0, 512.0, 512.0)],
             false,
-            Some(Tint {
-                rgb: 0xff1a1a,
-                strength: 0.42,
-            }),
+            Some(TRIGGERED_TINT),
         ),
-        Layer::art(
-            Art::TriggeredBanner,
-            &[Place::rect(
-                0.0,
-                SHAKEN as f32 - 112.0,
-                SHAKEN as f32,
-                112.0,
-            )],
-        ),
+        // A thin dark edge, so that the picture shows moving over any
+        // avatar, one of a single flat colour too.
+        Layer::Shape(ShapeSlot {
+            shape: Shape::Rect,
+            area: (1.5, 1.5, SHAKEN as f32 - 3.0, SHAKEN_HEIGHT as f32 - 3.0),
+            paint: Paint::Fixed([0x4a, 0x00, 0x00, 210]),
+            stroke: Some(3.0),
+        }),
     ],
     params: &[],
 };
 
-/// The side of triggered's shaking picture: 12 px short of the canvas on
-/// every side.
+/// Triggered's red over the shaking picture.
+const TRIGGERED_TINT: Tint = Tint {
+    rgb: 0xff1a1a,
+    strength: 0.5,
+};
+
+/// Triggered's red over the backdrop's avatar: a shade deeper than the
+/// picture's, so that where the first frame shows around a moved picture
+/// it runs on as the same red, yet sets the picture off.
+const TRIGGERED_BACKDROP_TINT: Tint = Tint {
+    rgb: 0xd81010,
+    strength: 0.56,
+};
+
+/// The width of triggered's shaking picture: 12 px short of the canvas on
+/// either side.
 const SHAKEN: u32 = 488;
 
+/// Where triggered's banner starts: it is 112 px tall, at the canvas's
+/// foot.
+const BANNER_TOP: u32 = 400;
+
+/// The height of triggered's shaking picture: the avatar's top, down to
+/// the banner at the lowest place of the shake.
+const SHAKEN_HEIGHT: u32 = BANNER_TOP - 24;
+
 /// Where triggered's picture is in each frame: 12 distinct places, the
-/// centre being (12, 12); no two steps alike.
+/// centre being (12, 12), the first near it; no two steps alike.
 const SHAKE: [(u32, u32); 12] = [
+    (14, 6),
     (24, 24),
     (16, 6),
     (0, 8),
@@ -127,7 +169,6 @@ const SHAKE: [(u32, u32); 12] = [
     (10, 22),
     (0, 6),
     (18, 22),
-    (14, 6),
 ];
 
 /// `petpet`: 256×256, 10 frames (40 ms by default, `delay` 20–1000): the

@@ -406,16 +406,29 @@ impl Timeline {
 /// The whole picture moving on the canvas: the layers draw a picture of
 /// `content` pixels (their placements are in its coordinates), and each
 /// frame shows it with its top-left corner at that frame's entry of
-/// `offsets` (whole pixels; one entry for all frames, or one per frame),
-/// transparent around it. A picture that stays the same while it moves is
-/// drawn once per render, and the GIF encoder stores it once.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// `offsets` (whole pixels; one entry for all frames, or one per frame).
+/// A picture that stays the same while it moves is drawn once per render,
+/// and the GIF encoder stores it once.
+///
+/// Without a `backdrop` the picture moves on a transparent canvas. With
+/// one, its layers are drawn on the whole canvas (in canvas coordinates,
+/// as in the first frame) and every frame is full: the backdrop, the
+/// picture at the first frame's place, and the picture at the frame's own
+/// place over both (in the first frame the two places are one). The
+/// picture left at the first place is what shows around a picture that
+/// moved, which is what a GIF restoring each frame to the first one draws
+/// (triggered's shake under its steady banner).
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Camera {
     /// The picture's width and height, at most the canvas's.
     pub content: (u32, u32),
     /// The picture's top-left corner on the canvas, per frame; the picture
     /// lies inside the canvas at each.
     pub offsets: &'static [(u32, u32)],
+    /// Layers drawn once on the whole canvas under the picture, back to
+    /// front (empty: a transparent canvas around the picture): art,
+    /// shapes and the avatar.
+    pub backdrop: &'static [Layer],
 }
 
 /// Where a layer is in one frame: its box (a width different from its
@@ -1332,6 +1345,19 @@ impl Template {
     pub fn content_size_for(&self, args: &Args) -> (u32, u32) {
         self.camera
             .map_or_else(|| self.size_for(args), |c| c.content)
+    }
+
+    /// The [`Camera`]'s backdrop as a still template of the canvas's size
+    /// (its layers, this template's parameters), if it has one.
+    pub(crate) fn backdrop(&self) -> Option<Template> {
+        let camera = self.camera.filter(|c| !c.backdrop.is_empty())?;
+        Some(Template {
+            size: self.size,
+            camera: None,
+            timeline: Timeline::STILL,
+            layers: camera.backdrop,
+            params: self.params,
+        })
     }
 
     /// Where the picture is on the canvas in `frame` ([`Camera`]): its

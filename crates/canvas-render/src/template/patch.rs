@@ -224,9 +224,24 @@ pub(super) fn cut_area(pixmap: &Pixmap, (l, t, r, b): Area, opaque: bool) -> Rgb
 }
 
 /// Frame `frame` of `template` as shown: `picture` (the layers drawn) at
-/// the frame's place on a transparent canvas ([`Camera`]), clipped to it.
-pub(super) fn on_canvas(template: &Template, frame: u32, picture: &RgbaImage) -> RgbaImage {
-    crate::placed::on_canvas(template.size, picture, template.offset(frame))
+/// the frame's place on a transparent canvas ([`Camera`]), clipped to it;
+/// over `backdrop` (the camera's backdrop drawn), at the first frame's
+/// place and at the frame's own.
+pub(super) fn on_canvas(
+    template: &Template,
+    backdrop: Option<&RgbaImage>,
+    frame: u32,
+    picture: &RgbaImage,
+) -> RgbaImage {
+    match backdrop {
+        None => crate::placed::on_canvas(template.size, picture, template.offset(frame)),
+        Some(backdrop) => crate::placed::over_backdrop(
+            backdrop,
+            picture,
+            template.offset(0),
+            template.offset(frame),
+        ),
+    }
 }
 
 /// A copy of a frame, in a buffer from the store ([`crate::buffers`]) when

@@ -25,12 +25,34 @@ pub fn render_template_with(
     let picture = render_picture(template, args, avatar, image)?;
     Ok(match template.camera {
         Some(_) => {
-            let framed = on_canvas(template, 0, &picture);
+            let backdrop = render_backdrop(template, args, avatar, image)?;
+            let framed = on_canvas(template, backdrop.as_ref(), 0, &picture);
             crate::buffers::recycle_image(picture);
+            if let Some(backdrop) = backdrop {
+                crate::buffers::recycle_image(backdrop);
+            }
             framed
         }
         None => picture,
     })
+}
+
+/// The [`Camera`]'s backdrop drawn over `avatar` and `image`, if it has
+/// one: its layers on the whole canvas, as in the first frame.
+pub(super) fn render_backdrop(
+    template: &Template,
+    args: &Args,
+    avatar: Option<&RgbaImage>,
+    image: Option<&RgbaImage>,
+) -> Result<Option<RgbaImage>, RenderError> {
+    let Some(backdrop) = template.backdrop() else {
+        return Ok(None);
+    };
+    let prepared = Prepared::new(&backdrop, args, avatar)?;
+    let images = PreparedImages::new(&backdrop, image)?;
+    let mut texts = TextCache::new(&backdrop);
+    let drawn = draw_frame(&backdrop, args, 0, &prepared, &images, &mut texts)?;
+    Ok(Some(drawn.into_image()))
 }
 
 /// The picture of the first frame ([`render_template_with`]), before the
@@ -177,10 +199,23 @@ pub fn render_planned_frames_with(
         }
     }
     // With a camera, what is drawn and kept is the picture, placed on the
-    // canvas for each frame.
+    // canvas for each frame, over its backdrop (drawn for each avatar and
+    // image frame) if it has one.
     let camera = template.camera.is_some();
+    let has_backdrop = template.backdrop().is_some();
+    let mut backdrop: Option<((usize, usize), RgbaImage)> = None;
     let mut kept: Vec<Option<RgbaImage>> = vec![None; plan.len()];
     for (k, step) in plan.iter().enumerate() {
+        let key = (step.avatar_frame, step.image_frame);
+        if has_backdrop && backdrop.as_ref().map(|(at, _)| *at) != Some(key) {
+            let a = avatar.get(step.avatar_frame).map(|(img, _)| *img);
+            let b = image.get(step.image_frame).map(|(img, _)| *img);
+            let drawn = render_backdrop(template, args, a, b)?.expect("the template has one");
+            if let Some((_, old)) = backdrop.replace((key, drawn)) {
+                crate::buffers::recycle_image(old);
+            }
+        }
+        let under = backdrop.as_ref().map(|(_, b)| b);
         if let Some(j) = earlier[k]
             && kept[j].is_some()
         {
@@ -193,7 +228,7 @@ pub fn render_planned_frames_with(
                 (true, _) => {
                     let framed = kept[j]
                         .as_ref()
-                        .map(|p| on_canvas(template, step.template_frame, p));
+                        .map(|p| on_canvas(template, under, step.template_frame, p));
                     if last && let Some(picture) = kept[j].take() {
                         crate::buffers::recycle_image(picture);
                     }
@@ -229,7 +264,7 @@ pub fn render_planned_frames_with(
             // The picture goes to its place; it is kept while a later
             // frame shows it again.
             sink(
-                on_canvas(template, step.template_frame, &frame),
+                on_canvas(template, under, step.template_frame, &frame),
                 step.delay_ms,
             )?;
             match last_use[k] {
@@ -245,6 +280,9 @@ pub fn render_planned_frames_with(
     }
     for frame in kept.into_iter().flatten() {
         crate::buffers::recycle_image(frame);
+    }
+    if let Some((_, backdrop)) = backdrop {
+        crate::buffers::recycle_image(backdrop);
     }
     if let Some(d) = deadline {
         d.check()?;
@@ -269,10 +307,10 @@ pub(super) fn prepare_still(
 /// them, given as one picture and its place in each frame
 /// ([`PlacedFrames`]) when every frame shows the same picture at a place
 /// of its own: a template with a [`Camera`] over a still avatar and image
-/// whose frames all draw the same picture. The picture is drawn once and
-/// no frame is composed; the GIF encoder takes it as it is
-/// ([`crate::animation::encode_gif_placed`]). `None` for any other
-/// template or plan (render its frames instead).
+/// whose frames all draw the same picture. The picture (and the camera's
+/// backdrop, if any) is drawn once and no frame is composed; the GIF
+/// encoder takes it as it is ([`crate::animation::encode_gif_placed`]).
+/// `None` for any other template or plan (render its frames instead).
 pub fn render_placed_frames(
     template: &Template,
     args: &Args,
@@ -295,6 +333,17 @@ pub fn render_placed_frames(
     if let Some(d) = deadline {
         d.check()?;
     }
+    let backdrop = render_backdrop(
+        template,
+        args,
+        avatar.first().map(|(img, _)| *img),
+        image.first().map(|(img, _)| *img),
+    )?;
+    // Over a backdrop every frame keeps the picture at the first one's
+    // place, which the template places at its frame 0.
+    if backdrop.is_some() && first.template_frame != 0 {
+        return Ok(None);
+    }
     let (prepared, images, mut texts) = prepare_still(template, args, avatar, image)?;
     let picture = draw_frame(
         template,
@@ -315,6 +364,7 @@ pub fn render_placed_frames(
             .iter()
             .map(|s| (template.offset(s.template_frame), s.delay_ms))
             .collect(),
+        backdrop,
     }))
 }
 

@@ -153,26 +153,67 @@ mod tests {
         (part, clear)
     }
 
+    /// Whether `frame` and `other` are the same outside the `w` × `h`
+    /// rectangle at `(x, y)`.
+    fn same_around(
+        frame: &RgbaImage,
+        other: &RgbaImage,
+        (x, y): (u32, u32),
+        (w, h): (u32, u32),
+    ) -> bool {
+        frame.enumerate_pixels().all(|(px, py, p)| {
+            (x..x + w).contains(&px) && (y..y + h).contains(&py) || p == other.get_pixel(px, py)
+        })
+    }
+
     /// Triggered's shake moves one picture: every frame shows the same
-    /// picture (the tinted avatar, opaque, with its banner) at a place of
-    /// its own, transparent around it; the 12 places all differ, and so do
-    /// the 12 steps between them (the loop's included), each a jump.
+    /// picture (the tinted avatar) at a place of its own above the banner,
+    /// which stays where it is, and every pixel is opaque (the first frame
+    /// around the picture), even over an avatar with transparent corners;
+    /// the 12 places all differ, and so do the 12 steps between them (the
+    /// loop's included), each a jump.
     #[test]
     fn triggered_shakes_one_picture_between_twelve_places() {
         let t = TemplateKind::Triggered.template();
         let args = t.args(|_| None).unwrap();
         let a = avatar();
+        let mut holed = avatar();
+        for (x, y) in [(0, 0), (79, 0), (0, 79), (79, 79), (40, 40)] {
+            holed.put_pixel(x, y, image::Rgba([0, 0, 0, 0]));
+        }
+        for (k, (frame, _)) in render_template_frames(t, &args, &[(&holed, 0)], None)
+            .unwrap()
+            .iter()
+            .enumerate()
+        {
+            assert!(
+                frame.pixels().all(|p| p.0[3] == 255),
+                "frame {k} is see-through"
+            );
+        }
         let frames = render_template_frames(t, &args, &[(&a, 0)], None).unwrap();
         assert_eq!(frames.len(), 12);
         let size = t.content_size();
-        assert!(size.0 < 512 && size.0 >= 480 && size.0 == size.1);
+        assert!(size.0 < 512 && size.0 >= 480 && size.1 < size.0);
         let places: Vec<(u32, u32)> = (0..12).map(|k| t.offset(k)).collect();
         let (picture, _) = cut(&frames[0].0, places[0], size);
-        assert!(picture.pixels().all(|p| p.0[3] == 255));
+        let banner = |f: &RgbaImage| image::imageops::crop_imm(f, 0, 400, 512, 112).to_image();
         for (k, (frame, delay)) in frames.iter().enumerate() {
             assert_eq!((frame.dimensions(), *delay), ((512, 512), 40));
-            let (part, clear) = cut(frame, places[k], size);
-            assert!(part == picture && clear, "frame {k}");
+            assert!(
+                places[k].1 + size.1 <= 400,
+                "the picture reaches the banner"
+            );
+            let (part, _) = cut(frame, places[k], size);
+            assert!(part == picture, "frame {k}");
+            assert!(
+                same_around(frame, &frames[0].0, places[k], size),
+                "frame {k}"
+            );
+            assert!(
+                banner(frame) == banner(&frames[0].0),
+                "frame {k}'s banner moved"
+            );
             assert!(same_look(t, k as u32, 0));
         }
         let steps: Vec<(i64, i64)> = (0..12)
@@ -199,8 +240,28 @@ mod tests {
         assert!(still == frames[0].0);
     }
 
+    /// Triggered's red reads at a glance: a mid-grey avatar comes out
+    /// clearly red in the picture and around it.
+    #[test]
+    fn triggered_reads_red() {
+        let t = TemplateKind::Triggered.template();
+        let args = t.args(|_| None).unwrap();
+        let grey = RgbaImage::from_pixel(64, 64, image::Rgba([128, 128, 128, 255]));
+        let frame = super::super::render_template(t, &args, Some(&grey)).unwrap();
+        let (x, y) = t.offset(0);
+        let inside = frame.get_pixel(x + 200, y + 200);
+        let around = frame.get_pixel(2, 2);
+        for p in [inside, around] {
+            assert!(
+                i32::from(p[0]) - i32::from(p[1].max(p[2])) >= 90,
+                "{p:?} is not red enough"
+            );
+        }
+    }
+
     /// Over an animated avatar every frame draws its own picture (the
-    /// avatar frame of its time), still at the frame's place of the shake.
+    /// avatar frame of its time), still at the frame's place of the shake,
+    /// over the first frame as that avatar frame draws it.
     #[test]
     fn triggered_over_an_animated_avatar_shakes_each_avatar_frame() {
         let t = TemplateKind::Triggered.template();
@@ -218,13 +279,21 @@ mod tests {
                 .0
                 .clone()
         };
-        let (pa, _) = cut(&alone(&a), t.offset(0), size);
-        let (pb, _) = cut(&alone(&b), t.offset(0), size);
+        let (first_a, first_b) = (alone(&a), alone(&b));
+        let (pa, _) = cut(&first_a, t.offset(0), size);
+        let (pb, _) = cut(&first_b, t.offset(0), size);
         assert!(pa != pb);
         for (k, (frame, _)) in frames.iter().enumerate() {
-            let (part, clear) = cut(frame, t.offset(k as u32), size);
-            let want = if (k * 40 / 100) % 2 == 0 { &pa } else { &pb };
-            assert!(clear && part == *want, "frame {k}");
+            let (part, _) = cut(frame, t.offset(k as u32), size);
+            let (want, first) = match (k * 40 / 100) % 2 == 0 {
+                true => (&pa, &first_a),
+                false => (&pb, &first_b),
+            };
+            assert!(part == *want, "frame {k}");
+            assert!(
+                same_around(frame, first, t.offset(k as u32), size),
+                "frame {k}"
+            );
         }
     }
 

@@ -762,8 +762,8 @@ pub const ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         path: "/canvas/overlay/triggered",
         tag: "canvas: overlays",
-        summary: "The avatar shaking under a red tint with a TRIGGERED banner (animated)",
-        description: "512×512, 12 frames of 40 ms, always animated: the tinted avatar with the banner across its foot is one 488×488 picture that jumps between 12 places (up to 12 px from the centre), transparent in the margin it leaves. Absent `format` gives a GIF (png: the first frame). An animated avatar keeps its own motion, aligned by time.",
+        summary: "The avatar shaking under a red tint above a steady TRIGGERED banner (animated)",
+        description: "512×512, 12 frames of 40 ms, always animated, every pixel of every frame opaque: the tinted avatar at the canvas's size, its middle 488 px in a thin dark edge, jumps between 12 places (up to 12 px from the centre) above the TRIGGERED banner, which stays still across the foot; around it the first frame shows (the avatar across the whole canvas in a deeper red). Absent `format` gives a GIF (png: the first frame). An animated avatar keeps its own motion, aligned by time.",
         params: &[AVATAR],
         ok: Success::CanvasImage,
         errors: CANVAS_ERRORS,

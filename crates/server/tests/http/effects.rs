@@ -3,16 +3,12 @@
 //! its frames moving and its transparency kept; `/canvas/misc/spin`; the
 //! `size` knob; a 400 naming every bad knob.
 
-use std::io::Cursor;
-
 use actix_web::test;
 use fixture_host::FixtureHost;
-use image::AnimationDecoder;
-use image::codecs::webp::WebPDecoder;
 use server::{AppState, create_app};
 
 use crate::support::cards::{self, enc, get, image_of};
-use crate::support::gif_frames;
+use crate::support::{gif_frames, webp_frames};
 
 macro_rules! app {
     () => {{
@@ -28,14 +24,6 @@ const LOOPING: [&str; 16] = [
     "spin", "shake", "zoom", "rainbow", "wave", "ripple", "wiggle", "swirl", "melt", "bounce",
     "shear", "roll", "boil", "glitch", "globe", "magik",
 ];
-
-fn webp_frames(body: &[u8]) -> Vec<image::RgbaImage> {
-    let d = WebPDecoder::new(Cursor::new(body)).expect("a WebP");
-    assert!(d.has_animation());
-    d.into_frames()
-        .map(|f| f.expect("a frame").into_buffer())
-        .collect()
-}
 
 #[actix_rt::test]
 async fn every_effect_animates_a_still_and_an_animated_avatar_as_gif_and_webp() {

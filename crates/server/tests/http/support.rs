@@ -220,6 +220,16 @@ pub fn gif_frames(r: &Reply) -> Vec<(image::RgbaImage, u32)> {
         .collect()
 }
 
+/// Frames of an animated WebP answer's body.
+pub fn webp_frames(body: &[u8]) -> Vec<image::RgbaImage> {
+    use image::AnimationDecoder;
+    let d = image::codecs::webp::WebPDecoder::new(std::io::Cursor::new(body)).expect("a WebP");
+    assert!(d.has_animation());
+    d.into_frames()
+        .map(|f| f.expect("a frame").into_buffer())
+        .collect()
+}
+
 /// What the template, rank-card and welcome-card tests share: an app that
 /// may fetch avatars from the loopback fixture host, one request to it, and
 /// an image answer checked and decoded.

@@ -7,7 +7,7 @@ use fixture_host::FixtureHost;
 use server::{AppState, create_app};
 
 use crate::support::cards::{self, enc, get, image_of};
-use crate::support::gif_frames;
+use crate::support::{gif_frames, webp_frames};
 
 macro_rules! app {
     () => {{
@@ -45,13 +45,25 @@ async fn overlays_answer_under_both_spellings() {
         .await;
         assert_eq!(image_of(&webp, "image/webp").dimensions(), (512, 512));
     }
-    // triggered is animated even for a still avatar.
+    // triggered is animated even for a still avatar; every frame is full
+    // (no pixel see-through) and the banner across the foot stays still.
+    let banner = |f: &image::RgbaImage| image::imageops::crop_imm(f, 0, 400, 512, 112).to_image();
     for path in ["/canvas/overlay/triggered", "/canvas/overlays/triggered"] {
         let r = get(&app, &format!("{path}?avatar={avatar}")).await;
         let frames = gif_frames(&r);
         assert!(frames.len() >= 8, "{}", frames.len());
         assert_eq!(frames[0].0.dimensions(), (512, 512));
         assert_ne!(frames[0].0, frames[1].0, "it shakes");
+        for (k, (frame, _)) in frames.iter().enumerate() {
+            assert!(
+                frame.pixels().all(|p| p[3] == 255),
+                "frame {k} is see-through"
+            );
+            assert!(
+                banner(frame) == banner(&frames[0].0),
+                "frame {k}: the banner moved"
+            );
+        }
     }
     let png = get(
         &app,
@@ -66,6 +78,14 @@ async fn overlays_answer_under_both_spellings() {
     .await;
     assert_eq!(webp.status, 200);
     assert_eq!(webp.header("content-type"), Some("image/webp"));
+    let frames = webp_frames(&webp.body);
+    assert!(frames.len() >= 8, "{}", frames.len());
+    for (k, frame) in frames.iter().enumerate() {
+        assert!(
+            frame.pixels().all(|p| p[3] == 255),
+            "WebP frame {k} is see-through"
+        );
+    }
 }
 
 #[actix_rt::test]

@@ -106,7 +106,7 @@ pub(super) fn template(c: &Checker, doc: &Doc, assets: &Assets) -> R<Template> {
         },
         Some(t) => timeline(c, t.get_ref(), &params)?,
     };
-    let camera = doc
+    let mut camera = doc
         .camera
         .as_ref()
         .map(|cam| camera(c, cam, (w, h), timeline.frames))
@@ -134,6 +134,9 @@ pub(super) fn template(c: &Checker, doc: &Doc, assets: &Assets) -> R<Template> {
             .iter()
             .any(|l| l.get_ref().kind.get_ref() == "fit"),
     };
+    if let (Some(cam), Some(file)) = (camera.as_mut(), doc.camera.as_ref()) {
+        cam.backdrop = backdrop(c, &file.get_ref().backdrop, &cx)?;
+    }
     for (i, layer) in doc.layers.iter().enumerate() {
         let at = format!("layer[{i}]");
         let l = self::layer(c, &at, layer, &cx)?;
@@ -257,7 +260,37 @@ fn camera(c: &Checker, cam: &Spanned<CameraFile>, size: (u32, u32), frames: u32)
     Ok(Camera {
         content: (cw, ch),
         offsets: leak(offsets.iter().map(|[x, y]| (*x, *y)).collect()),
+        backdrop: &[],
     })
+}
+
+/// The kinds of layer a camera's backdrop may hold.
+const BACKDROP_KINDS: [&str; 3] = ["art", "shape", "avatar"];
+
+/// A camera's `[[camera.backdrop]]` layers: art, shapes and the avatar,
+/// on the whole canvas.
+fn backdrop(c: &Checker, layers: &[Spanned<LayerFile>], cx: &Ctx) -> R<&'static [Layer]> {
+    if layers.len() > MAX_LAYERS {
+        return Err(c.err(
+            layers[MAX_LAYERS].span(),
+            "camera.backdrop",
+            format!("at most {MAX_LAYERS} layers"),
+        ));
+    }
+    let mut out = Vec::with_capacity(layers.len());
+    for (i, spanned) in layers.iter().enumerate() {
+        let at = format!("camera.backdrop[{i}]");
+        let kind = spanned.get_ref().kind.get_ref().as_str();
+        if !BACKDROP_KINDS.contains(&kind) {
+            return Err(c.err(
+                spanned.get_ref().kind.span(),
+                &format!("{at}.kind"),
+                "a backdrop holds `art`, `shape` and `avatar` layers",
+            ));
+        }
+        out.push(self::layer(c, &at, spanned, cx)?);
+    }
+    Ok(leak(out))
 }
 
 fn param_ref(

@@ -54,6 +54,9 @@ pub(super) struct TimelineFile {
 pub(super) struct CameraFile {
     pub content: Spanned<[u32; 2]>,
     pub offsets: Spanned<Vec<[u32; 2]>>,
+    /// `[[camera.backdrop]]`: layers on the whole canvas under the picture.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub backdrop: Vec<Spanned<LayerFile>>,
 }
 
 /// One `[[param]]`.

@@ -489,3 +489,53 @@ fn given_conditions_and_groups_read_as_the_model_has_them() {
         )]
     ));
 }
+/// A camera's backdrop read from a file (the guide's example) draws under
+/// the picture: every frame is full; a backdrop takes art, shapes and the
+/// avatar only.
+#[test]
+fn a_camera_backdrop_from_a_file_fills_every_frame() {
+    let text = r##"
+format = 1
+name = "shaky"
+size = [512, 512]
+
+[timeline]
+frames = 4
+delay_ms = 40
+
+[camera]
+content = [488, 376]
+offsets = [[14, 6], [24, 24], [16, 6], [0, 8]]
+
+[[camera.backdrop]]
+kind = "shape"
+shape = "rect"
+area = [0, 0, 512, 512]
+paint = { color = "#2a0000" }
+
+[[camera.backdrop]]
+kind = "avatar"
+place = [{ x = 0, y = 0, w = 512, h = 512 }]
+tint = { color = "#ff1a1a", strength = 0.5 }
+
+[[layer]]
+kind = "avatar"
+place = [{ x = 0, y = 0, w = 488, h = 488 }]
+"##;
+    let camera = &text[text.find("[camera]").unwrap()..text.find("\n[[layer]]").unwrap()];
+    assert!(guide().contains(camera), "the guide's example");
+    let t = parse_str(text).unwrap().template;
+    assert_eq!(t.camera.unwrap().backdrop.len(), 2);
+    let args = t.args(|_| None).unwrap();
+    let avatar = image::RgbaImage::from_fn(64, 64, |x, _| {
+        image::Rgba([200, 180, 40, if x < 8 { 0 } else { 255 }])
+    });
+    let frames = crate::template::render_template_frames(t, &args, &[(&avatar, 0)], None).unwrap();
+    assert_eq!(frames.len(), 4);
+    for (k, (frame, _)) in frames.iter().enumerate() {
+        assert!(frame.pixels().all(|p| p[3] == 255), "frame {k}");
+    }
+    let text_in_backdrop = text.replacen("kind = \"shape\"", "kind = \"text\"", 1);
+    let e = parse_str(&text_in_backdrop).unwrap_err().to_string();
+    assert!(e.contains("camera.backdrop[0].kind"), "{e}");
+}

@@ -59,6 +59,7 @@ pub fn to_toml(name: &str, template: &Template) -> String {
             sp(CameraFile {
                 content: sp([c.content.0, c.content.1]),
                 offsets: sp(c.offsets.iter().map(|(x, y)| [*x, *y]).collect()),
+                backdrop: c.backdrop.iter().map(|l| sp(layer(l))).collect(),
             })
         }),
         params: template.params.iter().map(|p| sp(param(p))).collect(),
