@@ -202,14 +202,21 @@ fn encode_placed_over_backdrop(
         None => {
             let mut q = Quantised::train_on(&sample_all(&pictures, BACKDROP_SAMPLE));
             deadline.check()?;
-            let mut indexed = Vec::with_capacity(2);
-            for picture in pictures {
-                let mut out = Vec::with_capacity(picture.as_raw().len() / 4);
-                q.index_frame_spans(picture, None, &mut out);
-                indexed.push(out);
-                deadline.check()?;
-            }
-            (q.colours, indexed)
+            // The picture, then the first frame taking the picture's
+            // indices where it shows it.
+            let mut picture = Vec::with_capacity(pw as usize * ph as usize);
+            q.index_frame_spans(&placed.picture, None, &mut picture);
+            deadline.check()?;
+            let (x, y) = placed.frames[0].0;
+            let mut whole = Vec::with_capacity(w as usize * h as usize);
+            q.index_over_picture(
+                &first,
+                (&placed.picture, &picture),
+                (x as usize, y as usize),
+                &mut whole,
+            );
+            deadline.check()?;
+            (q.colours, vec![whole, picture])
         }
     };
     crate::buffers::recycle_image(first);

@@ -188,10 +188,14 @@ impl Avatar {
         let width = sw as usize * 4;
         for (out, row) in pixmap.data_mut().chunks_exact_mut(width).zip(rows) {
             let row = &row[..width];
-            // An opaque row in colour (the usual avatar) is its own
-            // premultiplied form: copied, or looked up in the tint's table.
-            if !grey && row.chunks_exact(4).all(|p| p[3] == 255) {
-                match &tint {
+            let tint = tint.as_ref();
+            if grey {
+                prepare_row::<true>(out, row, tint);
+            } else if row.chunks_exact(4).all(|p| p[3] == 255) {
+                // An opaque row in colour (the usual avatar) is its own
+                // premultiplied form: copied, or looked up in the tint's
+                // table.
+                match tint {
                     None => out.copy_from_slice(row),
                     Some(t) => {
                         for (dst, src) in out.chunks_exact_mut(4).zip(row.chunks_exact(4)) {
@@ -202,22 +206,8 @@ impl Avatar {
                         }
                     }
                 }
-                continue;
-            }
-            for (dst, src) in out.chunks_exact_mut(4).zip(row.chunks_exact(4)) {
-                let a = src[3] as u32;
-                let (mut r, mut g, mut b) = (src[0] as u32, src[1] as u32, src[2] as u32);
-                if grey {
-                    let l = (r * 299 + g * 587 + b * 114 + 500) / 1000;
-                    (r, g, b) = (l, l, l);
-                }
-                dst[0] = ((r * a + 127) / 255) as u8;
-                dst[1] = ((g * a + 127) / 255) as u8;
-                dst[2] = ((b * a + 127) / 255) as u8;
-                dst[3] = a as u8;
-                if let Some(t) = &tint {
-                    t.apply(dst);
-                }
+            } else {
+                prepare_row::<false>(out, row, tint);
             }
         }
         if let Some(shrunk) = shrunk {
@@ -580,6 +570,27 @@ impl TintTable {
         }
         for (c, t) in px[..3].iter_mut().zip(self.rgb) {
             *c = mix(u32::from(*c), (t * a + 127) / 255, self.s);
+        }
+    }
+}
+
+/// One row of an avatar (straight RGBA) as drawn: premultiplied, in grey
+/// when `GREY`, tinted by `tint`.
+#[inline(always)]
+fn prepare_row<const GREY: bool>(out: &mut [u8], row: &[u8], tint: Option<&TintTable>) {
+    for (dst, src) in out.chunks_exact_mut(4).zip(row.chunks_exact(4)) {
+        let a = src[3] as u32;
+        let (mut r, mut g, mut b) = (src[0] as u32, src[1] as u32, src[2] as u32);
+        if GREY {
+            let l = (r * 299 + g * 587 + b * 114 + 500) / 1000;
+            (r, g, b) = (l, l, l);
+        }
+        dst[0] = ((r * a + 127) / 255) as u8;
+        dst[1] = ((g * a + 127) / 255) as u8;
+        dst[2] = ((b * a + 127) / 255) as u8;
+        dst[3] = a as u8;
+        if let Some(t) = tint {
+            t.apply(dst);
         }
     }
 }

@@ -432,6 +432,69 @@ impl Quantised {
         }
     }
 
+    /// `frame` as palette indices into `out`, given that it shows `picture`
+    /// (mapped as `picture_idx`) with its top-left corner at `(px, py)`,
+    /// lying inside it: where the picture is opaque the frame's pixel is
+    /// the picture's and takes its index (dithered in the picture's own
+    /// phase of the pattern); every other pixel is mapped.
+    pub(super) fn index_over_picture(
+        &mut self,
+        frame: &RgbaImage,
+        (picture, picture_idx): (&RgbaImage, &[u8]),
+        (px, py): (usize, usize),
+        out: &mut Vec<u8>,
+    ) {
+        let width = frame.width() as usize;
+        let (pw, ph) = (picture.width() as usize, picture.height() as usize);
+        let dither = Dither::new(self.amplitude);
+        let start = out.len();
+        out.resize(start + width * frame.height() as usize, TRANSPARENT);
+        let mut dithered = vec![0u8; width * 4];
+        let mut cells = vec![0u32; width];
+        let rows = frame
+            .as_raw()
+            .chunks_exact(width * 4)
+            .zip(out[start..].chunks_exact_mut(width));
+        for (y, (row, out)) in rows.enumerate() {
+            let inside = (py..py + ph).contains(&y);
+            let (lo, hi) = if inside {
+                (px, px + pw)
+            } else {
+                (width, width)
+            };
+            // Left and right of the picture (the whole row outside it),
+            // dithered from a column where the pattern starts.
+            if lo > 0 {
+                let to = lo.next_multiple_of(8).min(width);
+                dither.row(&row[..to * 4], y, &mut dithered[..to * 4]);
+                self.map(&dithered, 0..lo, out, &mut cells);
+            }
+            if hi < width {
+                let from = hi / 8 * 8;
+                dither.row(&row[from * 4..], y, &mut dithered[from * 4..]);
+                self.map(&dithered, hi..width, out, &mut cells);
+            }
+            if !inside {
+                continue;
+            }
+            let sy = y - py;
+            let src = &picture.as_raw()[sy * pw * 4..(sy + 1) * pw * 4];
+            let src_idx = &picture_idx[sy * pw..(sy + 1) * pw];
+            if src.chunks_exact(4).all(|p| p[3] == 255) {
+                out[lo..hi].copy_from_slice(src_idx);
+                continue;
+            }
+            let (from, to) = (lo / 8 * 8, hi.next_multiple_of(8).min(width));
+            dither.row(&row[from * 4..to * 4], y, &mut dithered[from * 4..to * 4]);
+            for x in lo..hi {
+                match src[(x - lo) * 4 + 3] {
+                    255 => out[x] = src_idx[x - lo],
+                    _ => self.map(&dithered, x..x + 1, out, &mut cells),
+                }
+            }
+        }
+    }
+
     /// Maps the pixels `span` of a row dithered by [`Dither::row`] into
     /// `out`, with `cells` (as long as the row) to work in.
     ///

@@ -763,7 +763,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         path: "/canvas/overlay/triggered",
         tag: "canvas: overlays",
         summary: "The avatar shaking under a red tint above a steady TRIGGERED banner (animated)",
-        description: "512×512, 12 frames of 40 ms, always animated, every pixel of every frame opaque: the tinted avatar at the canvas's size, its middle 488 px in a thin dark edge, jumps between 12 places (up to 12 px from the centre) above the TRIGGERED banner, which stays still across the foot; around it the first frame shows (the avatar across the whole canvas in a deeper red). Absent `format` gives a GIF (png: the first frame). An animated avatar keeps its own motion, aligned by time.",
+        description: "512×512, 12 frames of 40 ms, always animated, every pixel of every frame opaque: the tinted avatar at the canvas's size, its middle 488 px in a thin dark edge, jumps between 12 places (up to 12 px from the centre) above the TRIGGERED banner, which stays still across the foot; around it the first frame shows, on a deep red board. Absent `format` gives a GIF (png: the first frame). An animated avatar keeps its own motion, aligned by time.",
         params: &[AVATAR],
         ok: Success::CanvasImage,
         errors: CANVAS_ERRORS,
