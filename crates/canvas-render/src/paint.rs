@@ -191,10 +191,11 @@ impl Avatar {
             let tint = tint.as_ref();
             if grey {
                 prepare_row::<true>(out, row, tint);
-            } else if row.chunks_exact(4).all(|p| p[3] == 255) {
+            } else if row.chunks_exact(4).fold(255, |m, p| m & p[3]) == 255 {
                 // An opaque row in colour (the usual avatar) is its own
                 // premultiplied form: copied, or looked up in the tint's
-                // table.
+                // table. (Its alphas folded rather than tested with `all`:
+                // no early exit, so the test runs in vector lanes.)
                 match tint {
                     None => out.copy_from_slice(row),
                     Some(t) => {
