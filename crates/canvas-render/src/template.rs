@@ -111,6 +111,7 @@ mod reuse;
 mod rng;
 mod sample;
 mod social;
+mod stored;
 mod welcome;
 
 mod draw;

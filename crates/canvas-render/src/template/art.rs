@@ -425,7 +425,7 @@ impl Art {
     /// art of a meme whose canvas is stored smaller than its design (see
     /// [`Art::stored_scale`]), that size scaled, to the nearest pixel.
     pub fn size(self) -> (u32, u32) {
-        size_at(self.design_size(), self.stored_scale())
+        super::stored::size_at(self.design_size(), self.stored_scale())
     }
 
     /// How much smaller than its design the art is kept (1 for most): it is
@@ -549,19 +549,6 @@ fn kept(art: Art, drawn: Pixmap) -> Pixmap {
     // Fixed sizes, never empty: a failure is a bug every test of the art
     // catches.
     crate::resize::resample_premultiplied(&drawn, w, h).expect("art resamples to its size")
-}
-
-/// `v` design pixels on a canvas stored at `k` times its design size, to
-/// the nearest whole pixel (`v` ≥ 0): where a template places things on
-/// such a canvas, so that its art and upright pictures land on whole
-/// pixels (drawn as copies, not resampled).
-pub(super) const fn at_scale(v: f32, k: f32) -> f32 {
-    (v * k + 0.5) as u32 as f32
-}
-
-/// A design size at `k` times it, each side to the nearest pixel.
-pub(super) const fn size_at((w, h): (u32, u32), k: f32) -> (u32, u32) {
-    (at_scale(w as f32, k) as u32, at_scale(h as f32, k) as u32)
 }
 
 /// Whether every pixel of the art is opaque (found once per process): a

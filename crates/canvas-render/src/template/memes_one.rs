@@ -5,7 +5,7 @@
 //! ([`super::art`]), the avatar and its text slots; the art's geometry is
 //! written here once, for the templates and the drawings alike.
 
-use super::art::{at_scale, size_at};
+use super::stored::{at_scale, size_at};
 use super::{
     Art, AvatarSlot, Layer, Mask, ParamKind, ParamSpec, Piece, Place, Reveal, Template, TextSlot,
     Timeline, Tint, When,

@@ -7,7 +7,7 @@ use super::art::pairs::{
     FUSE_SIZE, LOCKET_SIZE, PAIRS_STORED, PIP_SIZE, PIPS, SCENE_SIZE, SHIP_HEART, SHIP_SIZE,
     VS_SIZE, VS_STORED,
 };
-use super::art::{at_scale, size_at};
+use super::stored::{at_scale, size_at};
 use super::{
     Art, AvatarSlot, Layer, Mask, ParamKind, ParamSpec, Piece, Place, Reveal, Template, TextSlot,
     Timeline, When,
