@@ -59,6 +59,7 @@ mod paint;
 mod patched;
 mod placed;
 mod scaled;
+mod turned;
 mod webp_encode;
 
 pub use encode::{encode_png, encode_png_in_place_into, encode_png_into};

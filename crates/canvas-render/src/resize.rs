@@ -123,6 +123,40 @@ fn cover_within(
     Ok(out)
 }
 
+/// A premultiplied pixmap resampled to `width × height` with a Lanczos3
+/// convolution (sharp, for art drawn at its design size and kept smaller,
+/// once per process), each colour channel then held to at most its alpha
+/// (the filter's ringing could leave it above, which premultiplied pixels
+/// never are). `None` for an empty size.
+pub(crate) fn resample_premultiplied(
+    pix: &tiny_skia::Pixmap,
+    width: u32,
+    height: u32,
+) -> Option<tiny_skia::Pixmap> {
+    let src = RgbaImage::from_raw(pix.width(), pix.height(), pix.data().to_vec())?;
+    let mut out = RgbaImage::new(width, height);
+    // Already premultiplied: resampled as it is.
+    let options = ResizeOptions::new()
+        .resize_alg(ResizeAlg::Convolution(FilterType::Lanczos3))
+        .use_alpha(false);
+    let resized = RESIZER.with_borrow_mut(|r| {
+        let done = r.resize(&src, &mut out, &options);
+        r.reset_internal_buffers();
+        done
+    });
+    if resized.is_err() {
+        out = imageops::resize(&src, width, height, imageops::FilterType::Lanczos3);
+    }
+    let mut data = out.into_raw();
+    for px in data.chunks_exact_mut(4) {
+        let a = px[3];
+        for c in &mut px[..3] {
+            *c = (*c).min(a);
+        }
+    }
+    tiny_skia::Pixmap::from_vec(data, tiny_skia::IntSize::from_wh(width, height)?)
+}
+
 /// Whether every pixel of the `w × h` region of `img` at `(left, top)` is
 /// opaque; a row at a time, the alpha bytes combined with `&` (which
 /// vectorises), stopping at the first row that is not.

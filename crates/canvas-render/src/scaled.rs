@@ -39,7 +39,7 @@ fn taps(first: i32, count: usize, at: f32, step: f32, len: u32) -> Vec<(u32, u32
 
 /// `v / 255`, rounded, for `v` up to 255².
 #[inline(always)]
-fn div255(v: u32) -> u32 {
+pub(crate) fn div255(v: u32) -> u32 {
     let v = v + 128;
     (v + (v >> 8)) >> 8
 }

@@ -112,6 +112,7 @@ mod reuse;
 mod rng;
 mod sample;
 mod social;
+mod stored;
 mod welcome;
 
 mod draw;
@@ -131,7 +132,7 @@ mod time;
 
 use std::sync::{Arc, Mutex};
 
-use tiny_skia::{FilterQuality, PathBuilder, Pattern, Pixmap, PixmapPaint, SpreadMode, Transform};
+use tiny_skia::{FilterQuality, PathBuilder, Pixmap, PixmapPaint, Transform};
 use unicode_segmentation::UnicodeSegmentation;
 
 pub use art::Art;
@@ -151,7 +152,7 @@ pub use welcome::{
 };
 
 use crate::animation::{AnimationError, Deadline, Patch, PatchedFrames, PlacedFrames};
-use crate::paint::{Avatar, Canvas, circle_path, rect_path, rrect_path, shader_paint};
+use crate::paint::{Avatar, Canvas, circle_path, rect_path, rrect_path};
 use crate::text::{self, Align, FontFace, TextBox, TextLayout, TextStyle, VAlign, check_length};
 use crate::{RenderError, RgbaImage};
 

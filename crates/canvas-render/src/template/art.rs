@@ -20,8 +20,8 @@ use crate::text::{Align, FontFace, TextBox, TextStyle, VAlign};
 /// Static art pixmaps, one per [`Art`], drawn on first use.
 static ART_CACHE: [OnceLock<Pixmap>; Art::COUNT] = [const { OnceLock::new() }; Art::COUNT];
 
-/// A piece of static art a template places. Its natural size is
-/// [`Art::size`]; a placement of another size scales it.
+/// A piece of static art a template places. Its size is [`Art::size`]; a
+/// placement of another size scales it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Art {
@@ -153,57 +153,57 @@ pub enum Art {
     ThumbUp,
     /// 40×40: the video comment's light grey thumbs-down.
     ThumbDown,
-    /// 600×800, `wanted`: the aged paper poster, its print and the portrait's frame.
+    /// 450×600 (drawn at 600×800), `wanted`: the aged paper poster, its print and the portrait's frame.
     WantedPoster,
-    /// 340×340, `wanted`: grain, a fold and a dark rim over the portrait.
+    /// 255×255 (drawn at 340×340), `wanted`: grain, a fold and a dark rim over the portrait.
     WantedPhotoAge,
-    /// 360×24, `wanted`: the ornament in place of a blank name.
+    /// 270×18 (drawn at 360×24), `wanted`: the ornament in place of a blank name.
     WantedRule,
     /// 700×800, `rip`: a dusk sky, a grassy hill and the engraved gravestone.
     RipScene,
     /// 220×220, `rip`: the stone over the avatar with its oval window cut out.
     RipOval,
-    /// 800×800, `trash`: a brick alley, bags, flies and the bin's dark inside.
+    /// 560×560 (drawn at 800×800), `trash`: a brick alley, bags, flies and the bin's dark inside.
     TrashAlley,
-    /// 460×340, `trash`: the bin's front over the avatar.
+    /// 322×238 (drawn at 460×340), `trash`: the bin's front over the avatar.
     TrashBin,
     /// 800×480, `delete`: a desktop and the "Delete this file?" dialog.
     DeleteDialog,
-    /// 800×800, `beautiful`: a museum wall, the gilded frame, the plaque and a rope.
+    /// 600×600 (drawn at 800×800), `beautiful`: a museum wall, the gilded frame, the plaque and a rope.
     BeautifulGallery,
-    /// 320×320, `beautiful`: a varnish sheen over the painting.
+    /// 240×240 (drawn at 320×320), `beautiful`: a varnish sheen over the painting.
     BeautifulVarnish,
     /// 800×600, `stonks`: a trading screen with climbing candles and a green arrow.
     StonksChart,
-    /// 900×440, `ship`: a pink-to-violet card with drifting hearts, the
+    /// 720×352 (drawn at 900×440), `ship`: a pink-to-violet card with drifting hearts, the
     /// two portraits' rings and the love meter's empty hearts.
     ShipBackdrop,
-    /// 220×200, `ship`: the big glossy heart the percentage sits in.
+    /// 176×160 (drawn at 220×200), `ship`: the big glossy heart the percentage sits in.
     ShipHeart,
-    /// 38×34, `ship`: one lit heart of the love meter.
+    /// 30×27 (drawn at 38×34), `ship`: one lit heart of the love meter.
     HeartPip,
-    /// 800×450, `kiss`: a soft pink backdrop with a pale heart and
+    /// 640×360 (drawn at 800×450), `kiss`: a soft pink backdrop with a pale heart and
     /// sparkles.
     KissScene,
-    /// 800×450, `kiss`: blush, rising hearts and smack marks over the pair.
+    /// 640×360 (drawn at 800×450), `kiss`: blush, rising hearts and smack marks over the pair.
     KissFront,
-    /// 800×450, `slap`: a comic burst of rays and halftone dots.
+    /// 640×360 (drawn at 800×450), `slap`: a comic burst of rays and halftone dots.
     SlapScene,
-    /// 800×450, `slap`: the open hand mid-swing, speed lines, the impact
+    /// 640×360 (drawn at 800×450), `slap`: the open hand mid-swing, speed lines, the impact
     /// star and "SLAP!".
     SlapFront,
-    /// 800×450, `hug`: a warm peach backdrop with a pale heart and
+    /// 640×360 (drawn at 800×450), `hug`: a warm peach backdrop with a pale heart and
     /// sparkles.
     HugScene,
-    /// 800×450, `hug`: two arms crossing around the pair, hearts and
+    /// 640×360 (drawn at 800×450), `hug`: two arms crossing around the pair, hearts and
     /// squeeze lines.
     HugFront,
     /// 512×512, `fuse`: a violet vignette, a swirl of light and sparkles.
     FuseGlow,
-    /// 1000×500, `vs`: blue and red panels split by a white slash, with
+    /// 700×350 (drawn at 1000×500), `vs`: blue and red panels split by a white slash, with
     /// "WHO WOULD WIN?".
     VsScene,
-    /// 1000×500, `vs`: the portraits' frames, the "VS" badge and lightning.
+    /// 700×350 (drawn at 1000×500), `vs`: the portraits' frames, the "VS" badge and lightning.
     VsFront,
     /// 600×480, `heart-locket`: dark velvet and the gold chain.
     LocketBack,
@@ -421,8 +421,38 @@ impl Art {
         Art::BgSunset,
     ];
 
-    /// Natural width and height in pixels.
+    /// Width and height in pixels, as kept: its design size, or for the
+    /// art of a meme whose canvas is stored smaller than its design (see
+    /// [`Art::stored_scale`]), that size scaled, to the nearest pixel.
     pub fn size(self) -> (u32, u32) {
+        super::stored::size_at(self.design_size(), self.stored_scale())
+    }
+
+    /// How much smaller than its design the art is kept (1 for most): it is
+    /// drawn in its design coordinates, at its design size, then resampled
+    /// once to [`Art::size`].
+    fn stored_scale(self) -> f32 {
+        use crate::template::memes_one::{BEAUTIFUL_STORED, TRASH_STORED, WANTED_STORED};
+        match self {
+            Art::WantedPoster | Art::WantedPhotoAge | Art::WantedRule => WANTED_STORED,
+            Art::TrashAlley | Art::TrashBin => TRASH_STORED,
+            Art::BeautifulGallery | Art::BeautifulVarnish => BEAUTIFUL_STORED,
+            Art::ShipBackdrop
+            | Art::ShipHeart
+            | Art::HeartPip
+            | Art::KissScene
+            | Art::KissFront
+            | Art::SlapScene
+            | Art::SlapFront
+            | Art::HugScene
+            | Art::HugFront => pairs::PAIRS_STORED,
+            Art::VsScene | Art::VsFront => pairs::VS_STORED,
+            _ => 1.0,
+        }
+    }
+
+    /// The width and height in pixels it is drawn at.
+    fn design_size(self) -> (u32, u32) {
         if let Some(card) = self.card() {
             let (_, _, w, h) = card.region();
             return (w as u32, h as u32);
@@ -506,7 +536,19 @@ impl Art {
 
 /// The art's pixmap, drawn on first use and kept for the process.
 pub(super) fn cached(art: Art) -> &'static Pixmap {
-    ART_CACHE[art.index()].get_or_init(|| draw(art))
+    ART_CACHE[art.index()].get_or_init(|| kept(art, draw(art)))
+}
+
+/// `drawn` (the art at its design size) at the size it is kept, resampled
+/// once when that is smaller.
+fn kept(art: Art, drawn: Pixmap) -> Pixmap {
+    let (w, h) = art.size();
+    if (drawn.width(), drawn.height()) == (w, h) {
+        return drawn;
+    }
+    // Fixed sizes, never empty: a failure is a bug every test of the art
+    // catches.
+    crate::resize::resample_premultiplied(&drawn, w, h).expect("art resamples to its size")
 }
 
 /// Whether every pixel of the art is opaque (found once per process): a
@@ -551,7 +593,7 @@ fn draw(art: Art) -> Pixmap {
     if let Some(card) = art.card() {
         return cards::draw(card).pixmap;
     }
-    let (w, h) = art.size();
+    let (w, h) = art.design_size();
     let mut c = Canvas::new(w, h).expect("fixed art size");
     match art {
         Art::ComradeWash => comrade(&mut c),

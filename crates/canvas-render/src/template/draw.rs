@@ -791,19 +791,11 @@ pub(super) fn draw_avatar(canvas: &mut Canvas, pix: &Pixmap, mask: Mask, place: 
         );
         return;
     }
-    let shader = Pattern::new(
-        pix.as_ref(),
-        SpreadMode::Pad,
-        if exact {
-            FilterQuality::Nearest
-        } else {
-            FilterQuality::Bilinear
-        },
-        place.opacity.clamp(0.0, 1.0),
-        Transform::identity(),
-    );
+    // Turned, or cut to a shape at an exact place: each canvas pixel of
+    // the shape sampled back in fixed point (at an exact place every
+    // sample falls on a pixel, as nearest sampling's would).
     let t = place_transform(place, side, side_h);
-    canvas.fill_t(&path, &shader_paint(shader), t);
+    crate::turned::draw_turned(&mut canvas.pixmap, pix, &path, t, place.opacity);
 }
 
 /// The ellipse inscribed in a `w` × `h` box at the origin.

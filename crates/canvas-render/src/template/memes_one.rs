@@ -5,6 +5,7 @@
 //! ([`super::art`]), the avatar and its text slots; the art's geometry is
 //! written here once, for the templates and the drawings alike.
 
+use super::stored::{at_scale, size_at};
 use super::{
     Art, AvatarSlot, Layer, Mask, ParamKind, ParamSpec, Piece, Place, Reveal, Template, TextSlot,
     Timeline, Tint, When,
@@ -60,33 +61,60 @@ const fn free_text(
     }
 }
 
+/// The design box `(x, y, w, h)` of a meme stored at `k` times its design
+/// size, on its canvas as stored (to whole pixels).
+const fn at(x: f32, y: f32, w: f32, h: f32, k: f32) -> Place {
+    Place::rect(
+        at_scale(x, k),
+        at_scale(y, k),
+        at_scale(w, k),
+        at_scale(h, k),
+    )
+}
+
+/// A text area of a meme stored at `k` times its design size.
+const fn area_at((x, y, w, h): (f32, f32, f32, f32), k: f32) -> (f32, f32, f32, f32) {
+    (x * k, y * k, w * k, h * k)
+}
+
 // --- wanted ---
 
-/// `wanted`'s canvas.
+/// How much smaller than its design (the sizes below) `wanted` is stored:
+/// its art is drawn at the design size and kept at this scale, where the
+/// template places everything.
+pub(super) const WANTED_STORED: f32 = 0.75;
+
+/// `wanted`'s canvas as designed (stored at [`WANTED_STORED`] times it).
 pub(super) const WANTED_SIZE: (u32, u32) = (600, 800);
 /// The portrait in `wanted`: `(x, y, side)`.
 pub(super) const WANTED_PHOTO: (f32, f32, f32) = (130.0, 226.0, 340.0);
+/// The portrait's box on `wanted`'s canvas as stored.
+pub(super) const WANTED_PHOTO_AT: Place = at(
+    WANTED_PHOTO.0,
+    WANTED_PHOTO.1,
+    WANTED_PHOTO.2,
+    WANTED_PHOTO.2,
+    WANTED_STORED,
+);
 /// The name's band in `wanted`, under the portrait.
 pub(super) const WANTED_NAME: (f32, f32, f32, f32) = (56.0, 590.0, 488.0, 76.0);
 /// The ink of `wanted`'s print.
 const WANTED_INK: [u8; 4] = [0x3a, 0x22, 0x12, 255];
 
-/// `wanted`, 600×800: an old-west poster on aged paper, the avatar as its
+/// `wanted`, 450×600 (designed at 600×800): an old-west poster on aged paper, the avatar as its
 /// sepia portrait, "WANTED", "DEAD OR ALIVE", the `name` in capitals
 /// (a rule in its place when blank) and "REWARD $`reward`".
 pub(super) static WANTED: Template = Template {
-    size: WANTED_SIZE,
+    size: size_at(WANTED_SIZE, WANTED_STORED),
     camera: None,
     timeline: STILL,
     layers: &[
-        Layer::art(Art::WantedPoster, &[Place::rect(0.0, 0.0, 600.0, 800.0)]),
+        Layer::art(
+            Art::WantedPoster,
+            &[at(0.0, 0.0, 600.0, 800.0, WANTED_STORED)],
+        ),
         Layer::Avatar(AvatarSlot {
-            motion: &[Place::rect(
-                WANTED_PHOTO.0,
-                WANTED_PHOTO.1,
-                WANTED_PHOTO.2,
-                WANTED_PHOTO.2,
-            )],
+            motion: &[WANTED_PHOTO_AT],
             mask: Mask::Square,
             grey: true,
             tint: Some(Tint {
@@ -94,42 +122,35 @@ pub(super) static WANTED: Template = Template {
                 strength: 0.32,
             }),
         }),
-        Layer::art(
-            Art::WantedPhotoAge,
-            &[Place::rect(
-                WANTED_PHOTO.0,
-                WANTED_PHOTO.1,
-                WANTED_PHOTO.2,
-                WANTED_PHOTO.2,
-            )],
-        ),
+        Layer::art(Art::WantedPhotoAge, &[WANTED_PHOTO_AT]),
         Layer::When {
             when: When::Absent("name"),
             layer: &Layer::art(
                 Art::WantedRule,
-                &[Place::rect(
+                &[at(
                     WANTED_NAME.0 + 64.0,
                     WANTED_NAME.1 + WANTED_NAME.3 / 2.0 - 12.0,
                     360.0,
                     24.0,
+                    WANTED_STORED,
                 )],
             ),
         },
         text(
             &[Piece::Upper("name")],
             FontFace::Meme,
-            (60.0, 20.0),
+            (60.0 * WANTED_STORED, 20.0 * WANTED_STORED),
             WANTED_INK,
             Align::Center,
-            WANTED_NAME,
+            area_at(WANTED_NAME, WANTED_STORED),
         ),
         text(
             &[Piece::Lit("REWARD $"), Piece::Param("reward")],
             FontFace::Meme,
-            (54.0, 20.0),
+            (54.0 * WANTED_STORED, 20.0 * WANTED_STORED),
             [0x7a, 0x1c, 0x10, 255],
             Align::Center,
-            (40.0, 672.0, 520.0, 70.0),
+            area_at((40.0, 672.0, 520.0, 70.0), WANTED_STORED),
         ),
     ],
     params: &[
@@ -233,7 +254,7 @@ pub(super) static RIP: Template = Template {
 
 // --- trash ---
 
-/// `trash`'s canvas.
+/// `trash`'s canvas as designed (stored at [`TRASH_STORED`] times it).
 pub(super) const TRASH_SIZE: (u32, u32) = (800, 800);
 /// The bin in `trash`: centre x, the rim's centre y, the rim's half width
 /// and half height, the bottom's y and half width.
@@ -241,28 +262,36 @@ pub(super) const TRASH_BIN: (f32, f32, f32, f32, f32, f32) =
     (400.0, 440.0, 214.0, 46.0, 748.0, 178.0);
 /// The box of the art in front of the avatar in `trash` (the bin's front).
 pub(super) const TRASH_FRONT: (f32, f32, f32, f32) = (170.0, 430.0, 460.0, 340.0);
+/// How much smaller than its design `trash` is stored (as `wanted`).
+pub(super) const TRASH_STORED: f32 = 0.7;
+/// The avatar's box on `trash`'s canvas as stored, turned as thrown.
+pub(super) const TRASH_AVATAR_AT: Place = Place {
+    rotation: -11.0,
+    ..at(248.0, 176.0, 300.0, 300.0, TRASH_STORED)
+};
 
-/// `trash`, 800×800: the avatar thrown head first into a dented metal bin
+/// `trash`, 560×560 (designed at 800×800): the avatar thrown head first into a dented metal bin
 /// in a brick alley, flies circling.
 pub(super) static TRASH: Template = Template {
-    size: TRASH_SIZE,
+    size: size_at(TRASH_SIZE, TRASH_STORED),
     camera: None,
     timeline: STILL,
     layers: &[
-        Layer::art(Art::TrashAlley, &[Place::rect(0.0, 0.0, 800.0, 800.0)]),
+        Layer::art(Art::TrashAlley, &[at(0.0, 0.0, 800.0, 800.0, TRASH_STORED)]),
         Layer::Avatar(AvatarSlot {
-            motion: &[Place::new(248.0, 176.0, 300.0, 300.0, -11.0, 1.0)],
+            motion: &[TRASH_AVATAR_AT],
             mask: Mask::Rounded(0.06),
             grey: false,
             tint: None,
         }),
         Layer::art(
             Art::TrashBin,
-            &[Place::rect(
+            &[at(
                 TRASH_FRONT.0,
                 TRASH_FRONT.1,
                 TRASH_FRONT.2,
                 TRASH_FRONT.3,
+                TRASH_STORED,
             )],
         ),
     ],
@@ -318,56 +347,56 @@ pub(super) static DELETE: Template = Template {
 
 // --- beautiful ---
 
-/// `beautiful`'s canvas.
+/// `beautiful`'s canvas as designed (stored at [`BEAUTIFUL_STORED`] times it).
 pub(super) const BEAUTIFUL_SIZE: (u32, u32) = (800, 800);
 /// The painting in `beautiful`: `(x, y, side)`; the gilded frame is around it.
 pub(super) const BEAUTIFUL_PAINTING: (f32, f32, f32) = (240.0, 150.0, 320.0);
 /// The brass plaque under the frame: `(x, y, width, height)`.
 pub(super) const BEAUTIFUL_PLAQUE: (f32, f32, f32, f32) = (290.0, 590.0, 220.0, 86.0);
+/// How much smaller than its design `beautiful` is stored (as `wanted`).
+pub(super) const BEAUTIFUL_STORED: f32 = 0.75;
+/// The painting's box on `beautiful`'s canvas as stored.
+pub(super) const BEAUTIFUL_PAINTING_AT: Place = at(
+    BEAUTIFUL_PAINTING.0,
+    BEAUTIFUL_PAINTING.1,
+    BEAUTIFUL_PAINTING.2,
+    BEAUTIFUL_PAINTING.2,
+    BEAUTIFUL_STORED,
+);
 
-/// `beautiful`, 800×800: the avatar as a painting in a gilded frame on a
+/// `beautiful`, 600×600 (designed at 800×800): the avatar as a painting in a gilded frame on a
 /// museum wall under a spotlight, a brass plaque with `title` under it
 /// and a velvet rope in front.
 pub(super) static BEAUTIFUL: Template = Template {
-    size: BEAUTIFUL_SIZE,
+    size: size_at(BEAUTIFUL_SIZE, BEAUTIFUL_STORED),
     camera: None,
     timeline: STILL,
     layers: &[
         Layer::art(
             Art::BeautifulGallery,
-            &[Place::rect(0.0, 0.0, 800.0, 800.0)],
+            &[at(0.0, 0.0, 800.0, 800.0, BEAUTIFUL_STORED)],
         ),
         Layer::Avatar(AvatarSlot {
-            motion: &[Place::rect(
-                BEAUTIFUL_PAINTING.0,
-                BEAUTIFUL_PAINTING.1,
-                BEAUTIFUL_PAINTING.2,
-                BEAUTIFUL_PAINTING.2,
-            )],
+            motion: &[BEAUTIFUL_PAINTING_AT],
             mask: Mask::Square,
             grey: false,
             tint: None,
         }),
-        Layer::art(
-            Art::BeautifulVarnish,
-            &[Place::rect(
-                BEAUTIFUL_PAINTING.0,
-                BEAUTIFUL_PAINTING.1,
-                BEAUTIFUL_PAINTING.2,
-                BEAUTIFUL_PAINTING.2,
-            )],
-        ),
+        Layer::art(Art::BeautifulVarnish, &[BEAUTIFUL_PAINTING_AT]),
         text(
             &[Piece::Param("title")],
             FontFace::SerifItalic,
-            (26.0, 12.0),
+            (26.0 * BEAUTIFUL_STORED, 12.0 * BEAUTIFUL_STORED),
             [0x2a, 0x1a, 0x08, 255],
             Align::Center,
-            (
-                BEAUTIFUL_PLAQUE.0 + 12.0,
-                BEAUTIFUL_PLAQUE.1 + 8.0,
-                BEAUTIFUL_PLAQUE.2 - 24.0,
-                44.0,
+            area_at(
+                (
+                    BEAUTIFUL_PLAQUE.0 + 12.0,
+                    BEAUTIFUL_PLAQUE.1 + 8.0,
+                    BEAUTIFUL_PLAQUE.2 - 24.0,
+                    44.0,
+                ),
+                BEAUTIFUL_STORED,
             ),
         ),
     ],

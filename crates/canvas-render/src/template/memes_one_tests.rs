@@ -4,11 +4,11 @@ use super::test_support::{args_from as args, gradient_avatar as avatar};
 use super::*;
 
 const MEMES: [(TemplateKind, (u32, u32)); 6] = [
-    (TemplateKind::Wanted, (600, 800)),
+    (TemplateKind::Wanted, (450, 600)),
     (TemplateKind::Rip, (700, 800)),
-    (TemplateKind::Trash, (800, 800)),
+    (TemplateKind::Trash, (560, 560)),
     (TemplateKind::Delete, (800, 480)),
-    (TemplateKind::Beautiful, (800, 800)),
+    (TemplateKind::Beautiful, (600, 600)),
     (TemplateKind::Stonks, (800, 600)),
 ];
 
@@ -118,8 +118,13 @@ fn wanted_tones_its_portrait_sepia() {
     let t = TemplateKind::Wanted.template();
     let blue = RgbaImage::from_pixel(64, 64, image::Rgba([20, 60, 255, 255]));
     let img = render_template(t, &args(t, &[]).unwrap(), Some(&blue)).unwrap();
-    let (x, y, s) = super::memes_one::WANTED_PHOTO;
-    let p = img.get_pixel((x + s / 2.0) as u32, (y + s / 2.0) as u32).0;
+    let photo = super::memes_one::WANTED_PHOTO_AT;
+    let p = img
+        .get_pixel(
+            (photo.x + photo.w / 2.0) as u32,
+            (photo.y + photo.h / 2.0) as u32,
+        )
+        .0;
     // Warm, not blue: red over green over blue.
     assert!(p[0] > p[1] && p[1] > p[2], "{p:?}");
 }

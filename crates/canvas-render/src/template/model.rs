@@ -109,36 +109,36 @@ pub enum TemplateKind {
     /// `@username`, the comment (the card grows with it), the likes and
     /// the reply button.
     VideoComment,
-    /// `wanted`, 600×800: an old-west wanted poster with the avatar as its
+    /// `wanted`, 450×600: an old-west wanted poster with the avatar as its
     /// sepia portrait, `name` and `reward`.
     Wanted,
     /// `rip`, 700×800: a gravestone on grass with the avatar greyed in an
     /// oval, "RIP", `text` and `years`.
     Rip,
-    /// `trash`, 800×800: the avatar thrown into a metal bin in an alley.
+    /// `trash`, 560×560: the avatar thrown into a metal bin in an alley.
     Trash,
     /// `delete`, 800×480: a "Delete this file?" dialog with the avatar as
     /// the file's icon and `filename`.
     Delete,
-    /// `beautiful`, 800×800: the avatar as a painting in a gilded frame on
+    /// `beautiful`, 600×600: the avatar as a painting in a gilded frame on
     /// a museum wall, `title` on its plaque.
     Beautiful,
     /// `stonks`, 800×600: the round avatar before a rising market chart,
     /// captioned `text`.
     Stonks,
-    /// `ship`, 900×440: the avatar and the second picture (the image
+    /// `ship`, 720×352: the avatar and the second picture (the image
     /// source `avatar2`) in round frames, a heart with a match percentage
     /// (`percent`, 0–100), a meter of ten hearts and a verdict.
     Ship,
-    /// `kiss`, 800×450: the two pictures cheek to cheek, hearts rising.
+    /// `kiss`, 640×360: the two pictures cheek to cheek, hearts rising.
     Kiss,
-    /// `slap`, 800×450: the avatar's hand slaps the second picture.
+    /// `slap`, 640×360: the avatar's hand slaps the second picture.
     Slap,
-    /// `hug`, 800×450: the two pictures with arms wrapped around them.
+    /// `hug`, 640×360: the two pictures with arms wrapped around them.
     Hug,
     /// `fuse`, 512×512: the two pictures blended half and half.
     Fuse,
-    /// `vs`, 1000×500: "who would win", the two pictures in framed panels
+    /// `vs`, 700×350: "who would win", the two pictures in framed panels
     /// with a VS badge.
     Vs,
     /// `heart-locket`, 600×480 (animated): a gold locket swings open on

@@ -4,8 +4,10 @@
 //! ([`super::art`]).
 
 use super::art::pairs::{
-    FUSE_SIZE, LOCKET_SIZE, PIP_SIZE, PIPS, SCENE_SIZE, SHIP_HEART, SHIP_SIZE, VS_SIZE,
+    FUSE_SIZE, LOCKET_SIZE, PAIRS_STORED, PIP_SIZE, PIPS, SCENE_SIZE, SHIP_HEART, SHIP_SIZE,
+    VS_SIZE, VS_STORED,
 };
+use super::stored::{at_scale, size_at};
 use super::{
     Art, AvatarSlot, Layer, Mask, ParamKind, ParamSpec, Piece, Place, Reveal, Template, TextSlot,
     Timeline, When,
@@ -42,6 +44,23 @@ const fn full(size: (u32, u32)) -> Place {
     Place::rect(0.0, 0.0, size.0 as f32, size.1 as f32)
 }
 
+/// `v` design pixels of `ship`, `kiss`, `slap` and `hug`, on their canvas
+/// as stored ([`PAIRS_STORED`]), to the nearest whole pixel.
+const fn s(v: f32) -> f32 {
+    at_scale(v, PAIRS_STORED)
+}
+
+/// A design size of those memes as stored.
+const fn sized(size: (u32, u32)) -> (u32, u32) {
+    size_at(size, PAIRS_STORED)
+}
+
+/// The design box `(x, y, w, h)` of those memes as stored, turned by
+/// `rotation` degrees.
+const fn at(x: f32, y: f32, w: f32, h: f32, rotation: f32) -> Place {
+    Place::new(s(x), s(y), s(w), s(h), rotation, 1.0)
+}
+
 // --- ship ---
 
 /// A lit heart of the meter: heart `i` (0–9) is lit from `i`×10 + 5 %.
@@ -51,11 +70,12 @@ macro_rules! pip {
             when: When::AtLeast(SHIP_PERCENT, $i * 10 + 5),
             layer: &Layer::Art {
                 art: Art::HeartPip,
-                motion: &[Place::rect(
+                motion: &[at(
                     PIPS.0 + PIPS.2 * $i as f32 - PIP_SIZE.0 as f32 / 2.0,
                     PIPS.1 - PIP_SIZE.1 as f32 / 2.0,
                     PIP_SIZE.0 as f32,
                     PIP_SIZE.1 as f32,
+                    0.0,
                 )],
             },
         }
@@ -68,13 +88,13 @@ const fn verdict_slot(text: &'static [Piece]) -> TextSlot {
         replaced_by: None,
         pieces: text,
         face: FontFace::Bold,
-        size: 40.0,
-        min_size: 16.0,
+        size: 40.0 * PAIRS_STORED,
+        min_size: 16.0 * PAIRS_STORED,
         color: [255, 255, 255, 255],
-        outline: Some(([0x5a, 0x1a, 0x4a, 255], 3.0)),
+        outline: Some(([0x5a, 0x1a, 0x4a, 255], 3.0 * PAIRS_STORED)),
         align: Align::Center,
         valign: VAlign::Middle,
-        area: (150.0, 370.0, 600.0, 60.0),
+        area: (s(150.0), s(370.0), s(600.0), s(60.0)),
         reveal: Reveal::All,
     }
 }
@@ -92,36 +112,37 @@ macro_rules! verdict {
     };
 }
 
-/// `ship`, 900×440: the two round portraits, a big heart between them
+/// `ship`, 720×352: the two round portraits, a big heart between them
 /// with the percentage, a meter of ten hearts and a verdict.
 pub(super) static SHIP: Template = Template {
-    size: SHIP_SIZE,
+    size: sized(SHIP_SIZE),
     camera: None,
     timeline: STILL,
     layers: &[
-        Layer::art(Art::ShipBackdrop, &[full(SHIP_SIZE)]),
-        avatar(&[Place::rect(70.0, 60.0, 240.0, 240.0)], Mask::Circle),
-        second(&[Place::rect(590.0, 60.0, 240.0, 240.0)], Mask::Circle),
+        Layer::art(Art::ShipBackdrop, &[full(sized(SHIP_SIZE))]),
+        avatar(&[at(70.0, 60.0, 240.0, 240.0, 0.0)], Mask::Circle),
+        second(&[at(590.0, 60.0, 240.0, 240.0, 0.0)], Mask::Circle),
         Layer::art(
             Art::ShipHeart,
-            &[Place::rect(
+            &[at(
                 450.0 - SHIP_HEART.0 as f32 / 2.0,
                 76.0,
                 SHIP_HEART.0 as f32,
                 SHIP_HEART.1 as f32,
+                0.0,
             )],
         ),
         Layer::Text(TextSlot {
             replaced_by: None,
             pieces: &[Piece::Param(SHIP_PERCENT), Piece::Lit("%")],
             face: FontFace::Bold,
-            size: 56.0,
-            min_size: 20.0,
+            size: 56.0 * PAIRS_STORED,
+            min_size: 20.0 * PAIRS_STORED,
             color: [255, 255, 255, 255],
-            outline: Some(([0x80, 0x0f, 0x2e, 255], 3.0)),
+            outline: Some(([0x80, 0x0f, 0x2e, 255], 3.0 * PAIRS_STORED)),
             align: Align::Center,
             valign: VAlign::Middle,
-            area: (365.0, 118.0, 170.0, 80.0),
+            area: (s(365.0), s(118.0), s(170.0), s(80.0)),
             reveal: Reveal::All,
         }),
         pip!(0),
@@ -155,62 +176,47 @@ pub(super) static SHIP: Template = Template {
 
 // --- kiss, slap, hug ---
 
-/// `kiss`, 800×450: the two round portraits leaning in, cheek to cheek,
+/// `kiss`, 640×360: the two round portraits leaning in, cheek to cheek,
 /// hearts rising where they meet.
 pub(super) static KISS: Template = Template {
-    size: SCENE_SIZE,
+    size: sized(SCENE_SIZE),
     camera: None,
     timeline: STILL,
     layers: &[
-        Layer::art(Art::KissScene, &[full(SCENE_SIZE)]),
-        avatar(
-            &[Place::new(150.0, 110.0, 260.0, 260.0, 12.0, 1.0)],
-            Mask::Circle,
-        ),
-        second(
-            &[Place::new(390.0, 110.0, 260.0, 260.0, -12.0, 1.0)],
-            Mask::Circle,
-        ),
-        Layer::art(Art::KissFront, &[full(SCENE_SIZE)]),
+        Layer::art(Art::KissScene, &[full(sized(SCENE_SIZE))]),
+        avatar(&[at(150.0, 110.0, 260.0, 260.0, 12.0)], Mask::Circle),
+        second(&[at(390.0, 110.0, 260.0, 260.0, -12.0)], Mask::Circle),
+        Layer::art(Art::KissFront, &[full(sized(SCENE_SIZE))]),
     ],
     params: &[],
 };
 
-/// `slap`, 800×450: the avatar swings an open hand into the second
+/// `slap`, 640×360: the avatar swings an open hand into the second
 /// picture, which reels back under the impact.
 pub(super) static SLAP: Template = Template {
-    size: SCENE_SIZE,
+    size: sized(SCENE_SIZE),
     camera: None,
     timeline: STILL,
     layers: &[
-        Layer::art(Art::SlapScene, &[full(SCENE_SIZE)]),
-        avatar(&[Place::rect(40.0, 150.0, 240.0, 240.0)], Mask::Circle),
-        second(
-            &[Place::new(480.0, 70.0, 260.0, 260.0, 22.0, 1.0)],
-            Mask::Circle,
-        ),
-        Layer::art(Art::SlapFront, &[full(SCENE_SIZE)]),
+        Layer::art(Art::SlapScene, &[full(sized(SCENE_SIZE))]),
+        avatar(&[at(40.0, 150.0, 240.0, 240.0, 0.0)], Mask::Circle),
+        second(&[at(480.0, 70.0, 260.0, 260.0, 22.0)], Mask::Circle),
+        Layer::art(Art::SlapFront, &[full(sized(SCENE_SIZE))]),
     ],
     params: &[],
 };
 
-/// `hug`, 800×450: the two round portraits side by side, arms wrapped
+/// `hug`, 640×360: the two round portraits side by side, arms wrapped
 /// around both, hearts above.
 pub(super) static HUG: Template = Template {
-    size: SCENE_SIZE,
+    size: sized(SCENE_SIZE),
     camera: None,
     timeline: STILL,
     layers: &[
-        Layer::art(Art::HugScene, &[full(SCENE_SIZE)]),
-        avatar(
-            &[Place::new(130.0, 95.0, 280.0, 280.0, 6.0, 1.0)],
-            Mask::Circle,
-        ),
-        second(
-            &[Place::new(390.0, 95.0, 280.0, 280.0, -6.0, 1.0)],
-            Mask::Circle,
-        ),
-        Layer::art(Art::HugFront, &[full(SCENE_SIZE)]),
+        Layer::art(Art::HugScene, &[full(sized(SCENE_SIZE))]),
+        avatar(&[at(130.0, 95.0, 280.0, 280.0, 6.0)], Mask::Circle),
+        second(&[at(390.0, 95.0, 280.0, 280.0, -6.0)], Mask::Circle),
+        Layer::art(Art::HugFront, &[full(sized(SCENE_SIZE))]),
     ],
     params: &[],
 };
@@ -241,25 +247,28 @@ pub(super) static FUSE: Template = Template {
     params: &[],
 };
 
-/// `vs`, 1000×500: "who would win": the two pictures in framed panels,
+/// `vs`, 700×350: "who would win": the two pictures in framed panels,
 /// blue and red, a VS badge between.
 pub(super) static VS: Template = Template {
-    size: VS_SIZE,
+    size: size_at(VS_SIZE, VS_STORED),
     camera: None,
     timeline: STILL,
     layers: &[
-        Layer::art(Art::VsScene, &[full(VS_SIZE)]),
-        avatar(
-            &[Place::rect(90.0, 110.0, 300.0, 300.0)],
-            Mask::Rounded(0.08),
-        ),
-        second(
-            &[Place::rect(610.0, 110.0, 300.0, 300.0)],
-            Mask::Rounded(0.08),
-        ),
-        Layer::art(Art::VsFront, &[full(VS_SIZE)]),
+        Layer::art(Art::VsScene, &[full(size_at(VS_SIZE, VS_STORED))]),
+        avatar(&[VS_PANELS[0]], Mask::Rounded(0.08)),
+        second(&[VS_PANELS[1]], Mask::Rounded(0.08)),
+        Layer::art(Art::VsFront, &[full(size_at(VS_SIZE, VS_STORED))]),
     ],
     params: &[],
+};
+
+/// The two pictures' boxes in `vs`, as stored ([`VS_STORED`]).
+const VS_PANELS: [Place; 2] = {
+    let (y, side) = (at_scale(110.0, VS_STORED), at_scale(300.0, VS_STORED));
+    [
+        Place::rect(at_scale(90.0, VS_STORED), y, side, side),
+        Place::rect(at_scale(610.0, VS_STORED), y, side, side),
+    ]
 };
 
 // --- heart locket ---

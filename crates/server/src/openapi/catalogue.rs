@@ -712,22 +712,22 @@ pub const ENDPOINTS: &[Endpoint] = &[
     pair_meme(
         "/canvas/meme/ship",
         "Ship two pictures: a heart with their match percentage, a meter and a verdict",
-        "900×440: `avatar` and `avatar2` in round frames, a heart with the match percentage, a meter of ten hearts and a one-line verdict (below 20 %: \"Not meant to be\", then \"Just friends\", \"Worth a try\", \"A lovely match\", \"Made for each other\", and at 100 % \"Soulmates!\"). Without `percent` the percentage comes from the two URLs: the same pair gives the same percentage, in either order. Both pictures come through the avatar's fetcher and caches, fetched at the same time (the second decoded once the job holds a slot for it) and the request costs two images; either animated gives an animated image, aligned by time.",
+        "720×352: `avatar` and `avatar2` in round frames, a heart with the match percentage, a meter of ten hearts and a one-line verdict (below 20 %: \"Not meant to be\", then \"Just friends\", \"Worth a try\", \"A lovely match\", \"Made for each other\", and at 100 % \"Soulmates!\"). Without `percent` the percentage comes from the two URLs: the same pair gives the same percentage, in either order. Both pictures come through the avatar's fetcher and caches, fetched at the same time (the second decoded once the job holds a slot for it) and the request costs two images; either animated gives an animated image, aligned by time.",
     ),
     pair_meme(
         "/canvas/meme/kiss",
         "A kiss: the two pictures cheek to cheek, hearts rising",
-        "800×450, `avatar` on the left, `avatar2` on the right. Both come through the avatar's fetcher and caches, fetched at the same time (the second decoded once the job holds a slot for it) and the request costs two images; either animated gives an animated image, aligned by time.",
+        "640×360, `avatar` on the left, `avatar2` on the right. Both come through the avatar's fetcher and caches, fetched at the same time (the second decoded once the job holds a slot for it) and the request costs two images; either animated gives an animated image, aligned by time.",
     ),
     pair_meme(
         "/canvas/meme/slap",
         "A slap: the avatar's hand hits the second picture",
-        "800×450, `avatar` slaps `avatar2`, which reels back under the impact. Both come through the avatar's fetcher and caches, fetched at the same time (the second decoded once the job holds a slot for it) and the request costs two images; either animated gives an animated image, aligned by time.",
+        "640×360, `avatar` slaps `avatar2`, which reels back under the impact. Both come through the avatar's fetcher and caches, fetched at the same time (the second decoded once the job holds a slot for it) and the request costs two images; either animated gives an animated image, aligned by time.",
     ),
     pair_meme(
         "/canvas/meme/hug",
         "A hug: the two pictures with arms wrapped around them",
-        "800×450, `avatar` on the left, `avatar2` on the right. Both come through the avatar's fetcher and caches, fetched at the same time (the second decoded once the job holds a slot for it) and the request costs two images; either animated gives an animated image, aligned by time.",
+        "640×360, `avatar` on the left, `avatar2` on the right. Both come through the avatar's fetcher and caches, fetched at the same time (the second decoded once the job holds a slot for it) and the request costs two images; either animated gives an animated image, aligned by time.",
     ),
     pair_meme(
         "/canvas/meme/fuse",
@@ -737,7 +737,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
     pair_meme(
         "/canvas/meme/vs",
         "Who would win: the two pictures in framed panels with a VS badge",
-        "1000×500: `avatar` in the blue panel, `avatar2` in the red one, under \"WHO WOULD WIN?\". Both come through the avatar's fetcher and caches, fetched at the same time (the second decoded once the job holds a slot for it) and the request costs two images; either animated gives an animated image, aligned by time.",
+        "700×350: `avatar` in the blue panel, `avatar2` in the red one, under \"WHO WOULD WIN?\". Both come through the avatar's fetcher and caches, fetched at the same time (the second decoded once the job holds a slot for it) and the request costs two images; either animated gives an animated image, aligned by time.",
     ),
     pair_meme(
         "/canvas/meme/heart-locket",
@@ -815,7 +815,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
     meme(
         "/canvas/meme/wanted",
         "An old-west wanted poster with the avatar as its sepia portrait",
-        "600×800: aged paper, \"WANTED\", \"DEAD OR ALIVE\", the avatar greyed and toned sepia, `name` in capitals (an ornament in its place when blank) and \"REWARD $`reward`\" written with thousands separators (`reward=1500000` gives \"REWARD $1,500,000\"). A still avatar gives a PNG (or `format`); an animated avatar gives an animated poster, aligned by time.",
+        "450×600: aged paper, \"WANTED\", \"DEAD OR ALIVE\", the avatar greyed and toned sepia, `name` in capitals (an ornament in its place when blank) and \"REWARD $`reward`\" written with thousands separators (`reward=1500000` gives \"REWARD $1,500,000\"). A still avatar gives a PNG (or `format`); an animated avatar gives an animated poster, aligned by time.",
     ),
     meme(
         "/canvas/meme/rip",
@@ -825,7 +825,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
     meme(
         "/canvas/meme/trash",
         "The avatar thrown into a metal bin in an alley",
-        "800×800: the avatar, tilted, sticking out of a dented metal bin in a brick alley, with flies and a banana peel. A still avatar gives a PNG (or `format`); an animated avatar gives an animated image, aligned by time.",
+        "560×560: the avatar, tilted, sticking out of a dented metal bin in a brick alley, with flies and a banana peel. A still avatar gives a PNG (or `format`); an animated avatar gives an animated image, aligned by time.",
     ),
     meme(
         "/canvas/meme/delete",
@@ -835,7 +835,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
     meme(
         "/canvas/meme/beautiful",
         "The avatar as a painting in a gilded frame on a museum wall",
-        "800×800: the avatar in a gilded frame under a spotlight, `title` on the brass plaque under it, a velvet rope in front. A still avatar gives a PNG (or `format`); an animated avatar gives an animated image, aligned by time.",
+        "600×600: the avatar in a gilded frame under a spotlight, `title` on the brass plaque under it, a velvet rope in front. A still avatar gives a PNG (or `format`); an animated avatar gives an animated image, aligned by time.",
     ),
     meme(
         "/canvas/meme/stonks",

@@ -20,15 +20,15 @@ macro_rules! app {
 
 /// Each meme, its size and a query filling its text slots.
 const MEMES: [(&str, (u32, u32), &str); 6] = [
-    ("wanted", (600, 800), "name=Ferris&reward=1500000"),
+    ("wanted", (450, 600), "name=Ferris&reward=1500000"),
     (
         "rip",
         (700, 800),
         "text=gone%20fishing&years=1999%20%E2%80%93%202024",
     ),
-    ("trash", (800, 800), ""),
+    ("trash", (560, 560), ""),
     ("delete", (800, 480), "filename=homework.png"),
-    ("beautiful", (800, 800), "title=Ferris"),
+    ("beautiful", (600, 600), "title=Ferris"),
     ("stonks", (800, 600), "text=not%20stonks"),
 ];
 

@@ -22,12 +22,12 @@ macro_rules! app {
 
 /// Every two-avatar meme and its size.
 const PAIRS: [(&str, (u32, u32)); 7] = [
-    ("ship", (900, 440)),
-    ("kiss", (800, 450)),
-    ("slap", (800, 450)),
-    ("hug", (800, 450)),
+    ("ship", (720, 352)),
+    ("kiss", (640, 360)),
+    ("slap", (640, 360)),
+    ("hug", (640, 360)),
     ("fuse", (512, 512)),
-    ("vs", (1000, 500)),
+    ("vs", (700, 350)),
     ("heart-locket", (600, 480)),
 ];
 
@@ -119,7 +119,7 @@ async fn a_still_and_an_animated_picture_give_a_gif_aligned_by_time() {
         &format!("/canvas/meme/kiss?avatar={still}&avatar2={anim}&format=png"),
     )
     .await;
-    assert_eq!(image_of(&png, "image/png").dimensions(), (800, 450));
+    assert_eq!(image_of(&png, "image/png").dimensions(), (640, 360));
 }
 
 #[actix_rt::test]

@@ -13,13 +13,20 @@ use crate::paint::{
 use crate::template::rng::Lcg;
 use crate::text::{Align, FontFace, TextBox, TextStyle, VAlign};
 
-/// `ship`'s canvas.
+/// How much smaller than their design `ship`, `kiss`, `slap` and `hug`
+/// are stored: their art is drawn at the design sizes below and kept at
+/// this scale, where the templates place everything.
+pub(in crate::template) const PAIRS_STORED: f32 = 0.8;
+/// The same for `vs`, whose panels are larger.
+pub(in crate::template) const VS_STORED: f32 = 0.7;
+
+/// `ship`'s canvas as designed (stored at [`PAIRS_STORED`] times it).
 pub(in crate::template) const SHIP_SIZE: (u32, u32) = (900, 440);
-/// `kiss`, `slap` and `hug`'s canvas.
+/// `kiss`, `slap` and `hug`'s canvas as designed (stored at [`PAIRS_STORED`] times it).
 pub(in crate::template) const SCENE_SIZE: (u32, u32) = (800, 450);
 /// `fuse`'s canvas.
 pub(in crate::template) const FUSE_SIZE: (u32, u32) = (512, 512);
-/// `vs`'s canvas.
+/// `vs`'s canvas as designed (stored at [`VS_STORED`] times it).
 pub(in crate::template) const VS_SIZE: (u32, u32) = (1000, 500);
 /// `heart-locket`'s canvas.
 pub(in crate::template) const LOCKET_SIZE: (u32, u32) = (600, 480);
@@ -36,7 +43,8 @@ pub(in crate::template) const PIP_SIZE: (u32, u32) = (38, 34);
 /// `ship`'s big heart.
 pub(in crate::template) const SHIP_HEART: (u32, u32) = (220, 200);
 
-/// The natural size of a piece of this module's art.
+/// The design size of a piece of this module's art (the size it is drawn
+/// at).
 pub(super) fn size(art: Art) -> Option<(u32, u32)> {
     Some(match art {
         Art::ShipBackdrop => SHIP_SIZE,
