@@ -241,15 +241,24 @@ fn encode_placed_over_backdrop(
     let (gw, gh) = gif_size(w, h)?;
     let mut palette: Vec<u8> = colours.iter().flatten().copied().collect();
     palette.resize(256 * 3, 0);
-    let mut out = Vec::new();
+    let mut lzw = Lzw::new();
+    let (mut whole, mut picture) = (Vec::new(), Vec::new());
+    lzw.encode(&indexed[0], &mut whole);
+    if shown.len() > 1 {
+        lzw.encode(&indexed[1], &mut picture);
+    }
+    // The file's size, known from its streams (each cut into sub-blocks of
+    // 255 bytes, with a frame's headers): written into a buffer of that
+    // size, not one grown (and copied) as it fills.
+    let blocks = |stream: &[u8]| stream.len() + stream.len() / 255 + 32;
+    let mut out = Vec::with_capacity(
+        1024 + blocks(&whole) + (shown.len().saturating_sub(1)) * blocks(&picture),
+    );
     {
         let mut enc = gif_codec::Encoder::new(&mut out, gw, gh, &palette).map_err(encode_error)?;
         if let Some(r) = repeat_of(loops) {
             enc.set_repeat(r).map_err(encode_error)?;
         }
-        let mut lzw = Lzw::new();
-        let (mut whole, mut picture) = (Vec::new(), Vec::new());
-        lzw.encode(&indexed[0], &mut whole);
         for frame in shown {
             let delay = u16::try_from((frame.delay + 5) / 10).unwrap_or(u16::MAX);
             let frame = match frame.picture_at {
@@ -262,22 +271,17 @@ fn encode_placed_over_backdrop(
                     buffer: Cow::Borrowed(&whole),
                     ..gif_codec::Frame::default()
                 },
-                Some((x, y)) => {
-                    if picture.is_empty() {
-                        lzw.encode(&indexed[1], &mut picture);
-                    }
-                    gif_codec::Frame {
-                        left: x as u16,
-                        top: y as u16,
-                        width: pw as u16,
-                        height: ph as u16,
-                        delay,
-                        dispose: gif_codec::DisposalMethod::Previous,
-                        transparent: Some(TRANSPARENT),
-                        buffer: Cow::Borrowed(&picture),
-                        ..gif_codec::Frame::default()
-                    }
-                }
+                Some((x, y)) => gif_codec::Frame {
+                    left: x as u16,
+                    top: y as u16,
+                    width: pw as u16,
+                    height: ph as u16,
+                    delay,
+                    dispose: gif_codec::DisposalMethod::Previous,
+                    transparent: Some(TRANSPARENT),
+                    buffer: Cow::Borrowed(&picture),
+                    ..gif_codec::Frame::default()
+                },
             };
             enc.write_lzw_pre_encoded_frame(&frame)
                 .map_err(encode_error)?;
