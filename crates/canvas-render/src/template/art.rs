@@ -422,8 +422,9 @@ impl Art {
     ];
 
     /// Width and height in pixels, as kept: its design size, or for the
-    /// art of a meme whose canvas is stored smaller than its design (see
-    /// [`Art::stored_scale`]), that size scaled, to the nearest pixel.
+    /// art of a meme whose canvas is stored smaller than its design (drawn
+    /// in its design coordinates, then resampled once), that size scaled,
+    /// to the nearest pixel.
     pub fn size(self) -> (u32, u32) {
         super::stored::size_at(self.design_size(), self.stored_scale())
     }
