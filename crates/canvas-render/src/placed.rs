@@ -101,44 +101,14 @@ pub(crate) fn over_backdrop(
     let data = crate::buffers::copy_of(backdrop.as_raw());
     let mut canvas = RgbaImage::from_raw(backdrop.width(), backdrop.height(), data)
         .expect("the backdrop's size");
-    draw_over(&mut canvas, picture, first);
+    let over = |canvas: &mut RgbaImage, (x, y): (u32, u32)| {
+        crate::resize::draw_over(canvas, picture, i64::from(x), i64::from(y));
+    };
+    over(&mut canvas, first);
     if at != first {
-        draw_over(&mut canvas, picture, at);
+        over(&mut canvas, at);
     }
     canvas
-}
-
-/// Draws `picture` over `canvas` (source-over, straight alpha) with its
-/// top-left corner at `(x, y)`, clipped to it.
-fn draw_over(canvas: &mut RgbaImage, picture: &RgbaImage, (x, y): (u32, u32)) {
-    let (w, h) = (canvas.width() as usize, canvas.height() as usize);
-    let (x, y) = ((x as usize).min(w), (y as usize).min(h));
-    let (pw, ph) = (picture.width() as usize, picture.height() as usize);
-    let (cols, rows) = (pw.min(w - x), ph.min(h - y));
-    if cols == 0 {
-        return;
-    }
-    let dst = canvas.as_mut();
-    for (r, src_row) in picture.as_raw().chunks_exact(pw * 4).take(rows).enumerate() {
-        let start = ((y + r) * w + x) * 4;
-        let dst_row = &mut dst[start..start + cols * 4];
-        for (d, s) in dst_row.chunks_exact_mut(4).zip(src_row.chunks_exact(4)) {
-            match s[3] {
-                255 => d.copy_from_slice(s),
-                0 => {}
-                sa => {
-                    let (sa, da) = (u32::from(sa), u32::from(d[3]));
-                    // Alpha out, times 255: sa·255 + da·(255 − sa).
-                    let out = sa * 255 + da * (255 - sa);
-                    for c in 0..3 {
-                        let v = u32::from(s[c]) * sa * 255 + u32::from(d[c]) * da * (255 - sa);
-                        d[c] = ((v + out / 2) / out) as u8;
-                    }
-                    d[3] = ((out + 127) / 255) as u8;
-                }
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -181,7 +181,7 @@ fn div255_lanes(v: u64) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::draw_scaled;
     use tiny_skia::{
         FillRule, FilterQuality, Paint, PathBuilder, Pattern, Pixmap, Rect, SpreadMode, Transform,
@@ -189,7 +189,7 @@ mod tests {
 
     /// A premultiplied picture with every kind of pixel: opaque, partly
     /// transparent and clear, in a pattern with edges both ways.
-    fn picture(w: u32, h: u32, seed: u32) -> Pixmap {
+    pub(crate) fn picture(w: u32, h: u32, seed: u32) -> Pixmap {
         let mut p = Pixmap::new(w, h).unwrap();
         let mut s = seed;
         for px in p.data_mut().chunks_exact_mut(4) {
@@ -207,9 +207,9 @@ mod tests {
         p
     }
 
-    /// A canvas over which the picture is drawn: half clear, half a
+    /// A canvas over which the picture is drawn: stripes of clear and of a
     /// half-transparent colour.
-    fn backdrop(w: u32, h: u32) -> Pixmap {
+    pub(crate) fn backdrop(w: u32, h: u32) -> Pixmap {
         let mut p = Pixmap::new(w, h).unwrap();
         for (i, px) in p.data_mut().chunks_exact_mut(4).enumerate() {
             if (i / 7) % 2 == 0 {
@@ -226,6 +226,31 @@ mod tests {
         let mut ours = backdrop(96, 80);
         draw_scaled(&mut ours, src, path, place, 1.0);
         let mut theirs = backdrop(96, 80);
+        let t = Transform::from_row(
+            w / src.width() as f32,
+            0.0,
+            0.0,
+            h / src.height() as f32,
+            x,
+            y,
+        );
+        fill_with_pattern(&mut theirs, src, path, t);
+        ours.data()
+            .iter()
+            .zip(theirs.data())
+            .map(|(a, b)| a.abs_diff(*b))
+            .max()
+            .unwrap()
+    }
+
+    /// What the reference draws: `src` as tiny-skia's bilinear `Pad`
+    /// pattern filling `path` under `t`, anti-aliased, over `canvas`.
+    pub(crate) fn fill_with_pattern(
+        canvas: &mut Pixmap,
+        src: &Pixmap,
+        path: &tiny_skia::Path,
+        t: Transform,
+    ) {
         let pattern = Pattern::new(
             src.as_ref(),
             SpreadMode::Pad,
@@ -238,21 +263,7 @@ mod tests {
             anti_alias: true,
             ..Paint::default()
         };
-        let t = Transform::from_row(
-            w / src.width() as f32,
-            0.0,
-            0.0,
-            h / src.height() as f32,
-            x,
-            y,
-        );
-        theirs.fill_path(path, &paint, FillRule::Winding, t, None);
-        ours.data()
-            .iter()
-            .zip(theirs.data())
-            .map(|(a, b)| a.abs_diff(*b))
-            .max()
-            .unwrap()
+        canvas.fill_path(path, &paint, FillRule::Winding, t, None);
     }
 
     #[test]

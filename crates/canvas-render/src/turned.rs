@@ -267,41 +267,8 @@ fn over(d: u32, s: u32, c: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::draw_turned;
-    use tiny_skia::{
-        FillRule, FilterQuality, Paint, PathBuilder, Pattern, Pixmap, Rect, SpreadMode, Transform,
-    };
-
-    /// A premultiplied picture with every kind of pixel: opaque, partly
-    /// transparent and clear, in a pattern with edges both ways.
-    fn picture(w: u32, h: u32, seed: u32) -> Pixmap {
-        let mut p = Pixmap::new(w, h).unwrap();
-        let mut s = seed;
-        for px in p.data_mut().chunks_exact_mut(4) {
-            s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            let a = match s >> 29 {
-                0 => 0,
-                1 => (s >> 8) as u8,
-                _ => 255,
-            };
-            for (c, v) in px[..3].iter_mut().enumerate() {
-                *v = ((u32::from((s >> (8 * c)) as u8) * u32::from(a)) / 255) as u8;
-            }
-            px[3] = a;
-        }
-        p
-    }
-
-    /// A canvas over which the picture is drawn: stripes of clear and of a
-    /// half-transparent colour.
-    fn backdrop(w: u32, h: u32) -> Pixmap {
-        let mut p = Pixmap::new(w, h).unwrap();
-        for (i, px) in p.data_mut().chunks_exact_mut(4).enumerate() {
-            if (i / 7) % 2 == 0 {
-                px.copy_from_slice(&[60, 20, 90, 128]);
-            }
-        }
-        p
-    }
+    use crate::scaled::tests::{backdrop, fill_with_pattern, picture};
+    use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, Rect, Transform};
 
     /// The transform a placement `(x, y, w, h)` turned by `degrees` about
     /// its centre gives a `sw` × `sh` picture (as the templates place it).
@@ -321,19 +288,7 @@ mod tests {
         let mut ours = backdrop(120, 100);
         draw_turned(&mut ours, src, path, t, 1.0);
         let mut theirs = backdrop(120, 100);
-        let pattern = Pattern::new(
-            src.as_ref(),
-            SpreadMode::Pad,
-            FilterQuality::Bilinear,
-            1.0,
-            Transform::identity(),
-        );
-        let paint = Paint {
-            shader: pattern,
-            anti_alias: true,
-            ..Paint::default()
-        };
-        theirs.fill_path(path, &paint, FillRule::Winding, t, None);
+        fill_with_pattern(&mut theirs, src, path, t);
         let mut cover = Pixmap::new(120, 100).unwrap();
         let solid = Paint {
             anti_alias: true,

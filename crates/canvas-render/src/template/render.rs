@@ -333,17 +333,17 @@ pub fn render_placed_frames(
     if let Some(d) = deadline {
         d.check()?;
     }
+    // Over a backdrop every frame keeps the picture at the first one's
+    // place, which the template places at its frame 0.
+    if template.backdrop().is_some() && first.template_frame != 0 {
+        return Ok(None);
+    }
     let backdrop = render_backdrop(
         template,
         args,
         avatar.first().map(|(img, _)| *img),
         image.first().map(|(img, _)| *img),
     )?;
-    // Over a backdrop every frame keeps the picture at the first one's
-    // place, which the template places at its frame 0.
-    if backdrop.is_some() && first.template_frame != 0 {
-        return Ok(None);
-    }
     let (prepared, images, mut texts) = prepare_still(template, args, avatar, image)?;
     let picture = draw_frame(
         template,
