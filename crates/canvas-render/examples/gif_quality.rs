@@ -1,5 +1,6 @@
 //! How close the GIF encoder's frames come to the frames it was given, and
-//! how long it takes: for `triggered`, `petpet`, `amongus` and the
+//! how long it takes: for `triggered`, `petpet`, `amongus`,
+//! `heart-locket` (its second picture the avatar mirrored in other hues) and the
 //! `animation` bench's colour frames (60 frames of 128 px panning over the
 //! avatar), the GIF is encoded, decoded, and each frame compared with its
 //! source. Ordered dithering moves single pixels by about a palette step on
@@ -31,8 +32,10 @@ use std::time::{Duration, Instant};
 use canvas_render::animation::{Deadline, PatchedFrames, encode_gif_patched};
 use canvas_render::image::AnimationDecoder;
 use canvas_render::image::codecs::gif::GifDecoder;
+use canvas_render::image::imageops;
 use canvas_render::template::{
-    TemplateKind, plan_frames, render_patched_frames, render_template_frames, render_template_gif,
+    TemplateKind, plan_frames_with, render_patched_frames, render_planned_frames_with,
+    render_template_gif,
 };
 use canvas_render::{Loops, RgbaImage, encode_gif, encode_png};
 
@@ -90,18 +93,31 @@ fn main() {
     // What the server answers for a still avatar (`render_template_gif`:
     // for triggered, the picture placed over its backdrop).
     let mut served: Vec<(String, Vec<u8>, f64)> = Vec::new();
+    // heart-locket's second picture: the avatar mirrored, in other hues.
+    let second = imageops::huerotate(&imageops::flip_horizontal(&avatar), 140);
     for kind in [
         TemplateKind::Triggered,
         TemplateKind::Petpet,
         TemplateKind::Amongus,
+        TemplateKind::HeartLocket,
     ] {
         let t = kind.template();
         let args = t.args(|_| None).unwrap();
-        let frames = render_template_frames(t, &args, &[(&avatar, 0)], None).unwrap();
-        let (frames, delays): (Vec<_>, Vec<_>) = frames.into_iter().unzip();
+        let image: &[(&RgbaImage, u32)] = match kind {
+            TemplateKind::HeartLocket => &[(&second, 0)],
+            _ => &[],
+        };
+        let plan = plan_frames_with(t, &args, &[0], &[0]);
+        let (mut frames, mut delays) = (Vec::new(), Vec::new());
+        render_planned_frames_with(t, &args, &[(&avatar, 0)], image, &plan, None, |f, d| {
+            frames.push(f);
+            delays.push(d);
+            Ok(())
+        })
+        .unwrap();
         let name = format!("{kind:?}").to_lowercase();
-        let plan = plan_frames(t, &args, &[0]);
-        if let Some(p) = render_patched_frames(t, &args, &[(&avatar, 0)], &[], &plan, None).unwrap()
+        if let Some(p) =
+            render_patched_frames(t, &args, &[(&avatar, 0)], image, &plan, None).unwrap()
         {
             patched.push((name.clone(), p));
         }
@@ -114,7 +130,7 @@ fn main() {
                 t,
                 &args,
                 &[(&avatar, 0)],
-                &[],
+                image,
                 &plan,
                 Loops::Infinite,
                 &deadline,

@@ -205,14 +205,15 @@ pub enum Art {
     VsScene,
     /// 700×350 (drawn at 1000×500), `vs`: the portraits' frames, the "VS" badge and lightning.
     VsFront,
-    /// 600×480, `heart-locket`: dark velvet and the gold chain.
+    /// 390×312 (drawn at 600×480), `heart-locket`: dark velvet and the gold chain.
     LocketBack,
-    /// 240×230, `heart-locket`: one open half of the gold locket, its
-    /// round window cut through.
+    /// 156×150 (drawn at 240×230), `heart-locket`: one open half of the
+    /// gold locket, its round window cut through.
     LocketHalf,
-    /// 240×230, `heart-locket`: the locket's engraved front.
+    /// 156×150 (drawn at 240×230), `heart-locket`: the locket's engraved front.
     LocketLid,
-    /// 600×480, `heart-locket`: twinkles and hearts around the open locket.
+    /// 390×312 (drawn at 600×480), `heart-locket`: twinkles and hearts
+    /// around the open locket.
     LocketSparkle,
 }
 
@@ -448,6 +449,9 @@ impl Art {
             | Art::HugScene
             | Art::HugFront => pairs::PAIRS_STORED,
             Art::VsScene | Art::VsFront => pairs::VS_STORED,
+            Art::LocketBack | Art::LocketHalf | Art::LocketLid | Art::LocketSparkle => {
+                pairs::LOCKET_STORED
+            }
             _ => 1.0,
         }
     }

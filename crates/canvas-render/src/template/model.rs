@@ -141,7 +141,7 @@ pub enum TemplateKind {
     /// `vs`, 700×350: "who would win", the two pictures in framed panels
     /// with a VS badge.
     Vs,
-    /// `heart-locket`, 600×480 (animated): a gold locket swings open on
+    /// `heart-locket`, 390×312 (animated): a gold locket swings open on
     /// the two pictures.
     HeartLocket,
     /// `caption`: a white band above the picture with `text` in black, the

@@ -142,7 +142,11 @@ fn the_locket_opens_on_the_second_picture() {
         let p = f.get_pixel(x, y);
         (0..3).all(|i| p[i].abs_diff(rgb[i]) < 12)
     };
-    let (left, right) = ((182, 252), (422, 252));
+    // The windows' centres once open, at design (182, 252) and (422, 252).
+    let k = super::art::pairs::LOCKET_STORED;
+    let at = |x: f32, y: f32| ((x * k) as u32, (y * k) as u32);
+    let (left, right) = (at(182.0, 252.0), at(422.0, 252.0));
+    assert_eq!(t.size, (390, 312));
     // Closed: the front hides the first picture, the second is not shown.
     assert!(!is(&frames[0].0, left, [220, 20, 20]));
     assert!(!is(&frames[0].0, right, [20, 20, 220]));

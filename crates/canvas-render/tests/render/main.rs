@@ -238,8 +238,8 @@ golden! {
     pair_fuse => pair(TemplateKind::Fuse, 0, &[]);
     pair_vs => pair(TemplateKind::Vs, 0, &[]);
     pair_heart_locket_0 => pair(TemplateKind::HeartLocket, 0, &[]);
+    pair_heart_locket_5 => pair(TemplateKind::HeartLocket, 5, &[]);
     pair_heart_locket_7 => pair(TemplateKind::HeartLocket, 7, &[]);
-    pair_heart_locket_12 => pair(TemplateKind::HeartLocket, 12, &[]);
     pair_heart_locket_23 => pair(TemplateKind::HeartLocket, 23, &[]);
 }
 

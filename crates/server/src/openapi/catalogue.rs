@@ -742,7 +742,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
     pair_meme(
         "/canvas/meme/heart-locket",
         "A gold heart locket swings open on the two pictures (animated)",
-        "600×480, 24 frames of 70 ms, always animated: absent `format` gives a GIF (png: the first frame, the locket closed). `avatar` is in the left half, `avatar2` in the right one, which unfolds as the front swings open. Both come through the avatar's fetcher and caches, fetched at the same time (the second decoded once the job holds a slot for it) and the request costs two images; an animated picture keeps its own motion, aligned by time.",
+        "390×312, 24 frames of 70 ms, always animated: absent `format` gives a GIF (png: the first frame, the locket closed). The closed locket hangs for 4 frames, swings open in 6, and the open locket holds for the last 14 with its twinkles; identical frames in a row are one frame of the GIF. `avatar` is in the left half, `avatar2` in the right one, which unfolds as the front swings open. Both come through the avatar's fetcher and caches, fetched at the same time (the second decoded once the job holds a slot for it) and the request costs two images; an animated picture keeps its own motion, aligned by time.",
     ),
     // --- canvas overlays ---
     overlay(

@@ -28,7 +28,12 @@ pub(in crate::template) const SCENE_SIZE: (u32, u32) = (800, 450);
 pub(in crate::template) const FUSE_SIZE: (u32, u32) = (512, 512);
 /// `vs`'s canvas as designed (stored at [`VS_STORED`] times it).
 pub(in crate::template) const VS_SIZE: (u32, u32) = (1000, 500);
-/// `heart-locket`'s canvas.
+/// How much smaller than its design `heart-locket` is kept (its art drawn
+/// at design size, then resampled once): 390×312. The GIF's cost grows with
+/// its pixels: at 600×480 it served 0.046× circle512's requests per second
+/// against a bound of 0.15× (BENCHMARKS.md).
+pub(in crate::template) const LOCKET_STORED: f32 = 0.65;
+/// `heart-locket`'s canvas as designed (stored at [`LOCKET_STORED`] times it).
 pub(in crate::template) const LOCKET_SIZE: (u32, u32) = (600, 480);
 /// One half of the open locket (and its lid).
 pub(in crate::template) const LOCKET_HALF: (u32, u32) = (240, 230);
