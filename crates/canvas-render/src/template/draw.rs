@@ -152,6 +152,18 @@ impl PreparedImages {
     }
 }
 
+/// A render's prepared second images go back to the buffer store, as its
+/// prepared avatars do ([`Prepared`]'s `Drop`): a two-avatar meme's second
+/// picture otherwise took a buffer out of the store on every request, and
+/// the next render's canvas was fresh memory to fault in.
+impl Drop for PreparedImages {
+    fn drop(&mut self) {
+        for pix in std::mem::take(&mut self.slots).into_iter().flatten() {
+            crate::buffers::recycle(pix.take());
+        }
+    }
+}
+
 /// A straight-alpha image as a premultiplied pixmap (its buffer reused).
 pub(super) fn premultiplied(img: RgbaImage) -> Result<Pixmap, RenderError> {
     let (w, h) = img.dimensions();

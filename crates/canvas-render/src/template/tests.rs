@@ -796,3 +796,35 @@ fn patched_frames_compose_to_the_frames_drawn() {
     }
     assert_eq!(patched_kinds, ["Amongus", "HeartLocket"]);
 }
+
+/// A render's prepared avatar and second picture go back to the buffer
+/// store when it is done with them: the next take of their size gets the
+/// same memory (the sizes of kiss's two portraits, which no other test's
+/// image has).
+#[test]
+fn prepared_pictures_go_back_to_the_buffer_store() {
+    let t = TemplateKind::Kiss.template();
+    let args = t.args(|_| None).unwrap();
+    let (a, b) = (
+        avatar(),
+        crate::limits::solid(300, 300, [40, 90, 200]).unwrap(),
+    );
+    let images = draw::PreparedImages::new(t, Some(&b)).unwrap();
+    let prepared = draw::Prepared::new(t, &args, Some(&a)).unwrap();
+    let buffers = |slots: &[Option<tiny_skia::Pixmap>]| -> Vec<(usize, usize)> {
+        slots
+            .iter()
+            .flatten()
+            .map(|p| (p.data().as_ptr() as usize, p.data().len()))
+            .collect()
+    };
+    let kept = [buffers(&images.slots), buffers(&prepared.slots)];
+    assert!(kept.iter().all(|k| k.len() == 1), "{kept:?}");
+    drop(images);
+    drop(prepared);
+    for (ptr, len) in kept.into_iter().flatten() {
+        let again = crate::buffers::take(len);
+        assert_eq!(again.as_ptr() as usize, ptr, "a buffer of {len} bytes");
+        crate::buffers::recycle(again);
+    }
+}
