@@ -169,11 +169,11 @@ pub enum Art {
     TrashBin,
     /// 800×480, `delete`: a desktop and the "Delete this file?" dialog.
     DeleteDialog,
-    /// 600×600 (drawn at 800×800), `beautiful`: a museum wall, the gilded frame, the plaque and a rope.
+    /// 560×560 (drawn at 800×800), `beautiful`: a museum wall, the gilded frame, the plaque and a rope.
     BeautifulGallery,
     /// 240×240 (drawn at 320×320), `beautiful`: a varnish sheen over the painting.
     BeautifulVarnish,
-    /// 800×600, `stonks`: a trading screen with climbing candles and a green arrow.
+    /// 640×480 (drawn at 800×600), `stonks`: a trading screen with climbing candles and a green arrow.
     StonksChart,
     /// 720×352 (drawn at 900×440), `ship`: a pink-to-violet card with drifting hearts, the
     /// two portraits' rings and the love meter's empty hearts.
@@ -434,11 +434,14 @@ impl Art {
     /// drawn in its design coordinates, at its design size, then resampled
     /// once to [`Art::size`].
     fn stored_scale(self) -> f32 {
-        use crate::template::memes_one::{BEAUTIFUL_STORED, TRASH_STORED, WANTED_STORED};
+        use crate::template::memes_one::{
+            BEAUTIFUL_STORED, STONKS_STORED, TRASH_STORED, WANTED_STORED,
+        };
         match self {
             Art::WantedPoster | Art::WantedPhotoAge | Art::WantedRule => WANTED_STORED,
             Art::TrashAlley | Art::TrashBin => TRASH_STORED,
             Art::BeautifulGallery | Art::BeautifulVarnish => BEAUTIFUL_STORED,
+            Art::StonksChart => STONKS_STORED,
             Art::ShipBackdrop
             | Art::ShipHeart
             | Art::HeartPip

@@ -353,8 +353,9 @@ pub(super) const BEAUTIFUL_SIZE: (u32, u32) = (800, 800);
 pub(super) const BEAUTIFUL_PAINTING: (f32, f32, f32) = (240.0, 150.0, 320.0);
 /// The brass plaque under the frame: `(x, y, width, height)`.
 pub(super) const BEAUTIFUL_PLAQUE: (f32, f32, f32, f32) = (290.0, 590.0, 220.0, 86.0);
-/// How much smaller than its design `beautiful` is stored (as `wanted`).
-pub(super) const BEAUTIFUL_STORED: f32 = 0.75;
+/// How much smaller than its design `beautiful` is stored: 560×560 (at
+/// 0.75, 600×600, its PNG cost it about half of circle512's throughput).
+pub(super) const BEAUTIFUL_STORED: f32 = 0.7;
 /// The painting's box on `beautiful`'s canvas as stored.
 pub(super) const BEAUTIFUL_PAINTING_AT: Place = at(
     BEAUTIFUL_PAINTING.0,
@@ -364,7 +365,7 @@ pub(super) const BEAUTIFUL_PAINTING_AT: Place = at(
     BEAUTIFUL_STORED,
 );
 
-/// `beautiful`, 600×600 (designed at 800×800): the avatar as a painting in a gilded frame on a
+/// `beautiful`, 560×560 (designed at 800×800): the avatar as a painting in a gilded frame on a
 /// museum wall under a spotlight, a brass plaque with `title` under it
 /// and a velvet rope in front.
 pub(super) static BEAUTIFUL: Template = Template {
@@ -411,26 +412,33 @@ pub(super) static BEAUTIFUL: Template = Template {
 
 // --- stonks ---
 
-/// `stonks`'s canvas.
+/// `stonks`'s canvas as designed (stored at [`STONKS_STORED`] times it).
 pub(super) const STONKS_SIZE: (u32, u32) = (800, 600);
 /// The avatar in `stonks`: `(x, y, side)`, round, at the lower left.
 pub(super) const STONKS_AVATAR: (f32, f32, f32) = (48.0, 250.0, 300.0);
+/// How much smaller than its design `stonks` is stored: 640×480 (at full
+/// size its PNG cost it about half of circle512's throughput).
+pub(super) const STONKS_STORED: f32 = 0.8;
 
-/// `stonks`, 800×600: the round avatar in front of a trading screen whose
-/// candles climb and a green arrow shooting up from behind it, `text` in
-/// big capitals (default "STONKS").
+/// `stonks`, 640×480 (designed at 800×600): the round avatar in front of a
+/// trading screen whose candles climb and a green arrow shooting up from
+/// behind it, `text` in big capitals (default "STONKS").
 pub(super) static STONKS: Template = Template {
-    size: STONKS_SIZE,
+    size: size_at(STONKS_SIZE, STONKS_STORED),
     camera: None,
     timeline: STILL,
     layers: &[
-        Layer::art(Art::StonksChart, &[Place::rect(0.0, 0.0, 800.0, 600.0)]),
+        Layer::art(
+            Art::StonksChart,
+            &[at(0.0, 0.0, 800.0, 600.0, STONKS_STORED)],
+        ),
         Layer::Avatar(AvatarSlot {
-            motion: &[Place::rect(
+            motion: &[at(
                 STONKS_AVATAR.0,
                 STONKS_AVATAR.1,
                 STONKS_AVATAR.2,
                 STONKS_AVATAR.2,
+                STONKS_STORED,
             )],
             mask: Mask::Circle,
             grey: false,
@@ -440,13 +448,13 @@ pub(super) static STONKS: Template = Template {
             replaced_by: None,
             pieces: &[Piece::Upper("text")],
             face: FontFace::Meme,
-            size: 96.0,
-            min_size: 28.0,
+            size: 96.0 * STONKS_STORED,
+            min_size: 28.0 * STONKS_STORED,
             color: [255, 255, 255, 255],
-            outline: Some(([0, 0, 0, 255], 7.0)),
+            outline: Some(([0, 0, 0, 255], 7.0 * STONKS_STORED)),
             align: Align::Center,
             valign: VAlign::Bottom,
-            area: (360.0, 440.0, 420.0, 140.0),
+            area: area_at((360.0, 440.0, 420.0, 140.0), STONKS_STORED),
             reveal: Reveal::All,
         }),
     ],

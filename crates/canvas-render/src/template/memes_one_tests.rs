@@ -8,8 +8,8 @@ const MEMES: [(TemplateKind, (u32, u32)); 6] = [
     (TemplateKind::Rip, (700, 800)),
     (TemplateKind::Trash, (560, 560)),
     (TemplateKind::Delete, (800, 480)),
-    (TemplateKind::Beautiful, (600, 600)),
-    (TemplateKind::Stonks, (800, 600)),
+    (TemplateKind::Beautiful, (560, 560)),
+    (TemplateKind::Stonks, (640, 480)),
 ];
 
 #[test]

@@ -120,10 +120,10 @@ pub enum TemplateKind {
     /// `delete`, 800×480: a "Delete this file?" dialog with the avatar as
     /// the file's icon and `filename`.
     Delete,
-    /// `beautiful`, 600×600: the avatar as a painting in a gilded frame on
+    /// `beautiful`, 560×560: the avatar as a painting in a gilded frame on
     /// a museum wall, `title` on its plaque.
     Beautiful,
-    /// `stonks`, 800×600: the round avatar before a rising market chart,
+    /// `stonks`, 640×480: the round avatar before a rising market chart,
     /// captioned `text`.
     Stonks,
     /// `ship`, 720×352: the avatar and the second picture (the image

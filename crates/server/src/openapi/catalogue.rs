@@ -835,12 +835,12 @@ pub const ENDPOINTS: &[Endpoint] = &[
     meme(
         "/canvas/meme/beautiful",
         "The avatar as a painting in a gilded frame on a museum wall",
-        "600×600: the avatar in a gilded frame under a spotlight, `title` on the brass plaque under it, a velvet rope in front. A still avatar gives a PNG (or `format`); an animated avatar gives an animated image, aligned by time.",
+        "560×560: the avatar in a gilded frame under a spotlight, `title` on the brass plaque under it, a velvet rope in front. A still avatar gives a PNG (or `format`); an animated avatar gives an animated image, aligned by time.",
     ),
     meme(
         "/canvas/meme/stonks",
         "The round avatar before a rising market chart, captioned STONKS",
-        "800×600: a trading screen with climbing candles and a green arrow shooting up from behind the round avatar, `text` in outlined capitals (default \"STONKS\"). A still avatar gives a PNG (or `format`); an animated avatar gives an animated image, aligned by time.",
+        "640×480: a trading screen with climbing candles and a green arrow shooting up from behind the round avatar, `text` in outlined capitals (default \"STONKS\"). A still avatar gives a PNG (or `format`); an animated avatar gives an animated image, aligned by time.",
     ),
     // --- captions over any picture ---
     caption(

@@ -28,8 +28,8 @@ const MEMES: [(&str, (u32, u32), &str); 6] = [
     ),
     ("trash", (560, 560), ""),
     ("delete", (800, 480), "filename=homework.png"),
-    ("beautiful", (600, 600), "title=Ferris"),
-    ("stonks", (800, 600), "text=not%20stonks"),
+    ("beautiful", (560, 560), "title=Ferris"),
+    ("stonks", (640, 480), "text=not%20stonks"),
 ];
 
 #[actix_rt::test]
