@@ -42,8 +42,8 @@ async fn every_pair_meme_answers_with_its_type_and_size() {
         let r = get(&app, &path).await;
         if name == "heart-locket" {
             // 24 frames of 70 ms; identical ones in a row are stored as
-            // one: the closed locket held, six steps of opening, the open
-            // locket without and with its twinkles held.
+            // one: the closed locket held, six steps of opening (the last
+            // one open), then the open locket with its twinkles held.
             let frames = gif_frames(&r);
             assert_eq!(frames.len(), 8);
             assert!(
