@@ -1,6 +1,6 @@
 //! How close the GIF encoder's frames come to the frames it was given, and
-//! how long it takes: for `triggered`, `petpet`, `amongus`,
-//! `heart-locket` (its second picture the avatar mirrored in other hues) and the
+//! how long it takes: for `triggered`, `petpet`, `amongus`, `heart-locket`
+//! (its second picture the avatar mirrored in other hues) and the
 //! `animation` bench's colour frames (60 frames of 128 px panning over the
 //! avatar), the GIF is encoded, decoded, and each frame compared with its
 //! source. Ordered dithering moves single pixels by about a palette step on
@@ -9,9 +9,9 @@
 //! mean and their maximum over every block of every frame. The per-pixel
 //! mean is printed too.
 //!
-//! A template whose frames come as changed rectangles (amongus) is encoded
-//! from them too (`encode_gif_patched`, the server's path): the same bytes,
-//! timed on a row of its own.
+//! A template whose frames come as changed rectangles (amongus,
+//! heart-locket) is encoded from them too (`encode_gif_patched`, the
+//! server's path): the same bytes, timed on a row of its own.
 //!
 //! Run: `cargo run -p canvas-render --example gif_quality --profile dev
 //! --config 'profile.dev.package.canvas-render.opt-level=3' [-- OUT_DIR]`;
