@@ -442,20 +442,7 @@ impl Art {
             Art::TrashAlley | Art::TrashBin => TRASH_STORED,
             Art::BeautifulGallery | Art::BeautifulVarnish => BEAUTIFUL_STORED,
             Art::StonksChart => STONKS_STORED,
-            Art::ShipBackdrop
-            | Art::ShipHeart
-            | Art::HeartPip
-            | Art::KissScene
-            | Art::KissFront
-            | Art::SlapScene
-            | Art::SlapFront
-            | Art::HugScene
-            | Art::HugFront => pairs::PAIRS_STORED,
-            Art::VsScene | Art::VsFront => pairs::VS_STORED,
-            Art::LocketBack | Art::LocketHalf | Art::LocketLid | Art::LocketSparkle => {
-                pairs::LOCKET_STORED
-            }
-            _ => 1.0,
+            _ => pairs::stored_scale(self).unwrap_or(1.0),
         }
     }
 
@@ -503,23 +490,7 @@ impl Art {
             Art::BeautifulGallery => (800, 800),
             Art::BeautifulVarnish => (320, 320),
             Art::StonksChart => (800, 600),
-            Art::ShipBackdrop
-            | Art::ShipHeart
-            | Art::HeartPip
-            | Art::KissScene
-            | Art::KissFront
-            | Art::SlapScene
-            | Art::SlapFront
-            | Art::HugScene
-            | Art::HugFront
-            | Art::FuseGlow
-            | Art::VsScene
-            | Art::VsFront
-            | Art::LocketBack
-            | Art::LocketHalf
-            | Art::LocketLid
-            | Art::LocketSparkle => pairs::size(self).unwrap_or((1, 1)),
-            _ => (512, 512),
+            _ => pairs::size(self).unwrap_or((512, 512)),
         }
     }
 

@@ -113,9 +113,14 @@ impl Prepared {
 /// render's (the same sizes come back: no fresh pages to fault in).
 impl Drop for Prepared {
     fn drop(&mut self) {
-        for pix in std::mem::take(&mut self.slots).into_iter().flatten() {
-            crate::buffers::recycle(pix.take());
-        }
+        give_back(&mut self.slots);
+    }
+}
+
+/// Gives a render's prepared pixmaps back to the buffer store.
+fn give_back(slots: &mut Vec<Option<Pixmap>>) {
+    for pix in std::mem::take(slots).into_iter().flatten() {
+        crate::buffers::recycle(pix.take());
     }
 }
 
@@ -158,9 +163,7 @@ impl PreparedImages {
 /// the next render's canvas was fresh memory to fault in.
 impl Drop for PreparedImages {
     fn drop(&mut self) {
-        for pix in std::mem::take(&mut self.slots).into_iter().flatten() {
-            crate::buffers::recycle(pix.take());
-        }
+        give_back(&mut self.slots);
     }
 }
 

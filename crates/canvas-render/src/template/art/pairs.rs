@@ -65,6 +65,27 @@ pub(super) fn size(art: Art) -> Option<(u32, u32)> {
     })
 }
 
+/// How much smaller than its design a piece of this module's art is kept
+/// (`None` for any other art; `fuse`'s is kept at its design size).
+pub(super) fn stored_scale(art: Art) -> Option<f32> {
+    match art {
+        Art::ShipBackdrop
+        | Art::ShipHeart
+        | Art::HeartPip
+        | Art::KissScene
+        | Art::KissFront
+        | Art::SlapScene
+        | Art::SlapFront
+        | Art::HugScene
+        | Art::HugFront => Some(PAIRS_STORED),
+        Art::VsScene | Art::VsFront => Some(VS_STORED),
+        Art::LocketBack | Art::LocketHalf | Art::LocketLid | Art::LocketSparkle => {
+            Some(LOCKET_STORED)
+        }
+        _ => None,
+    }
+}
+
 /// This module's art, drawn; `None` for any other.
 pub(super) fn draw(art: Art) -> Option<Pixmap> {
     let (w, h) = size(art)?;
